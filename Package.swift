@@ -1,0 +1,81 @@
+// swift-tools-version: 6.1
+// PlantGuide: plant identification and care, as a portable Swift core, a CLI and a self-hosted web app.
+//
+// Targets are declared per concern in the blocks below (see ../shared/DESIGN.md for the layering):
+// each module owns one block, so work on one module rarely touches another's lines.
+import PackageDescription
+
+/// One set of settings for every target: Swift 6 language mode with strict concurrency.
+let settings: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+]
+
+let argumentParser: Target.Dependency = .product(name: "ArgumentParser", package: "swift-argument-parser")
+
+// MARK: - Core: entities, errors, data directory. Foundation only.
+let core: [Target] = [
+    .target(name: "PlantGuideCore", swiftSettings: settings),
+    .testTarget(name: "PlantGuideCoreTests", dependencies: ["PlantGuideCore"], swiftSettings: settings),
+]
+
+// MARK: - Catalog: bundled houseplant list, search and suggestions; and the builder that derives it.
+let catalog: [Target] = [
+    .target(
+        name: "PlantCatalog",
+        dependencies: ["PlantGuideCore"],
+        resources: [.copy("Resources/houseplants.json")],
+        swiftSettings: settings
+    ),
+    .target(name: "CatalogBuilding", swiftSettings: settings),
+    .executableTarget(
+        name: "plantguide-catalog-build",
+        dependencies: ["CatalogBuilding"],
+        swiftSettings: settings
+    ),
+    .testTarget(
+        name: "PlantCatalogTests",
+        dependencies: ["PlantCatalog", "PlantGuideTestSupport"],
+        swiftSettings: settings
+    ),
+    .testTarget(
+        name: "CatalogBuildingTests",
+        dependencies: ["CatalogBuilding"],
+        swiftSettings: settings
+    ),
+]
+
+// MARK: - Command line and benchmarks: thin shells over the libraries.
+let shells: [Target] = [
+    .target(
+        name: "PlantGuideCLI",
+        dependencies: ["PlantGuideCore", "PlantCatalog", argumentParser],
+        swiftSettings: settings
+    ),
+    .executableTarget(name: "plantguide", dependencies: ["PlantGuideCLI"], swiftSettings: settings),
+    .executableTarget(
+        name: "plantguide-bench",
+        dependencies: ["PlantGuideCore", "PlantCatalog", argumentParser],
+        swiftSettings: settings
+    ),
+    .target(name: "PlantGuideTestSupport", dependencies: ["PlantGuideCore"], swiftSettings: settings),
+    .testTarget(
+        name: "PlantGuideCLITests",
+        dependencies: ["PlantGuideCLI", "PlantGuideTestSupport"],
+        swiftSettings: settings
+    ),
+]
+
+let package = Package(
+    name: "PlantGuide",
+    platforms: [.macOS(.v15), .iOS(.v18)],
+    products: [
+        .executable(name: "plantguide", targets: ["plantguide"]),
+        .executable(name: "plantguide-bench", targets: ["plantguide-bench"]),
+        .library(name: "PlantGuideCore", targets: ["PlantGuideCore"]),
+        .library(name: "PlantCatalog", targets: ["PlantCatalog"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: core + catalog + shells
+)

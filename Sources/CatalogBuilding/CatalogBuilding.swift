@@ -1,0 +1,1 @@
+// CatalogBuilding: filled in by the foundation work.

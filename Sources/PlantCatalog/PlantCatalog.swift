@@ -1,0 +1,1 @@
+// PlantCatalog: filled in by the foundation work.

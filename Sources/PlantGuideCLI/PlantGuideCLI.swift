@@ -1,0 +1,1 @@
+// PlantGuideCLI: filled in by the foundation work.

@@ -1,0 +1,1 @@
+// PlantGuideCore: filled in by the foundation work.

@@ -1,0 +1,1 @@
+// PlantGuideTestSupport: filled in by the foundation work.
