@@ -1,1 +1,174 @@
-// PlantCatalog: filled in by the foundation work.
+import Foundation
+import PlantGuideCore
+import Synchronization
+
+/// The bundled houseplant catalog: search, browse, filters and identification suggestions.
+///
+/// The catalog file is read on first use, once; afterwards every method is a lookup in memory and is
+/// safe to call from any number of tasks at once.
+public final class PlantCatalog: Sendable {
+    private let source: Source
+    private let state = Mutex<Result<CatalogIndex, CatalogError>?>(nil)
+
+    private enum Source {
+        case file(URL?)
+        case plants([CatalogPlant], sourceDate: String)
+    }
+
+    /// The catalog bundled with PlantGuide (or the file named by `PLANTGUIDE_CATALOG`).
+    public init() {
+        source = .file(nil)
+    }
+
+    /// A catalog read from a file in the bundled format.
+    public init(contentsOf url: URL) {
+        source = .file(url)
+    }
+
+    /// A catalog of the given plants (for tests and previews).
+    public init(plants: [CatalogPlant], sourceDate: String = "") {
+        source = .plants(plants, sourceDate: sourceDate)
+    }
+
+    /// Loads the catalog now if it is not loaded yet. Later calls return at once.
+    public func load() throws(CatalogError) {
+        _ = try index()
+    }
+
+    /// Every plant, ordered by scientific name.
+    public func allPlants() throws(CatalogError) -> [CatalogPlant] {
+        try index().plants
+    }
+
+    /// The date the catalog's sources were curated (`YYYY-MM-DD`).
+    public func sourceDate() throws(CatalogError) -> String {
+        try index().sourceDate
+    }
+
+    /// Finds plants by scientific name, common name, genus, family or cultivar name.
+    ///
+    /// Case, accents and quotes are ignored; each query word may match a whole word, a word's start
+    /// or a part of one, and words of four letters or more tolerate typos (one edit, two from eight
+    /// letters). Results come best first: exact, then prefix, then word, then fuzzy matches, ties
+    /// broken by fewer edits, species before cultivars, then by name. An empty query finds nothing.
+    /// - Parameters:
+    ///   - query: what the person typed.
+    ///   - category: keep only this category.
+    ///   - family: keep only this family (case-insensitive).
+    ///   - limit: at most this many results.
+    public func search(
+        _ query: String, category: PlantCategory? = nil, family: String? = nil, limit: Int? = nil
+    ) throws(CatalogError) -> [CatalogSearchResult] {
+        let index = try index()
+        let familyKey = family.map { $0.lowercased() }
+        let found = index.search(query) { plant in
+            (category == nil || plant.category == category)
+                && (familyKey == nil || plant.family.lowercased() == familyKey)
+        }
+        return found.prefix(limit ?? found.count).map { CatalogSearchResult(plant: index.plants[$0.index], match: $0.match) }
+    }
+
+    /// Plants filtered by category and/or family, ordered by scientific name.
+    public func plants(category: PlantCategory? = nil, family: String? = nil) throws(CatalogError) -> [CatalogPlant] {
+        let familyKey = family?.lowercased()
+        return try index().plants.filter { plant in
+            (category == nil || plant.category == category) && (familyKey == nil || plant.family.lowercased() == familyKey)
+        }
+    }
+
+    /// Plants grouped by the first letter of their scientific name, for an A–Z listing.
+    public func browse(category: PlantCategory? = nil) throws(CatalogError) -> [CatalogSection] {
+        let grouped = Dictionary(grouping: try plants(category: category)) { plant in
+            plant.scientificName.first.map { String($0).uppercased() } ?? "#"
+        }
+        return grouped.keys.sorted().map { CatalogSection(letter: $0, plants: grouped[$0] ?? []) }
+    }
+
+    /// Counts of entries, families and entries per category.
+    public func statistics() throws(CatalogError) -> CatalogStatistics {
+        let plants = try index().plants
+        var categories: [String: Int] = [:]
+        for plant in plants { categories[plant.category.rawValue, default: 0] += 1 }
+        return CatalogStatistics(
+            entries: plants.count, families: Set(plants.map(\.family)).count, categories: categories
+        )
+    }
+
+    /// The entry for a scientific name, ignoring authorship, case, accents and quotes:
+    /// `Monstera deliciosa Liebm.` finds `Monstera deliciosa`.
+    public func plant(named name: String) throws(CatalogError) -> CatalogPlant? {
+        let index = try index()
+        if let exact = index.plant(named: name) { return index.plants[exact] }
+        let parsed = ScientificName(parsing: name)
+        var key = parsed.binomial
+        if let cultivar = parsed.cultivar { key += " '\(cultivar)'" }
+        return index.plant(named: key).map { index.plants[$0] }
+    }
+
+    /// Catalog entries to offer beside an identification.
+    ///
+    /// When the identifier is unsure (`confidence` below 0.7) this is the five closest names in the
+    /// catalog, typos allowed. When it is sure, it is the matching entry first, then the other
+    /// species and cultivars of the same genus.
+    public func suggestMatches(for identifiedName: String, confidence: Double) throws(CatalogError) -> [CatalogPlant] {
+        let index = try index()
+        let parsed = ScientificName(parsing: identifiedName)
+        guard !parsed.genus.isEmpty else { return [] }
+        if confidence < 0.7 {
+            return try search(parsed.binomial, limit: 5).map(\.plant)
+        }
+        let exact = try plant(named: identifiedName)
+        let genusKey = parsed.genus.lowercased()
+        let sameGenus = index.plants.filter { $0.name.genus.lowercased() == genusKey && $0 != exact }
+        if exact == nil, sameGenus.isEmpty {
+            return try search(parsed.binomial, limit: 5).map(\.plant)
+        }
+        return (exact.map { [$0] } ?? []) + sameGenus
+    }
+
+    private func index() throws(CatalogError) -> CatalogIndex {
+        let result = state.withLock { state -> Result<CatalogIndex, CatalogError> in
+            if let state { return state }
+            let loaded = Result { () throws(CatalogError) -> CatalogIndex in
+                switch source {
+                case .plants(let plants, let sourceDate):
+                    return CatalogIndex(plants: plants, sourceDate: sourceDate)
+                case .file(let url):
+                    let location: URL
+                    if let url { location = url } else { location = try CatalogResource.locate() }
+                    let file = try CatalogFile.load(from: location)
+                    return CatalogIndex(plants: file.plants, sourceDate: file.sourceDate)
+                }
+            }
+            state = loaded
+            return loaded
+        }
+        return try result.get()
+    }
+}
+
+/// One search hit.
+public struct CatalogSearchResult: Sendable, Hashable {
+    /// The catalog entry.
+    public var plant: CatalogPlant
+    /// How it matched.
+    public var match: CatalogMatch
+}
+
+/// Plants whose scientific name starts with one letter.
+public struct CatalogSection: Sendable, Hashable, Codable {
+    /// The letter, upper case.
+    public var letter: String
+    /// The plants, ordered by scientific name.
+    public var plants: [CatalogPlant]
+}
+
+/// Catalog counts, as printed by `plantguide catalog stats --json`.
+public struct CatalogStatistics: Sendable, Hashable, Codable {
+    /// Number of entries (species and cultivars).
+    public var entries: Int
+    /// Number of distinct families.
+    public var families: Int
+    /// Entries per category name.
+    public var categories: [String: Int]
+}

@@ -1,1 +1,3 @@
-print("plantguide")
+import PlantGuideCLI
+
+await PlantGuideCommand.runAsMain()

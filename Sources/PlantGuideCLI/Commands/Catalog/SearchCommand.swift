@@ -1,0 +1,82 @@
+import ArgumentParser
+import PlantCatalog
+import PlantGuideCore
+
+struct SearchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "search",
+        abstract: "Search the bundled houseplant catalog.",
+        discussion: """
+            Matches scientific names, common names, genus, family and cultivar names. Case, accents \
+            and quotes don't matter, each word may be partial, and longer words may carry typos.
+
+            Examples:
+              plantguide search "monstera deliciosa"
+              plantguide search "philo brasil"             Words match across the name.
+              plantguide search sansiveria                 Typos are forgiven.
+              plantguide search fern --category fern --limit 5 --json
+            """
+    )
+
+    @Argument(help: "What to look for, e.g. \"snake plant\" or \"Philodendron 'Birkin'\".")
+    var query: [String]
+
+    @Option(help: "Only this category (e.g. cactus, tropical-foliage).")
+    var category: String?
+
+    @Option(help: "Only this family (e.g. Araceae).")
+    var family: String?
+
+    @Option(help: "Show at most this many results.")
+    var limit = 20
+
+    @OptionGroup var output: OutputOptions
+
+    func validate() throws {
+        _ = try parseCategory(category)
+        guard limit > 0 else { throw ValidationError("--limit must be at least 1.") }
+    }
+
+    func run() async throws {
+        let console = Console()
+        let text = query.joined(separator: " ")
+        let results = try PlantCatalog().search(text, category: try parseCategory(category), family: family, limit: limit)
+        if output.json {
+            try console.printJSON(results.map { PlantSummary($0.plant) })
+            return
+        }
+        guard !results.isEmpty else {
+            console.print("No plants match \"\(text)\".")
+            throw ExitCode(1)
+        }
+        for (rank, result) in results.enumerated() {
+            console.print(console.plantLine(result.plant, rank: rank + 1))
+        }
+    }
+}
+
+/// A plant as printed by `--json`: `{scientificName, commonNames, family, category}`.
+struct PlantSummary: Encodable {
+    var scientificName: String
+    var commonNames: [String]
+    var family: String
+    var category: String
+
+    init(_ plant: CatalogPlant) {
+        scientificName = plant.scientificName
+        commonNames = plant.commonNames
+        family = plant.family
+        category = plant.category.rawValue
+    }
+}
+
+extension Console {
+    /// `  1. Monstera deliciosa — Swiss Cheese Plant, Monstera  (Araceae · Tropical Foliage)`
+    func plantLine(_ plant: CatalogPlant, rank: Int? = nil) -> String {
+        var line = rank.map { String(repeating: " ", count: max(0, 3 - String($0).count)) + "\($0). " } ?? "  "
+        line += style(plant.scientificName, .bold)
+        if !plant.commonNames.isEmpty { line += " — " + plant.commonNames.joined(separator: ", ") }
+        line += "  " + style("(\(plant.family) · \(plant.category.rawValue))", .dim)
+        return line
+    }
+}

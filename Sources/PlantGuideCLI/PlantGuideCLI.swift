@@ -1,1 +1,0 @@
-// PlantGuideCLI: filled in by the foundation work.

@@ -1,0 +1,39 @@
+import ArgumentParser
+
+/// The root of the `plantguide` command line. Subcommands live in `Commands/`, one folder per concern.
+public struct PlantGuideCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "plantguide",
+        abstract: "Identify plants from photos, look them up, and keep them alive.",
+        discussion: """
+            Everything PlantGuide writes lives in its data directory: $PLANTGUIDE_HOME, else \
+            $XDG_DATA_HOME/plantguide, else ~/.local/share/plantguide.
+
+            Examples:
+              plantguide search "monstera"            Find plants in the bundled catalog.
+              plantguide browse --category cactus     List one category, grouped by letter.
+              plantguide catalog stats --json         Counts, machine-readable.
+            """,
+        version: PlantGuideVersion.current,
+        subcommands: [
+            SearchCommand.self,
+            BrowseCommand.self,
+            CatalogCommand.self,
+        ]
+    )
+
+    public init() {}
+}
+
+/// The version printed by `plantguide --version` and reported by the web app.
+public enum PlantGuideVersion {
+    /// Semantic version of this build.
+    public static let current = "0.1.0"
+}
+
+extension PlantGuideCommand {
+    /// Runs the command line with the process's arguments and exits (the executable's entry point).
+    public static func runAsMain() async {
+        await main(nil)
+    }
+}

@@ -1,1 +1,0 @@
-// PlantGuideCore: filled in by the foundation work.

@@ -1,1 +1,0 @@
-// PlantGuideTestSupport: filled in by the foundation work.
