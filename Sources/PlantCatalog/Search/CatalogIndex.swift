@@ -95,7 +95,7 @@ final class CatalogIndex: Sendable {
             return CatalogMatch(kind: .exact, score: position == 0 ? 0 : 1)
         }
         if let position = plantNames.firstIndex(where: { $0.hasPrefix(folded) }) {
-            return CatalogMatch(kind: .prefix, score: (position == 0 ? 0 : 1) + plantNames[position].count - folded.count)
+            return CatalogMatch(kind: .prefix, score: position == 0 ? 0 : 1)
         }
         var total = 0
         var fuzzy = false

@@ -1,0 +1,77 @@
+import PlantCatalog
+import PlantGuideCore
+import Testing
+
+/// The spec's search cases, on the catalog PlantGuide ships.
+@Suite struct BundledCatalogTests {
+    let catalog = PlantCatalog()
+
+    @Test func loadsAndMeetsItsTargets() throws {
+        let stats = try catalog.statistics()
+        #expect(stats.entries >= 2_000)
+        #expect(stats.families >= 45)
+        #expect(Set(stats.categories.keys) == Set(PlantCategory.allCases.map(\.rawValue)))
+        #expect(stats.categories.values.reduce(0, +) == stats.entries)
+    }
+
+    @Test func monsteraDeliciosaIsAnExactFirstMatch() throws {
+        let first = try #require(try catalog.search("Monstera deliciosa").first)
+        #expect(first.plant.scientificName == "Monstera deliciosa")
+        #expect(first.match.kind == .exact)
+    }
+
+    @Test func snakePlantFindsTheSnakePlants() throws {
+        let results = try catalog.search("Snake Plant")
+        #expect(results.first?.plant.scientificName == "Dracaena trifasciata")
+        let snakePlants = try catalog.allPlants().filter { plant in
+            plant.commonNames.contains { $0.lowercased().contains("snake plant") }
+        }
+        #expect(snakePlants.count > 1)
+        let found = Set(results.map(\.plant.scientificName))
+        #expect(snakePlants.allSatisfy { found.contains($0.scientificName) })
+    }
+
+    @Test func philoReturnsPhilodendrons() throws {
+        let results = try catalog.search("philo", limit: 20)
+        #expect(results.count == 20)
+        #expect(results.allSatisfy { $0.plant.scientificName.hasPrefix("Philodendron") })
+    }
+
+    @Test(arguments: PlantCategory.allCases)
+    func categoryFilterKeepsOnlyThatCategory(category: PlantCategory) throws {
+        let results = try catalog.search("a", category: category)
+        #expect(!results.isEmpty)
+        #expect(results.allSatisfy { $0.plant.category == category })
+        #expect(try catalog.plants(category: category).allSatisfy { $0.category == category })
+    }
+
+    @Test(arguments: [
+        ("philo brasil", "Philodendron hederaceum 'Brasil'"),
+        ("pink princess", "Philodendron erubescens 'Pink Princess'"),
+        ("Philodendron hederaceum 'Brasil'", "Philodendron hederaceum 'Brasil'"),
+        ("monstra delicosa", "Monstera deliciosa"),
+        ("Monstera deliciosa 'No Such Cultivar'", "Monstera deliciosa"),
+    ])
+    func namedCases(query: String, expected: String) throws {
+        #expect(try catalog.search(query).first?.plant.scientificName == expected)
+    }
+
+    @Test func sansiveriaFindsTheFormerSansevierias() throws {
+        let results = try catalog.search("sansiveria", limit: 10)
+        #expect(!results.isEmpty)
+        #expect(results.allSatisfy { $0.match.kind == .fuzzy })
+        #expect(results.contains { $0.plant.scientificName == "Dracaena trifasciata" })
+    }
+
+    @Test func emptyQueryFindsNothing() throws {
+        #expect(try catalog.search("  ").isEmpty)
+    }
+
+    @Test func everyEntryIsFoundByItsOwnName() throws {
+        let plants = try catalog.allPlants()
+        for plant in plants {
+            let first = try catalog.search(plant.scientificName, limit: 1).first
+            #expect(first?.plant == plant, "\(plant.scientificName)")
+        }
+    }
+}
