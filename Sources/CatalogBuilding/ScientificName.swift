@@ -50,12 +50,14 @@ public struct ScientificName: Sendable, Hashable {
         var cultivar: String?
         var head = Substring(text)
         if let open = text.firstIndex(where: { quotes.contains($0) }) {
-            let rest = text[text.index(after: open)...]
-            guard let close = rest.firstIndex(where: { quotes.contains($0) }), rest.index(after: close) == rest.endIndex
-            else { return .failure(NameError("cultivar must be one quoted name at the end")) }
-            let name = rest[..<close].trimmingSpaces
+            // The cultivar runs from the first quote to the closing quote at the very end, so an apostrophe
+            // inside it ('Crosby's Prolific') is part of the name.
+            guard let close = text.indices.last, close > open, quotes.contains(text[close]) else {
+                return .failure(NameError("a cultivar must be one quoted name at the end"))
+            }
+            let name = text[text.index(after: open)..<close].trimmingSpaces
             guard !name.isEmpty else { return .failure(NameError("empty cultivar name")) }
-            cultivar = String(name)
+            cultivar = String(name.map { quotes.contains($0) ? "'" : $0 })
             head = text[..<open]
         }
         var words = head.split(separator: " ").map(String.init)
