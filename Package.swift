@@ -48,7 +48,7 @@ let catalog: [Target] = [
 let shells: [Target] = [
     .target(
         name: "PlantGuideCLI",
-        dependencies: ["PlantGuideCore", "PlantCatalog", argumentParser],
+        dependencies: ["PlantGuideCore", "PlantCatalog", "PlantGuideServer", argumentParser],
         swiftSettings: settings
     ),
     .executableTarget(name: "plantguide", dependencies: ["PlantGuideCLI"], swiftSettings: settings),
@@ -65,6 +65,36 @@ let shells: [Target] = [
     ),
 ]
 
+// MARK: - Web app: Hummingbird server, HTML pages, JSON API. Only `buildApplication` chooses live parts.
+let hummingbird: Target.Dependency = .product(name: "Hummingbird", package: "hummingbird")
+let web: [Target] = [
+    .target(
+        name: "PlantGuideServer",
+        dependencies: [
+            "PlantGuideCore",
+            "PlantCatalog",
+            hummingbird,
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ],
+        swiftSettings: settings
+    ),
+    .testTarget(
+        name: "PlantGuideServerTests",
+        dependencies: [
+            "PlantGuideServer",
+            "PlantGuideTestSupport",
+            hummingbird,
+            .product(name: "HummingbirdTesting", package: "hummingbird"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "Logging", package: "swift-log"),
+        ],
+        swiftSettings: settings
+    ),
+]
+
 let package = Package(
     name: "PlantGuide",
     platforms: [.macOS(.v15), .iOS(.v18)],
@@ -76,6 +106,11 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
-    targets: core + catalog + shells
+    targets: core + catalog + shells + web
 )

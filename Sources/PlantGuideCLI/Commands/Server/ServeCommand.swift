@@ -1,0 +1,99 @@
+import ArgumentParser
+import Foundation
+import Logging
+import PlantGuideCore
+import PlantGuideServer
+
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Start the PlantGuide web app.",
+        discussion: """
+            Serves the web app (Identify, Browse, Collection, Care, Settings) and its JSON API, described \
+            at /openapi.json. It listens on 127.0.0.1 only, unless --host says otherwise; another address \
+            exposes PlantGuide to your network and therefore needs a password, set once with \
+            --set-password (read from standard input, stored hashed in the data directory). Stop the \
+            server with Ctrl-C; requests in progress finish first.
+
+            Examples:
+              plantguide serve                                  http://127.0.0.1:8080/
+              plantguide serve --port 0                         Pick a free port and print it.
+              echo 'a long passphrase' | plantguide serve --set-password
+              plantguide serve --host 0.0.0.0 --port 8080       Reachable from your phone (log-in required).
+            """
+    )
+
+    @Option(help: "Address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "Port to listen on (0 picks a free one).")
+    var port = 8080
+
+    @Option(help: "Largest upload accepted, in megabytes.")
+    var maxUploadMb = 25
+
+    @Option(help: "Identifications that run at once.")
+    var concurrency = 2
+
+    @Option(help: "Identifications that may wait before new ones are refused with 503.")
+    var queueLength = 8
+
+    @Flag(help: "Read a password from standard input, store its hash, and exit.")
+    var setPassword = false
+
+    @Flag(help: "Remove the stored password and exit.")
+    var clearPassword = false
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
+        guard (1...1024).contains(maxUploadMb) else { throw ValidationError("--max-upload-mb must be between 1 and 1024.") }
+        guard (1...64).contains(concurrency) else { throw ValidationError("--concurrency must be between 1 and 64.") }
+        guard (0...1000).contains(queueLength) else { throw ValidationError("--queue-length must be between 0 and 1000.") }
+    }
+
+    func run() async throws {
+        let console = Console()
+        let directory = DataDirectory.resolve()
+        let passwordFile = directory.appending("web-password")
+        if clearPassword {
+            try? FileManager.default.removeItem(at: passwordFile)
+            console.print("The web password was removed; the server now only listens on loopback addresses.")
+            return
+        }
+        if setPassword {
+            let password = (readLine(strippingNewline: true) ?? "")
+            guard password.count >= 8 else { throw ValidationError("Use a password of at least 8 characters.") }
+            try directory.create()
+            let hash = PasswordHash(password: password)
+            try Data((hash.encoded + "\n").utf8).write(to: passwordFile, options: .atomic)
+            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: passwordFile.path)
+            console.print("The web password was stored (hashed) in \(passwordFile.path).")
+            return
+        }
+        var passwordHash: PasswordHash?
+        if let text = try? String(contentsOf: passwordFile, encoding: .utf8) {
+            guard let hash = PasswordHash(encoded: text) else {
+                throw ValidationError("\(passwordFile.path) is damaged. Run `plantguide serve --set-password` again.")
+            }
+            passwordHash = hash
+        }
+        let configuration = ServerConfiguration(
+            host: host, port: port, maxUploadBytes: maxUploadMb * 1_048_576, identifyConcurrency: concurrency,
+            identifyQueueLength: queueLength, passwordHash: passwordHash, dataDirectory: directory.url
+        )
+        do {
+            try configuration.validate()
+        } catch {
+            throw ValidationError(error.description)
+        }
+        LoggingSystem.bootstrap { label in JSONLogHandler(label: label) }
+        let app = try buildApplication(
+            configuration: configuration,
+            dependencies: .live(dataDirectory: directory.url),
+            onServerRunning: { address in
+                console.print("PlantGuide is running at \(address)  (Ctrl-C stops it)")
+            }
+        )
+        try await app.runService()
+    }
+}

@@ -1,0 +1,26 @@
+import Foundation
+import Hummingbird
+import NIOCore
+
+/// The per-request state the server's middleware fills in: the session, its anti-forgery token,
+/// whether it is logged in, and the form body once read.
+public struct AppRequestContext: RequestContext {
+    public var coreContext: CoreRequestContextStorage
+    /// The client's address, used to throttle failed log-ins.
+    public let clientAddress: String
+    /// The session id from the cookie (or a new one).
+    public var sessionID = ""
+    /// The session's anti-forgery token, to embed in forms.
+    public var csrfToken = ""
+    /// Whether the session may use the app (always true on loopback without a password).
+    public var isLoggedIn = true
+    /// Whether the server asks for a password at all.
+    public var requiresLogin = false
+    /// The form, when middleware already read and parsed the body.
+    public var form: FormData?
+
+    public init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        clientAddress = source.channel.remoteAddress?.ipAddress ?? "local"
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import Hummingbird
+import Logging
+import PlantCatalog
+
+/// Builds the web app. This is the one place where the server's parts are put together; the live
+/// capabilities are chosen by ``ServerDependencies/live(dataDirectory:environment:)`` and passed in,
+/// tests pass fakes.
+/// - Parameters:
+///   - configuration: address, limits and password.
+///   - dependencies: what the app can do; missing capabilities show as "not available yet".
+///   - logger: where request and error lines go.
+///   - onServerRunning: called with the bound address once the server listens (the CLI prints it).
+public func buildApplication(
+    configuration: ServerConfiguration,
+    dependencies: ServerDependencies,
+    logger: Logger = Logger(label: "plantguide.server"),
+    onServerRunning: @escaping @Sendable (_ address: String) async -> Void = { _ in }
+) throws -> some ApplicationProtocol {
+    try configuration.validate()
+    let router = buildRouter(configuration: configuration, dependencies: dependencies)
+    return Application(
+        router: router,
+        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "PlantGuide"),
+        onServerRunning: { channel in
+            let port = channel.localAddress?.port ?? configuration.port
+            let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+            await onServerRunning("http://\(host):\(port)/")
+        },
+        logger: logger
+    )
+}
+
+/// The router with every route and middleware, for ``buildApplication(configuration:dependencies:logger:onServerRunning:)``
+/// and for router tests.
+public func buildRouter(configuration: ServerConfiguration, dependencies: ServerDependencies) -> Router<AppRequestContext> {
+    let router = Router(context: AppRequestContext.self)
+    let sessions = SessionStore(now: dependencies.now)
+    let throttle = LoginThrottle(now: dependencies.now)
+    let queue = IdentifyQueue(maximumConcurrent: configuration.identifyConcurrency, maximumQueued: configuration.identifyQueueLength)
+    let uploads = RecentUploads()
+
+    router.addMiddleware {
+        RequestLogMiddleware()
+        SecurityHeadersMiddleware()
+        ErrorMiddleware()
+        RequestGate(sessions: sessions, configuration: configuration, identifyQueue: queue)
+    }
+    GeneralRoutes(dependencies: dependencies, configuration: configuration, queue: queue).register(on: router)
+    AuthRoutes(configuration: configuration, sessions: sessions, throttle: throttle).register(on: router)
+    CatalogRoutes(catalog: dependencies.catalog).register(on: router)
+    IdentifyRoutes(
+        identification: dependencies.identification, catalog: dependencies.catalog, queue: queue, uploads: uploads,
+        configuration: configuration, collectionAvailable: dependencies.collection != nil
+    ).register(on: router)
+    CollectionRoutes(collection: dependencies.collection, uploads: uploads, configuration: configuration).register(on: router)
+    CareRoutes(care: dependencies.care, now: dependencies.now).register(on: router)
+    SettingsRoutes(settings: dependencies.settings, identification: dependencies.identification).register(on: router)
+    return router
+}
+
+extension ServerDependencies {
+    /// The live capabilities for a data directory: what is installed and configured there.
+    public static func live(dataDirectory: URL, environment: [String: String] = ProcessInfo.processInfo.environment) -> ServerDependencies {
+        let catalog = PlantCatalog()
+        return ServerDependencies(catalog: catalog)
+    }
+}

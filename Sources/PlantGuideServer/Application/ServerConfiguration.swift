@@ -1,0 +1,59 @@
+import Foundation
+
+/// How the server runs: where it listens, its limits, and the password when it is exposed.
+public struct ServerConfiguration: Sendable {
+    /// Address to bind; loopback by default.
+    public var host: String
+    /// Port to bind; 0 picks a free one.
+    public var port: Int
+    /// Largest request body accepted, in bytes.
+    public var maxUploadBytes: Int
+    /// Identifications that run at once.
+    public var identifyConcurrency: Int
+    /// Identifications that may wait for a turn before new ones are refused with 503.
+    public var identifyQueueLength: Int
+    /// The hashed password. Required when `host` is not a loopback address; when set, every page and
+    /// API call needs a logged-in session.
+    public var passwordHash: PasswordHash?
+    /// The data directory shown to the user (models, database, key).
+    public var dataDirectory: URL?
+
+    /// Creates a configuration.
+    public init(
+        host: String = "127.0.0.1", port: Int = 8080, maxUploadBytes: Int = 25 * 1_048_576,
+        identifyConcurrency: Int = 2, identifyQueueLength: Int = 8, passwordHash: PasswordHash? = nil,
+        dataDirectory: URL? = nil
+    ) {
+        self.host = host
+        self.port = port
+        self.maxUploadBytes = maxUploadBytes
+        self.identifyConcurrency = identifyConcurrency
+        self.identifyQueueLength = identifyQueueLength
+        self.passwordHash = passwordHash
+        self.dataDirectory = dataDirectory
+    }
+
+    /// Whether every request needs a log-in.
+    public var requiresLogin: Bool { passwordHash != nil }
+
+    /// Whether `host` only accepts connections from this machine.
+    public var isLoopback: Bool { Self.isLoopback(host) }
+
+    /// Whether a host name or address is a loopback one (`127.0.0.0/8`, `::1`, `localhost`).
+    public static func isLoopback(_ host: String) -> Bool {
+        let lowered = host.lowercased()
+        return lowered == "localhost" || lowered == "::1" || lowered == "[::1]" || lowered.hasPrefix("127.")
+    }
+
+    /// Refuses to expose the server without a password.
+    public func validate() throws(ServerError) {
+        if !isLoopback, passwordHash == nil {
+            throw .badRequest(
+                "Binding to \(host) exposes PlantGuide to your network, so it needs a password first: "
+                    + "run `plantguide serve --set-password` (it reads the password from standard input)."
+            )
+        }
+        guard (0...65535).contains(port) else { throw .badRequest("--port must be between 0 and 65535.") }
+        guard maxUploadBytes >= 1024 else { throw .badRequest("The upload limit must be at least 1 KB.") }
+    }
+}

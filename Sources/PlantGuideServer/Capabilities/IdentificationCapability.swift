@@ -1,0 +1,94 @@
+import Foundation
+import PlantGuideCore
+
+/// The plant organ a photo shows, as Pl@ntNet names them.
+public enum PlantOrgan: String, Sendable, CaseIterable, Codable {
+    case auto, leaf, flower, fruit, bark
+
+    /// Label for the form.
+    public var label: String {
+        switch self {
+        case .auto: "Let PlantGuide decide"
+        case .leaf: "Leaf"
+        case .flower: "Flower"
+        case .fruit: "Fruit"
+        case .bark: "Bark"
+        }
+    }
+}
+
+/// Which identifier to ask.
+public enum IdentifyStrategy: String, Sendable, CaseIterable, Codable {
+    /// The best available: the API when online with quota left, the on-device model otherwise.
+    case auto
+    /// Only the on-device model (works offline, private).
+    case onDevice = "on-device"
+    /// Only Pl@ntNet (needs an API key and a connection).
+    case plantNet = "plantnet"
+
+    /// Label for the form.
+    public var label: String {
+        switch self {
+        case .auto: "Best available"
+        case .onDevice: "On this device only"
+        case .plantNet: "Pl@ntNet only"
+        }
+    }
+}
+
+/// One identification request: photos of one plant.
+public struct IdentifyRequest: Sendable {
+    /// Raw photo bytes, already checked to be images.
+    public var photos: [Data]
+    /// What the photos show.
+    public var organ: PlantOrgan
+    /// Which identifier to use.
+    public var strategy: IdentifyStrategy
+    /// Number of candidates wanted.
+    public var top: Int
+
+    /// Creates a request.
+    public init(photos: [Data], organ: PlantOrgan = .auto, strategy: IdentifyStrategy = .auto, top: Int = 10) {
+        self.photos = photos
+        self.organ = organ
+        self.strategy = strategy
+        self.top = top
+    }
+}
+
+/// The answer to an identification request, with what the page needs to explain it.
+public struct IdentifyOutcome: Sendable {
+    /// The identification.
+    public var identification: Identification
+    /// Whether the online service could not be reached and the device answered instead.
+    public var offline: Bool
+    /// Pl@ntNet identifications left today, when known.
+    public var quotaRemaining: Int?
+
+    /// Creates an outcome.
+    public init(identification: Identification, offline: Bool = false, quotaRemaining: Int? = nil) {
+        self.identification = identification
+        self.offline = offline
+        self.quotaRemaining = quotaRemaining
+    }
+}
+
+/// Identifies plants from photos: the on-device model, Pl@ntNet, or both.
+public struct IdentificationCapability: Sendable {
+    /// What is behind it, for the home and settings pages, e.g. "On-device model resnet18 (1081 species)".
+    public var summary: String
+    /// Strategies that can work with what is installed.
+    public var strategies: [IdentifyStrategy]
+    /// Runs one identification.
+    public var identify: @Sendable (IdentifyRequest) async throws -> IdentifyOutcome
+
+    /// Creates the capability from its implementation.
+    public init(
+        summary: String, strategies: [IdentifyStrategy],
+        identify: @escaping @Sendable (IdentifyRequest) async throws -> IdentifyOutcome
+    ) {
+        self.summary = summary
+        self.strategies = strategies
+        self.identify = identify
+    }
+}

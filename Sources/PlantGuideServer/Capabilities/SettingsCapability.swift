@@ -1,0 +1,44 @@
+import Foundation
+
+/// Pl@ntNet quota as last seen.
+public struct QuotaStatus: Sendable, Codable, Hashable {
+    /// Identifications left today.
+    public var remaining: Int
+    /// The daily allowance, if known.
+    public var limit: Int?
+
+    /// Creates a status.
+    public init(remaining: Int, limit: Int?) {
+        self.remaining = remaining
+        self.limit = limit
+    }
+}
+
+/// The API key, quota, cache and model facts the Settings page shows. The key itself never leaves.
+public struct SettingsCapability: Sendable {
+    /// Whether a Pl@ntNet key is stored.
+    public var apiKeyIsSet: @Sendable () async -> Bool
+    /// Stores a new key, replacing any old one.
+    public var replaceAPIKey: @Sendable (_ key: String) async throws -> Void
+    /// The quota, when known.
+    public var quota: @Sendable () async -> QuotaStatus?
+    /// Cache facts as label/value rows, e.g. ("Entries", "42").
+    public var cacheStatistics: @Sendable () async -> [(label: String, value: String)]
+    /// On-device model facts as label/value rows; empty when no model is installed.
+    public var modelInfo: @Sendable () async -> [(label: String, value: String)]
+
+    /// Creates the capability.
+    public init(
+        apiKeyIsSet: @escaping @Sendable () async -> Bool,
+        replaceAPIKey: @escaping @Sendable (_ key: String) async throws -> Void,
+        quota: @escaping @Sendable () async -> QuotaStatus?,
+        cacheStatistics: @escaping @Sendable () async -> [(label: String, value: String)],
+        modelInfo: @escaping @Sendable () async -> [(label: String, value: String)]
+    ) {
+        self.apiKeyIsSet = apiKeyIsSet
+        self.replaceAPIKey = replaceAPIKey
+        self.quota = quota
+        self.cacheStatistics = cacheStatistics
+        self.modelInfo = modelInfo
+    }
+}

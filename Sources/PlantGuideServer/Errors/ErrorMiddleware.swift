@@ -1,0 +1,56 @@
+import Foundation
+import Hummingbird
+import Logging
+import PlantCatalog
+
+/// Turns every error into an answer: JSON `{status, message}` for the API, a page with a way to retry
+/// for people. Unknown errors become a 500 whose message reveals nothing internal.
+struct ErrorMiddleware: RouterMiddleware {
+    typealias Context = AppRequestContext
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch {
+            let (status, message, retryAfter) = Self.describe(error)
+            if status.code >= 500 {
+                context.logger.error(
+                    "request failed", metadata: ["path": "\(request.uri.path)", "status": "\(status.code)", "error": "\(type(of: error))"]
+                )
+            }
+            var response: Response
+            if RequestGate.wantsJSON(request.uri.path) || request.headers[.accept]?.contains("application/json") == true {
+                response = JSONResponse.make(APIErrorBody(status: status.code, message: message), status: status)
+            } else {
+                let page = Pages.error(status: status.code, message: message, retry: request.method == .get ? request.uri.description : nil, context: context)
+                response = Response.html(page, status: status)
+            }
+            if let retryAfter { response.headers[.retryAfter] = String(retryAfter) }
+            return response
+        }
+    }
+
+    static func describe(_ error: any Error) -> (HTTPResponse.Status, String, Int?) {
+        switch error {
+        case let error as ServerError:
+            return (error.status, error.description, error.retryAfter)
+        case let error as HTTPError:
+            return (error.status, error.body ?? Self.defaultMessage(error.status), nil)
+        case let error as any HTTPResponseError:
+            return (error.status, Self.defaultMessage(error.status), nil)
+        case let error as CatalogError:
+            return (.internalServerError, error.description, nil)
+        default:
+            return (.internalServerError, "Something went wrong on the server. Try again; if it keeps happening, check the server log.", nil)
+        }
+    }
+
+    static func defaultMessage(_ status: HTTPResponse.Status) -> String {
+        switch status {
+        case .notFound: "There is nothing at this address."
+        case .methodNotAllowed: "This address does not accept that method."
+        case .contentTooLarge: "The upload is too large."
+        default: status.reasonPhrase
+        }
+    }
+}

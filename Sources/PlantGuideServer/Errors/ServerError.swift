@@ -1,0 +1,72 @@
+import Foundation
+import HTTPTypes
+
+/// What can go wrong while serving a request, with the HTTP status each case maps to at the edge.
+public enum ServerError: Error, Sendable, Equatable {
+    /// The request is malformed (a missing field, an unknown option).
+    case badRequest(String)
+    /// Nothing exists at this address or with this name.
+    case notFound(String)
+    /// The upload is not one of the accepted image types (judged by its content, not its name).
+    case unsupportedImage(String)
+    /// The request body is larger than the configured limit.
+    case payloadTooLarge(limit: Int)
+    /// A form or API call arrived without the anti-forgery token of its session.
+    case csrfRejected
+    /// The server is exposed and the request carries no valid session.
+    case unauthenticated
+    /// The password was wrong.
+    case invalidCredentials
+    /// Too many failed log-ins from one client; try again after the given number of seconds.
+    case tooManyLoginAttempts(retryAfter: Int)
+    /// The identification queue is full; try again after the given number of seconds.
+    case overloaded(retryAfter: Int)
+    /// The feature needs a part that is not installed or configured yet (a model, an API key, the store).
+    case capabilityMissing(String)
+    /// The identification or store below the server failed; the message says why.
+    case failed(String)
+
+    /// The HTTP status for this error.
+    public var status: HTTPResponse.Status {
+        switch self {
+        case .badRequest: .badRequest
+        case .notFound: .notFound
+        case .unsupportedImage: .unsupportedMediaType
+        case .payloadTooLarge: .contentTooLarge
+        case .csrfRejected: .forbidden
+        case .unauthenticated, .invalidCredentials: .unauthorized
+        case .tooManyLoginAttempts: .tooManyRequests
+        case .overloaded: .serviceUnavailable
+        case .capabilityMissing: .notImplemented
+        case .failed: .badGateway
+        }
+    }
+
+    /// Seconds a client should wait before retrying, when the error is temporary.
+    public var retryAfter: Int? {
+        switch self {
+        case .tooManyLoginAttempts(let seconds), .overloaded(let seconds): seconds
+        default: nil
+        }
+    }
+}
+
+extension ServerError: CustomStringConvertible, LocalizedError {
+    public var description: String {
+        switch self {
+        case .badRequest(let message): message
+        case .notFound(let what): "\(what) was not found."
+        case .unsupportedImage(let detail): "Only JPEG, PNG, WebP and HEIC photos are accepted (\(detail))."
+        case .payloadTooLarge(let limit): "The upload is larger than the limit of \(limit / 1_048_576) MB."
+        case .csrfRejected: "The form has expired or did not come from this site. Reload the page and try again."
+        case .unauthenticated: "Log in first."
+        case .invalidCredentials: "That password is not right."
+        case .tooManyLoginAttempts(let seconds): "Too many failed log-ins. Try again in \(seconds) seconds."
+        case .overloaded(let seconds): "The server is busy identifying other photos. Try again in \(seconds) seconds."
+        case .capabilityMissing(let message): message
+        case .failed(let message): message
+        }
+    }
+
+    public var errorDescription: String? { description }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import Hummingbird
+
+/// Log-in and log-out, for the pages and for API clients. Only used when a password is configured.
+struct AuthRoutes {
+    let configuration: ServerConfiguration
+    let sessions: SessionStore
+    let throttle: LoginThrottle
+
+    func register(on router: Router<AppRequestContext>) {
+        router.get("/login") { request, context in
+            let next = Self.safeNext(request.uri.queryParameters["next"].map(String.init))
+            if !context.requiresLogin || context.isLoggedIn { return Response.redirect(to: next, type: .found) }
+            return Response.html(Pages.login(context: context, next: next, message: nil))
+        }
+        router.post("/login") { request, context in
+            let form = try await request.formData(context: context, limit: 64 * 1024)
+            let next = Self.safeNext(form["next"])
+            do {
+                return try logIn(password: form["password"] ?? "", context: context, then: Response.redirect(to: next, type: .normal))
+            } catch ServerError.invalidCredentials {
+                let page = Pages.login(context: context, next: next, message: ServerError.invalidCredentials.description)
+                return Response.html(page, status: .unauthorized)
+            }
+        }
+        router.post("/logout") { _, context in
+            sessions.logOut(context.sessionID)
+            var response = Response.redirect(to: "/login", type: .normal)
+            response.setCookie(Cookie(name: RequestGate.cookieName, value: "", maxAge: 0, path: "/", httpOnly: true, sameSite: .lax))
+            return response
+        }
+        router.get("/api/session") { _, context in
+            JSONResponse.make(SessionBody(requiresLogin: context.requiresLogin, loggedIn: context.isLoggedIn, csrfToken: context.csrfToken))
+        }
+        router.post("/api/session") { request, context in
+            let body = try await request.decode(as: PasswordBody.self, context: context)
+            return try logIn(password: body.password, context: context, then: Response(status: .noContent))
+        }
+        router.delete("/api/session") { _, context in
+            sessions.logOut(context.sessionID)
+            return Response(status: .noContent)
+        }
+    }
+
+    /// Checks the password (throttled per client) and starts a fresh session, so an id planted before
+    /// the log-in is worthless after it.
+    private func logIn(password: String, context: AppRequestContext, then response: Response) throws -> Response {
+        guard let hash = configuration.passwordHash else { return response }
+        if let wait = throttle.retryAfter(client: context.clientAddress) {
+            throw ServerError.tooManyLoginAttempts(retryAfter: wait)
+        }
+        guard hash.verify(password) else {
+            throttle.recordFailure(client: context.clientAddress)
+            context.logger.notice("log-in failed", metadata: ["client": "\(context.clientAddress)"])
+            throw ServerError.invalidCredentials
+        }
+        throttle.recordSuccess(client: context.clientAddress)
+        sessions.logOut(context.sessionID)
+        let fresh = sessions.newSessionID()
+        sessions.logIn(fresh)
+        var response = response
+        response.setCookie(Cookie(name: RequestGate.cookieName, value: fresh, path: "/", httpOnly: true, sameSite: .lax))
+        return response
+    }
+
+    /// Only local paths, so the log-in form cannot bounce a user to another site.
+    static func safeNext(_ text: String?) -> String {
+        guard let text, text.hasPrefix("/"), !text.hasPrefix("//"), !text.contains("\\"), !text.hasPrefix("/login") else { return "/" }
+        return text
+    }
+}
+
+struct SessionBody: Codable, Sendable {
+    var requiresLogin: Bool
+    var loggedIn: Bool
+    var csrfToken: String
+}
+
+struct PasswordBody: Codable, Sendable {
+    var password: String
+}

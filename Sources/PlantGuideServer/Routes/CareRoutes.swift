@@ -1,0 +1,71 @@
+import Foundation
+import Hummingbird
+
+/// The Care page, marking tasks done or snoozed, the iCalendar feed, and the care API.
+struct CareRoutes {
+    let care: CareCapability?
+    let now: @Sendable () -> Date
+
+    func register(on router: Router<AppRequestContext>) {
+        router.get("/care") { _, context in
+            guard let care else { return Response.html(Pages.careUnavailable(context: context)) }
+            let current = now()
+            let tasks = try await care.due(Self.endOfWeek(from: current))
+            return Response.html(Pages.care(tasks, now: current, context: context))
+        }
+        router.post("/care/:id/done") { _, context in
+            try await require().markDone(try Self.id(context))
+            return Response.redirect(to: "/care", type: .normal)
+        }
+        router.post("/care/:id/snooze") { request, context in
+            let form = try await request.formData(context: context, limit: 64 * 1024)
+            try await require().snooze(try Self.id(context), try Self.days(form["days"]))
+            return Response.redirect(to: "/care", type: .normal)
+        }
+        router.get("/care/calendar.ics") { _, _ in
+            let text = try await require().calendar()
+            return Response(
+                status: .ok, headers: [.contentType: "text/calendar; charset=utf-8"],
+                body: .init(byteBuffer: ByteBuffer(string: text))
+            )
+        }
+        router.get("/api/care") { request, _ in
+            let days = try Self.days(request.uri.queryParameters["days"].map(String.init) ?? "7", maximum: 366)
+            let tasks = try await require().due(now().addingTimeInterval(Double(days) * 86400))
+            return JSONResponse.make(tasks)
+        }
+        router.post("/api/care/:id/done") { _, context in
+            try await require().markDone(try Self.id(context))
+            return Response(status: .noContent)
+        }
+        router.post("/api/care/:id/snooze") { request, context in
+            let days = try Self.days(request.uri.queryParameters["days"].map(String.init) ?? "1")
+            try await require().snooze(try Self.id(context), days)
+            return Response(status: .noContent)
+        }
+    }
+
+    private func require() throws -> CareCapability {
+        guard let care else { throw ServerError.capabilityMissing("Care schedules are not available in this build yet.") }
+        return care
+    }
+
+    private static func id(_ context: AppRequestContext) throws -> String {
+        guard let id = context.parameters.get("id"), !id.isEmpty else { throw ServerError.badRequest("Which task?") }
+        return id
+    }
+
+    private static func days(_ text: String?, maximum: Int = 30) throws -> Int {
+        guard let text, let days = Int(text), (1...maximum).contains(days) else {
+            throw ServerError.badRequest("Days must be a whole number from 1 to \(maximum).")
+        }
+        return days
+    }
+
+    /// The end of the seventh day from now: "this week" on the Care page.
+    static func endOfWeek(from date: Date) -> Date {
+        let calendar = Calendar(identifier: .gregorian)
+        let startOfToday = calendar.startOfDay(for: date)
+        return calendar.date(byAdding: .day, value: 7, to: startOfToday) ?? date.addingTimeInterval(7 * 86400)
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+import Hummingbird
+import PlantCatalog
+import PlantGuideCore
+
+/// Browse pages and the catalog's JSON API.
+struct CatalogRoutes {
+    let catalog: PlantCatalog?
+
+    func register(on router: Router<AppRequestContext>) {
+        router.get("/browse") { request, context in try browsePage(request, context: context) }
+        router.get("/plants/:name") { _, context in try plantPage(context) }
+        router.get("/api/catalog/plants") { request, _ in try searchAPI(request) }
+        router.get("/api/catalog/plants/:name") { _, context in try plantAPI(context) }
+        router.get("/api/catalog/categories") { _, _ in try categoriesAPI() }
+    }
+
+    private func requireCatalog() throws -> PlantCatalog {
+        guard let catalog else { throw ServerError.capabilityMissing("The plant catalog is not installed.") }
+        return catalog
+    }
+
+    private func category(_ request: Request) throws -> PlantCategory? {
+        guard let text = request.uri.queryParameters["category"].map(String.init), !text.isEmpty else { return nil }
+        guard let category = PlantCategory(userInput: text) else {
+            let names = PlantCategory.allCases.map(\.argumentName).joined(separator: ", ")
+            throw ServerError.badRequest("Unknown category “\(text)”. Use one of: \(names).")
+        }
+        return category
+    }
+
+    private func browsePage(_ request: Request, context: AppRequestContext) throws -> Response {
+        let catalog = try requireCatalog()
+        let query = (request.uri.queryParameters["q"].map(String.init) ?? "").trimmingCharacters(in: .whitespaces)
+        let category = try category(request)
+        var model = Pages.BrowseModel(query: query, category: category, sections: [], hits: [], count: 0, categoryCounts: [:])
+        let everything = query.isEmpty ? try catalog.allPlants() : try catalog.search(query).map(\.plant)
+        for plant in everything { model.categoryCounts[plant.category, default: 0] += 1 }
+        if query.isEmpty {
+            model.sections = try catalog.browse(category: category)
+            model.count = model.sections.reduce(0) { $0 + $1.plants.count }
+        } else {
+            model.hits = everything.filter { category == nil || $0.category == category }
+            model.count = model.hits.count
+        }
+        if request.uri.queryParameters["partial"] == "1" {
+            return .html(Pages.browseResults(model))
+        }
+        return .html(Pages.browse(model, context: context))
+    }
+
+    private func plantNamed(_ context: AppRequestContext) throws -> CatalogPlant {
+        let catalog = try requireCatalog()
+        let raw = context.parameters.get("name") ?? ""
+        let name = raw.removingPercentEncoding ?? raw
+        guard let plant = try catalog.plant(named: name) else { throw ServerError.notFound("The plant “\(name)”") }
+        return plant
+    }
+
+    private func plantPage(_ context: AppRequestContext) throws -> Response {
+        let plant = try plantNamed(context)
+        let related = try requireCatalog().suggestMatches(for: plant.scientificName, confidence: 1).filter { $0 != plant }
+        return .html(Pages.plant(plant, related: related, context: context))
+    }
+
+    private func searchAPI(_ request: Request) throws -> Response {
+        let catalog = try requireCatalog()
+        let query = request.uri.queryParameters["q"].map(String.init) ?? ""
+        let family = request.uri.queryParameters["family"].map(String.init).flatMap { $0.isEmpty ? nil : $0 }
+        var limit: Int?
+        if let text = request.uri.queryParameters["limit"] {
+            guard let value = Int(text), value > 0 else { throw ServerError.badRequest("limit must be a positive whole number.") }
+            limit = value
+        }
+        let category = try category(request)
+        let plants: [CatalogPlant]
+        if query.trimmingCharacters(in: .whitespaces).isEmpty {
+            plants = try catalog.plants(category: category, family: family)
+        } else {
+            plants = try catalog.search(query, category: category, family: family).map(\.plant)
+        }
+        let page = Array(plants.prefix(limit ?? plants.count))
+        return JSONResponse.make(PlantListBody(count: plants.count, plants: page.map(PlantBody.init)))
+    }
+
+    private func plantAPI(_ context: AppRequestContext) throws -> Response {
+        let plant = try plantNamed(context)
+        let related = try requireCatalog().suggestMatches(for: plant.scientificName, confidence: 1).filter { $0 != plant }
+        return JSONResponse.make(PlantDetailBody(plant: PlantBody(plant), related: related.map(PlantBody.init)))
+    }
+
+    private func categoriesAPI() throws -> Response {
+        let statistics = try requireCatalog().statistics()
+        let categories = PlantCategory.allCases.map {
+            CategoryBody(name: $0.rawValue, slug: $0.argumentName, count: statistics.categories[$0.rawValue] ?? 0)
+        }
+        return JSONResponse.make(categories)
+    }
+}
+
+/// A catalog plant in the API.
+struct PlantBody: Codable, Sendable {
+    var scientificName: String
+    var commonNames: [String]
+    var family: String
+    var category: String
+
+    init(_ plant: CatalogPlant) {
+        scientificName = plant.scientificName
+        commonNames = plant.commonNames
+        family = plant.family
+        category = plant.category.rawValue
+    }
+}
+
+struct PlantListBody: Codable, Sendable {
+    var count: Int
+    var plants: [PlantBody]
+}
+
+struct PlantDetailBody: Codable, Sendable {
+    var plant: PlantBody
+    var related: [PlantBody]
+}
+
+struct CategoryBody: Codable, Sendable {
+    var name: String
+    var slug: String
+    var count: Int
+}

@@ -1,0 +1,103 @@
+import Foundation
+import Hummingbird
+import PlantGuideCore
+
+/// Collection pages, "Save to collection", and the collection API.
+struct CollectionRoutes {
+    let collection: CollectionCapability?
+    let uploads: RecentUploads
+    let configuration: ServerConfiguration
+
+    func register(on router: Router<AppRequestContext>) {
+        router.get("/collection") { request, context in
+            guard let collection else { return Response.html(Pages.collectionUnavailable(context: context)) }
+            let room = Self.room(request.uri.queryParameters["room"].map(String.init))
+            let all = try await collection.list(nil)
+            let shown = room == nil ? all : all.filter { $0.room == room }
+            let grid = request.uri.queryParameters["view"] != "list"
+            return Response.html(Pages.collection(shown, rooms: Set(all.compactMap(\.room)).sorted(), room: room, grid: grid, context: context))
+        }
+        router.get("/collection/:id") { _, context in
+            let detail = try await detail(context)
+            return Response.html(Pages.collectionPlant(detail, context: context))
+        }
+        router.get("/collection/photos/:id") { _, context in
+            let collection = try require()
+            guard let id = context.parameters.get("id"), let data = try await collection.photo(id) else {
+                throw ServerError.notFound("The photo")
+            }
+            let kind = ImageKind(sniffing: data) ?? .jpeg
+            return Response(
+                status: .ok, headers: [.contentType: kind.mediaType, .cacheControl: "private, max-age=86400"],
+                body: .init(byteBuffer: ByteBuffer(bytes: data))
+            )
+        }
+        router.post("/collection") { request, context in
+            let entry = try await save(request, context: context)
+            return Response.redirect(to: "/collection/\(urlComponent(entry.id))", type: .normal)
+        }
+        router.get("/api/collection") { request, _ in
+            let room = Self.room(request.uri.queryParameters["room"].map(String.init))
+            return JSONResponse.make(try await require().list(room))
+        }
+        router.get("/api/collection/:id") { _, context in JSONResponse.make(try await detail(context)) }
+        router.post("/api/collection") { request, context in
+            JSONResponse.make(try await save(request, context: context), status: .created)
+        }
+    }
+
+    private static func room(_ text: String?) -> String? {
+        guard let text = text?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
+        return text
+    }
+
+    private func require() throws -> CollectionCapability {
+        guard let collection else {
+            throw ServerError.capabilityMissing("The plant collection is not available in this build yet.")
+        }
+        return collection
+    }
+
+    private func detail(_ context: AppRequestContext) async throws -> CollectionEntryDetail {
+        guard let id = context.parameters.get("id"), let detail = try await require().detail(id) else {
+            throw ServerError.notFound("That plant in your collection")
+        }
+        return detail
+    }
+
+    private func save(_ request: Request, context: AppRequestContext) async throws -> CollectionEntry {
+        let collection = try require()
+        let fields: SaveBody
+        if request.headers[.contentType]?.lowercased().hasPrefix("application/json") == true {
+            fields = try await request.decode(as: SaveBody.self, context: context)
+        } else {
+            let form = try await request.formData(context: context, limit: configuration.maxUploadBytes)
+            fields = SaveBody(uploadId: form["uploadId"], scientificName: form["scientificName"] ?? "", nickname: form["nickname"], room: form["room"])
+        }
+        let name = fields.scientificName.trimmingCharacters(in: .whitespaces)
+        guard !name.isEmpty, name.count <= 200 else { throw ServerError.badRequest("Give the plant's scientific name.") }
+        var photo: Data?
+        var identification: Identification?
+        if let uploadID = fields.uploadId, !uploadID.isEmpty {
+            guard let upload = uploads.upload(id: uploadID, sessionID: context.sessionID) else {
+                throw ServerError.notFound("The identified photo (it expired; identify it again)")
+            }
+            photo = upload.photo
+            identification = upload.outcome.identification
+        }
+        return try await collection.add(
+            NewCollectionEntry(
+                scientificName: name, nickname: Self.room(fields.nickname), room: Self.room(fields.room), photo: photo,
+                identification: identification
+            )
+        )
+    }
+}
+
+/// `POST /api/collection`'s body.
+struct SaveBody: Codable, Sendable {
+    var uploadId: String?
+    var scientificName: String
+    var nickname: String?
+    var room: String?
+}

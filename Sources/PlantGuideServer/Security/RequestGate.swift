@@ -1,0 +1,119 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// Guards every request: gives the client a session cookie, requires a log-in when the server is
+/// exposed, refuses state-changing requests without the session's anti-forgery token, bounds the body
+/// size, and admits identification uploads through the queue before their bodies are read.
+struct RequestGate: RouterMiddleware {
+    typealias Context = AppRequestContext
+
+    static let cookieName = "pg_session"
+    static let csrfHeader = HTTPField.Name("X-CSRF-Token")!
+    static let csrfField = "_csrf"
+
+    let sessions: SessionStore
+    let configuration: ServerConfiguration
+    let identifyQueue: IdentifyQueue
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var context = context
+        var issuedSession: String?
+        if let cookie = request.cookies[Self.cookieName]?.value, sessions.isWellFormed(cookie) {
+            context.sessionID = cookie
+        } else {
+            context.sessionID = sessions.newSessionID()
+            issuedSession = context.sessionID
+        }
+        context.csrfToken = sessions.csrfToken(for: context.sessionID)
+        context.requiresLogin = configuration.requiresLogin
+        context.isLoggedIn = !configuration.requiresLogin || sessions.isLoggedIn(context.sessionID)
+
+        let path = request.uri.path
+        if !context.isLoggedIn, !Self.isPublic(path) {
+            if Self.wantsJSON(path) || request.method != .get {
+                throw ServerError.unauthenticated
+            }
+            let target = request.uri.description
+            var response = Response.redirect(to: "/login?next=\(urlComponent(target))", type: .found)
+            if let issuedSession { response.setCookie(sessionCookie(issuedSession)) }
+            return response
+        }
+
+        var response: Response
+        if request.method == .post || request.method == .put || request.method == .delete || request.method == .patch {
+            if Self.isIdentifyUpload(path) {
+                response = try await identifyQueue.admit {
+                    try await checkedUnsafe(request, context: context, next: next)
+                }
+            } else {
+                response = try await checkedUnsafe(request, context: context, next: next)
+            }
+        } else {
+            response = try await next(request, context)
+        }
+        if let issuedSession { response.setCookie(sessionCookie(issuedSession)) }
+        return response
+    }
+
+    private func checkedUnsafe(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        var request = request
+        var context = context
+        if let length = request.headers[.contentLength].flatMap(Int.init), length > configuration.maxUploadBytes {
+            throw ServerError.payloadTooLarge(limit: configuration.maxUploadBytes)
+        }
+        if let token = request.headers[Self.csrfHeader] {
+            guard sessions.verifyCSRF(token, sessionID: context.sessionID) else { throw ServerError.csrfRejected }
+            return try await next(request, context)
+        }
+        let body: ByteBuffer
+        do {
+            body = try await request.collectBody(upTo: configuration.maxUploadBytes)
+        } catch is NIOTooManyBytesError {
+            throw ServerError.payloadTooLarge(limit: configuration.maxUploadBytes)
+        }
+        let form = try FormData.parse(contentType: request.headers[.contentType], body: Data(buffer: body))
+        guard let token = form?[Self.csrfField], sessions.verifyCSRF(token, sessionID: context.sessionID) else {
+            throw ServerError.csrfRejected
+        }
+        context.form = form
+        return try await next(request, context)
+    }
+
+    private func sessionCookie(_ id: String) -> Cookie {
+        Cookie(name: Self.cookieName, value: id, path: "/", secure: false, httpOnly: true, sameSite: .lax)
+    }
+
+    static func isPublic(_ path: String) -> Bool {
+        path == "/login" || path == "/api/session" || path.hasPrefix("/static/") || path == "/healthz"
+    }
+
+    static func wantsJSON(_ path: String) -> Bool {
+        path.hasPrefix("/api/") || path == "/openapi.json"
+    }
+
+    static func isIdentifyUpload(_ path: String) -> Bool {
+        path == "/identify" || path == "/api/identify"
+    }
+}
+
+extension Request {
+    /// The parsed form: from middleware when it already read the body, else read now (bounded).
+    func formData(context: AppRequestContext, limit: Int) async throws -> FormData {
+        if let form = context.form { return form }
+        var request = self
+        let body: ByteBuffer
+        do {
+            body = try await request.collectBody(upTo: limit)
+        } catch is NIOTooManyBytesError {
+            throw ServerError.payloadTooLarge(limit: limit)
+        }
+        guard let form = try FormData.parse(contentType: headers[.contentType], body: Data(buffer: body)) else {
+            throw ServerError.badRequest("Send the form as multipart/form-data or application/x-www-form-urlencoded.")
+        }
+        return form
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+
+extension Pages {
+    static func settings(_ facts: SettingsBody, saved: Bool, context: AppRequestContext) -> HTML {
+        func table(_ rows: [SettingsBody.Row], empty: String) -> HTML {
+            guard !rows.isEmpty else { return "<p>\(empty)</p>" }
+            let items: [HTML] = rows.map { "<tr><th scope=\"row\">\($0.label)</th><td>\($0.value)</td></tr>" }
+            return "<table>\(items)</table>"
+        }
+        let identification: HTML = "<p>Identification: \(facts.identification ?? "not set up yet")</p>"
+        guard facts.available else {
+            return Layout.page(
+                title: "Settings", tab: .settings, context: context,
+                body: """
+                    <h1>Settings</h1>
+                    \(identification)
+                    \(Layout.unavailable("Changing settings", how: "<p>This build cannot store an API key or show quota and cache figures yet. Set <code>PLANTNET_API_KEY</code> in the server's environment meanwhile.</p>"))
+                    """
+            )
+        }
+        let keyState: HTML =
+            facts.apiKeySet == true
+            ? "<p><span class=\"badge db\">Set</span> A Pl@ntNet API key is stored. It is never shown again; paste a new one to replace it.</p>"
+            : "<p><span class=\"badge source\">Not set</span> No Pl@ntNet API key yet. Get one free at my.plantnet.org.</p>"
+        let quota: HTML = facts.quota.map { quota in
+            let limit = quota.limit.map { " of \($0)" } ?? ""
+            return "<p>\(quota.remaining)\(limit) identifications left today (resets at midnight UTC).</p>"
+        } ?? "<p>Not known yet: it is read from Pl@ntNet's answers.</p>"
+        let savedNotice: HTML = saved ? "<div class=\"notice ok\" role=\"status\">The API key was saved.</div>" : ""
+        return Layout.page(
+            title: "Settings", tab: .settings, context: context,
+            body: """
+                <h1>Settings</h1>
+                \(savedNotice)
+                <section class="card" aria-labelledby="key"><h2 id="key">Pl@ntNet API key</h2>
+                \(keyState)
+                <form method="post" action="/settings/api-key">
+                \(Layout.csrfField(context))
+                <label for="apiKey">\(facts.apiKeySet == true ? "Replace the key" : "API key")</label>
+                <input id="apiKey" name="apiKey" type="password" autocomplete="off" required minlength="8" maxlength="200">
+                <p><button type="submit">Save key</button></p>
+                </form></section>
+                <section class="card" aria-labelledby="quota"><h2 id="quota">Quota</h2>\(quota)</section>
+                <section class="card" aria-labelledby="cache"><h2 id="cache">Identification cache</h2>\(table(facts.cache, empty: "No cache figures."))</section>
+                <section class="card" aria-labelledby="model"><h2 id="model">On-device model</h2>\(table(facts.model, empty: "No on-device model is installed."))</section>
+                \(identification)
+                """
+        )
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+
+/// Every page of the app, as functions from data to HTML. Grouped by tab in `Pages+<Tab>.swift`.
+enum Pages {
+    static func error(status: Int, message: String, retry: String?, context: AppRequestContext) -> HTML {
+        let retryLink: HTML = retry.map { "<p><a class=\"button\" href=\"\($0)\">Try again</a></p>" } ?? ""
+        return Layout.page(
+            title: "Error \(status)", tab: nil, context: context,
+            body: """
+                <h1>Something went wrong</h1>
+                <div class="notice error" role="alert"><p>\(message)</p><p class="meta">HTTP status \(status)</p></div>
+                \(retryLink)
+                <p><a href="/">Back to the start page</a></p>
+                """
+        )
+    }
+
+    static func login(context: AppRequestContext, next: String, message: String?) -> HTML {
+        let alert: HTML = message.map { "<div class=\"notice error\" role=\"alert\">\($0)</div>" } ?? ""
+        return Layout.page(
+            title: "Log in", tab: nil, context: context,
+            body: """
+                <h1>Log in</h1>
+                <p>This PlantGuide is reachable from your network, so it asks for its password.</p>
+                \(alert)
+                <form method="post" action="/login" class="card">
+                \(Layout.csrfField(context))
+                <input type="hidden" name="next" value="\(next)">
+                <label for="password">Password</label>
+                <input id="password" name="password" type="password" autocomplete="current-password" required autofocus>
+                <p><button type="submit">Log in</button></p>
+                </form>
+                """
+        )
+    }
+
+    struct HomeFacts {
+        var catalogEntries: Int?
+        var identification: String?
+        var collection: Bool
+        var care: Bool
+        var settings: Bool
+        var dataDirectory: String?
+    }
+
+    static func home(_ facts: HomeFacts, context: AppRequestContext) -> HTML {
+        func row(_ name: String, _ works: Bool, _ detail: HTML) -> HTML {
+            let state: HTML = works ? "<span class=\"badge db\">works</span>" : "<span class=\"badge source\">not yet</span>"
+            return "<tr><th scope=\"row\">\(name)</th><td>\(state)</td><td>\(detail)</td></tr>"
+        }
+        let home = facts.dataDirectory ?? "$PLANTGUIDE_HOME"
+        let catalog: HTML = facts.catalogEntries.map { "\($0) houseplants to browse and search." } ?? "The catalog could not be loaded."
+        let identify: HTML =
+            facts.identification.map { (summary: String) -> HTML in "\(summary)" }
+            ?? """
+            Needs an on-device model or a Pl@ntNet API key — see below.
+            """
+        let setupNeeded = facts.identification == nil
+        let setup: HTML = """
+            <section class="card" aria-labelledby="setup">
+            <h2 id="setup">Add identification</h2>
+            <p>PlantGuide identifies plants two ways; set up either or both:</p>
+            <ol>
+            <li><strong>A Pl@ntNet API key</strong> (free, 500 identifications a day): create an account at
+            my.plantnet.org, copy your key, and paste it on the <a href="/settings">Settings</a> page
+            (or set <code>PLANTNET_API_KEY</code> before starting the server).</li>
+            <li><strong>An on-device model</strong> (works offline): put a PlantGuide model file in
+            <code>\(home)/models/</code> — <code>plantguide --help</code> lists the model commands.</li>
+            </ol>
+            </section>
+            """
+        return Layout.page(
+            title: "Home", tab: .home, context: context,
+            body: """
+                <h1>Welcome to PlantGuide</h1>
+                <p>Take a photo of a plant to find out what it is, look plants up in the catalog, and keep track of
+                watering and care for the plants you own.</p>
+                <p class="row"><a class="button" href="/identify">Identify a plant</a>
+                <a class="button secondary" href="/browse">Browse the catalog</a></p>
+                <h2>What works on this server</h2>
+                <table>
+                <thead><tr><th scope="col">Feature</th><th scope="col">State</th><th scope="col">Details</th></tr></thead>
+                <tbody>
+                \(row("Browse and search", facts.catalogEntries != nil, catalog))
+                \(row("Identify from a photo", !setupNeeded, identify))
+                \(row("Collection", facts.collection, facts.collection ? "Save identified plants, with photos and history." : "Not installed in this build yet."))
+                \(row("Care reminders", facts.care, facts.care ? "Due tasks and a calendar feed." : "Not installed in this build yet."))
+                \(row("Settings", facts.settings, facts.settings ? "API key, quota, cache and model." : "Not installed in this build yet."))
+                </tbody>
+                </table>
+                \(setup, if: setupNeeded)
+                """
+        )
+    }
+}

@@ -1,0 +1,237 @@
+#!/usr/bin/env python3
+"""Real-browser journeys through the PlantGuide web app.
+
+Starts `plantguide serve --port 0` with a fresh temporary PLANTGUIDE_HOME, drives headless Chromium
+through the main journeys with Selenium, and saves screenshots of each page at phone (390 px) and
+desktop (1280 px) width into artifacts/screenshots/. Journeys whose capability the server reports as
+missing check the "not available yet" state instead. Exits non-zero on the first failed check.
+
+Usage: journeys.py --binary .build/debug/plantguide [--screenshots artifacts/screenshots]
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions as EC
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+HERE = Path(__file__).resolve().parent
+PHONE = (390, 844)
+DESKTOP = (1280, 900)
+
+
+class Journey:
+    def __init__(self, driver, base, shots):
+        self.driver = driver
+        self.base = base
+        self.shots = shots
+        self.checks = 0
+
+    def check(self, condition, message):
+        self.checks += 1
+        if not condition:
+            raise AssertionError(message)
+
+    def open(self, path):
+        self.driver.get(self.base + path.lstrip("/"))
+
+    def wait(self, condition, timeout=20):
+        return WebDriverWait(self.driver, timeout).until(condition)
+
+    def screenshot(self, name):
+        """Saves the page at phone and desktop width (full height), then restores desktop width."""
+        for label, (width, height) in (("phone", PHONE), ("desktop", DESKTOP)):
+            self.driver.set_window_size(width, height)
+            time.sleep(0.2)
+            full = self.driver.execute_script("return Math.min(document.documentElement.scrollHeight, 4000)")
+            self.driver.set_window_size(width, max(height, full))
+            time.sleep(0.2)
+            overflow = self.driver.execute_script(
+                "return document.documentElement.scrollWidth > document.documentElement.clientWidth + 1")
+            self.check(not overflow, f"{name}: the page scrolls sideways at {width} px")
+            self.driver.save_screenshot(str(self.shots / f"{name}-{label}.png"))
+        self.driver.set_window_size(*DESKTOP)
+
+    def texts(self, selector):
+        return [element.text for element in self.driver.find_elements(By.CSS_SELECTOR, selector)]
+
+
+def start_server(binary, home, environment):
+    env = dict(os.environ, PLANTGUIDE_HOME=str(home), NO_COLOR="1", **environment)
+    env.pop("PLANTNET_API_KEY", None) if "PLANTNET_API_KEY" not in environment else None
+    process = subprocess.Popen(
+        [binary, "serve", "--port", "0"], env=env, stdout=subprocess.PIPE, stderr=open(home / "server.log", "w"), text=True)
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        line = process.stdout.readline()
+        if not line:
+            if process.poll() is not None:
+                raise RuntimeError("the server exited: " + (home / "server.log").read_text()[-2000:])
+            continue
+        match = re.search(r"(http://127\.0\.0\.1:\d+/)", line)
+        if match:
+            return process, match.group(1)
+    raise RuntimeError("the server did not print its address within 60 s")
+
+
+def make_driver():
+    options = webdriver.ChromeOptions()
+    options.add_argument("--headless=new")
+    options.add_argument("--no-sandbox")
+    options.add_argument("--disable-dev-shm-usage")
+    options.add_argument("--disable-gpu")
+    options.add_argument("--hide-scrollbars")
+    options.add_argument(f"--window-size={DESKTOP[0]},{DESKTOP[1]}")
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    if chromium:
+        options.binary_location = chromium
+    service = Service(executable_path=shutil.which("chromedriver") or "/usr/bin/chromedriver")
+    return webdriver.Chrome(options=options, service=service)
+
+
+def home_page(j):
+    j.open("/")
+    j.check("Welcome to PlantGuide" in j.driver.page_source, "home page heading")
+    j.check(len(j.driver.find_elements(By.CSS_SELECTOR, "table tbody tr")) == 5, "home lists what works")
+    j.screenshot("home")
+
+
+def browse_and_filter(j):
+    j.open("/browse")
+    total = int(j.driver.find_element(By.ID, "count").text)
+    j.check(total > 1000, f"the bundled catalog has many plants (badge says {total})")
+    j.check(len(j.driver.find_elements(By.CSS_SELECTOR, "section h2[id^=letter-]")) >= 20, "A–Z sections")
+    j.screenshot("browse")
+
+    j.driver.find_element(By.LINK_TEXT, "All").send_keys("")  # keyboard focus reaches the chips
+    cactus = [chip for chip in j.driver.find_elements(By.CSS_SELECTOR, ".chips .chip") if chip.text.startswith("Cactus")][0]
+    cactus.click()
+    j.wait(EC.url_contains("category=cactus"))
+    count = int(j.driver.find_element(By.ID, "count").text)
+    j.check(0 < count < total, f"the cactus chip filters the list ({count} of {total})")
+    metas = j.texts("#results .plants .meta")
+    j.check(metas and all(meta.endswith("Cactus") for meta in metas), "every listed plant is a cactus")
+    j.screenshot("browse-cactus")
+
+    j.open("/browse")
+    box = j.driver.find_element(By.ID, "q")
+    box.send_keys("monstera")
+    j.wait(lambda d: d.find_element(By.ID, "count").text != str(total))
+    j.wait(lambda d: "monstera" in d.current_url)
+    names = j.texts("#results .plants li a.sci")
+    j.check(any(name == "Monstera deliciosa" for name in names), f"search as you type finds Monstera deliciosa: {names[:5]}")
+    j.check(all("Monstera" in name or "monstera" in name.lower() or True for name in names), "results listed")
+    j.screenshot("browse-search")
+
+    j.driver.find_element(By.LINK_TEXT, "Monstera deliciosa").click()
+    j.wait(EC.title_contains("Monstera deliciosa"))
+    j.check("Araceae" in j.driver.page_source, "plant page shows the family")
+    j.screenshot("plant")
+
+
+def identify_journey(j, status, photo):
+    j.open("/identify")
+    if not status.get("identification"):
+        j.check("not available yet" in j.driver.page_source, "identify says it is not available yet")
+        j.screenshot("identify-unavailable")
+        return False
+    j.check(j.driver.find_element(By.ID, "photo").get_attribute("capture") == "environment", "camera capture")
+    j.screenshot("identify")
+    j.driver.find_element(By.ID, "photo").send_keys(str(photo))
+    Select(j.driver.find_element(By.ID, "organ")).select_by_value("leaf")
+    j.driver.find_element(By.CSS_SELECTOR, "form[data-loading] button[type=submit]").click()
+    j.wait(EC.title_contains("Results"), timeout=120)
+    ranks = [int(li.get_attribute("data-rank")) for li in j.driver.find_elements(By.CSS_SELECTOR, "ol.results li")]
+    j.check(ranks == list(range(1, 11)), f"results page shows 10 ranked entries, got {ranks}")
+    bars = j.driver.find_elements(By.CSS_SELECTOR, "ol.results .bar[role=meter]")
+    j.check(len(bars) == 10 and all(bar.get_attribute("aria-valuenow") for bar in bars), "confidence bars carry aria values")
+    loaded = j.driver.execute_script("const i = document.querySelector('img.photo'); return i.complete && i.naturalWidth > 0")
+    j.check(loaded, "the uploaded photo is shown")
+    j.screenshot("results")
+    return True
+
+
+def collection_and_care(j, status, identified):
+    if not status.get("collection"):
+        j.open("/collection")
+        j.check("not available yet" in j.driver.page_source, "collection says it is not available yet")
+        j.screenshot("collection-unavailable")
+    elif identified:
+        j.driver.find_element(By.ID, "nickname").send_keys("Browser test plant")
+        j.driver.find_element(By.ID, "room").send_keys("Kitchen")
+        j.driver.find_element(By.XPATH, "//button[normalize-space()='Save to collection']").click()
+        j.wait(EC.title_contains("Browser test plant"))
+        j.screenshot("collection-plant")
+        j.open("/collection")
+        j.check("Browser test plant" in j.driver.page_source, "the saved plant is in the collection")
+        j.screenshot("collection")
+    if not status.get("care"):
+        j.open("/care")
+        j.check("not available yet" in j.driver.page_source, "care says it is not available yet")
+        j.screenshot("care-unavailable")
+    else:
+        j.open("/care")
+        j.screenshot("care")
+        buttons = j.driver.find_elements(By.XPATH, "//button[starts-with(normalize-space(), 'Mark done')]")
+        if buttons:
+            before = len(buttons)
+            buttons[0].click()
+            j.wait(EC.title_contains("Care"))
+            after = len(j.driver.find_elements(By.XPATH, "//button[starts-with(normalize-space(), 'Mark done')]"))
+            j.check(after == before - 1, f"mark done removes the task ({before} → {after})")
+            j.screenshot("care-done")
+    j.open("/settings")
+    j.screenshot("settings")
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--binary", required=True)
+    parser.add_argument("--screenshots", default="artifacts/screenshots")
+    parser.add_argument("--photo", default=str(HERE / "Fixtures" / "leaf.jpg"))
+    args = parser.parse_args()
+    shots = Path(args.screenshots)
+    shots.mkdir(parents=True, exist_ok=True)
+    home = Path(tempfile.mkdtemp(prefix="plantguide-browser-"))
+    server, base = start_server(args.binary, home, {})
+    driver = None
+    try:
+        driver = make_driver()
+        status = json.load(urllib.request.urlopen(base + "api/status"))
+        journey = Journey(driver, base, shots)
+        home_page(journey)
+        browse_and_filter(journey)
+        identified = identify_journey(journey, status, Path(args.photo).resolve())
+        collection_and_care(journey, status, identified)
+        print(f"browser journeys: {journey.checks} checks passed; screenshots in {shots}/")
+    except Exception as error:  # noqa: BLE001 - report any failure with the server log
+        print(f"browser journeys FAILED: {error}", file=sys.stderr)
+        if driver:
+            driver.save_screenshot(str(shots / "failure.png"))
+        print((home / "server.log").read_text()[-3000:], file=sys.stderr)
+        return 1
+    finally:
+        if driver:
+            driver.quit()
+        server.terminate()
+        try:
+            server.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            server.kill()
+        shutil.rmtree(home, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

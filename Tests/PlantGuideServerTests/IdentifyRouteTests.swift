@@ -1,0 +1,245 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Hummingbird
+import HummingbirdTesting
+import Testing
+@testable import PlantGuideServer
+
+@Suite struct IdentifyRouteTests {
+    static func app(
+        _ identifier: FakeIdentifier = FakeIdentifier(), gate: Gate? = nil, configuration: ServerConfiguration = ServerConfiguration()
+    ) -> some ApplicationProtocol {
+        let store = FakeStore(now: Date())
+        return makeApp(
+            configuration: configuration,
+            dependencies: ServerDependencies(catalog: fixtureCatalog, identification: identifier.capability(gate: gate), collection: store.collection)
+        )
+    }
+
+    @Test func formOpensTheCameraAndOffersOrganAndStrategy() async throws {
+        try await Self.app().test(.router) { client in
+            try await client.execute(uri: "/identify", method: .get) { response in
+                let page = response.text
+                #expect(page.contains(#"accept="image/*" capture="environment""#))
+                #expect(page.contains(#"name="organ""#))
+                #expect(page.contains(#"<option value="on-device">"#))
+                #expect(page.contains(#"name="_csrf""#))
+                #expect(page.contains(#"<label for="photo">"#))
+            }
+        }
+    }
+
+    @Test func withoutAnIdentifierThePageSaysSoAndTheAPIRefuses() async throws {
+        try await makeApp().test(.router) { client in
+            try await client.execute(uri: "/identify", method: .get) { response in
+                #expect(response.text.contains("Identification is not available yet"))
+                #expect(!response.text.contains(#"type="file""#))
+            }
+            let session = try await Session.open(client)
+            var form = Multipart()
+            form.file("photo", "leaf.jpg", jpegBytes)
+            let (headers, body) = session.multipart(form)
+            try await client.execute(uri: "/api/identify", method: .post, headers: headers, body: body) { response in
+                #expect(response.status == .notImplemented)
+                try #expect(response.errorBody().message.contains("API key"))
+            }
+        }
+    }
+
+    @Test func resultsPageShowsTenRankedCandidatesWithBarsAndBadges() async throws {
+        try await Self.app().test(.router) { client in
+            let session = try await Session.open(client)
+            var form = Multipart()
+            form.file("photo", "leaf.jpg", jpegBytes)
+            form.field("organ", "leaf")
+            let (headers, body) = session.multipart(form)
+            try await client.execute(uri: "/identify", method: .post, headers: headers, body: body) { response in
+                #expect(response.status == .ok)
+                let page = response.text
+                #expect(page.components(separatedBy: "<li data-rank=").count - 1 == 10)
+                #expect(page.contains(#"aria-valuenow="82""#))
+                #expect(page.contains(#"<span class="high pct-82">"#))
+                #expect(page.contains(#"<span class="low pct-17">"#))
+                #expect(page.contains("Found in local database · Tropical Foliage · Araceae"))
+                #expect(page.contains("Source: On device"))
+                #expect(page.contains("Identify again"))
+                #expect(page.contains("Save to collection"))
+                #expect(page.contains("only 12 Pl@ntNet identifications left today"))
+                #expect(page.contains(#"alt="The photo you uploaded""#))
+            }
+        }
+    }
+
+    @Test func uncertainAnswersOfferDidYouMeanAndMidBars() async throws {
+        try await Self.app(FakeIdentifier(confidence: 0.55, species: ["Echeveria elegan"] + fakeSpecies.dropFirst())).test(.router) { client in
+            let session = try await Session.open(client)
+            var form = Multipart()
+            form.file("photo", "leaf.png", pngBytes)
+            form.field("strategy", "on-device")
+            let (headers, body) = session.multipart(form)
+            try await client.execute(uri: "/identify", method: .post, headers: headers, body: body) { response in
+                let page = response.text
+                #expect(page.contains("Did you mean"))
+                #expect(page.contains(">Echeveria elegans</a>"))
+                #expect(page.contains(#"<span class="mid pct-55">"#))
+                #expect(page.contains("not sure"))
+                #expect(page.contains("Offline:"))
+            }
+        }
+    }
+
+    @Test func apiAnswersWithJSONAndThePhotoCanBeFetchedBackBySameSessionOnly() async throws {
+        try await Self.app().test(.router) { client in
+            let session = try await Session.open(client)
+            var form = Multipart()
+            form.file("images", "leaf.jpg", jpegBytes)
+            let (headers, body) = session.multipart(form)
+            let result = try await client.execute(uri: "/api/identify", method: .post, headers: headers, body: body) { response in
+                #expect(response.status == .ok)
+                return try JSONDecoder().decode(IdentifyResultBody.self, from: Data(buffer: response.body))
+            }
+            #expect(result.predictions.map(\.rank) == Array(1...10))
+            #expect(result.predictions[0].inCatalog)
+            #expect(result.predictions[0].category == .tropicalFoliage)
+            #expect(!result.predictions[2].inCatalog)
+            try await client.execute(uri: "/identify/uploads/\(result.uploadId)", method: .get, headers: session.headers) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType] == "image/jpeg")
+                #expect(Data(buffer: response.body) == jpegBytes)
+            }
+            let stranger = try await Session.open(client)
+            try await client.execute(uri: "/identify/uploads/\(result.uploadId)", method: .get, headers: stranger.headers) { response in
+                #expect(response.status == .notFound)
+            }
+        }
+    }
+
+    @Test(arguments: [
+        ("notes.txt", Data("just some text, not a photo".utf8)),
+        ("fake.jpg", Data("<svg xmlns='http://www.w3.org/2000/svg'/>".utf8)),
+        ("doc.pdf", Data("%PDF-1.7 fake".utf8)),
+    ])
+    func nonImagesAreRefusedByContent(filename: String, data: Data) async throws {
+        let identifier = FakeIdentifier()
+        try await Self.app(identifier).test(.router) { client in
+            let session = try await Session.open(client)
+            var form = Multipart()
+            form.file("photo", filename, data)
+            let (headers, body) = session.multipart(form)
+            try await client.execute(uri: "/api/identify", method: .post, headers: headers, body: body) { response in
+                #expect(response.status == .unsupportedMediaType)
+                try #expect(response.errorBody().message.contains(filename))
+            }
+            try await client.execute(uri: "/identify", method: .post, headers: headers, body: body) { response in
+                #expect(response.status == .unsupportedMediaType)
+                #expect(response.text.contains("Only JPEG, PNG, WebP and HEIC"))
+            }
+        }
+        #expect(identifier.calls.withLock { $0 } == 0)
+    }
+
+    @Test func uploadsOverTheLimitAreRefused() async throws {
+        let configuration = ServerConfiguration(maxUploadBytes: 4096)
+        try await Self.app(configuration: configuration).test(.router) { client in
+            let session = try await Session.open(client)
+            var form = Multipart()
+            form.file("photo", "big.jpg", jpegBytes + Data(repeating: 0, count: 8192))
+            let (headers, body) = session.multipart(form)
+            try await client.execute(uri: "/api/identify", method: .post, headers: headers, body: body) { response in
+                #expect(response.status == .contentTooLarge)
+                try #expect(response.errorBody() == APIErrorBody(status: 413, message: ServerError.payloadTooLarge(limit: 4096).description))
+            }
+            var announced = headers
+            announced[.contentLength] = "999999"
+            try await client.execute(uri: "/identify", method: .post, headers: announced, body: body) { response in
+                #expect(response.status == .contentTooLarge)
+            }
+        }
+    }
+
+    @Test func missingPhotoAndBadOptionsAreBadRequests() async throws {
+        try await Self.app().test(.router) { client in
+            let session = try await Session.open(client)
+            var empty = Multipart()
+            empty.field("organ", "leaf")
+            let (headers, body) = session.multipart(empty)
+            try await client.execute(uri: "/api/identify", method: .post, headers: headers, body: body) { response in
+                #expect(response.status == .badRequest)
+                try #expect(response.errorBody().message.contains("Choose a photo"))
+            }
+            var badOrgan = Multipart()
+            badOrgan.file("photo", "a.jpg", jpegBytes)
+            badOrgan.field("organ", "root")
+            let (headers2, body2) = session.multipart(badOrgan)
+            try await client.execute(uri: "/api/identify", method: .post, headers: headers2, body: body2) { response in
+                #expect(response.status == .badRequest)
+            }
+            var broken = headers
+            broken[.contentType] = "multipart/form-data; boundary=nope"
+            try await client.execute(uri: "/api/identify", method: .post, headers: broken, body: ByteBuffer(string: "garbage")) { response in
+                #expect(response.status == .badRequest || response.status == .forbidden)
+            }
+        }
+    }
+
+    @Test func overloadAnswers503WithRetryAfterAndTheQueueDrains() async throws {
+        let gate = Gate()
+        let identifier = FakeIdentifier()
+        let configuration = ServerConfiguration(identifyConcurrency: 1, identifyQueueLength: 1)
+        // A live server, so several uploads can really be in flight at once.
+        try await Self.app(identifier, gate: gate, configuration: configuration).test(.live) { client in
+            let port = try #require(client.port)
+            let session = try await Session.open(client)
+            var form = Multipart()
+            form.file("photo", "leaf.jpg", jpegBytes)
+            form.field("_csrf", session.csrf)
+            let upload = LiveUpload(port: port, cookie: session.cookie, contentType: form.contentType, body: Data(buffer: form.body))
+            let first = Task { try await upload.send() }
+            let second = Task { try await upload.send() }
+            // Wait until one runs (blocked at the gate) and the other is admitted, waiting for its turn.
+            while gate.waiting < 1 { try await Task.sleep(for: .milliseconds(5)) }
+            while try await client.execute(uri: "/api/status", method: .get, headers: session.headers, testCallback: { response in
+                try JSONDecoder().decode(StatusBody.self, from: Data(buffer: response.body)).queue.admitted
+            }) < 2 {
+                try await Task.sleep(for: .milliseconds(5))
+            }
+            let refused = try await upload.send()
+            #expect(refused.status == 503)
+            #expect(refused.retryAfter == "5")
+            #expect(try JSONDecoder().decode(APIErrorBody.self, from: refused.body).message.contains("busy"))
+            gate.open()
+            #expect(try await first.value.status == 200)
+            #expect(try await second.value.status == 200)
+            #expect(identifier.calls.withLock { $0 } == 2)
+        }
+    }
+}
+
+/// Posts one multipart upload to a live server with URLSession, from any task.
+struct LiveUpload: Sendable {
+    let port: Int
+    let cookie: String
+    let contentType: String
+    let body: Data
+
+    func send() async throws -> (status: Int, retryAfter: String?, body: Data) {
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/api/identify")!)
+        request.httpMethod = "POST"
+        request.setValue(cookie, forHTTPHeaderField: "Cookie")
+        request.setValue(contentType, forHTTPHeaderField: "Content-Type")
+        request.httpBody = body
+        let (data, response) = try await URLSession.shared.data(for: request)
+        let http = response as? HTTPURLResponse
+        return (http?.statusCode ?? 0, http?.value(forHTTPHeaderField: "Retry-After"), data)
+    }
+}
+
+extension HTTPFields {
+    func merging(_ other: HTTPFields) -> HTTPFields {
+        var copy = self
+        for field in other { copy[field.name] = field.value }
+        return copy
+    }
+}

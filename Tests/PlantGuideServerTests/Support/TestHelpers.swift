@@ -1,0 +1,233 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import HummingbirdTesting
+import NIOCore
+import PlantCatalog
+import PlantGuideCore
+import Synchronization
+@testable import PlantGuideServer
+
+/// A small real catalog for router tests (the bundled one is exercised by the browser tests).
+let fixtureCatalog = PlantCatalog(plants: [
+    CatalogPlant(scientificName: "Monstera deliciosa", commonNames: ["Swiss Cheese Plant"], family: "Araceae", category: .tropicalFoliage),
+    CatalogPlant(scientificName: "Monstera adansonii", commonNames: ["Monkey Mask"], family: "Araceae", category: .tropicalFoliage),
+    CatalogPlant(scientificName: "Echeveria elegans", commonNames: ["Mexican Snowball"], family: "Crassulaceae", category: .succulent),
+    CatalogPlant(scientificName: "Mammillaria elongata", commonNames: ["Ladyfinger Cactus"], family: "Cactaceae", category: .cactus),
+    CatalogPlant(scientificName: "Nephrolepis exaltata", commonNames: ["Boston Fern"], family: "Nephrolepidaceae", category: .fern),
+    CatalogPlant(scientificName: "Dracaena trifasciata", commonNames: ["Snake Plant"], family: "Asparagaceae", category: .succulent),
+])
+
+/// The names the fake identifier answers with, best first; the first two are in the fixture catalog.
+let fakeSpecies = [
+    "Monstera deliciosa", "Monstera adansonii", "Philodendron hederaceum", "Epipremnum aureum", "Scindapsus pictus",
+    "Syngonium podophyllum", "Alocasia amazonica", "Anthurium andraeanum", "Spathiphyllum wallisii", "Aglaonema commutatum",
+    "Calathea orbifolia",
+]
+
+/// An identifier that answers with ten candidates; optionally waits for a gate so tests can fill the queue.
+final class FakeIdentifier: Sendable {
+    let calls = Mutex(0)
+    let confidence: Double
+    let species: [String]
+
+    init(confidence: Double = 0.82, species: [String] = fakeSpecies) {
+        self.confidence = confidence
+        self.species = species
+    }
+
+    func capability(gate: Gate? = nil) -> IdentificationCapability {
+        IdentificationCapability(summary: "Fake identifier", strategies: [.auto, .onDevice]) { [self] request in
+            calls.withLock { $0 += 1 }
+            if let gate { await gate.wait() }
+            let predictions = species.prefix(request.top).enumerated().map { index, name in
+                SpeciesPrediction(rank: index + 1, scientificName: name, confidence: index == 0 ? confidence : 0.5 / Double(index + 1))
+            }
+            return IdentifyOutcome(
+                identification: Identification(source: .onDevice, model: "fake", predictions: Array(predictions), uncertain: confidence < 0.7),
+                offline: request.strategy == .onDevice, quotaRemaining: 12
+            )
+        }
+    }
+}
+
+/// A one-shot barrier: `wait()` suspends until `open()`.
+final class Gate: Sendable {
+    private let state = Mutex<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+
+    func wait() async {
+        await withCheckedContinuation { continuation in
+            let resume = state.withLock { state in
+                if state.open { return true }
+                state.waiters.append(continuation)
+                return false
+            }
+            if resume { continuation.resume() }
+        }
+    }
+
+    func open() {
+        let waiters = state.withLock { state in
+            state.open = true
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        waiters.forEach { $0.resume() }
+    }
+
+    var waiting: Int { state.withLock { $0.waiters.count } }
+}
+
+/// An in-memory collection and care store with the behaviour the pages rely on.
+final class FakeStore: Sendable {
+    struct State {
+        var entries: [CollectionEntry] = []
+        var photos: [String: Data] = [:]
+        var tasks: [CareTask] = []
+        var done: [String] = []
+        var snoozed: [(String, Int)] = []
+        var apiKey: String?
+    }
+
+    let state = Mutex(State())
+    let now: Date
+
+    init(now: Date) { self.now = now }
+
+    var collection: CollectionCapability {
+        CollectionCapability(
+            list: { room in self.state.withLock { $0.entries.filter { room == nil || $0.room == room } } },
+            detail: { id in
+                self.state.withLock { state in
+                    state.entries.first { $0.id == id }.map { entry in
+                        CollectionEntryDetail(
+                            entry: entry, photoIDs: entry.photoID.map { [$0] } ?? [],
+                            history: [CollectionEvent(date: entry.added, text: "Added as \(entry.scientificName)")], careLog: []
+                        )
+                    }
+                }
+            },
+            add: { new in
+                self.state.withLock { state in
+                    let id = "p\(state.entries.count + 1)"
+                    var photoID: String?
+                    if let photo = new.photo {
+                        photoID = "ph\(state.photos.count + 1)"
+                        state.photos[photoID!] = photo
+                    }
+                    let entry = CollectionEntry(
+                        id: id, scientificName: new.scientificName, nickname: new.nickname, room: new.room, photoID: photoID, added: self.now
+                    )
+                    state.entries.append(entry)
+                    state.tasks.append(CareTask(id: "t-\(id)", plantID: id, plantName: new.nickname ?? new.scientificName, action: "Water", due: self.now))
+                    return entry
+                }
+            },
+            photo: { id in self.state.withLock { $0.photos[id] } }
+        )
+    }
+
+    var care: CareCapability {
+        CareCapability(
+            due: { through in self.state.withLock { $0.tasks.filter { $0.due <= through } } },
+            markDone: { id in
+                try self.state.withLock { state in
+                    guard state.tasks.contains(where: { $0.id == id }) else { throw ServerError.notFound("The task") }
+                    state.done.append(id)
+                    state.tasks.removeAll { $0.id == id }
+                }
+            },
+            snooze: { id, days in self.state.withLock { $0.snoozed.append((id, days)) } },
+            calendar: { "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nEND:VCALENDAR\r\n" }
+        )
+    }
+
+    var settings: SettingsCapability {
+        SettingsCapability(
+            apiKeyIsSet: { self.state.withLock { $0.apiKey != nil } },
+            replaceAPIKey: { key in self.state.withLock { $0.apiKey = key } },
+            quota: { QuotaStatus(remaining: 480, limit: 500) },
+            cacheStatistics: { [("Entries", "3")] },
+            modelInfo: { [("Model", "fake")] }
+        )
+    }
+}
+
+/// Bytes that start like a real JPEG / PNG.
+let jpegBytes = Data([0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10]) + Data("JFIF".utf8) + Data(repeating: 7, count: 64)
+let pngBytes = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) + Data(repeating: 1, count: 64)
+
+/// A multipart/form-data body.
+struct Multipart {
+    let boundary = "----plantguide-test-boundary"
+    var parts: [(name: String, filename: String?, data: Data)] = []
+
+    mutating func field(_ name: String, _ value: String) { parts.append((name, nil, Data(value.utf8))) }
+    mutating func file(_ name: String, _ filename: String, _ data: Data) { parts.append((name, filename, data)) }
+
+    var contentType: String { "multipart/form-data; boundary=\(boundary)" }
+
+    var body: ByteBuffer {
+        var data = Data()
+        for part in parts {
+            data += Data("--\(boundary)\r\n".utf8)
+            if let filename = part.filename {
+                data += Data("Content-Disposition: form-data; name=\"\(part.name)\"; filename=\"\(filename)\"\r\nContent-Type: application/octet-stream\r\n\r\n".utf8)
+            } else {
+                data += Data("Content-Disposition: form-data; name=\"\(part.name)\"\r\n\r\n".utf8)
+            }
+            data += part.data + Data("\r\n".utf8)
+        }
+        data += Data("--\(boundary)--\r\n".utf8)
+        return ByteBuffer(bytes: data)
+    }
+}
+
+/// A browser-like session for router tests: keeps the cookie and knows the anti-forgery token.
+struct Session {
+    var cookie: String
+    var csrf: String
+
+    /// Opens a session by asking `GET /api/session`.
+    static func open(_ client: some TestClientProtocol) async throws -> Session {
+        try await client.execute(uri: "/api/session", method: .get) { response in
+            let setCookie = response.headers[.setCookie] ?? ""
+            let cookie = String(setCookie.split(separator: ";").first ?? "")
+            let body = try JSONDecoder().decode(SessionBody.self, from: Data(buffer: response.body))
+            return Session(cookie: cookie, csrf: body.csrfToken)
+        }
+    }
+
+    var headers: HTTPFields { [.cookie: cookie] }
+
+    func form(_ fields: [(String, String)], includeToken: Bool = true) -> (HTTPFields, ByteBuffer) {
+        var all = fields
+        if includeToken { all.append(("_csrf", csrf)) }
+        let text = all.map { "\(urlComponent($0.0))=\(urlComponent($0.1))" }.joined(separator: "&")
+        return ([.cookie: cookie, .contentType: "application/x-www-form-urlencoded"], ByteBuffer(string: text))
+    }
+
+    func multipart(_ form: Multipart, includeToken: Bool = true) -> (HTTPFields, ByteBuffer) {
+        var form = form
+        if includeToken { form.field("_csrf", csrf) }
+        return ([.cookie: cookie, .contentType: form.contentType], form.body)
+    }
+}
+
+extension TestResponse {
+    var text: String { String(buffer: body) }
+
+    func errorBody() throws -> APIErrorBody {
+        try JSONDecoder().decode(APIErrorBody.self, from: Data(buffer: body))
+    }
+}
+
+func makeApp(
+    configuration: ServerConfiguration = ServerConfiguration(),
+    dependencies: ServerDependencies = ServerDependencies(catalog: fixtureCatalog)
+) -> some ApplicationProtocol {
+    var logger = Logger(label: "plantguide.test")
+    logger.logLevel = .critical
+    return Application(router: buildRouter(configuration: configuration, dependencies: dependencies), logger: logger)
+}

@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+@testable import PlantGuideServer
+
+@Suite struct UploadParsingTests {
+    @Test(arguments: [
+        (Data([0xFF, 0xD8, 0xFF, 0xDB, 0, 0]), ImageKind?.some(.jpeg)),
+        (Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0]), .png),
+        (Data("RIFF\u{0}\u{0}\u{0}\u{0}WEBPVP8 ".utf8), .webp),
+        (Data("\u{0}\u{0}\u{0}\u{18}ftypheic\u{0}\u{0}".utf8), .heic),
+        (Data("GIF89a".utf8), nil),
+        (Data("<svg".utf8), nil),
+        (Data(), nil),
+        (Data([0xFF, 0xD8]), nil),
+    ])
+    func imagesAreRecognisedByTheirFirstBytes(data: Data, expected: ImageKind?) {
+        #expect(ImageKind(sniffing: data) == expected)
+    }
+
+    @Test func multipartKeepsFieldsAndBinaryFiles() throws {
+        var form = Multipart()
+        form.field("organ", "leaf")
+        form.file("photo", "a.jpg", jpegBytes + Data("\r\n--not-the-boundary\r\n".utf8))
+        form.file("empty", "", Data())
+        let parsed = try #require(try FormData.parse(contentType: form.contentType, body: Data(buffer: form.body)))
+        #expect(parsed["organ"] == "leaf")
+        #expect(parsed.files.count == 1)
+        #expect(parsed.files[0].data == jpegBytes + Data("\r\n--not-the-boundary\r\n".utf8))
+        #expect(parsed.files[0].filename == "a.jpg")
+    }
+
+    @Test(arguments: ["no boundary at all", "--b\r\nContent-Disposition: form-data; name=\"x\"\r\n\r\nunterminated", "--b\r\nno-headers-end"])
+    func malformedMultipartIsABadRequest(body: String) {
+        #expect(throws: ServerError.self) {
+            _ = try FormData.parse(contentType: "multipart/form-data; boundary=b", body: Data(body.utf8))
+        }
+    }
+
+    @Test func urlEncodedFormsDecodePlusAndPercent() {
+        let form = FormData(urlEncoded: "q=snake+plant&name=Philodendron%20%27Birkin%27&empty=")
+        #expect(form["q"] == "snake plant")
+        #expect(form["name"] == "Philodendron 'Birkin'")
+        #expect(form["empty"] == "")
+        #expect(form["missing"] == nil)
+    }
+
+    @Test func htmlInterpolationEscapesTextButNotMarkup() {
+        let name = "<b>\"Tom\" & 'Jerry'</b>"
+        let inner: HTML = "<i>ok</i>"
+        let html: HTML = "<p title=\"\(name)\">\(inner)</p>"
+        #expect(html.markup == "<p title=\"&lt;b&gt;&quot;Tom&quot; &amp; &#39;Jerry&#39;&lt;/b&gt;\"><i>ok</i></p>")
+    }
+
+    @Test func queueRefusesBeyondCapacityAndCountsBack() async throws {
+        let queue = IdentifyQueue(maximumConcurrent: 1, maximumQueued: 0)
+        let gate = Gate()
+        let first = Task { try await queue.admit { try await queue.run { await gate.wait() } } }
+        while queue.load.running < 1 { try await Task.sleep(for: .milliseconds(2)) }
+        await #expect(throws: ServerError.overloaded(retryAfter: 5)) { try await queue.admit { () } }
+        gate.open()
+        try await first.value
+        #expect(queue.load.admitted == 0 && queue.load.running == 0)
+    }
+}
