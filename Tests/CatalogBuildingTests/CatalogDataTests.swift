@@ -8,16 +8,27 @@ import Testing
     static let packageRoot = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
-    let builder = CatalogBuilder(sourcesDirectory: Self.packageRoot)
+    static let builder = CatalogBuilder(sourcesDirectory: packageRoot)
+
+    /// Loaded once for the whole suite: Swift Testing makes a suite instance per test (and per argument).
+    static let loaded: Result<Catalog, CatalogBuildError> = {
+        do throws(CatalogBuildError) {
+            return .success(try builder.load())
+        } catch {
+            return .failure(error)
+        }
+    }()
+
     let catalog: Catalog
 
     init() throws {
-        catalog = try builder.load()
+        catalog = try Self.loaded.get()
     }
 
     private func grinNames() throws -> Set<String> {
         let text = try String(contentsOf: Self.packageRoot.appending(path: CatalogPaths.grinNames), encoding: .utf8)
-        return Set(text.components(separatedBy: "\n").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) })
+        // The file has CRLF line endings; Swift treats "\r\n" as one newline character.
+        return Set(text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) })
     }
 
     /// GRIN spells the hybrid sign as a plain `x`.
@@ -32,7 +43,7 @@ import Testing
     }
 
     @Test func buildIsDeterministic() throws {
-        #expect(try builder.build() == builder.build())
+        #expect(try Self.builder.build() == Self.builder.build())
     }
 
     @Test func resourceHasTheAgreedShape() throws {
