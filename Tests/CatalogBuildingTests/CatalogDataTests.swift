@@ -114,6 +114,7 @@ import Testing
     static let reviewedDisagreements = [
         "Alpinia": "Costaceae",             // Alpinia is a ginger: Zingiberaceae
         "Anacampseros": "Crassulaceae",     // APG IV: Anacampserotaceae
+        "Aucuba": "Cornaceae",              // APG IV: Garryaceae
         "Calceolaria": "Scrophulariaceae",  // APG IV: Calceolariaceae
         "Clerodendrum": "Verbenaceae",      // APG IV: Lamiaceae
         "Nephrolepis": "Dryopteridaceae",   // PPG I: Nephrolepidaceae
