@@ -1,1 +1,0 @@
-// CatalogBuilding: filled in by the foundation work.
