@@ -39,4 +39,20 @@ import Testing
         #expect(abs(tensor[32 * 32] - (value - 0.25) / 0.25) < 1e-6)
         #expect(abs(tensor[2 * 32 * 32 + 100] - value) < 1e-6)
     }
+
+    @Test func extremeAspectRatiosCostNoMoreThanTheCrop() throws {
+        // 64 × 20 000 resizes to 256 × 80 000; only the 224 × 224 crop may be computed.
+        let image = try #require(RGBImage(width: 64, height: 20_000, pixels: [UInt8](repeating: 200, count: 64 * 20_000 * 3)))
+        let tensor = Preprocessor(spec: .plantNet300K).tensor(from: image)
+        #expect(tensor.count == 3 * 224 * 224)
+        #expect(abs(tensor[0] - (Float(200) / 255 - 0.485) / 0.229) < 1e-5)
+    }
+
+    @Test func preparesTheFuzzerFoundTallJPEG() throws {
+        // Found by the fuzzer: a JPEG header claiming 64 × 58 720 once took seconds and gigabytes.
+        let data = try Fixtures.data("hostile/extreme-aspect.jpg")
+        let decoded = try ImageDecoder().decode(data)
+        #expect(decoded.originalWidth == 64 && decoded.originalHeight == 58_720)
+        #expect(Preprocessor(spec: .plantNet300K).tensor(from: decoded.image).count == 3 * 224 * 224)
+    }
 }
