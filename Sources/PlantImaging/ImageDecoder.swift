@@ -53,6 +53,14 @@ public struct ImageDecoder: Sendable {
         return try result.get()
     }
 
+    /// The largest of 8, 4 and 2 that keeps ⌈width/f⌉×⌈height/f⌉ within `target`, else 1.
+    static func reductionFactor(width: Int, height: Int, target: Target) -> Int {
+        for factor in [8, 4, 2] where target.allows(width: (width + factor - 1) / factor, height: (height + factor - 1) / factor) {
+            return factor
+        }
+        return 1
+    }
+
     /// Refuses sizes outside the limits; called with the header's size before pixels are allocated.
     func check(width: Int, height: Int) -> ImagingError? {
         if width <= 0 || height <= 0 { return .tooSmall(width: width, height: height, minimumShortSide: limits.minimumShortSide) }
@@ -73,14 +81,7 @@ public struct ImageDecoder: Sendable {
         case .failure(let error): return .failure(error)
         }
         if let refusal = check(width: header.width, height: header.height) { return .failure(refusal) }
-        var denominator = 1
-        if let target {
-            for candidate in [8, 4, 2] where target.allows(
-                width: (header.width + candidate - 1) / candidate, height: (header.height + candidate - 1) / candidate) {
-                denominator = candidate
-                break
-            }
-        }
+        let denominator = target.map { Self.reductionFactor(width: header.width, height: header.height, target: $0) } ?? 1
         let orientation = ExifOrientationReader.orientation(inJPEG: bytes)
         return JPEGCodec.decode(bytes, denominator: denominator).map { stored in
             DecodedImage(
@@ -109,12 +110,7 @@ public struct ImageDecoder: Sendable {
     }
 
     private func decodeHEIF(_ bytes: UnsafeRawBufferPointer, target: Target?) -> Result<DecodedImage, ImagingError> {
-        let shortSide: Int? = switch target {
-        case .shortSide(let side): side
-        case .longSide(let side): side  // a thumbnail whose short side reaches it also has the long side
-        case nil: nil
-        }
-        return HEIFCodec.decode(bytes, minimumShortSide: shortSide, threads: heifThreads) { header in
+        return HEIFCodec.decode(bytes, target: target, threads: heifThreads) { header in
             check(width: header.width, height: header.height)
         }.map { decoded in
             DecodedImage(image: decoded.image, format: .heic, originalWidth: decoded.original.width,

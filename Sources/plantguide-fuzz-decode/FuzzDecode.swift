@@ -1,5 +1,7 @@
 // libFuzzer target over ImageDecoder.decode (and what runs on its output).
 //
+// Run it with scripts/fuzz/run-decode-fuzzer [SECONDS].
+//
 // A normal `swift build` compiles this as a small program that replays files through the same code
 // (handy to re-run a crash input without the sanitizers). The fuzzer build defines PLANTGUIDE_FUZZ so
 // there is no `main` and libFuzzer provides its own:

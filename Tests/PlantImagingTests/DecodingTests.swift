@@ -43,4 +43,40 @@ import Testing
         #expect(reduced.image.width == 160 && reduced.image.height == 120)
         #expect(reduced.originalWidth == 320 && reduced.originalHeight == 240)
     }
+
+    @Test func shrinksHEICWhileConvertingAndUsesALargeEnoughThumbnail() throws {
+        let source = try Fixtures.decode("photo-large.jpg").image  // 320×240
+        let plain = try ImageEncoder.heic(source, quality: 90)
+        let full = try ImageDecoder().decode(plain)
+        let halved = try ImageDecoder().decode(plain, minimumShortSide: 100)
+        #expect(full.image.width == 320 && full.image.height == 240)
+        #expect(halved.image.width == 160 && halved.image.height == 120)
+        #expect(halved.originalWidth == 320 && halved.originalHeight == 240)
+        // The shrunk picture is the full one averaged 2×2.
+        let averaged = Self.halve(full.image)
+        #expect(meanAbsoluteDifference(halved.image.pixels, averaged) < 2.5)
+
+        let withThumbnail = try ImageEncoder.heic(source, quality: 90, thumbnailSide: 160)
+        let fromThumbnail = try ImageDecoder().decode(withThumbnail, minimumShortSide: 120)
+        #expect(fromThumbnail.image.width == 160 && fromThumbnail.image.height == 120)
+        #expect(fromThumbnail.originalWidth == 320)
+        #expect(meanAbsoluteDifference(fromThumbnail.image.pixels, averaged) < 6)
+        // A thumbnail below the asked size is not used.
+        let notThumbnail = try ImageDecoder().decode(withThumbnail, minimumShortSide: 200)
+        #expect(notThumbnail.image.width == 320)
+    }
+
+    static func halve(_ image: RGBImage) -> [UInt8] {
+        var out: [UInt8] = []
+        for y in stride(from: 0, to: image.height, by: 2) {
+            for x in stride(from: 0, to: image.width, by: 2) {
+                for c in 0..<3 {
+                    var sum = 0
+                    for (dx, dy) in [(0, 0), (1, 0), (0, 1), (1, 1)] { sum += Int(image.pixels[((y + dy) * image.width + x + dx) * 3 + c]) }
+                    out.append(UInt8((sum + 2) / 4))
+                }
+            }
+        }
+        return out
+    }
 }
