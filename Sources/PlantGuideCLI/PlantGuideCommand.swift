@@ -20,6 +20,7 @@ public struct PlantGuideCommand: AsyncParsableCommand {
             BrowseCommand.self,
             CatalogCommand.self,
             ServeCommand.self,
+            ImageCommand.self,
         ]
     )
 
