@@ -44,17 +44,36 @@ let catalog: [Target] = [
     ),
 ]
 
+// MARK: - Store: the collection database (GRDB), photos, care guide and schedules, import/export.
+let store: [Target] = [
+    .target(
+        name: "PlantStore",
+        dependencies: [
+            "PlantGuideCore",
+            .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+        ],
+        resources: [.copy("Resources/care-guide.tsv")],
+        swiftSettings: settings
+    ),
+    .testTarget(
+        name: "PlantStoreTests",
+        dependencies: ["PlantStore", "PlantCatalog", "PlantGuideTestSupport"],
+        swiftSettings: settings
+    ),
+]
+
 // MARK: - Command line and benchmarks: thin shells over the libraries.
 let shells: [Target] = [
     .target(
         name: "PlantGuideCLI",
-        dependencies: ["PlantGuideCore", "PlantCatalog", argumentParser],
+        dependencies: ["PlantGuideCore", "PlantCatalog", "PlantStore", argumentParser],
         swiftSettings: settings
     ),
     .executableTarget(name: "plantguide", dependencies: ["PlantGuideCLI"], swiftSettings: settings),
     .executableTarget(
         name: "plantguide-bench",
-        dependencies: ["PlantGuideCore", "PlantCatalog", argumentParser],
+        dependencies: ["PlantGuideCore", "PlantCatalog", "PlantStore", argumentParser],
         swiftSettings: settings
     ),
     .target(name: "PlantGuideTestSupport", dependencies: ["PlantGuideCore"], swiftSettings: settings),
@@ -76,6 +95,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
-    targets: core + catalog + shells
+    targets: core + catalog + store + shells
 )
