@@ -19,6 +19,8 @@ public struct PlantGuideCommand: AsyncParsableCommand {
             SearchCommand.self,
             BrowseCommand.self,
             CatalogCommand.self,
+            CollectionCommand.self,
+            CareCommand.self,
         ]
     )
 

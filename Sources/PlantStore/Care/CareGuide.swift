@@ -13,10 +13,31 @@ public struct CareGuide: Sendable {
 
     /// The bundled care guide.
     public static func bundled() throws(StoreError) -> CareGuide {
-        guard let url = Bundle.module.url(forResource: "care-guide", withExtension: "tsv"),
-              let data = try? Data(contentsOf: url)
-        else { throw .careGuide("care-guide.tsv is missing from the bundle") }
+        let url = try locateResource()
+        guard let data = try? Data(contentsOf: url) else { throw .careGuide("cannot read \(url.path)") }
         return try CareGuide(tsv: String(decoding: data, as: UTF8.self))
+    }
+
+    /// Finds the resource without `Bundle.module`, whose accessor stops the process when the bundle
+    /// is missing; a broken installation must be an error a person can read instead.
+    private static func locateResource() throws(StoreError) -> URL {
+        let fileName = "care-guide.tsv", bundleName = "PlantGuide_PlantStore"
+        var folders: [URL] = []
+        if let executable = Bundle.main.executableURL?.resolvingSymlinksInPath() {
+            folders.append(executable.deletingLastPathComponent())
+        }
+        folders.append(Bundle.main.bundleURL)
+        if let resources = Bundle.main.resourceURL { folders.append(resources) }
+        var candidates: [URL] = []
+        for folder in folders {
+            candidates.append(folder.appendingPathComponent("\(bundleName).resources/\(fileName)"))
+            candidates.append(folder.appendingPathComponent("\(bundleName).bundle/\(fileName)"))
+            candidates.append(folder.appendingPathComponent("\(bundleName).bundle/Contents/Resources/\(fileName)"))
+        }
+        guard let found = candidates.first(where: { FileManager.default.isReadableFile(atPath: $0.path) }) else {
+            throw .careGuide("\(fileName) was not found next to the program (looked in \(Set(folders.map(\.path)).sorted()))")
+        }
+        return found
     }
 
     /// Parses a care guide table (tab-separated, `#` comments, a header line).
