@@ -21,6 +21,10 @@ public struct PlantGuideCommand: AsyncParsableCommand {
             CatalogCommand.self,
             CollectionCommand.self,
             CareCommand.self,
+            ExportCommand.self,
+            ImportCommand.self,
+            BackupCommand.self,
+            DevCommand.self,
         ]
     )
 

@@ -183,3 +183,84 @@ extension Optional where Wrapped == String {
         return trimmed
     }
 }
+
+extension CollectionDatabase {
+    /// Adds several plants in one transaction, skipping any that match a plant already in the
+    /// collection (same name, species, nickname and room, case-insensitive).
+    public func addPlantsSkippingDuplicates(
+        _ plants: [(NewPlant, CareProfile)], now: Date
+    ) throws(StoreError) -> (added: [Plant], skipped: Int) {
+        let now = now.roundedToMilliseconds
+        return try write("add plants") { db in
+            var added: [Plant] = [], skipped = 0
+            for (plant, profile) in plants {
+                let name = plant.name.trimmingCharacters(in: .whitespacesAndNewlines)
+                guard !name.isEmpty else { throw StoreError.invalid("A plant needs a name or a species.") }
+                let duplicate = try Bool.fetchOne(db, sql: """
+                    SELECT EXISTS (SELECT 1 FROM plant WHERE name = ? COLLATE NOCASE AND species IS ? COLLATE NOCASE
+                        AND nickname IS ? COLLATE NOCASE AND room IS ? COLLATE NOCASE)
+                    """, arguments: [name, plant.species.nonEmpty, plant.nickname.nonEmpty, plant.room.nonEmpty]) ?? false
+                if duplicate {
+                    skipped += 1
+                    continue
+                }
+                let record = try insertPlant(Plant(
+                    id: 0, uuid: UUID().uuidString.lowercased(), name: name, species: plant.species.nonEmpty,
+                    nickname: plant.nickname.nonEmpty, room: plant.room.nonEmpty, acquiredOn: plant.acquiredOn,
+                    notes: plant.notes.nonEmpty, createdAt: now, updatedAt: now
+                ), db: db)
+                try CareProfileRow(plantId: record.id, profile: profile).insert(db)
+                added.append(record)
+            }
+            return (added, skipped)
+        }
+    }
+}
+
+/// A plant with everything it starts with, for adding many in one transaction.
+public struct PlantSeed: Sendable {
+    public var plant: NewPlant
+    public var profile: CareProfile
+    public var photo: StoredPhoto?
+    public var events: [(task: CareTask, day: CalendarDay, note: String?)]
+
+    /// Describes a plant to add with its profile, photo and past care.
+    public init(
+        plant: NewPlant, profile: CareProfile, photo: StoredPhoto? = nil,
+        events: [(task: CareTask, day: CalendarDay, note: String?)] = []
+    ) {
+        self.plant = plant
+        self.profile = profile
+        self.photo = photo
+        self.events = events
+    }
+}
+
+extension CollectionDatabase {
+    /// Adds plants with their profiles, photos and care events, all in one transaction: after a
+    /// crash either every one of them is there, complete, or none is.
+    @discardableResult
+    public func addPlants(_ seeds: [PlantSeed], now: Date) throws(StoreError) -> [Plant] {
+        let now = now.roundedToMilliseconds
+        return try write("add plants") { db in
+            try seeds.map { seed in
+                let name = seed.plant.name.trimmingCharacters(in: .whitespacesAndNewlines)
+                guard !name.isEmpty else { throw StoreError.invalid("A plant needs a name or a species.") }
+                let plant = try insertPlant(Plant(
+                    id: 0, uuid: UUID().uuidString.lowercased(), name: name, species: seed.plant.species.nonEmpty,
+                    nickname: seed.plant.nickname.nonEmpty, room: seed.plant.room.nonEmpty, acquiredOn: seed.plant.acquiredOn,
+                    notes: seed.plant.notes.nonEmpty, createdAt: now, updatedAt: now
+                ), db: db)
+                try CareProfileRow(plantId: plant.id, profile: seed.profile).insert(db)
+                if let photo = seed.photo { try Self.link(photo, to: plant.id, at: now, db: db) }
+                for event in seed.events {
+                    try CareEvent(
+                        id: 0, uuid: UUID().uuidString.lowercased(), plantId: plant.id, task: event.task, day: event.day,
+                        note: event.note, createdAt: now
+                    ).insert(db)
+                }
+                return plant
+            }
+        }
+    }
+}
