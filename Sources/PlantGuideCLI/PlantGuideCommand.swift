@@ -25,6 +25,7 @@ public struct PlantGuideCommand: AsyncParsableCommand {
             ImportCommand.self,
             BackupCommand.self,
             DevCommand.self,
+            ImageCommand.self,
         ]
     )
 

@@ -30,7 +30,7 @@ extension CommandLineRunner {
     }
 }
 
-/// A small valid PNG header followed by bytes that differ per `seed`, good enough for the photo store.
+/// A real PNG that differs per `seed`, with a fake GPS position in a metadata chunk.
 func fakePhoto(seed: UInt8) -> Data {
-    Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, seed, seed &+ 1, seed &+ 2])
+    ImageFixture.png(width: 300, height: 200, seed: seed, text: ("GPSPosition", "52.5200 N, 13.4050 E"))
 }

@@ -34,9 +34,15 @@ import Testing
         let roundTrip = target.home.appendingPathComponent("again.zip")
         _ = try target.jsonObject(["export", roundTrip.path, "--json"])
         #expect(try collectionJSON(in: archive, runner: source) == collectionJSON(in: roundTrip, runner: target))
-        let shown = try target.jsonObject(["collection", "show", "1", "--json"])
-        let photos = try #require(shown["photos"] as? [[String: Any]])
-        #expect(FileManager.default.contents(atPath: photos.first?["path"] as? String ?? "") == fakePhoto(seed: 3))
+        let original = try #require(try source.jsonObject(["collection", "show", "1", "--json"])["photos"] as? [[String: Any]])
+        // Import order follows UUIDs, so find the plant's new id by name.
+        let monstera = try #require(try target.jsonArray(["collection", "list", "--json"]).first { $0["name"] as? String == "Monstera" })
+        let newId = try #require(monstera["id"] as? Int)
+        let copied = try #require(try target.jsonObject(["collection", "show", "\(newId)", "--json"])["photos"] as? [[String: Any]])
+        let originalFile = FileManager.default.contents(atPath: original.first?["path"] as? String ?? "")
+        #expect(originalFile != nil)
+        #expect(FileManager.default.contents(atPath: copied.first?["path"] as? String ?? "") == originalFile)
+        #expect(copied.first?["thumbnailPath"] is String)
     }
 
     @Test func importRefusesDamagedArchives() throws {
