@@ -68,17 +68,36 @@ let imaging: [Target] = [
     ),
 ]
 
+// MARK: - Store: the collection database (GRDB), photos, care guide and schedules, import/export.
+let store: [Target] = [
+    .target(
+        name: "PlantStore",
+        dependencies: [
+            "PlantGuideCore",
+            .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+        ],
+        resources: [.copy("Resources/care-guide.tsv")],
+        swiftSettings: settings
+    ),
+    .testTarget(
+        name: "PlantStoreTests",
+        dependencies: ["PlantStore", "PlantCatalog", "PlantGuideTestSupport"],
+        swiftSettings: settings
+    ),
+]
+
 // MARK: - Command line and benchmarks: thin shells over the libraries.
 let shells: [Target] = [
     .target(
         name: "PlantGuideCLI",
-        dependencies: ["PlantGuideCore", "PlantCatalog", "PlantGuideServer", "PlantImaging", argumentParser],
+        dependencies: ["PlantGuideCore", "PlantCatalog", "PlantGuideServer", "PlantImaging", "PlantStore", argumentParser],
         swiftSettings: settings
     ),
     .executableTarget(name: "plantguide", dependencies: ["PlantGuideCLI"], swiftSettings: settings),
     .executableTarget(
         name: "plantguide-bench",
-        dependencies: ["PlantGuideCore", "PlantCatalog", "PlantImaging", argumentParser],
+        dependencies: ["PlantGuideCore", "PlantCatalog", "PlantImaging", "PlantStore", argumentParser],
         swiftSettings: settings
     ),
     .target(name: "PlantGuideTestSupport", dependencies: ["PlantGuideCore"], swiftSettings: settings),
@@ -138,4 +157,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: core + catalog + shells + web + imaging
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
+    targets: core + catalog + imaging + store + shells
 )

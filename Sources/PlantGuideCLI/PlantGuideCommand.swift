@@ -20,6 +20,12 @@ public struct PlantGuideCommand: AsyncParsableCommand {
             BrowseCommand.self,
             CatalogCommand.self,
             ServeCommand.self,
+            CollectionCommand.self,
+            CareCommand.self,
+            ExportCommand.self,
+            ImportCommand.self,
+            BackupCommand.self,
+            DevCommand.self,
             ImageCommand.self,
         ]
     )

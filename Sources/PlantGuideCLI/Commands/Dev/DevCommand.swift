@@ -1,0 +1,11 @@
+import ArgumentParser
+
+/// Developer tools, hidden from help: used by the crash-safety tests.
+struct DevCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "dev",
+        abstract: "Developer tools (used by tests).",
+        shouldDisplay: false,
+        subcommands: [WriteStressCommand.self]
+    )
+}

@@ -1,0 +1,154 @@
+import Foundation
+import PlantGuideCore
+
+/// One task of one plant with its next due day.
+public struct ScheduledTask: Sendable, Hashable, Codable {
+    public var plantId: Int64
+    public var plantUUID: String
+    /// The nickname if there is one, else the name.
+    public var plantName: String
+    public var room: String?
+    public var task: CareTask
+    /// Next due day; `nil` when the task is not scheduled for this plant.
+    public var dueOn: CalendarDay?
+    public var lastDone: CalendarDay?
+    /// Days between occurrences in the season of the due day (or today when unscheduled).
+    public var intervalDays: Int?
+    public var snoozedUntil: CalendarDay?
+    public var paused: Bool
+    /// Days past due (0 when due today or later).
+    public var overdueDays: Int
+
+    /// Whether the task is past due.
+    public var isOverdue: Bool { overdueDays > 0 }
+}
+
+/// Tasks due within a window, grouped by room.
+public struct DueList: Sendable, Hashable, Codable {
+    /// One room's due tasks, most overdue first.
+    public struct Room: Sendable, Hashable, Codable {
+        /// The room name; `nil` for plants without one.
+        public var room: String?
+        public var tasks: [ScheduledTask]
+    }
+
+    public var today: CalendarDay
+    /// Last day included.
+    public var through: CalendarDay
+    public var rooms: [Room]
+
+    /// Every task in the list.
+    public var tasks: [ScheduledTask] { rooms.flatMap(\.tasks) }
+}
+
+/// Care schedules over the collection: what is due, marking done, snoozing. Time is injected.
+public struct CarePlanner: Sendable {
+    public let database: CollectionDatabase
+    public let scheduler: CareScheduler
+    /// The time zone that decides which calendar day "now" is.
+    public let timeZone: TimeZone
+    private let now: @Sendable () -> Date
+
+    /// A planner over `database`.
+    public init(
+        database: CollectionDatabase, hemisphere: Hemisphere, timeZone: TimeZone = .current,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.database = database
+        scheduler = CareScheduler(hemisphere: hemisphere)
+        self.timeZone = timeZone
+        self.now = now
+    }
+
+    /// Today in the planner's time zone.
+    public var today: CalendarDay { CalendarDay(now(), in: timeZone) }
+
+    /// Every task of one plant, scheduled or not, in task order.
+    public func schedule(forPlant plantId: Int64) throws(StoreError) -> [ScheduledTask] {
+        guard let state = try database.careStates(plantId: plantId).first else { throw .plantNotFound(plantId) }
+        let today = today
+        return CareTask.allCases.map { scheduledTask($0, of: state, today: today) }
+    }
+
+    /// Tasks due from any past day up to `days` days from today (0: today only), grouped by room
+    /// (rooms A–Z, plants without a room last), most overdue first, then by plant and task.
+    public func due(withinDays days: Int, room: String? = nil) throws(StoreError) -> DueList {
+        let today = today
+        let through = today.adding(days: max(0, days))
+        let tasks = try upcoming(through: through, room: room, today: today)
+        let grouped = Dictionary(grouping: tasks) { $0.room }
+        let rooms = grouped.keys.sorted { lhs, rhs in
+            switch (lhs, rhs) {
+            case (nil, _): false
+            case (_, nil): true
+            case let (l?, r?): l.localizedCaseInsensitiveCompare(r) == .orderedAscending
+            }
+        }
+        return DueList(today: today, through: through, rooms: rooms.map { DueList.Room(room: $0, tasks: grouped[$0] ?? []) })
+    }
+
+    /// Scheduled tasks due on or before `through`, soonest first.
+    public func upcoming(through: CalendarDay, room: String? = nil) throws(StoreError) -> [ScheduledTask] {
+        try upcoming(through: through, room: room, today: today)
+    }
+
+    /// Logs `task` as done (today unless `day` is given) and returns the event and the moved task.
+    @discardableResult
+    public func markDone(
+        plantId: Int64, task: CareTask, on day: CalendarDay? = nil, note: String? = nil
+    ) throws(StoreError) -> (event: CareEvent, next: ScheduledTask) {
+        let today = today
+        let day = day ?? today
+        guard day <= today else { throw .invalid("Care can't be logged for a future day (\(day)); today is \(today).") }
+        let event = try database.logCare(plantId: plantId, task: task, day: day, note: note, now: now())
+        let next = try schedule(forPlant: plantId).first { $0.task == task }
+        guard let next else { throw .plantNotFound(plantId) }
+        return (event, next)
+    }
+
+    /// Puts a task off: it is not due before `days` days from today (cleared when it is done).
+    @discardableResult
+    public func snooze(plantId: Int64, task: CareTask, days: Int) throws(StoreError) -> ScheduledTask {
+        guard (1...365).contains(days) else { throw .invalid("Snooze for 1 to 365 days, not \(days).") }
+        let until = today.adding(days: days)
+        try database.updateScheduleSettings(plantId: plantId, task: task) { $0.snoozedUntil = until }
+        guard let next = try schedule(forPlant: plantId).first(where: { $0.task == task }) else {
+            throw .plantNotFound(plantId)
+        }
+        return next
+    }
+
+    private func upcoming(through: CalendarDay, room: String?, today: CalendarDay) throws(StoreError) -> [ScheduledTask] {
+        var tasks: [ScheduledTask] = []
+        for state in try database.careStates(room: room) {
+            for task in CareTask.allCases {
+                let scheduled = scheduledTask(task, of: state, today: today)
+                if let due = scheduled.dueOn, due <= through { tasks.append(scheduled) }
+            }
+        }
+        return tasks.sorted { lhs, rhs in
+            if lhs.dueOn != rhs.dueOn { return (lhs.dueOn ?? through) < (rhs.dueOn ?? through) }
+            if lhs.plantName != rhs.plantName {
+                return lhs.plantName.localizedCaseInsensitiveCompare(rhs.plantName) == .orderedAscending
+            }
+            if lhs.plantId != rhs.plantId { return lhs.plantId < rhs.plantId }
+            return lhs.task < rhs.task
+        }
+    }
+
+    private func scheduledTask(_ task: CareTask, of state: PlantCareState, today: CalendarDay) -> ScheduledTask {
+        let settings = state.settings[task]
+        let start = CalendarDay(state.plant.createdAt, in: timeZone)
+        let due = scheduler.nextDue(
+            task, profile: state.profile, settings: settings, lastDone: state.lastDone[task], start: start
+        )
+        let (growing, rest) = scheduler.intervals(for: task, profile: state.profile, settings: settings)
+        return ScheduledTask(
+            plantId: state.plant.id, plantUUID: state.plant.uuid, plantName: state.plant.displayName,
+            room: state.plant.room, task: task, dueOn: due, lastDone: state.lastDone[task],
+            intervalDays: scheduler.interval(on: due ?? today, growing: growing, rest: rest),
+            snoozedUntil: settings?.snoozedUntil, paused: settings?.paused ?? false,
+            overdueDays: due.map { max(0, today.days(since: $0)) } ?? 0
+        )
+    }
+}
