@@ -49,6 +49,30 @@ let catalog: [Target] = [
     ),
 ]
 
+// MARK: - Imaging: decode phone photos (JPEG, PNG, WebP, HEIC), model input tensors, upload JPEGs, hashes.
+// The C libraries enter through system-library targets; CPlantImaging is a small C shim for the two libraries
+// (libjpeg, libpng) whose error handling needs setjmp/longjmp, which Swift cannot call.
+let imaging: [Target] = [
+    .systemLibrary(name: "CJPEG", path: "Sources/CSystem/CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
+    .systemLibrary(name: "CPNG", path: "Sources/CSystem/CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+    .systemLibrary(name: "CWebP", path: "Sources/CSystem/CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
+    .systemLibrary(name: "CHeif", path: "Sources/CSystem/CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+    .target(name: "CPlantImaging", dependencies: ["CJPEG", "CPNG"]),
+    .target(
+        name: "PlantImaging",
+        dependencies: ["PlantGuideCore", "CPlantImaging", "CWebP", "CHeif"],
+        swiftSettings: settings
+    ),
+    // libFuzzer entry over ImageDecoder.decode; see the file for how to build and run it.
+    .executableTarget(name: "plantguide-fuzz-decode", dependencies: ["PlantImaging"], swiftSettings: settings),
+    .testTarget(
+        name: "PlantImagingTests",
+        dependencies: ["PlantImaging", "PlantGuideTestSupport"],
+        resources: [.copy("Fixtures")],
+        swiftSettings: settings
+    ),
+]
+
 // MARK: - Online identification: the Pl@ntNet v2 client (quota, cache, offline) and the hybrid identifier that
 // combines it with the on-device classifier and enriches answers from the catalog.
 let plantNet: [Target] = [
@@ -70,8 +94,8 @@ let shells: [Target] = [
     .target(
         name: "PlantGuideCLI",
         dependencies: [
-            "PlantGuideCore", "PlantCatalog", "PlantNetAPI", "PlantIdentification", "PlantGuideTestSupport",
-            argumentParser,
+            "PlantGuideCore", "PlantCatalog", "PlantImaging", "PlantNetAPI", "PlantIdentification",
+            "PlantGuideTestSupport", argumentParser,
         ],
         swiftSettings: settings
     ),
@@ -79,8 +103,8 @@ let shells: [Target] = [
     .executableTarget(
         name: "plantguide-bench",
         dependencies: [
-            "PlantGuideCore", "PlantCatalog", "PlantNetAPI", "PlantIdentification", "PlantGuideTestSupport",
-            argumentParser,
+            "PlantGuideCore", "PlantCatalog", "PlantImaging", "PlantNetAPI", "PlantIdentification",
+            "PlantGuideTestSupport", argumentParser,
         ],
         swiftSettings: settings
     ),
@@ -100,10 +124,11 @@ let package = Package(
         .executable(name: "plantguide-bench", targets: ["plantguide-bench"]),
         .library(name: "PlantGuideCore", targets: ["PlantGuideCore"]),
         .library(name: "PlantCatalog", targets: ["PlantCatalog"]),
+        .library(name: "PlantImaging", targets: ["PlantImaging"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
     ],
-    targets: core + catalog + plantNet + shells
+    targets: core + catalog + imaging + plantNet + shells
 )
