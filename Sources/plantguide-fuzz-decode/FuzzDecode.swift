@@ -31,11 +31,26 @@ enum FuzzDecode {
 }
 
 #if PLANTGUIDE_FUZZ
+// libFuzzer's driver, called from our own entry point: SwiftPM links every executable target with
+// `main` aliased to `<target>_main`, so libFuzzer's `main` cannot be used directly.
+@_silgen_name("LLVMFuzzerRunDriver")
+func runFuzzerDriver(
+    _ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
+) -> CInt
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzTestOneInput(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     guard let start else { return 0 }
     FuzzDecode.run(Data(bytes: start, count: count))
     return 0
+}
+
+@_cdecl("plantguide_fuzz_decode_main")
+public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    var count = argc
+    var arguments = argv
+    return runFuzzerDriver(&count, &arguments) { start, size in fuzzTestOneInput(start, size) }
 }
 #else
 @main

@@ -1,0 +1,46 @@
+import Foundation
+import PlantImaging
+import Testing
+
+@Suite struct DecodingTests {
+    @Test(arguments: [("photo.jpg", ImageFormat.jpeg), ("photo.png", .png), ("photo.webp", .webp), ("photo.heic", .heic)])
+    func decodesEveryFormat(name: String, format: ImageFormat) throws {
+        let decoded = try Fixtures.decode(name)
+        #expect(decoded.format == format)
+        #expect(decoded.image.width == 160 && decoded.image.height == 120)
+        #expect(decoded.originalWidth == 160 && decoded.originalHeight == 120)
+        #expect(decoded.image.pixels.count == 160 * 120 * 3)
+        // The picture's red rectangle sits at about (30, 40); the formats agree on its colour.
+        let (red, green, blue) = decoded.image.pixel(x: 30, y: 40)
+        #expect(red > 180 && green < 90 && blue < 90)
+    }
+
+    @Test(arguments: 1...8)
+    func appliesEveryExifOrientation(orientation: Int) throws {
+        let reference = try Fixtures.decode("reference.png").image
+        let decoded = try Fixtures.decode("orientation-\(orientation).jpg")
+        #expect(decoded.orientation == orientation)
+        #expect(decoded.image.width == reference.width && decoded.image.height == reference.height)
+        // Stored at JPEG quality 100 without chroma subsampling: only rounding noise remains.
+        #expect(meanAbsoluteDifference(decoded.image.pixels, reference.pixels) < 2)
+    }
+
+    @Test(arguments: ["gray.jpg", "gray.png", "gray16.png", "rgb16.png", "palette.png", "alpha.png", "alpha.webp", "cmyk.jpg"])
+    func normalisesToEightBitRGB(name: String) throws {
+        let decoded = try Fixtures.decode(name)
+        let expected = try Fixtures.decode("\(name).expected.png").image
+        #expect(decoded.image.width == expected.width && decoded.image.height == expected.height)
+        #expect(meanAbsoluteDifference(decoded.image.pixels, expected.pixels) < 1)
+    }
+
+    @Test func scalesLargeJPEGsInTheDCT() throws {
+        let data = try Fixtures.data("photo-large.jpg")
+        let full = try ImageDecoder().decode(data)
+        let reduced = try ImageDecoder().decode(data, minimumShortSide: 100)
+        #expect(full.scaleDenominator == 1 && full.image.width == 320)
+        // 240 / 2 = 120 ≥ 100 but 240 / 4 = 60 is not: half size.
+        #expect(reduced.scaleDenominator == 2)
+        #expect(reduced.image.width == 160 && reduced.image.height == 120)
+        #expect(reduced.originalWidth == 320 && reduced.originalHeight == 240)
+    }
+}
