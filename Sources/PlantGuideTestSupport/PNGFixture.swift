@@ -3,16 +3,22 @@ import Foundation
 /// Makes small, valid PNG files in memory (uncompressed deflate), so tests can feed real photos to the image
 /// pipeline without committed binaries.
 public enum PNGFixture {
-    /// An RGB gradient of `width` × `height`, varied by `seed` so different seeds give different files.
+    /// An RGB picture of `width` × `height`: a gradient under a pattern of 8-pixel blocks chosen by `seed`, so
+    /// different seeds give files with different contents and different perceptual hashes.
     public static func gradient(width: Int = 64, height: Int = 48, seed: UInt8 = 0) -> Data {
         var raw = Data()
         raw.reserveCapacity((width * 3 + 1) * height)
         for y in 0..<height {
             raw.append(0)  // filter: none
             for x in 0..<width {
-                raw.append(UInt8(truncatingIfNeeded: x * 255 / max(width - 1, 1) &+ Int(seed)))
-                raw.append(UInt8(truncatingIfNeeded: y * 255 / max(height - 1, 1)))
-                raw.append(UInt8(truncatingIfNeeded: (x + y) &* 3 &+ Int(seed) &* 7))
+                var block = UInt32(x / 8) &* 73_856_093 ^ UInt32(y / 8) &* 19_349_663 ^ UInt32(seed) &* 83_492_791
+                block ^= block >> 13
+                block = block &* 0x5BD1_E995
+                block ^= block >> 15
+                let shade = Int(block & 0xFF)
+                raw.append(UInt8(truncatingIfNeeded: (x * 255 / max(width - 1, 1) + shade) / 2))
+                raw.append(UInt8(truncatingIfNeeded: (y * 255 / max(height - 1, 1) + shade) / 2))
+                raw.append(UInt8(truncatingIfNeeded: shade))
             }
         }
         var header = Data()

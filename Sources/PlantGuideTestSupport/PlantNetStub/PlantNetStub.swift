@@ -20,10 +20,8 @@ public final class PlantNetStub: Sendable {
     public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
     private let group: MultiThreadedEventLoopGroup
-    private let server: NIOAsyncChannel<NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, Never>
+    private let channel: any Channel
     private let state: Mutex<State>
-    private let serving = Mutex<Task<Void, Never>?>(nil)
-    private let connections = Mutex<[ObjectIdentifier: any Channel]>([:])
 
     private struct State {
         var behaviour: PlantNetStubBehaviour
@@ -31,36 +29,37 @@ public final class PlantNetStub: Sendable {
         var identifications = 0
     }
 
-    private init(
-        group: MultiThreadedEventLoopGroup,
-        server: NIOAsyncChannel<NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, Never>,
-        behaviour: PlantNetStubBehaviour
-    ) throws {
-        self.group = group
-        self.server = server
-        guard let port = server.channel.localAddress?.port else { throw StubError("the server has no port") }
-        self.port = port
+    private init(behaviour: PlantNetStubBehaviour, group: MultiThreadedEventLoopGroup, channel: any Channel, port: Int) {
         state = Mutex(State(behaviour: behaviour))
+        self.group = group
+        self.channel = channel
+        self.port = port
     }
 
     /// Starts a stub on 127.0.0.1, on `port` (0: a free one chosen by the system).
+    ///
+    /// Requests are served on the stub's own event-loop thread, never on Swift's cooperative pool, so a test
+    /// that blocks a task waiting for a child process cannot starve the server that process talks to.
     public static func start(behaviour: PlantNetStubBehaviour = PlantNetStubBehaviour(), port: Int = 0) async throws
         -> PlantNetStub {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let box = Mutex<PlantNetStub?>(nil)
         do {
-            let server = try await ServerBootstrap(group: group)
+            let channel = try await ServerBootstrap(group: group)
                 .serverChannelOption(.backlog, value: 64)
                 .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-                .bind(host: "127.0.0.1", port: port) { channel in
+                .childChannelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
+                        guard let stub = box.withLock({ $0 }) else { throw StubError("the stub is not ready") }
                         try channel.pipeline.syncOperations.configureHTTPServerPipeline()
-                        return try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(
-                            wrappingChannelSynchronously: channel
-                        )
+                        try channel.pipeline.syncOperations.addHandler(StubHandler(stub: stub))
                     }
                 }
-            let stub = try PlantNetStub(group: group, server: server, behaviour: behaviour)
-            stub.serving.withLock { $0 = Task { await stub.serve() } }
+                .bind(host: "127.0.0.1", port: port)
+                .get()
+            guard let bound = channel.localAddress?.port else { throw StubError("the server has no port") }
+            let stub = PlantNetStub(behaviour: behaviour, group: group, channel: channel, port: bound)
+            box.withLock { $0 = stub }
             return stub
         } catch {
             try? await group.shutdownGracefully()
@@ -70,11 +69,7 @@ public final class PlantNetStub: Sendable {
 
     /// Stops listening and closes every connection.
     public func stop() async {
-        try? await server.channel.close()
-        let open = connections.withLock { $0.values }
-        for channel in open { try? await channel.close() }
-        let task = serving.withLock { $0 }
-        await task?.value
+        try? await channel.close()
         try? await group.shutdownGracefully()
     }
 
@@ -89,74 +84,22 @@ public final class PlantNetStub: Sendable {
     /// How many requests arrived.
     public var requestCount: Int { state.withLock { $0.requests.count } }
 
-    /// Blocks the calling task until the stub is stopped (for `plantguide dev plantnet-stub`).
+    /// Returns when the stub is stopped (for `plantguide dev plantnet-stub`).
     public func waitUntilStopped() async {
-        let task = serving.withLock { $0 }
-        await task?.value
+        try? await channel.closeFuture.get()
     }
 
-    // MARK: - Serving
+    // MARK: - Answering
 
-    private func serve() async {
-        await withDiscardingTaskGroup { connections in
-            do {
-                try await server.executeThenClose { inbound in
-                    for try await connection in inbound {
-                        connections.addTask { await self.handle(connection) }
-                    }
-                }
-            } catch {
-                // Closing the server ends the loop; nothing to report.
-            }
-        }
-    }
-
-    private func handle(_ connection: NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>) async {
-        let id = ObjectIdentifier(connection.channel)
-        connections.withLock { $0[id] = connection.channel }
-        defer { connections.withLock { $0[id] = nil } }
-        do {
-            try await connection.executeThenClose { inbound, outbound in
-                var head: HTTPRequestHead?
-                var body = ByteBuffer()
-                for try await part in inbound {
-                    switch part {
-                    case .head(let received):
-                        head = received
-                        body.clear()
-                        if received.headers["expect"].contains(where: { $0.lowercased() == "100-continue" }) {
-                            try await outbound.write(.head(HTTPResponseHead(version: received.version, status: .continue)))
-                        }
-                    case .body(var chunk):
-                        body.writeBuffer(&chunk)
-                    case .end:
-                        guard let request = head else { continue }
-                        let reply = await respond(to: request, body: Data(body.readableBytesView))
-                        var headers = HTTPHeaders()
-                        headers.add(name: "Content-Type", value: reply.contentType)
-                        headers.add(name: "Content-Length", value: String(reply.body.count))
-                        for (name, value) in reply.headers { headers.add(name: name, value: value) }
-                        let status = HTTPResponseStatus(statusCode: reply.status)
-                        try await outbound.write(.head(HTTPResponseHead(version: request.version, status: status, headers: headers)))
-                        try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: reply.body))))
-                        try await outbound.write(.end(nil))
-                        head = nil
-                    }
-                }
-            }
-        } catch {
-            // A client that hangs up mid-request is not the stub's problem.
-        }
-    }
-
-    private struct Reply {
+    struct Reply {
         var status: Int
         var body: Data
         var contentType = "application/json"
         var headers: [(String, String)] = []
     }
 
-    private func respond(to head: HTTPRequestHead, body: Data) async -> Reply {
+    /// Records the request and decides the answer; the caller waits `latency` before sending it.
+    func respond(to head: HTTPRequestHead, body: Data) -> (reply: Reply, latency: Duration) {
         let components = URLComponents(string: head.uri)
         var query: [String: String] = [:]
         for item in components?.queryItems ?? [] { query[item.name] = item.value ?? "" }
@@ -164,19 +107,17 @@ public final class PlantNetStub: Sendable {
         for (name, value) in head.headers { headers[name.lowercased()] = value }
         let path = components?.path ?? head.uri
         var parts: [MultipartPart] = []
-        let (reply, latency) = state.withLock { state -> (Reply, Duration) in
+        return state.withLock { state in
             let reply = route(
                 method: head.method, path: path, query: query, headers: headers, body: body, parts: &parts, state: &state
             )
+            // Recorded on arrival, answered after the delay: a client that gives up still counts as a request.
             state.requests.append(PlantNetStubRequest(
                 method: head.method.rawValue, path: path, query: query, headers: headers, parts: parts,
                 bodyBytes: body.count, status: reply.status
             ))
             return (reply, state.behaviour.latency)
         }
-        // Recorded on arrival, answered after the delay: a client that gives up still counts as a request.
-        if latency > .zero { try? await Task.sleep(for: latency) }
-        return reply
     }
 
     private func route(
@@ -274,7 +215,7 @@ public final class PlantNetStub: Sendable {
         ]
     }
 
-    private static func json(_ status: Int, _ value: Any) -> Reply {
+    static func json(_ status: Int, _ value: Any) -> Reply {
         let data = (try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys])) ?? Data("{}".utf8)
         return Reply(status: status, body: data)
     }
