@@ -43,28 +43,9 @@ public final class IdentificationCache: Sendable {
     public func lookup(_ key: CacheKey) -> PlantNetAnswer? {
         let time = now()
         return state.withLock { storage -> PlantNetAnswer? in
-            var current = storage ?? load()
-            defer { storage = current }
-            let exact = key.exact
-            var found = current.entries[exact].flatMap { isFresh($0, at: time) ? exact : nil }
-            if found == nil, key.perceptualHashes.contains(where: { $0 != nil }) {
-                found = current.entries.first { _, entry in
-                    isFresh(entry, at: time) && entry.key.looksLike(key, maximumDistance: Self.perceptualMatchDistance)
-                }?.key
-            }
-            guard let found, var entry = current.entries[found] else {
-                current.misses += 1
-                return nil
-            }
-            entry.lastUsed = time
-            current.entries[found] = entry
-            current.hits += 1
-            current.dirty = true
-            var answer = entry.answer
-            answer.identification.source = .cache
-            answer.remainingRequests = nil
-            answer.secondsUntilReset = nil
-            return answer
+            if storage == nil { storage = load() }
+            // Mutating through the optional in place keeps the entries uniquely referenced (no copy per lookup).
+            return storage?.lookup(key, at: time, isFresh: { isFresh($0, at: time) })
         }
     }
 
@@ -140,6 +121,28 @@ public final class IdentificationCache: Sendable {
         var hits = 0
         var misses = 0
         var dirty = false
+
+        mutating func lookup(_ key: CacheKey, at time: Date, isFresh: (Entry) -> Bool) -> PlantNetAnswer? {
+            let exact = key.exact
+            var found = entries[exact].flatMap { isFresh($0) ? exact : nil }
+            if found == nil, key.perceptualHashes.contains(where: { $0 != nil }) {
+                found = entries.first { _, entry in
+                    isFresh(entry) && entry.key.looksLike(key, maximumDistance: IdentificationCache.perceptualMatchDistance)
+                }?.key
+            }
+            guard let found, entries[found] != nil else {
+                misses += 1
+                return nil
+            }
+            entries[found]?.lastUsed = time
+            hits += 1
+            dirty = true
+            guard var answer = entries[found]?.answer else { return nil }
+            answer.identification.source = .cache
+            answer.remainingRequests = nil
+            answer.secondsUntilReset = nil
+            return answer
+        }
     }
 
     private func isFresh(_ entry: Entry, at time: Date) -> Bool {
