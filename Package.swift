@@ -11,6 +11,11 @@ let settings: [SwiftSetting] = [
 ]
 
 let argumentParser: Target.Dependency = .product(name: "ArgumentParser", package: "swift-argument-parser")
+let nio: [Target.Dependency] = [
+    .product(name: "NIOCore", package: "swift-nio"),
+    .product(name: "NIOPosix", package: "swift-nio"),
+    .product(name: "NIOHTTP1", package: "swift-nio"),
+]
 
 // MARK: - Core: entities, errors, data directory. Foundation only.
 let core: [Target] = [
@@ -83,6 +88,14 @@ let store: [Target] = [
     .testTarget(
         name: "PlantStoreTests",
         dependencies: ["PlantStore", "PlantCatalog", "PlantGuideTestSupport"],
+// MARK: - Online identification: the Pl@ntNet v2 client (quota, cache, offline) and the hybrid identifier that
+// combines it with the on-device classifier and enriches answers from the catalog.
+let plantNet: [Target] = [
+    .target(name: "PlantNetAPI", dependencies: ["PlantGuideCore"], swiftSettings: settings),
+        name: "PlantIdentification",
+        dependencies: ["PlantGuideCore", "PlantCatalog", "PlantNetAPI"],
+        name: "PlantNetAPITests",
+        dependencies: ["PlantNetAPI", "PlantIdentification", "PlantCatalog", "PlantGuideTestSupport"],
         swiftSettings: settings
     ),
 ]
@@ -92,15 +105,23 @@ let shells: [Target] = [
     .target(
         name: "PlantGuideCLI",
         dependencies: ["PlantGuideCore", "PlantCatalog", "PlantGuideServer", "PlantImaging", "PlantStore", argumentParser],
+        dependencies: [
+            "PlantGuideCore", "PlantCatalog", "PlantImaging", "PlantNetAPI", "PlantIdentification",
+            "PlantGuideTestSupport", argumentParser,
+        ],
         swiftSettings: settings
     ),
     .executableTarget(name: "plantguide", dependencies: ["PlantGuideCLI"], swiftSettings: settings),
     .executableTarget(
         name: "plantguide-bench",
         dependencies: ["PlantGuideCore", "PlantCatalog", "PlantImaging", "PlantStore", argumentParser],
+        dependencies: [
+            "PlantGuideCore", "PlantCatalog", "PlantImaging", "PlantNetAPI", "PlantIdentification",
+            "PlantGuideTestSupport", argumentParser,
+        ],
         swiftSettings: settings
     ),
-    .target(name: "PlantGuideTestSupport", dependencies: ["PlantGuideCore"], swiftSettings: settings),
+    .target(name: "PlantGuideTestSupport", dependencies: ["PlantGuideCore"] + nio, swiftSettings: settings),
     .testTarget(
         name: "PlantGuideCLITests",
         dependencies: ["PlantGuideCLI", "PlantGuideTestSupport"],
@@ -160,4 +181,6 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     targets: core + catalog + imaging + store + shells
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
+    targets: core + catalog + imaging + plantNet + shells
 )

@@ -27,6 +27,11 @@ public struct PlantGuideCommand: AsyncParsableCommand {
             BackupCommand.self,
             DevCommand.self,
             ImageCommand.self,
+            IdentifyCommand.self,
+            QuotaCommand.self,
+            CacheCommand.self,
+            ConfigCommand.self,
+            DevCommand.self,
         ]
     )
 

@@ -7,5 +7,12 @@ struct DevCommand: AsyncParsableCommand {
         abstract: "Developer tools (used by tests).",
         shouldDisplay: false,
         subcommands: [WriteStressCommand.self]
+/// `plantguide dev …`: tools for development and demos.
+        abstract: "Tools for development and demos.",
+        discussion: """
+            Example:
+              plantguide dev plantnet-stub --port 8089
+            """,
+        subcommands: [PlantNetStubCommand.self]
     )
 }
