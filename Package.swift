@@ -48,19 +48,49 @@ let catalog: [Target] = [
 let shells: [Target] = [
     .target(
         name: "PlantGuideCLI",
-        dependencies: ["PlantGuideCore", "PlantCatalog", argumentParser],
+        dependencies: ["PlantGuideCore", "PlantCatalog", "PlantClassifier", argumentParser],
         swiftSettings: settings
     ),
     .executableTarget(name: "plantguide", dependencies: ["PlantGuideCLI"], swiftSettings: settings),
     .executableTarget(
         name: "plantguide-bench",
-        dependencies: ["PlantGuideCore", "PlantCatalog", argumentParser],
+        dependencies: ["PlantGuideCore", "PlantCatalog", "PlantClassifier", argumentParser],
         swiftSettings: settings
     ),
     .target(name: "PlantGuideTestSupport", dependencies: ["PlantGuideCore"], swiftSettings: settings),
     .testTarget(
         name: "PlantGuideCLITests",
         dependencies: ["PlantGuideCLI", "PlantGuideTestSupport"],
+        swiftSettings: settings
+    ),
+]
+
+// MARK: - Classifier: the CNN engine over BLAS, PyTorch checkpoint import, model files, labels.
+#if canImport(Accelerate)
+let blas: [Target] = []
+let blasDependency: [Target.Dependency] = []
+#else
+let blas: [Target] = [
+    .systemLibrary(name: "COpenBLAS", pkgConfig: "openblas", providers: [.apt(["libopenblas-dev"])]),
+]
+let blasDependency: [Target.Dependency] = ["COpenBLAS"]
+#endif
+let classifier: [Target] = blas + [
+    .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
+    .target(
+        name: "PlantClassifier",
+        dependencies: ["PlantGuideCore", "CZlib"] + blasDependency,
+        exclude: ["Resources/SOURCES.md"],
+        resources: [
+            .copy("Resources/class_idx_to_species_id.json"),
+            .copy("Resources/plantnet300K_species_id_2_name.json"),
+        ],
+        swiftSettings: settings
+    ),
+    .testTarget(
+        name: "PlantClassifierTests",
+        dependencies: ["PlantClassifier", "PlantGuideTestSupport"],
+        resources: [.copy("Fixtures")],
         swiftSettings: settings
     ),
 ]
@@ -77,5 +107,5 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
-    targets: core + catalog + shells
+    targets: core + catalog + shells + classifier
 )
