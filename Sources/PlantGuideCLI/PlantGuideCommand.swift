@@ -20,6 +20,8 @@ public struct PlantGuideCommand: AsyncParsableCommand {
             BrowseCommand.self,
             CatalogCommand.self,
             ImageCommand.self,
+            IdentifyCommand.self,
+            ModelCommand.self,
         ]
     )
 
