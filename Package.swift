@@ -109,6 +109,7 @@ let shells: [Target] = [
             "PlantGuideCore", "PlantCatalog", "PlantImaging", "PlantNetAPI", "PlantIdentification",
             "PlantGuideTestSupport", argumentParser,
         ],
+        dependencies: ["PlantGuideCore", "PlantCatalog", "PlantImaging", "PlantClassifier", argumentParser],
         swiftSettings: settings
     ),
     .executableTarget(name: "plantguide", dependencies: ["PlantGuideCLI"], swiftSettings: settings),
@@ -119,6 +120,7 @@ let shells: [Target] = [
             "PlantGuideCore", "PlantCatalog", "PlantImaging", "PlantNetAPI", "PlantIdentification",
             "PlantGuideTestSupport", argumentParser,
         ],
+        dependencies: ["PlantGuideCore", "PlantCatalog", "PlantImaging", "PlantClassifier", argumentParser],
         swiftSettings: settings
     ),
     .target(name: "PlantGuideTestSupport", dependencies: ["PlantGuideCore"] + nio, swiftSettings: settings),
@@ -142,6 +144,24 @@ let web: [Target] = [
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+// MARK: - Classifier: the CNN engine over BLAS, PyTorch checkpoint import, model files, labels.
+#if canImport(Accelerate)
+let blas: [Target] = []
+let blasDependency: [Target.Dependency] = []
+#else
+let blas: [Target] = [
+    .systemLibrary(name: "COpenBLAS", pkgConfig: "openblas", providers: [.apt(["libopenblas-dev"])]),
+]
+let blasDependency: [Target.Dependency] = ["COpenBLAS"]
+#endif
+let classifier: [Target] = blas + [
+    .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
+        name: "PlantClassifier",
+        dependencies: ["PlantGuideCore", "PlantImaging", "CZlib"] + blasDependency,
+        exclude: ["Resources/SOURCES.md"],
+        resources: [
+            .copy("Resources/class_idx_to_species_id.json"),
+            .copy("Resources/plantnet300K_species_id_2_name.json"),
         ],
         swiftSettings: settings
     ),
@@ -155,6 +175,9 @@ let web: [Target] = [
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Logging", package: "swift-log"),
         ],
+        name: "PlantClassifierTests",
+        dependencies: ["PlantClassifier", "PlantGuideTestSupport"],
+        resources: [.copy("Fixtures")],
         swiftSettings: settings
     ),
 ]
@@ -183,4 +206,5 @@ let package = Package(
     targets: core + catalog + imaging + store + shells
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
     targets: core + catalog + imaging + plantNet + shells
+    targets: core + catalog + imaging + shells + classifier
 )

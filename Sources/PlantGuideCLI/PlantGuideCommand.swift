@@ -32,6 +32,7 @@ public struct PlantGuideCommand: AsyncParsableCommand {
             CacheCommand.self,
             ConfigCommand.self,
             DevCommand.self,
+            ModelCommand.self,
         ]
     )
 

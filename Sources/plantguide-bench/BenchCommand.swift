@@ -27,6 +27,7 @@ struct BenchCommand: AsyncParsableCommand {
         CatalogBenchmark(),
         ImagingBenchmark(),
         PlantNetBenchmark(),
+        ClassifierBenchmark(),
     ]
 
     func validate() throws {

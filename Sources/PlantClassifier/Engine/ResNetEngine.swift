@@ -1,0 +1,89 @@
+import Foundation
+
+/// Runs a torchvision ResNet forward pass with batch-norm already folded into the convolutions.
+/// Immutable after creation; a forward pass needs a ``Workspace`` that only one caller uses at a time.
+final class ResNetEngine: Sendable {
+    let spec: NetworkSpec
+    private let weights: WeightStore
+
+    /// Uses `weights`, which must hold every tensor of `spec.packedTensors`.
+    init(spec: NetworkSpec, weights: WeightStore) {
+        self.spec = spec
+        self.weights = weights
+    }
+
+    /// Logits for `batch` images in NCHW order (3 channels, `height`×`width`), `[batch, classes]`.
+    func forward(
+        _ input: UnsafePointer<Float>, batch: Int, height: Int, width: Int, workspace: Workspace, threads: Int
+    ) -> [Float] {
+        let buffers = workspace.activations
+        var shape = FeatureShape(batch: batch, height: height, width: width, channels: 3)
+        Kernels.toChannelsLast(input, shape, into: buffers[0])
+
+        shape = convolve(spec.stem, buffers[0], shape, into: buffers[1], relu: true, workspace: workspace, threads: threads)
+        let pooledHeight = (shape.height - 1) / 2 + 1, pooledWidth = (shape.width - 1) / 2 + 1
+        Kernels.maxPool(buffers[1], shape, into: buffers[2], outHeight: pooledHeight, outWidth: pooledWidth, threads: threads)
+        shape.height = pooledHeight
+        shape.width = pooledWidth
+
+        var current = 2
+        for block in spec.blocks {
+            let free = (0..<4).filter { $0 != current }
+            var shortcut = buffers[current]
+            if let downsample = block.downsample {
+                _ = convolve(downsample, buffers[current], shape, into: buffers[free[2]], relu: false, workspace: workspace, threads: threads)
+                shortcut = buffers[free[2]]
+            }
+            var blockShape = shape
+            var source = current
+            for (index, conv) in block.convs.enumerated() {
+                let isLast = index == block.convs.count - 1
+                let target = source == free[0] ? free[1] : free[0]
+                blockShape = convolve(
+                    conv, buffers[source], blockShape, into: buffers[target], residual: isLast ? UnsafePointer(shortcut) : nil,
+                    relu: true, workspace: workspace, threads: threads
+                )
+                source = target
+            }
+            current = source
+            shape = blockShape
+        }
+
+        let pooled = buffers[(current + 1) % 4]
+        Kernels.globalAveragePool(buffers[current], shape, into: pooled)
+        let logits = buffers[(current + 2) % 4]
+        Kernels.seed(logits, rows: batch, bias: weights.tensor("fc.bias"), channels: spec.classes, residual: nil, threads: 1)
+        BLAS.gemm(m: batch, n: spec.classes, k: spec.features, a: pooled, b: weights.tensor("fc.weight"), c: logits, beta: 1)
+        return Array(UnsafeBufferPointer(start: logits, count: batch * spec.classes))
+    }
+
+    /// One folded convolution: gather patches unless the conv is a plain 1×1, seed the output with the
+    /// bias (and shortcut), multiply, then ReLU.
+    private func convolve(
+        _ conv: ConvSpec, _ input: UnsafeMutablePointer<Float>, _ shape: FeatureShape, into output: UnsafeMutablePointer<Float>,
+        residual: UnsafePointer<Float>? = nil, relu: Bool, workspace: Workspace, threads: Int
+    ) -> FeatureShape {
+        let outShape = FeatureShape(
+            batch: shape.batch, height: conv.outputSize(shape.height), width: conv.outputSize(shape.width),
+            channels: conv.outChannels
+        )
+        var patches = UnsafePointer(input)
+        if conv.kernel > 1 || conv.stride > 1 {
+            Kernels.im2col(
+                input, shape, conv: conv, outHeight: outShape.height, outWidth: outShape.width, into: workspace.columns,
+                threads: threads
+            )
+            patches = UnsafePointer(workspace.columns)
+        }
+        Kernels.seed(
+            output, rows: outShape.pixels, bias: weights.tensor("\(conv.name).bias"), channels: conv.outChannels,
+            residual: residual, threads: threads
+        )
+        BLAS.gemm(
+            m: outShape.pixels, n: conv.outChannels, k: conv.reduction, a: patches, b: weights.tensor("\(conv.name).weight"),
+            c: output, beta: 1
+        )
+        if relu { Kernels.relu(output, count: outShape.count, threads: threads) }
+        return outShape
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+
+/// Scratch memory for one forward pass: four activation buffers and one for gathered patches. Reused
+/// across calls with the same or smaller input so the hot path does not allocate.
+final class Workspace {
+    let batch: Int
+    let height: Int
+    let width: Int
+    private(set) var activations: [UnsafeMutablePointer<Float>]
+    let columns: UnsafeMutablePointer<Float>
+    let activationCapacity: Int
+
+    init(spec: NetworkSpec, batch: Int, height: Int, width: Int) {
+        self.batch = batch
+        self.height = height
+        self.width = width
+        var largest = batch * height * width * 3
+        var largestColumns = 1
+        var h = height, w = width
+        func visit(_ conv: ConvSpec, _ inH: Int, _ inW: Int) -> (Int, Int) {
+            let oh = conv.outputSize(inH), ow = conv.outputSize(inW)
+            largest = max(largest, batch * oh * ow * conv.outChannels)
+            if conv.kernel > 1 || conv.stride > 1 {
+                largestColumns = max(largestColumns, batch * oh * ow * conv.reduction)
+            }
+            return (oh, ow)
+        }
+        (h, w) = visit(spec.stem, h, w)
+        h = (h + 1) / 2
+        w = (w + 1) / 2
+        for block in spec.blocks {
+            var (bh, bw) = (h, w)
+            for conv in block.convs { (bh, bw) = visit(conv, bh, bw) }
+            if let downsample = block.downsample { _ = visit(downsample, h, w) }
+            (h, w) = (bh, bw)
+        }
+        largest = max(largest, batch * max(spec.features, spec.classes))
+        activationCapacity = largest
+        activations = (0..<4).map { _ in UnsafeMutablePointer<Float>.allocate(capacity: largest) }
+        columns = .allocate(capacity: largestColumns)
+    }
+
+    deinit {
+        for buffer in activations { buffer.deallocate() }
+        columns.deallocate()
+    }
+
+    func fits(batch: Int, height: Int, width: Int) -> Bool {
+        batch == self.batch && height == self.height && width == self.width
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import PlantClassifier
+
+/// The on-device CNN against ONNX Runtime on the same random weights, in one run: model load, forward
+/// latency (batch 1, 2 threads), peak memory, parity of logits, and a whole `identify` of a 12 MP JPEG.
+/// The peer runs in scripts/bench/classifier_peer.py (which also builds the random-weight models).
+struct ClassifierBenchmark: BenchmarkSuite {
+    let name = "classifier"
+    let threads = 2
+    let runs = 30
+
+    func run() async throws -> [BenchmarkRow] {
+        let root = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        let script = root.appendingPathComponent("scripts/bench/classifier_peer.py").path
+        let folder = root.appendingPathComponent("artifacts/classifier-bench")
+        let tools = Bundle.main.executableURL?.deletingLastPathComponent() ?? root
+        let plantguide = tools.appendingPathComponent("plantguide").path
+        guard FileManager.default.fileExists(atPath: script), FileManager.default.isExecutableFile(atPath: plantguide) else {
+            throw BenchError.missing("run from the repository root after `swift build -c release` (need \(script) and \(plantguide))")
+        }
+        let python = "/usr/bin/env"
+        let input = folder.appendingPathComponent("input.f32")
+        var rows: [BenchmarkRow] = []
+
+        for arch in ["resnet18", "resnet50"] {
+            let checkpoint = folder.appendingPathComponent("\(arch).pth")
+            let onnx = folder.appendingPathComponent("\(arch).onnx")
+            if !FileManager.default.fileExists(atPath: checkpoint.path) || !FileManager.default.fileExists(atPath: onnx.path) {
+                progress("building random-weight \(arch) (numpy/onnx)…")
+                _ = try ChildProcess.output(python, ["python3", script, "build", "--arch", arch, "--out", folder.path])
+            }
+            // Import in a child process so its memory does not count against the engine's peak.
+            var models: [WeightPrecision: URL] = [:]
+            for precision in WeightPrecision.allCases {
+                let model = folder.appendingPathComponent("\(arch)-\(precision.rawValue).pgmodel")
+                progress("importing \(arch) as \(precision.rawValue)…")
+                let imported = try ChildProcess.run(
+                    plantguide, ["model", "import", checkpoint.path, "--arch", arch, "--precision", precision.rawValue, "--output", model.path]
+                )
+                guard imported.status == 0 else { throw BenchError.missing("importing \(checkpoint.path) failed") }
+                if precision == .float16 {
+                    rows.append(BenchmarkRow(suite: name, name: "\(arch) import (checkpoint → model file)", value: imported.seconds, unit: "s"))
+                }
+                models[precision] = model
+            }
+            guard let half = models[.float16], let full = models[.float32] else { continue }
+
+            progress("\(arch): ONNX Runtime…")
+            let peer = try JSONDecoder().decode(
+                PeerResult.self,
+                from: ChildProcess.output(python, ["python3", script, "peer", "--onnx", onnx.path, "--input", input.path,
+                                                   "--threads", String(threads), "--runs", String(runs)])
+            )
+
+            progress("\(arch): PlantGuide…")
+            var loads: [Double] = []
+            var classifier: Classifier?
+            for _ in 0..<5 {
+                loads.append(try Measure.seconds { classifier = try Classifier(contentsOf: half, threads: threads) })
+            }
+            guard let classifier else { continue }
+            let data = try Data(contentsOf: input)
+            let tensor = data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+            for _ in 0..<5 { _ = try classifier.logits(tensor, height: 224, width: 224) }
+            var latencies: [Double] = []
+            for _ in 0..<runs {
+                latencies.append(try Measure.seconds { _ = try classifier.logits(tensor, height: 224, width: 224) })
+            }
+            let exact = try Classifier(contentsOf: full, threads: threads).logits(tensor, height: 224, width: 224)
+            let stored = try classifier.logits(tensor, height: 224, width: 224)
+            let parity = zip(exact, peer.logits).map { abs(Double($0) - $1) }.max() ?? .nan
+            let halfParity = zip(stored, peer.logits).map { abs(Double($0) - $1) }.max() ?? .nan
+            let top = { (values: [Double]) in Array(values.indices.sorted { values[$0] > values[$1] }.prefix(10)) }
+            let sameTop = top(exact.map(Double.init)) == top(peer.logits)
+
+            let ms = 1000.0
+            let ort = peer.runtime
+            rows += [
+                BenchmarkRow(suite: name, name: "\(arch) load (median of 5)", value: Measure.percentile(loads, 0.5) * ms, unit: "ms",
+                             below: 200, peer: (ort, peer.loadMs)),
+                BenchmarkRow(suite: name, name: "\(arch) forward p50 (\(threads) threads)", value: Measure.percentile(latencies, 0.5) * ms,
+                             unit: "ms", peer: (ort, peer.p50Ms)),
+                BenchmarkRow(suite: name, name: "\(arch) forward p90 (\(threads) threads)", value: Measure.percentile(latencies, 0.9) * ms,
+                             unit: "ms", peer: (ort, peer.p90Ms)),
+                BenchmarkRow(suite: name, name: "\(arch) peak RSS (bench process)", value: Measure.peakResidentMiB(), unit: "MiB",
+                             below: 150, peer: (ort, peer.peakRssMib)),
+                BenchmarkRow(suite: name, name: "\(arch) max |Δ logit| vs ORT, float32 file", value: parity, unit: "", below: 1e-3),
+                BenchmarkRow(suite: name, name: "\(arch) max |Δ logit| vs ORT, float16 file", value: halfParity, unit: ""),
+                BenchmarkRow(suite: name, name: "\(arch) same top-10 as ORT", value: sameTop ? 1 : 0, unit: "bool"),
+            ]
+        }
+
+        let photo = folder.appendingPathComponent("photo-12mp.jpg")
+        let model = folder.appendingPathComponent("resnet50-float16.pgmodel")
+        if FileManager.default.fileExists(atPath: photo.path) {
+            progress("identify of a 12 MP JPEG…")
+            var outcomes: [ChildProcess.Outcome] = []
+            for _ in 0..<5 {
+                outcomes.append(try ChildProcess.run(
+                    plantguide, ["identify", photo.path, "--model", model.path, "--json", "--threads", String(threads)]
+                ))
+            }
+            guard outcomes.allSatisfy({ $0.status == 0 }) else { throw BenchError.missing("plantguide identify failed") }
+            rows += [
+                BenchmarkRow(suite: name, name: "identify 12 MP JPEG, whole process (median of 5)",
+                             value: Measure.percentile(outcomes.map(\.seconds), 0.5) * 1000, unit: "ms"),
+                BenchmarkRow(suite: name, name: "identify 12 MP JPEG, peak RSS", value: outcomes.map(\.peakResidentMiB).max() ?? 0,
+                             unit: "MiB", below: 150),
+            ]
+        }
+        return rows
+    }
+
+    private func progress(_ text: String) {
+        FileHandle.standardError.write(Data("  \(text)\n".utf8))
+    }
+
+    private struct PeerResult: Decodable {
+        var runtime: String
+        var loadMs: Double
+        var p50Ms: Double
+        var p90Ms: Double
+        var peakRssMib: Double
+        var logits: [Double]
+
+        enum CodingKeys: String, CodingKey {
+            case runtime, logits
+            case loadMs = "load_ms", p50Ms = "p50_ms", p90Ms = "p90_ms", peakRssMib = "peak_rss_mib"
+        }
+    }
+
+    enum BenchError: Error, CustomStringConvertible {
+        case missing(String)
+        var description: String {
+            switch self {
+            case .missing(let detail): "classifier benchmark: \(detail)"
+            }
+        }
+    }
+}
