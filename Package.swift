@@ -88,14 +88,52 @@ let store: [Target] = [
     .testTarget(
         name: "PlantStoreTests",
         dependencies: ["PlantStore", "PlantCatalog", "PlantGuideTestSupport"],
+        swiftSettings: settings
+    ),
+]
+
 // MARK: - Online identification: the Pl@ntNet v2 client (quota, cache, offline) and the hybrid identifier that
 // combines it with the on-device classifier and enriches answers from the catalog.
 let plantNet: [Target] = [
     .target(name: "PlantNetAPI", dependencies: ["PlantGuideCore"], swiftSettings: settings),
+    .target(
         name: "PlantIdentification",
         dependencies: ["PlantGuideCore", "PlantCatalog", "PlantNetAPI"],
+        swiftSettings: settings
+    ),
+    .testTarget(
         name: "PlantNetAPITests",
         dependencies: ["PlantNetAPI", "PlantIdentification", "PlantCatalog", "PlantGuideTestSupport"],
+        swiftSettings: settings
+    ),
+]
+
+// MARK: - Classifier: the CNN engine over BLAS, PyTorch checkpoint import, model files, labels.
+#if canImport(Accelerate)
+let blas: [Target] = []
+let blasDependency: [Target.Dependency] = []
+#else
+let blas: [Target] = [
+    .systemLibrary(name: "COpenBLAS", pkgConfig: "openblas", providers: [.apt(["libopenblas-dev"])]),
+]
+let blasDependency: [Target.Dependency] = ["COpenBLAS"]
+#endif
+let classifier: [Target] = blas + [
+    .systemLibrary(name: "CPlantZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
+    .target(
+        name: "PlantClassifier",
+        dependencies: ["PlantGuideCore", "PlantImaging", "CPlantZlib"] + blasDependency,
+        exclude: ["Resources/SOURCES.md"],
+        resources: [
+            .copy("Resources/class_idx_to_species_id.json"),
+            .copy("Resources/plantnet300K_species_id_2_name.json"),
+        ],
+        swiftSettings: settings
+    ),
+    .testTarget(
+        name: "PlantClassifierTests",
+        dependencies: ["PlantClassifier", "PlantGuideTestSupport"],
+        resources: [.copy("Fixtures")],
         swiftSettings: settings
     ),
 ]
@@ -104,23 +142,19 @@ let plantNet: [Target] = [
 let shells: [Target] = [
     .target(
         name: "PlantGuideCLI",
-        dependencies: ["PlantGuideCore", "PlantCatalog", "PlantGuideServer", "PlantImaging", "PlantStore", argumentParser],
         dependencies: [
-            "PlantGuideCore", "PlantCatalog", "PlantImaging", "PlantNetAPI", "PlantIdentification",
-            "PlantGuideTestSupport", argumentParser,
+            "PlantGuideCore", "PlantCatalog", "PlantImaging", "PlantStore", "PlantNetAPI", "PlantIdentification",
+            "PlantClassifier", "PlantGuideServer", "PlantGuideTestSupport", argumentParser,
         ],
-        dependencies: ["PlantGuideCore", "PlantCatalog", "PlantImaging", "PlantClassifier", argumentParser],
         swiftSettings: settings
     ),
     .executableTarget(name: "plantguide", dependencies: ["PlantGuideCLI"], swiftSettings: settings),
     .executableTarget(
         name: "plantguide-bench",
-        dependencies: ["PlantGuideCore", "PlantCatalog", "PlantImaging", "PlantStore", argumentParser],
         dependencies: [
-            "PlantGuideCore", "PlantCatalog", "PlantImaging", "PlantNetAPI", "PlantIdentification",
-            "PlantGuideTestSupport", argumentParser,
+            "PlantGuideCore", "PlantCatalog", "PlantImaging", "PlantStore", "PlantNetAPI", "PlantIdentification",
+            "PlantClassifier", "PlantGuideTestSupport", argumentParser,
         ],
-        dependencies: ["PlantGuideCore", "PlantCatalog", "PlantImaging", "PlantClassifier", argumentParser],
         swiftSettings: settings
     ),
     .target(name: "PlantGuideTestSupport", dependencies: ["PlantGuideCore"] + nio, swiftSettings: settings),
@@ -144,24 +178,6 @@ let web: [Target] = [
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-// MARK: - Classifier: the CNN engine over BLAS, PyTorch checkpoint import, model files, labels.
-#if canImport(Accelerate)
-let blas: [Target] = []
-let blasDependency: [Target.Dependency] = []
-#else
-let blas: [Target] = [
-    .systemLibrary(name: "COpenBLAS", pkgConfig: "openblas", providers: [.apt(["libopenblas-dev"])]),
-]
-let blasDependency: [Target.Dependency] = ["COpenBLAS"]
-#endif
-let classifier: [Target] = blas + [
-    .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
-        name: "PlantClassifier",
-        dependencies: ["PlantGuideCore", "PlantImaging", "CZlib"] + blasDependency,
-        exclude: ["Resources/SOURCES.md"],
-        resources: [
-            .copy("Resources/class_idx_to_species_id.json"),
-            .copy("Resources/plantnet300K_species_id_2_name.json"),
         ],
         swiftSettings: settings
     ),
@@ -175,9 +191,6 @@ let classifier: [Target] = blas + [
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Logging", package: "swift-log"),
         ],
-        name: "PlantClassifierTests",
-        dependencies: ["PlantClassifier", "PlantGuideTestSupport"],
-        resources: [.copy("Fixtures")],
         swiftSettings: settings
     ),
 ]
@@ -194,17 +207,14 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
-    targets: core + catalog + shells + web + imaging
-        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
-        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
-    targets: core + catalog + imaging + store + shells
-        .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
-    targets: core + catalog + imaging + plantNet + shells
-    targets: core + catalog + imaging + shells + classifier
+    targets: core + catalog + imaging + store + plantNet + classifier + shells + web
 )

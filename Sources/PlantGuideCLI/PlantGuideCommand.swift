@@ -31,7 +31,6 @@ public struct PlantGuideCommand: AsyncParsableCommand {
             QuotaCommand.self,
             CacheCommand.self,
             ConfigCommand.self,
-            DevCommand.self,
             ModelCommand.self,
         ]
     )

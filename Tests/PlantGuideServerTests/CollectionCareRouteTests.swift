@@ -121,7 +121,7 @@ import Testing
             }
             #expect(store.state.withLock { $0.done } == ["t-p1"])
             try await client.execute(uri: "/api/care?days=7", method: .get, headers: session.headers) { response in
-                try #expect(JSONDecoder.iso.decode([CareTask].self, from: Data(buffer: response.body)).isEmpty)
+                try #expect(JSONDecoder.iso.decode([DueCareItem].self, from: Data(buffer: response.body)).isEmpty)
             }
             try await client.execute(uri: "/api/care?days=0", method: .get, headers: session.headers) { response in
                 #expect(response.status == .badRequest)

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A care task that is due: water, fertilise, repot…
-public struct CareTask: Sendable, Codable, Hashable {
+public struct DueCareItem: Sendable, Codable, Hashable {
     /// Stable id of the schedule.
     public var id: String
     /// The plant's collection id.
@@ -26,7 +26,7 @@ public struct CareTask: Sendable, Codable, Hashable {
 /// Care schedules of the collection.
 public struct CareCapability: Sendable {
     /// Tasks due up to a date, soonest first.
-    public var due: @Sendable (_ through: Date) async throws -> [CareTask]
+    public var due: @Sendable (_ through: Date) async throws -> [DueCareItem]
     /// Records a task as done now.
     public var markDone: @Sendable (_ taskID: String) async throws -> Void
     /// Moves a task later by a number of days.
@@ -36,7 +36,7 @@ public struct CareCapability: Sendable {
 
     /// Creates the capability.
     public init(
-        due: @escaping @Sendable (_ through: Date) async throws -> [CareTask],
+        due: @escaping @Sendable (_ through: Date) async throws -> [DueCareItem],
         markDone: @escaping @Sendable (_ taskID: String) async throws -> Void,
         snooze: @escaping @Sendable (_ taskID: String, _ days: Int) async throws -> Void,
         calendar: @escaping @Sendable () async throws -> String

@@ -11,12 +11,12 @@ extension Pages {
         )
     }
 
-    static func care(_ tasks: [CareTask], now: Date, context: AppRequestContext) -> HTML {
+    static func care(_ tasks: [DueCareItem], now: Date, context: AppRequestContext) -> HTML {
         let calendar = Calendar(identifier: .gregorian)
         let endOfToday = calendar.date(byAdding: .day, value: 1, to: calendar.startOfDay(for: now)) ?? now
         let today = tasks.filter { $0.due < endOfToday }
         let week = tasks.filter { $0.due >= endOfToday }
-        func list(_ tasks: [CareTask], empty: String) -> HTML {
+        func list(_ tasks: [DueCareItem], empty: String) -> HTML {
             guard !tasks.isEmpty else { return "<p>\(empty)</p>" }
             let items: [HTML] = tasks.map { task in
                 let overdue: HTML = task.due < calendar.startOfDay(for: now) ? " <span class=\"badge\">overdue</span>" : ""

@@ -84,7 +84,7 @@ final class FakeStore: Sendable {
     struct State {
         var entries: [CollectionEntry] = []
         var photos: [String: Data] = [:]
-        var tasks: [CareTask] = []
+        var tasks: [DueCareItem] = []
         var done: [String] = []
         var snoozed: [(String, Int)] = []
         var apiKey: String?
@@ -120,7 +120,7 @@ final class FakeStore: Sendable {
                         id: id, scientificName: new.scientificName, nickname: new.nickname, room: new.room, photoID: photoID, added: self.now
                     )
                     state.entries.append(entry)
-                    state.tasks.append(CareTask(id: "t-\(id)", plantID: id, plantName: new.nickname ?? new.scientificName, action: "Water", due: self.now))
+                    state.tasks.append(DueCareItem(id: "t-\(id)", plantID: id, plantName: new.nickname ?? new.scientificName, action: "Water", due: self.now))
                     return entry
                 }
             },
