@@ -173,6 +173,11 @@ let web: [Target] = [
         dependencies: [
             "PlantGuideCore",
             "PlantCatalog",
+            "PlantImaging",
+            "PlantStore",
+            "PlantNetAPI",
+            "PlantIdentification",
+            "PlantClassifier",
             hummingbird,
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -67,22 +67,32 @@ class Journey:
         return [element.text for element in self.driver.find_elements(By.CSS_SELECTOR, selector)]
 
 
-def start_server(binary, home, environment):
-    env = dict(os.environ, PLANTGUIDE_HOME=str(home), NO_COLOR="1", **environment)
-    env.pop("PLANTNET_API_KEY", None) if "PLANTNET_API_KEY" not in environment else None
+def start(arguments, home, environment, pattern, log_name):
+    """Starts a long-running plantguide command and waits for the address it prints."""
+    env = dict(os.environ, PLANTGUIDE_HOME=str(home), NO_COLOR="1")
+    env.pop("PLANTNET_API_KEY", None)
+    env.update(environment)
     process = subprocess.Popen(
-        [binary, "serve", "--port", "0"], env=env, stdout=subprocess.PIPE, stderr=open(home / "server.log", "w"), text=True)
+        arguments, env=env, stdout=subprocess.PIPE, stderr=open(home / log_name, "w"), text=True)
     deadline = time.time() + 60
     while time.time() < deadline:
         line = process.stdout.readline()
         if not line:
             if process.poll() is not None:
-                raise RuntimeError("the server exited: " + (home / "server.log").read_text()[-2000:])
+                raise RuntimeError(f"{arguments[1]} exited: " + (home / log_name).read_text()[-2000:])
             continue
-        match = re.search(r"(http://127\.0\.0\.1:\d+/)", line)
+        match = re.search(pattern, line)
         if match:
             return process, match.group(1)
-    raise RuntimeError("the server did not print its address within 60 s")
+    raise RuntimeError(f"{arguments[1]} did not print its address within 60 s")
+
+
+def prepare_home(binary, home):
+    """Installs the tiny fixture model (random weights, 1081 classes) as the on-device model."""
+    checkpoint = HERE.parent / "PlantClassifierTests" / "Fixtures" / "tiny-resnet18.pth"
+    if checkpoint.exists():
+        subprocess.run([binary, "model", "import", str(checkpoint), "--arch", "resnet18"],
+                       env=dict(os.environ, PLANTGUIDE_HOME=str(home)), check=True, capture_output=True)
 
 
 def make_driver():
@@ -148,10 +158,18 @@ def identify_journey(j, status, photo):
         return False
     j.check(j.driver.find_element(By.ID, "photo").get_attribute("capture") == "environment", "camera capture")
     j.screenshot("identify")
-    j.driver.find_element(By.ID, "photo").send_keys(str(photo))
-    Select(j.driver.find_element(By.ID, "organ")).select_by_value("leaf")
-    j.driver.find_element(By.CSS_SELECTOR, "form[data-loading] button[type=submit]").click()
-    j.wait(EC.title_contains("Results"), timeout=120)
+    strategies = [o.get_attribute("value") for o in Select(j.driver.find_element(By.ID, "strategy")).options]
+    if "plantnet" in strategies:
+        # Pl@ntNet (here the loopback stub) first: its answer is enriched from the catalog.
+        identify(j, photo, "plantnet")
+        j.check("Source: Pl@ntNet" in j.driver.page_source, "the Pl@ntNet answer says where it came from")
+        j.check("Found in local database" in j.driver.page_source, "catalog plants carry the local-database badge")
+        j.screenshot("results-plantnet")
+        j.driver.find_element(By.LINK_TEXT, "Identify again").click()
+        j.wait(EC.title_contains("Identify"))
+    if "on-device" not in strategies:
+        return True
+    identify(j, photo, "on-device")
     ranks = [int(li.get_attribute("data-rank")) for li in j.driver.find_elements(By.CSS_SELECTOR, "ol.results li")]
     j.check(ranks == list(range(1, 11)), f"results page shows 10 ranked entries, got {ranks}")
     bars = j.driver.find_elements(By.CSS_SELECTOR, "ol.results .bar[role=meter]")
@@ -162,7 +180,23 @@ def identify_journey(j, status, photo):
     return True
 
 
-def collection_and_care(j, status, identified):
+def identify(j, photo, strategy):
+    j.driver.find_element(By.ID, "photo").send_keys(str(photo))
+    Select(j.driver.find_element(By.ID, "organ")).select_by_value("leaf")
+    Select(j.driver.find_element(By.ID, "strategy")).select_by_value(strategy)
+    j.driver.find_element(By.CSS_SELECTOR, "form[data-loading] button[type=submit]").click()
+    j.wait(EC.title_contains("Results"), timeout=120)
+
+
+def backdate_watering(j, binary, home):
+    """Logs a watering 60 days ago through the CLI (same data directory), so a task is overdue now."""
+    plant_id = j.driver.current_url.rstrip("/").split("/")[-1]
+    day = time.strftime("%Y-%m-%d", time.gmtime(time.time() - 60 * 86400))
+    subprocess.run([binary, "care", "done", plant_id, "water", "--date", day],
+                   env=dict(os.environ, PLANTGUIDE_HOME=str(home)), check=True, capture_output=True)
+
+
+def collection_and_care(j, status, identified, binary, home):
     if not status.get("collection"):
         j.open("/collection")
         j.check("not available yet" in j.driver.page_source, "collection says it is not available yet")
@@ -172,6 +206,10 @@ def collection_and_care(j, status, identified):
         j.driver.find_element(By.ID, "room").send_keys("Kitchen")
         j.driver.find_element(By.XPATH, "//button[normalize-space()='Save to collection']").click()
         j.wait(EC.title_contains("Browser test plant"))
+        j.check("Identified as" in j.driver.page_source, "the plant page lists its identification history")
+        backdate_watering(j, binary, home)
+        j.driver.refresh()
+        j.check("Watered" in j.driver.page_source, "the care log shows the watering")
         j.screenshot("collection-plant")
         j.open("/collection")
         j.check("Browser test plant" in j.driver.page_source, "the saved plant is in the collection")
@@ -184,6 +222,7 @@ def collection_and_care(j, status, identified):
         j.open("/care")
         j.screenshot("care")
         buttons = j.driver.find_elements(By.XPATH, "//button[starts-with(normalize-space(), 'Mark done')]")
+        j.check(not identified or buttons, "the overdue watering is listed with a Mark done button")
         if buttons:
             before = len(buttons)
             buttons[0].click()
@@ -202,18 +241,27 @@ def main():
     parser.add_argument("--photo", default=str(HERE / "Fixtures" / "leaf.jpg"))
     args = parser.parse_args()
     shots = Path(args.screenshots)
+    shutil.rmtree(shots, ignore_errors=True)
     shots.mkdir(parents=True, exist_ok=True)
     home = Path(tempfile.mkdtemp(prefix="plantguide-browser-"))
-    server, base = start_server(args.binary, home, {})
+    processes = []
     driver = None
     try:
+        prepare_home(args.binary, home)
+        stub, stub_url = start([args.binary, "dev", "plantnet-stub", "--port", "0"], home, {},
+                               r"(http://127\.0\.0\.1:\d+)", "stub.log")
+        processes.append(stub)
+        server, base = start([args.binary, "serve", "--port", "0"], home,
+                             {"PLANTGUIDE_PLANTNET_URL": stub_url, "PLANTNET_API_KEY": "stub-key"},
+                             r"(http://127\.0\.0\.1:\d+/)", "server.log")
+        processes.append(server)
         driver = make_driver()
         status = json.load(urllib.request.urlopen(base + "api/status"))
         journey = Journey(driver, base, shots)
         home_page(journey)
         browse_and_filter(journey)
         identified = identify_journey(journey, status, Path(args.photo).resolve())
-        collection_and_care(journey, status, identified)
+        collection_and_care(journey, status, identified, args.binary, home)
         print(f"browser journeys: {journey.checks} checks passed; screenshots in {shots}/")
     except Exception as error:  # noqa: BLE001 - report any failure with the server log
         print(f"browser journeys FAILED: {error}", file=sys.stderr)
@@ -224,11 +272,12 @@ def main():
     finally:
         if driver:
             driver.quit()
-        server.terminate()
-        try:
-            server.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        for process in processes:
+            process.terminate()
+            try:
+                process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                process.kill()
         shutil.rmtree(home, ignore_errors=True)
     return 0
 

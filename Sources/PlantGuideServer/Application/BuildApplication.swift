@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import PlantCatalog
+import PlantGuideCore
 
 /// Builds the web app. This is the one place where the server's parts are put together; the live
 /// capabilities are chosen by ``ServerDependencies/live(dataDirectory:environment:)`` and passed in,
@@ -61,8 +62,29 @@ public func buildRouter(configuration: ServerConfiguration, dependencies: Server
 
 extension ServerDependencies {
     /// The live capabilities for a data directory: what is installed and configured there.
-    public static func live(dataDirectory: URL, environment: [String: String] = ProcessInfo.processInfo.environment) -> ServerDependencies {
+    /// Every capability whose parts are present is on; the rest show as not available yet.
+    public static func live(
+        dataDirectory: URL, environment: [String: String] = ProcessInfo.processInfo.environment,
+        logger: Logger = Logger(label: "plantguide.server")
+    ) -> ServerDependencies {
+        let directory = DataDirectory(url: dataDirectory)
+        let log: @Sendable (String) -> Void = { logger.warning("\($0)") }
         let catalog = PlantCatalog()
-        return ServerDependencies(catalog: catalog)
+        var usableCatalog: PlantCatalog? = catalog
+        do {
+            try catalog.load()
+        } catch {
+            logger.error("catalog not loaded", metadata: ["error": "\(error)"])
+            usableCatalog = nil
+        }
+        let now: @Sendable () -> Date = { Date() }
+        let store = LiveStore.make(directory: directory, catalog: catalog, now: now, log: log)
+        return ServerDependencies(
+            catalog: usableCatalog,
+            identification: LiveIdentification.make(directory: directory, environment: environment, catalog: catalog, log: log),
+            collection: store?.0, care: store?.1,
+            settings: LiveSettings.make(directory: directory, environment: environment, log: log),
+            now: now
+        )
     }
 }

@@ -64,12 +64,15 @@ public struct IdentifyOutcome: Sendable {
     public var offline: Bool
     /// Pl@ntNet identifications left today, when known.
     public var quotaRemaining: Int?
+    /// Remarks worth showing, e.g. why one of two identifiers did not answer.
+    public var notes: [String]
 
     /// Creates an outcome.
-    public init(identification: Identification, offline: Bool = false, quotaRemaining: Int? = nil) {
+    public init(identification: Identification, offline: Bool = false, quotaRemaining: Int? = nil, notes: [String] = []) {
         self.identification = identification
         self.offline = offline
         self.quotaRemaining = quotaRemaining
+        self.notes = notes
     }
 }
 

@@ -2,7 +2,7 @@
 /// rather than as files that could go missing from an installation.
 enum StaticAssets {
     /// Bumped when the assets change, so browsers that cached them fetch the new ones.
-    static let version = "3"
+    static let version = "4"
 
     static let stylesheet: String = baseStylesheet + widthClasses
 
@@ -47,6 +47,7 @@ enum StaticAssets {
     .notice.error { border-left-color: var(--low); background: var(--error-bg); }
     .notice.ok { border-left-color: var(--high); background: #e9f5ec; }
     .notice h2 { margin-top: 0; font-size: 1.1rem; }
+    .card h2 { margin-top: 0; }
     .card { background: var(--card); border: 1px solid var(--line); border-radius: .6rem; padding: 1rem; margin: 1rem 0; }
     label { display: block; font-weight: 600; margin: .75rem 0 .25rem; }
     input[type=text], input[type=search], input[type=password], select {

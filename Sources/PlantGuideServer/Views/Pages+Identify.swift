@@ -58,6 +58,9 @@ extension Pages {
         if let remaining = result.outcome.quotaRemaining, remaining < 50 {
             notices.append("<div class=\"notice\" role=\"status\"><strong>Quota:</strong> only \(remaining) Pl@ntNet identifications left today. They reset at midnight UTC.</div>")
         }
+        for note in result.outcome.notes {
+            notices.append("<div class=\"notice\" role=\"status\">\(note)</div>")
+        }
         if identification.predictions.isEmpty {
             notices.append("<div class=\"notice error\" role=\"alert\">No plant was recognised in this photo. Try a closer photo of a leaf or flower.</div>")
         } else if identification.uncertain {

@@ -1,0 +1,91 @@
+import Foundation
+import PlantCatalog
+import PlantClassifier
+import PlantGuideCore
+import PlantIdentification
+import PlantImaging
+import PlantNetAPI
+
+/// Identification over the hybrid identifier: the installed on-device model and/or Pl@ntNet.
+enum LiveIdentification {
+    /// The capability, or `nil` when neither a model nor an API key is available.
+    static func make(
+        directory: DataDirectory, environment: [String: String], catalog: PlantCatalog, log: @escaping @Sendable (String) -> Void
+    ) -> IdentificationCapability? {
+        var onDevice: OnDeviceIdentifier?
+        var summaries: [String] = []
+        var onDeviceMissing = "no on-device model is installed."
+        if let url = ModelStore(dataDirectory: directory).defaultModel() {
+            do {
+                // The server limits concurrent identifications itself, so each uses one thread.
+                let classifier = try Classifier(contentsOf: url, threads: 1)
+                onDevice = .live(classifier: classifier)
+                summaries.append("on-device model \(url.deletingPathExtension().lastPathComponent) (\(classifier.manifest.classes) species)")
+            } catch {
+                onDeviceMissing = "the installed model cannot be loaded: \(error)"
+                log("on-device model not loaded: \(type(of: error))")
+            }
+        }
+        var online: OnlineIdentifier?
+        var onlineMissing = "no Pl@ntNet API key is configured."
+        do throws(PlantNetError) {
+            let configuration = try PlantNetConfiguration.resolve(environment: environment, directory: directory)
+            if configuration.apiKey != nil {
+                try? directory.create()
+                let client = PlantNetClient(configuration: configuration, log: { _ in })
+                let service = PlantNetService(
+                    client: client, quota: quota(directory), cache: cache(directory, log: log), reachability: Reachability()
+                )
+                online = .live(service: service, prepare: prepare)
+                summaries.append("Pl@ntNet")
+            }
+        } catch {
+            onlineMissing = error.description
+        }
+        guard onDevice != nil || online != nil else { return nil }
+        let hybrid = HybridIdentifier(
+            onDevice: onDevice, online: online, catalog: catalog, threshold: 0.7, top: 10,
+            onDeviceMissingReason: onDeviceMissing, onlineMissingReason: onlineMissing
+        )
+        var strategies: [IdentifyStrategy] = [.auto]
+        if onDevice != nil { strategies.append(.onDevice) }
+        if online != nil { strategies.append(.plantNet) }
+        let hasDevice = onDevice != nil
+        return IdentificationCapability(summary: summaries.joined(separator: " + "), strategies: strategies) { request in
+            let strategy: IdentificationStrategy =
+                switch request.strategy {
+                case .auto: hasDevice ? .onDeviceFirst : .api
+                case .onDevice: .onDevice
+                case .plantNet: .api
+                }
+            let organ = PlantNetOrgan(rawValue: request.organ.rawValue) ?? .auto
+            do {
+                let result = try await hybrid.identify(
+                    photos: request.photos, organs: Array(repeating: organ, count: request.photos.count), strategy: strategy,
+                    options: PlantNetOptions(project: "all", language: "en")
+                )
+                let offline = strategy != .onDevice && result.online == nil && result.preferred.source == .onDevice
+                return IdentifyOutcome(
+                    identification: result.preferred, offline: offline, quotaRemaining: result.remainingRequests,
+                    notes: result.notes
+                )
+            } catch {
+                throw ServerError.failed("\(error)")
+            }
+        }
+    }
+
+    static func quota(_ directory: DataDirectory) -> QuotaTracker {
+        QuotaTracker(file: directory.appending("plantnet-quota.json"))
+    }
+
+    static func cache(_ directory: DataDirectory, log: @escaping @Sendable (String) -> Void) -> IdentificationCache {
+        IdentificationCache(file: directory.appending("plantnet-cache.json"), warn: log)
+    }
+
+    /// JPEG q 90, long side ≤ 1280 px, metadata stripped, as Pl@ntNet wants it.
+    @Sendable static func prepare(_ photo: Data, organ: PlantNetOrgan) throws -> PlantNetImage {
+        let prepared = try UploadPreparer().prepare(photo)
+        return PlantNetImage(jpeg: prepared.jpeg, organ: organ, sha256: prepared.originalSHA256, perceptualHash: prepared.perceptualHash)
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import PlantClassifier
+import PlantGuideCore
+import PlantNetAPI
+
+/// API key, quota, cache and model facts from the data directory.
+enum LiveSettings {
+    static func make(directory: DataDirectory, environment: [String: String], log: @escaping @Sendable (String) -> Void) -> SettingsCapability {
+        let keys = APIKeyStore(directory: directory)
+        return SettingsCapability(
+            apiKeyIsSet: { keys.key(environment: environment) != nil },
+            replaceAPIKey: { key in
+                do {
+                    try directory.create()
+                    try keys.save(key)
+                } catch {
+                    throw ServerError.failed("The key could not be stored: \(error)")
+                }
+            },
+            quota: {
+                let status = LiveIdentification.quota(directory).status()
+                return status.remaining.map { QuotaStatus(remaining: $0, limit: 500) }
+            },
+            cacheStatistics: {
+                let statistics = LiveIdentification.cache(directory, log: log).statistics()
+                return [
+                    ("Entries", "\(statistics.entries) of \(statistics.capacity)"),
+                    ("Kept for", "\(Int(statistics.timeToLiveDays)) days"),
+                    ("Hits / misses", "\(statistics.hits) / \(statistics.misses)"),
+                    ("File size", ByteCountFormatter.string(fromByteCount: Int64(statistics.fileBytes), countStyle: .file)),
+                ]
+            },
+            modelInfo: {
+                guard let url = ModelStore(dataDirectory: directory).defaultModel() else { return [] }
+                let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
+                return [
+                    ("File", url.lastPathComponent),
+                    ("Size", ByteCountFormatter.string(fromByteCount: Int64(size), countStyle: .file)),
+                ]
+            }
+        )
+    }
+}
