@@ -190,6 +190,7 @@ let web: [Target] = [
         name: "PlantGuideServerTests",
         dependencies: [
             "PlantGuideServer",
+            "PlantClassifier",
             "PlantGuideTestSupport",
             hummingbird,
             .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -71,7 +71,8 @@ extension Pages {
             body: """
                 <p><a href="/collection">← Collection</a></p>
                 <h1>\(entry.nickname ?? entry.scientificName)</h1>
-                <p><a class="sci" href="/plants/\(urlComponent(entry.scientificName))">\(entry.scientificName)</a> · \(entry.room ?? "No room")</p>
+                <p><span class="sci">\(entry.scientificName)</span> · \(entry.room ?? "No room") · \
+                <a href="/browse?q=\(urlComponent(entry.scientificName))">look it up in the catalog</a></p>
                 <h2>Photos</h2>
                 \(photoList)
                 <h2>History</h2>

@@ -1,0 +1,88 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import PlantClassifier
+import PlantGuideCore
+import Testing
+@testable import PlantGuideServer
+
+/// The live wiring with real parts: a data directory on disk, the tiny fixture model, a real SQLite
+/// collection, and no Pl@ntNet key.
+@Suite struct LiveDependenciesTests {
+    static let testsFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+
+    static func makeHome(withModel: Bool) throws -> URL {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("plantguide-web-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        if withModel {
+            let checkpoint = testsFolder.appendingPathComponent("PlantClassifierTests/Fixtures/tiny-resnet18.pth")
+            _ = try ModelStore(dataDirectory: DataDirectory(url: home)).install(checkpoint: checkpoint, options: .init(architecture: .resnet18))
+        }
+        return home
+    }
+
+    @Test func withoutModelOrKeyIdentificationIsOffButTheStoreWorks() throws {
+        let home = try Self.makeHome(withModel: false)
+        defer { try? FileManager.default.removeItem(at: home) }
+        let dependencies = ServerDependencies.live(dataDirectory: home, environment: [:])
+        #expect(dependencies.identification == nil)
+        #expect(dependencies.collection != nil)
+        #expect(dependencies.care != nil)
+        #expect(dependencies.catalog != nil)
+    }
+
+    @Test func identifySaveAndCareThroughTheRealStoreAndModel() async throws {
+        let home = try Self.makeHome(withModel: true)
+        defer { try? FileManager.default.removeItem(at: home) }
+        let dependencies = ServerDependencies.live(dataDirectory: home, environment: [:])
+        let identification = try #require(dependencies.identification)
+        #expect(identification.strategies == [.auto, .onDevice])
+        let photo = try Data(contentsOf: Self.testsFolder.appendingPathComponent("Browser/Fixtures/leaf.jpg"))
+        try await makeApp(dependencies: dependencies).test(.router) { client in
+            let session = try await Session.open(client)
+            var form = Multipart()
+            form.file("photo", "leaf.jpg", photo)
+            form.field("strategy", "on-device")
+            let (headers, body) = session.multipart(form)
+            let result = try await client.execute(uri: "/api/identify", method: .post, headers: headers, body: body) { response in
+                #expect(response.status == .ok)
+                return try JSONDecoder().decode(IdentifyResultBody.self, from: Data(buffer: response.body))
+            }
+            #expect(result.source == "onDevice")
+            #expect(result.predictions.map(\.rank) == Array(1...10))
+            let (saveHeaders, saveBody) = session.form([
+                ("uploadId", result.uploadId), ("scientificName", result.predictions[0].scientificName), ("room", "Hall"),
+            ])
+            let location = try await client.execute(uri: "/collection", method: .post, headers: saveHeaders, body: saveBody) { response in
+                #expect(response.status == .seeOther)
+                return response.headers[.location] ?? ""
+            }
+            let detail = try await client.execute(uri: "/api/collection/\(location.split(separator: "/").last ?? "")", method: .get) { response in
+                try JSONDecoder.iso.decode(CollectionEntryDetail.self, from: Data(buffer: response.body))
+            }
+            #expect(detail.entry.room == "Hall")
+            #expect(detail.photoIDs.count == 1)
+            #expect(detail.history.contains { $0.text.hasPrefix("Identified as \(result.predictions[0].scientificName)") })
+            try await client.execute(uri: "/collection/photos/\(detail.photoIDs[0])", method: .get) { response in
+                #expect(response.headers[.contentType] == "image/jpeg")
+                #expect(ImageKind(sniffing: Data(buffer: response.body)) == .jpeg)
+            }
+            let tasks = try await client.execute(uri: "/api/care?days=366", method: .get) { response in
+                try JSONDecoder.iso.decode([DueCareItem].self, from: Data(buffer: response.body))
+            }
+            let water = try #require(tasks.first { $0.action == "Water" })
+            var apiHeaders = session.headers
+            apiHeaders[RequestGate.csrfHeader] = session.csrf
+            try await client.execute(uri: "/api/care/\(water.id)/done", method: .post, headers: apiHeaders) { response in
+                #expect(response.status == .noContent)
+            }
+            let after = try await client.execute(uri: "/api/collection/\(detail.entry.id)", method: .get) { response in
+                try JSONDecoder.iso.decode(CollectionEntryDetail.self, from: Data(buffer: response.body))
+            }
+            #expect(after.careLog.map(\.text) == ["Watered"])
+            try await client.execute(uri: "/care/calendar.ics", method: .get) { response in
+                #expect(response.text.contains("BEGIN:VCALENDAR"))
+            }
+        }
+    }
+}
