@@ -13,7 +13,7 @@ struct ErrorMiddleware: RouterMiddleware {
             return try await next(request, context)
         } catch {
             let (status, message, retryAfter) = Self.describe(error)
-            if status.code >= 500 {
+            if status == .internalServerError || status == .badGateway {
                 context.logger.error(
                     "request failed", metadata: ["path": "\(request.uri.path)", "status": "\(status.code)", "error": "\(type(of: error))"]
                 )
