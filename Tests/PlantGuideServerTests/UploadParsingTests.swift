@@ -62,3 +62,12 @@ import Testing
         #expect(queue.load.admitted == 0 && queue.load.running == 0)
     }
 }
+
+@Suite struct LogLineTests {
+    @Test func logStringsAreValidJSON() throws {
+        let tricky = "quote \" backslash \\ newline \n tab \t bell \u{7} é"
+        let data = Data("{\"k\":\(JSONLogHandler.quoted(tricky))}".utf8)
+        let decoded = try #require(try JSONSerialization.jsonObject(with: data) as? [String: String])
+        #expect(decoded["k"] == tricky)
+    }
+}
