@@ -158,6 +158,14 @@ def identify_journey(j, status, photo):
         return False
     j.check(j.driver.find_element(By.ID, "photo").get_attribute("capture") == "environment", "camera capture")
     j.screenshot("identify")
+    # A file that is not a photo is refused by its content, and the error page offers a retry.
+    j.driver.find_element(By.ID, "photo").send_keys(str(Path(__file__).resolve()))
+    j.driver.find_element(By.CSS_SELECTOR, "form[data-loading] button[type=submit]").click()
+    j.wait(EC.title_contains("Error 415"))
+    j.check("Only JPEG, PNG, WebP and HEIC" in j.driver.page_source, "a non-photo upload is explained")
+    j.screenshot("identify-error")
+    j.driver.find_element(By.LINK_TEXT, "Try again").click()
+    j.wait(EC.title_contains("Identify"))
     strategies = [o.get_attribute("value") for o in Select(j.driver.find_element(By.ID, "strategy")).options]
     if "plantnet" in strategies:
         # Pl@ntNet (here the loopback stub) first: its answer is enriched from the catalog.
@@ -278,6 +286,10 @@ def main():
                 process.wait(timeout=15)
             except subprocess.TimeoutExpired:
                 process.kill()
+        if len(processes) == 2 and processes[1].returncode != 0:
+            print(f"browser journeys FAILED: the server did not shut down cleanly on SIGTERM "
+                  f"(exit {processes[1].returncode})", file=sys.stderr)
+            return 1
         shutil.rmtree(home, ignore_errors=True)
     return 0
 

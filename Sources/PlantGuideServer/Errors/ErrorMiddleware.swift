@@ -22,7 +22,9 @@ struct ErrorMiddleware: RouterMiddleware {
             if RequestGate.wantsJSON(request.uri.path) || request.headers[.accept]?.contains("application/json") == true {
                 response = JSONResponse.make(APIErrorBody(status: status.code, message: message), status: status)
             } else {
-                let page = Pages.error(status: status.code, message: message, retry: request.method == .get ? request.uri.description : nil, context: context)
+                // A failed upload is retried from its form; other failed posts have no page to go back to.
+                let retry = request.method == .get ? request.uri.description : (request.uri.path == "/identify" ? "/identify" : nil)
+                let page = Pages.error(status: status.code, message: message, retry: retry, context: context)
                 response = Response.html(page, status: status)
             }
             if let retryAfter { response.headers[.retryAfter] = String(retryAfter) }
