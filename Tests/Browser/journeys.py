@@ -242,6 +242,40 @@ def collection_and_care(j, status, identified, binary, home):
     j.screenshot("settings")
 
 
+def login_journey(binary, shots):
+    """A server with a password: every page asks for the log-in first; a wrong password is refused."""
+    home = Path(tempfile.mkdtemp(prefix="plantguide-browser-login-"))
+    server = None
+    driver = None
+    checks = 0
+    try:
+        subprocess.run([binary, "serve", "--set-password"], input="a long test passphrase\n", text=True,
+                       env=dict(os.environ, PLANTGUIDE_HOME=str(home)), check=True, capture_output=True)
+        server, base = start([binary, "serve", "--port", "0"], home, {}, r"(http://127\.0\.0\.1:\d+/)", "server.log")
+        driver = make_driver()
+        j = Journey(driver, base, shots)
+        j.open("/browse")
+        j.wait(EC.title_contains("Log in"))
+        j.check("next=%2Fbrowse" in driver.current_url, "the log-in remembers where the user was going")
+        j.screenshot("login")
+        driver.find_element(By.ID, "password").send_keys("wrong password")
+        driver.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
+        j.wait(lambda d: "That password is not right" in d.page_source)
+        driver.find_element(By.ID, "password").send_keys("a long test passphrase")
+        driver.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
+        j.wait(EC.title_contains("Browse"))
+        j.check("Log out" in driver.page_source, "after logging in the pages open, with a way to log out")
+        checks = j.checks
+    finally:
+        if driver:
+            driver.quit()
+        if server:
+            server.terminate()
+            server.wait(timeout=15)
+        shutil.rmtree(home, ignore_errors=True)
+    return checks
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--binary", required=True)
@@ -270,6 +304,7 @@ def main():
         browse_and_filter(journey)
         identified = identify_journey(journey, status, Path(args.photo).resolve())
         collection_and_care(journey, status, identified, args.binary, home)
+        journey.checks += login_journey(args.binary, shots)
         print(f"browser journeys: {journey.checks} checks passed; screenshots in {shots}/")
     except Exception as error:  # noqa: BLE001 - report any failure with the server log
         print(f"browser journeys FAILED: {error}", file=sys.stderr)
