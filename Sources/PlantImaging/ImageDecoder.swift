@@ -103,8 +103,11 @@ public struct ImageDecoder: Sendable {
     private func decodeWebP(_ bytes: UnsafeRawBufferPointer) -> Result<DecodedImage, ImagingError> {
         WebPCodec.header(bytes).flatMap { header in
             if let refusal = check(width: header.width, height: header.height) { return .failure(refusal) }
+            let orientation = ExifOrientationReader.orientation(inWebP: bytes)
             return WebPCodec.decode(bytes, header: header).map {
-                DecodedImage(image: $0, format: .webp, originalWidth: header.width, originalHeight: header.height, orientation: 1)
+                DecodedImage(
+                    image: Orientation.apply(orientation, width: $0.width, height: $0.height, pixels: $0.pixels),
+                    format: .webp, originalWidth: header.width, originalHeight: header.height, orientation: orientation)
             }
         }
     }
