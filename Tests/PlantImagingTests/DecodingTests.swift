@@ -33,7 +33,7 @@ import Testing
         #expect(meanAbsoluteDifference(decoded.image.pixels, reference.pixels) < 0.5)
     }
 
-    @Test(arguments: ["gray.jpg", "gray.png", "gray16.png", "rgb16.png", "palette.png", "alpha.png", "alpha.webp", "cmyk.jpg"])
+    @Test(arguments: ["gray.jpg", "gray.png", "gray16.png", "rgb16.png", "palette.png", "alpha.png", "interlaced.png", "alpha.webp", "cmyk.jpg"])
     func normalisesToEightBitRGB(name: String) throws {
         let decoded = try Fixtures.decode(name)
         let expected = try Fixtures.decode("\(name).expected.png").image
