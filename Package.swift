@@ -44,17 +44,41 @@ let catalog: [Target] = [
     ),
 ]
 
+// MARK: - Imaging: decode phone photos (JPEG, PNG, WebP, HEIC), model input tensors, upload JPEGs, hashes.
+// The C libraries enter through system-library targets; CPlantImaging is a small C shim for the two libraries
+// (libjpeg, libpng) whose error handling needs setjmp/longjmp, which Swift cannot call.
+let imaging: [Target] = [
+    .systemLibrary(name: "CJPEG", path: "Sources/CSystem/CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
+    .systemLibrary(name: "CPNG", path: "Sources/CSystem/CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+    .systemLibrary(name: "CWebP", path: "Sources/CSystem/CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
+    .systemLibrary(name: "CHeif", path: "Sources/CSystem/CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+    .target(name: "CPlantImaging", dependencies: ["CJPEG", "CPNG"]),
+    .target(
+        name: "PlantImaging",
+        dependencies: ["PlantGuideCore", "CPlantImaging", "CWebP", "CHeif"],
+        swiftSettings: settings
+    ),
+    // libFuzzer entry over ImageDecoder.decode; see the file for how to build and run it.
+    .executableTarget(name: "plantguide-fuzz-decode", dependencies: ["PlantImaging"], swiftSettings: settings),
+    .testTarget(
+        name: "PlantImagingTests",
+        dependencies: ["PlantImaging", "PlantGuideTestSupport"],
+        resources: [.copy("Fixtures")],
+        swiftSettings: settings
+    ),
+]
+
 // MARK: - Command line and benchmarks: thin shells over the libraries.
 let shells: [Target] = [
     .target(
         name: "PlantGuideCLI",
-        dependencies: ["PlantGuideCore", "PlantCatalog", argumentParser],
+        dependencies: ["PlantGuideCore", "PlantCatalog", "PlantImaging", argumentParser],
         swiftSettings: settings
     ),
     .executableTarget(name: "plantguide", dependencies: ["PlantGuideCLI"], swiftSettings: settings),
     .executableTarget(
         name: "plantguide-bench",
-        dependencies: ["PlantGuideCore", "PlantCatalog", argumentParser],
+        dependencies: ["PlantGuideCore", "PlantCatalog", "PlantImaging", argumentParser],
         swiftSettings: settings
     ),
     .target(name: "PlantGuideTestSupport", dependencies: ["PlantGuideCore"], swiftSettings: settings),
@@ -73,9 +97,10 @@ let package = Package(
         .executable(name: "plantguide-bench", targets: ["plantguide-bench"]),
         .library(name: "PlantGuideCore", targets: ["PlantGuideCore"]),
         .library(name: "PlantCatalog", targets: ["PlantCatalog"]),
+        .library(name: "PlantImaging", targets: ["PlantImaging"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
-    targets: core + catalog + shells
+    targets: core + catalog + imaging + shells
 )

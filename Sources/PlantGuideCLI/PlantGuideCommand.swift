@@ -19,6 +19,7 @@ public struct PlantGuideCommand: AsyncParsableCommand {
             SearchCommand.self,
             BrowseCommand.self,
             CatalogCommand.self,
+            ImageCommand.self,
         ]
     )
 
