@@ -70,14 +70,6 @@ extension PlantNetError: CustomStringConvertible, LocalizedError {
 
     public var errorDescription: String? { description }
 
-    /// Whether the on-device identifier should quietly answer instead (no network, no quota left).
-    public var isUnavailability: Bool {
-        switch self {
-        case .offline, .quotaExhausted, .timeout: true
-        default: false
-        }
-    }
-
     static func format(_ date: Date) -> String {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime]
