@@ -58,7 +58,7 @@ extension PlantNetError: CustomStringConvertible, LocalizedError {
         case .unexpectedStatus(let status, let message):
             "Pl@ntNet answered with an unexpected status \(status): \(message)"
         case .timeout(let seconds):
-            "Pl@ntNet did not answer within \(Int(seconds.rounded())) s."
+            "Pl@ntNet did not answer within \(seconds.formatted(.number.precision(.fractionLength(0...1)))) s."
         case .offline(let reason):
             "Pl@ntNet cannot be reached (\(reason)). Check the network connection."
         case .malformedResponse(let reason):

@@ -61,7 +61,8 @@ enum HybridIdentify {
         photoPaths: [String], options: Options, onDevice: OnDeviceIdentifier?, console: Console,
         setup: PlantNetSetup = PlantNetSetup()
     ) async throws -> (HybridResult, QuotaStatus) {
-        let photos = try photoPaths.map(readPhoto)
+        var photos: [Data] = []
+        for path in photoPaths { photos.append(try readPhoto(path)) }
         var onlineMissing = "no Pl@ntNet API key is configured."
         var online: OnlineIdentifier?
         switch setup.service(console: console, verbose: options.verbose) {
@@ -93,13 +94,21 @@ enum HybridIdentify {
         )
     }
 
-    static func readPhoto(_ path: String) throws -> Data {
+    static func readPhoto(_ path: String) throws(PhotoError) -> Data {
         do {
             return try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe)
         } catch {
             let reason = FileManager.default.fileExists(atPath: path) ? "it cannot be opened" : "no such file"
-            throw ValidationError("Cannot read the photo '\(path)': \(reason).")
+            throw PhotoError(path: path, reason: reason)
         }
+    }
+
+    /// A photo named on the command line could not be read.
+    struct PhotoError: Error, CustomStringConvertible {
+        var path: String
+        var reason: String
+
+        var description: String { "Cannot read the photo '\(path)': \(reason)." }
     }
 
     // MARK: - Output

@@ -48,6 +48,9 @@ struct IdentifyCommand: AsyncParsableCommand {
         } catch let error as HybridError {
             console.warn("error: \(error)")
             throw ExitCode(1)
+        } catch let error as HybridIdentify.PhotoError {
+            console.warn("error: \(error)")
+            throw ExitCode(1)
         }
     }
 }
