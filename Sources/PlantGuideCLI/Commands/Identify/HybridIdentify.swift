@@ -57,9 +57,12 @@ enum HybridIdentify {
         + "use --strategy api with a Pl@ntNet key."
 
     /// Reads the photos, wires the hybrid identifier and runs it.
+    /// - Parameters:
+    ///   - onDevice: the live classifier, or `nil` when no model is installed.
+    ///   - onDeviceMissingReason: what to tell the person when a strategy needs the missing classifier.
     static func run(
-        photoPaths: [String], options: Options, onDevice: OnDeviceIdentifier?, console: Console,
-        setup: PlantNetSetup = PlantNetSetup()
+        photoPaths: [String], options: Options, onDevice: OnDeviceIdentifier?,
+        onDeviceMissingReason: String = noModelReason, console: Console, setup: PlantNetSetup = PlantNetSetup()
     ) async throws -> (HybridResult, QuotaStatus) {
         var photos: [Data] = []
         for path in photoPaths { photos.append(try readPhoto(path)) }
@@ -78,7 +81,7 @@ enum HybridIdentify {
         }
         let identifier = HybridIdentifier(
             onDevice: onDevice, online: online, catalog: catalog, threshold: options.threshold,
-            onDeviceMissingReason: noModelReason, onlineMissingReason: onlineMissing
+            onDeviceMissingReason: onDeviceMissingReason, onlineMissingReason: onlineMissing
         )
         let result = try await identifier.identify(
             photos: photos, organs: options.organs, strategy: options.strategy, options: options.plantNetOptions
