@@ -18,7 +18,8 @@ struct IdentifyCommand: AsyncParsableCommand {
 
             Examples:
               plantguide identify leaf.jpg
-              plantguide identify leaf.jpg flower.jpg --organ leaf --organ flower --strategy api
+              plantguide identify leaf.jpg flower.jpg --organ leaf --organ flower
+              plantguide identify leaf.jpg --strategy api --verbose
               plantguide identify plant.heic --strategy parallel --lang fr --json
             """
     )
