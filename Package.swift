@@ -11,6 +11,11 @@ let settings: [SwiftSetting] = [
 ]
 
 let argumentParser: Target.Dependency = .product(name: "ArgumentParser", package: "swift-argument-parser")
+let nio: [Target.Dependency] = [
+    .product(name: "NIOCore", package: "swift-nio"),
+    .product(name: "NIOPosix", package: "swift-nio"),
+    .product(name: "NIOHTTP1", package: "swift-nio"),
+]
 
 // MARK: - Core: entities, errors, data directory. Foundation only.
 let core: [Target] = [
@@ -68,20 +73,42 @@ let imaging: [Target] = [
     ),
 ]
 
+// MARK: - Online identification: the Pl@ntNet v2 client (quota, cache, offline) and the hybrid identifier that
+// combines it with the on-device classifier and enriches answers from the catalog.
+let plantNet: [Target] = [
+    .target(name: "PlantNetAPI", dependencies: ["PlantGuideCore"], swiftSettings: settings),
+    .target(
+        name: "PlantIdentification",
+        dependencies: ["PlantGuideCore", "PlantCatalog", "PlantNetAPI"],
+        swiftSettings: settings
+    ),
+    .testTarget(
+        name: "PlantNetAPITests",
+        dependencies: ["PlantNetAPI", "PlantIdentification", "PlantCatalog", "PlantGuideTestSupport"],
+        swiftSettings: settings
+    ),
+]
+
 // MARK: - Command line and benchmarks: thin shells over the libraries.
 let shells: [Target] = [
     .target(
         name: "PlantGuideCLI",
-        dependencies: ["PlantGuideCore", "PlantCatalog", "PlantImaging", argumentParser],
+        dependencies: [
+            "PlantGuideCore", "PlantCatalog", "PlantImaging", "PlantNetAPI", "PlantIdentification",
+            "PlantGuideTestSupport", argumentParser,
+        ],
         swiftSettings: settings
     ),
     .executableTarget(name: "plantguide", dependencies: ["PlantGuideCLI"], swiftSettings: settings),
     .executableTarget(
         name: "plantguide-bench",
-        dependencies: ["PlantGuideCore", "PlantCatalog", "PlantImaging", argumentParser],
+        dependencies: [
+            "PlantGuideCore", "PlantCatalog", "PlantImaging", "PlantNetAPI", "PlantIdentification",
+            "PlantGuideTestSupport", argumentParser,
+        ],
         swiftSettings: settings
     ),
-    .target(name: "PlantGuideTestSupport", dependencies: ["PlantGuideCore"], swiftSettings: settings),
+    .target(name: "PlantGuideTestSupport", dependencies: ["PlantGuideCore"] + nio, swiftSettings: settings),
     .testTarget(
         name: "PlantGuideCLITests",
         dependencies: ["PlantGuideCLI", "PlantGuideTestSupport"],
@@ -101,6 +128,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
     ],
-    targets: core + catalog + imaging + shells
+    targets: core + catalog + imaging + plantNet + shells
 )

@@ -20,6 +20,11 @@ public struct PlantGuideCommand: AsyncParsableCommand {
             BrowseCommand.self,
             CatalogCommand.self,
             ImageCommand.self,
+            IdentifyCommand.self,
+            QuotaCommand.self,
+            CacheCommand.self,
+            ConfigCommand.self,
+            DevCommand.self,
         ]
     )
 

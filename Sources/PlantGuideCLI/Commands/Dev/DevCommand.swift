@@ -1,0 +1,14 @@
+import ArgumentParser
+
+/// `plantguide dev …`: tools for development and demos.
+struct DevCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "dev",
+        abstract: "Tools for development and demos.",
+        discussion: """
+            Example:
+              plantguide dev plantnet-stub --port 8089
+            """,
+        subcommands: [PlantNetStubCommand.self]
+    )
+}

@@ -1,0 +1,304 @@
+import ArgumentParser
+import Foundation
+import PlantCatalog
+import PlantGuideCore
+import PlantIdentification
+import PlantImaging
+import PlantNetAPI
+
+/// The hybrid half of `plantguide identify`, kept apart from the command so the on-device `identify` of the
+/// classifier work can share it: options, wiring, running, and the text and JSON output.
+enum HybridIdentify {
+    /// `--strategy`, `--organ`, `--project`, `--lang`, `--verbose`.
+    struct Options: ParsableArguments {
+        @Option(help: "on-device, api, on-device-first (API only when unsure) or parallel.")
+        var strategy: IdentificationStrategy = .onDeviceFirst
+
+        @Option(name: .customLong("organ"), help: "Organ shown by each photo, in order: leaf, flower, fruit, bark, auto, habit, other.")
+        var organs: [PlantNetOrgan] = []
+
+        @Option(help: "Pl@ntNet flora to search, e.g. all, weurope, k-world-flora.")
+        var project = "all"
+
+        @Option(name: .customLong("lang"), help: "Language of common names, e.g. en, fr, de.")
+        var language = "en"
+
+        @Option(help: "Below this confidence an answer is uncertain (and on-device-first asks Pl@ntNet).")
+        var threshold = 0.7
+
+        @Flag(help: "Show each Pl@ntNet request on standard error (the API key is hidden).")
+        var verbose = false
+
+        func validate(photoCount: Int) throws {
+            guard (1...PlantNetRequestRules.maximumImages).contains(photoCount) else {
+                throw ValidationError("Give 1 to \(PlantNetRequestRules.maximumImages) photos of the same plant.")
+            }
+            guard organs.count <= photoCount else {
+                throw ValidationError("\(organs.count) --organ values for \(photoCount) photo(s): give at most one per photo.")
+            }
+            guard (0...1).contains(threshold) else { throw ValidationError("--threshold must be between 0 and 1.") }
+            guard !project.isEmpty, project.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
+                throw ValidationError("--project '\(project)' is not a project name (try all, weurope, k-world-flora).")
+            }
+            let organs = organs + Array(repeating: PlantNetOrgan.auto, count: photoCount - organs.count)
+            let dummy = organs.map { PlantNetImage(jpeg: Data(), organ: $0, sha256: "") }
+            do {
+                try PlantNetRequestRules.validate(dummy, options: PlantNetOptions(project: project))
+            } catch {
+                throw ValidationError("\(error)")
+            }
+        }
+
+        var plantNetOptions: PlantNetOptions { PlantNetOptions(project: project, language: language) }
+    }
+
+    /// Why no on-device answer is possible in this build.
+    static let noModelReason = "no on-device model is installed (the classifier is not part of this build yet); "
+        + "use --strategy api with a Pl@ntNet key."
+
+    /// Reads the photos, wires the hybrid identifier and runs it.
+    /// - Parameters:
+    ///   - onDevice: the live classifier, or `nil` when no model is installed.
+    ///   - onDeviceMissingReason: what to tell the person when a strategy needs the missing classifier.
+    static func run(
+        photoPaths: [String], options: Options, onDevice: OnDeviceIdentifier?,
+        onDeviceMissingReason: String = noModelReason, console: Console, setup: PlantNetSetup = PlantNetSetup()
+    ) async throws -> (HybridResult, QuotaStatus) {
+        var photos: [Data] = []
+        for path in photoPaths { photos.append(try readPhoto(path)) }
+        var onlineMissing = "no Pl@ntNet API key is configured."
+        var online: OnlineIdentifier?
+        switch setup.service(console: console, verbose: options.verbose) {
+        case .success(let service): online = .live(service: service, prepare: prepare)
+        case .failure(let error): onlineMissing = error.description
+        }
+        var catalog: PlantCatalog? = PlantCatalog()
+        do {
+            try catalog?.load()
+        } catch {
+            console.warn(console.style("warning: the plant catalog is unavailable, so answers are not enriched: \(error)", .yellow))
+            catalog = nil
+        }
+        let identifier = HybridIdentifier(
+            onDevice: onDevice, online: online, catalog: catalog, threshold: options.threshold,
+            onDeviceMissingReason: onDeviceMissingReason, onlineMissingReason: onlineMissing
+        )
+        let result = try await identifier.identify(
+            photos: photos, organs: options.organs, strategy: options.strategy, options: options.plantNetOptions
+        )
+        return (result, setup.quota.status())
+    }
+
+    /// The upload preparation: JPEG q 90, long side ≤ 1280 px, metadata stripped; hashes of the original.
+    @Sendable static func prepare(_ photo: Data, organ: PlantNetOrgan) throws -> PlantNetImage {
+        let prepared = try UploadPreparer().prepare(photo)
+        return PlantNetImage(
+            jpeg: prepared.jpeg, organ: organ, sha256: prepared.originalSHA256, perceptualHash: prepared.perceptualHash
+        )
+    }
+
+    static func readPhoto(_ path: String) throws(PhotoError) -> Data {
+        do {
+            return try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe)
+        } catch {
+            let reason = FileManager.default.fileExists(atPath: path) ? "it cannot be opened" : "no such file"
+            throw PhotoError(path: path, reason: reason)
+        }
+    }
+
+    /// A photo named on the command line could not be read.
+    struct PhotoError: Error, CustomStringConvertible {
+        var path: String
+        var reason: String
+
+        var description: String { "Cannot read the photo '\(path)': \(reason)." }
+    }
+
+    // MARK: - Output
+
+    /// The `--json` shape: the preferred answer at the top level, both sources below.
+    struct Output: Encodable {
+        var source: IdentificationSource
+        var strategy: IdentificationStrategy
+        var model: String?
+        var uncertain: Bool
+        var notAPlant: Bool
+        var remainingRequests: Int?
+        var quotaLevel: QuotaLevel
+        var predictions: [Prediction]
+        var suggestions: [Suggestion]
+        var onDevice: Source?
+        var online: Source?
+        var notes: [String]
+        var totalMilliseconds: Double
+
+        struct Prediction: Encodable {
+            var rank: Int
+            var scientificName: String
+            var authorship: String?
+            var commonNames: [String]
+            var confidence: Double
+            var gbifId: String?
+            var family: String?
+            var category: String?
+            var inCatalog: Bool
+
+            init(_ prediction: SpeciesPrediction) {
+                rank = prediction.rank
+                scientificName = prediction.scientificName
+                authorship = prediction.authorship
+                commonNames = prediction.commonNames
+                confidence = prediction.confidence
+                gbifId = prediction.gbifId
+                family = prediction.family
+                category = prediction.category?.rawValue
+                inCatalog = prediction.inCatalog
+            }
+
+            private enum CodingKeys: String, CodingKey {
+                case rank, scientificName, authorship, commonNames, confidence, gbifId, family, category, inCatalog
+            }
+
+            // Optional keys are written as null so every prediction has the same keys.
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(rank, forKey: .rank)
+                try container.encode(scientificName, forKey: .scientificName)
+                try container.encode(authorship, forKey: .authorship)
+                try container.encode(commonNames, forKey: .commonNames)
+                try container.encode(confidence, forKey: .confidence)
+                try container.encode(gbifId, forKey: .gbifId)
+                try container.encode(family, forKey: .family)
+                try container.encode(category, forKey: .category)
+                try container.encode(inCatalog, forKey: .inCatalog)
+            }
+        }
+
+        struct Suggestion: Encodable {
+            var scientificName: String
+            var commonNames: [String]
+            var family: String
+            var category: String
+        }
+
+        struct Source: Encodable {
+            var source: IdentificationSource
+            var model: String?
+            var uncertain: Bool
+            var predictions: [Prediction]
+            var timings: [String: Double]
+
+            init(_ identification: Identification) {
+                source = identification.source
+                model = identification.model
+                uncertain = identification.uncertain
+                predictions = identification.predictions.map(Prediction.init)
+                timings = identification.timings
+            }
+        }
+
+        init(_ result: HybridResult, quota: QuotaStatus) {
+            source = result.source
+            strategy = result.strategy
+            model = result.preferred.model
+            uncertain = result.preferred.uncertain
+            notAPlant = result.notAPlant
+            remainingRequests = result.remainingRequests ?? quota.remaining
+            quotaLevel = quota.level
+            predictions = result.preferred.predictions.map(Prediction.init)
+            suggestions = result.suggestions.map {
+                Suggestion(scientificName: $0.scientificName, commonNames: $0.commonNames, family: $0.family,
+                           category: $0.category.rawValue)
+            }
+            onDevice = result.onDevice.map(Source.init)
+            online = result.online.map(Source.init)
+            notes = result.notes
+            totalMilliseconds = result.totalMilliseconds
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case source, strategy, model, uncertain, notAPlant, remainingRequests, quotaLevel, predictions, suggestions
+            case onDevice, online, notes, totalMilliseconds
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(source, forKey: .source)
+            try container.encode(strategy, forKey: .strategy)
+            try container.encode(model, forKey: .model)
+            try container.encode(uncertain, forKey: .uncertain)
+            try container.encode(notAPlant, forKey: .notAPlant)
+            try container.encode(remainingRequests, forKey: .remainingRequests)
+            try container.encode(quotaLevel, forKey: .quotaLevel)
+            try container.encode(predictions, forKey: .predictions)
+            try container.encode(suggestions, forKey: .suggestions)
+            try container.encode(onDevice, forKey: .onDevice)
+            try container.encode(online, forKey: .online)
+            try container.encode(notes, forKey: .notes)
+            try container.encode(totalMilliseconds, forKey: .totalMilliseconds)
+        }
+    }
+
+    /// Prints the result for people.
+    static func printText(_ result: HybridResult, quota: QuotaStatus, console: Console, top: Int = 5) {
+        let sourceName = switch result.source {
+        case .onDevice: "on-device model"
+        case .plantNetAPI: "Pl@ntNet"
+        case .cache: "Pl@ntNet (cached answer)"
+        }
+        for note in result.notes { console.warn(console.style("note: \(note)", .yellow)) }
+        if result.notAPlant {
+            console.print("Pl@ntNet found no plant in this photo (\"Species not found\").")
+        }
+        if !result.preferred.predictions.isEmpty {
+            console.print(console.style("Identified by \(sourceName)", .bold)
+                + console.style(String(format: "  (%.0f ms)", result.totalMilliseconds), .dim))
+        }
+        for prediction in result.preferred.predictions.prefix(top) {
+            let percent = String(format: "%5.1f%%", prediction.confidence * 100)
+            var line = "  \(prediction.rank). \(percent)  " + console.style(prediction.scientificName, .bold)
+            if let common = prediction.commonNames.first { line += " — \(common)" }
+            var details: [String] = []
+            if let family = prediction.family { details.append(family) }
+            if let category = prediction.category { details.append(category.rawValue) }
+            details.append(prediction.inCatalog ? "in local database" : "not in local database")
+            line += "  " + console.style("(" + details.joined(separator: " · ") + ")", .dim)
+            console.print(line)
+        }
+        if result.preferred.uncertain, !result.preferred.predictions.isEmpty {
+            console.print(console.style("This answer is uncertain.", .yellow))
+        }
+        if !result.suggestions.isEmpty {
+            console.print("Did you mean:")
+            for plant in result.suggestions.prefix(5) { console.print(console.plantLine(plant)) }
+        }
+        if let other = result.source == .onDevice ? nil : result.onDevice, let best = other.best {
+            console.print(console.style(
+                String(format: "On-device model said: %@ (%.1f%%)", best.scientificName, best.confidence * 100), .dim
+            ))
+        }
+        if let remaining = result.remainingRequests ?? quota.remaining {
+            console.print(console.style("Pl@ntNet requests left today: \(remaining)", .dim))
+        }
+        if quota.level.isWarning {
+            console.warn(console.style(QuotaText.warning(quota), .yellow))
+        }
+    }
+}
+
+/// Wording for quota warnings.
+enum QuotaText {
+    static func warning(_ status: QuotaStatus) -> String {
+        let reset = QuotaText.format(status.resetsAt)
+        if status.isBlocked {
+            return "warning: the Pl@ntNet quota is used up until \(reset); identification falls back to the device."
+        }
+        return "warning: only \(status.remaining ?? 0) Pl@ntNet requests left today (resets \(reset))."
+    }
+
+    static func format(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.string(from: date)
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+
+/// How the Pl@ntNet stub answers. Change it while the stub runs with ``PlantNetStub/configure(_:)``.
+public struct PlantNetStubBehaviour: Sendable {
+    /// The only API key accepted; any other gets 401.
+    public var apiKey = "stub-key"
+    /// Species in every successful answer, best first.
+    public var species: [StubSpecies] = StubSpecies.houseplants
+    /// Answer 404 "Species not found" ("this is not a plant").
+    public var notAPlant = false
+    /// After this many successful identifications, answer 429.
+    public var quotaLimit = 500
+    /// Wait this long before every answer.
+    public var latency: Duration = .zero
+    /// Statuses to answer with, one per identification request, before answering normally (e.g. `[500]`).
+    public var failures: [Int] = []
+    /// Answer 200 with a body that is not valid JSON.
+    public var malformedAnswer = false
+    /// Send the `RateLimit` header.
+    public var sendsRateLimitHeader = true
+
+    /// The default behaviour: key `stub-key`, a Monstera, 500 requests a day, no delay.
+    public init() {}
+}
+
+/// A species the stub answers with.
+public struct StubSpecies: Sendable, Hashable {
+    public var scientificName: String
+    public var authorship: String
+    public var genus: String
+    public var family: String
+    public var commonNames: [String]
+    public var score: Double
+    public var gbifId: String
+
+    /// Creates a species; the genus is the name's first word.
+    public init(
+        _ scientificName: String, authorship: String = "", family: String, commonNames: [String] = [], score: Double,
+        gbifId: String
+    ) {
+        self.scientificName = scientificName
+        self.authorship = authorship
+        genus = String(scientificName.split(separator: " ").first ?? "")
+        self.family = family
+        self.commonNames = commonNames
+        self.score = score
+        self.gbifId = gbifId
+    }
+
+    /// A confident Monstera answer with two distant runners-up.
+    public static let houseplants = [
+        StubSpecies(
+            "Monstera deliciosa", authorship: "Liebm.", family: "Araceae",
+            commonNames: ["Swiss cheese plant", "Ceriman"], score: 0.91, gbifId: "2868241"
+        ),
+        StubSpecies(
+            "Epipremnum aureum", authorship: "(Linden & André) G.S.Bunting", family: "Araceae",
+            commonNames: ["Golden pothos"], score: 0.04, gbifId: "2868323"
+        ),
+        StubSpecies(
+            "Philodendron hederaceum", authorship: "(Jacq.) Schott", family: "Araceae",
+            commonNames: ["Heartleaf philodendron"], score: 0.02, gbifId: "2871034"
+        ),
+    ]
+}
+
+/// One request as the stub received it.
+public struct PlantNetStubRequest: Sendable {
+    public var method: String
+    /// Path without the query, e.g. `/v2/identify/all`.
+    public var path: String
+    /// Query parameters (last value wins).
+    public var query: [String: String]
+    /// Headers, names lower-cased.
+    public var headers: [String: String]
+    /// The multipart parts, for identification requests that parsed.
+    public var parts: [MultipartPart]
+    /// Size of the body.
+    public var bodyBytes: Int
+    /// The status the stub answered with.
+    public var status: Int
+}

@@ -1,0 +1,213 @@
+import Foundation
+import PlantCatalog
+import PlantGuideCore
+import PlantNetAPI
+
+/// Identifies a plant with the on-device classifier, Pl@ntNet, or both, according to an
+/// ``IdentificationStrategy``, then enriches every candidate from the catalog.
+///
+/// Pl@ntNet being offline or out of quota is not an error when the device can answer: the result says why
+/// it came from the device. With ``IdentificationStrategy/api`` it is, naming the cause.
+///
+/// It lives in its own module, `PlantIdentification`, rather than in `PlantNetAPI`, because it needs the catalog
+/// for enrichment while the API client should depend on the core only; the web app and the command line both
+/// build on it.
+public struct HybridIdentifier: Sendable {
+    /// The on-device classifier; `nil` when no model is installed.
+    public var onDevice: OnDeviceIdentifier?
+    /// Why there is no on-device classifier, shown when a strategy needs one.
+    public var onDeviceMissingReason: String
+    /// Pl@ntNet; `nil` when not configured.
+    public var online: OnlineIdentifier?
+    /// Why there is no online identifier (e.g. no API key), shown when a strategy needs one.
+    public var onlineMissingReason: String
+    /// The catalog used for enrichment and suggestions; `nil` skips enrichment.
+    public var catalog: PlantCatalog?
+    /// Below this best confidence an answer is uncertain, and `on-device-first` asks Pl@ntNet.
+    public var threshold: Double
+    /// How many on-device candidates to ask for.
+    public var top: Int
+
+    /// Creates a hybrid identifier from its parts.
+    public init(
+        onDevice: OnDeviceIdentifier?, online: OnlineIdentifier?, catalog: PlantCatalog?, threshold: Double = 0.7,
+        top: Int = 5, onDeviceMissingReason: String = "no on-device model is installed.",
+        onlineMissingReason: String = "no Pl@ntNet API key is configured."
+    ) {
+        self.onDevice = onDevice
+        self.online = online
+        self.catalog = catalog
+        self.threshold = threshold
+        self.top = top
+        self.onDeviceMissingReason = onDeviceMissingReason
+        self.onlineMissingReason = onlineMissingReason
+    }
+
+    /// Identifies one plant from one or more photos (raw file bytes) of it.
+    /// - Parameter organs: one per photo for Pl@ntNet (missing ones are `auto`).
+    public func identify(
+        photos: [Data], organs: [PlantNetOrgan] = [], strategy: IdentificationStrategy,
+        options: PlantNetOptions = PlantNetOptions()
+    ) async throws(HybridError) -> HybridResult {
+        guard !photos.isEmpty else { throw .noPhotos }
+        let started = ContinuousClock.now
+        var outcome = try await run(strategy, photos: photos, organs: organs, options: options)
+        outcome.totalMilliseconds = Timing.milliseconds(ContinuousClock.now - started)
+        return enrich(outcome)
+    }
+
+    // MARK: - Strategies
+
+    private func run(
+        _ strategy: IdentificationStrategy, photos: [Data], organs: [PlantNetOrgan], options: PlantNetOptions
+    ) async throws(HybridError) -> HybridResult {
+        switch strategy {
+        case .onDevice:
+            guard let onDevice else { throw .onDeviceUnavailable(onDeviceMissingReason) }
+            do {
+                let identification = try await onDevice.identify(photos, top)
+                return result(strategy, onDevice: identification)
+            } catch {
+                throw .failed(.onDevice, error)
+            }
+        case .api:
+            guard let online else { throw .onlineUnavailable(onlineMissingReason) }
+            do {
+                let answer = try await online.identify(photos, organs, options)
+                return result(strategy, online: answer)
+            } catch {
+                throw .failed(.plantNetAPI, error)
+            }
+        case .onDeviceFirst:
+            return try await onDeviceFirst(photos: photos, organs: organs, options: options)
+        case .parallel:
+            return try await parallel(photos: photos, organs: organs, options: options)
+        }
+    }
+
+    private func onDeviceFirst(
+        photos: [Data], organs: [PlantNetOrgan], options: PlantNetOptions
+    ) async throws(HybridError) -> HybridResult {
+        var local: Result<Identification, any Error> = .failure(HybridError.onDeviceUnavailable(onDeviceMissingReason))
+        if let onDevice {
+            do { local = .success(try await onDevice.identify(photos, top)) } catch { local = .failure(error) }
+        }
+        if case .success(let identification) = local, (identification.best?.confidence ?? 0) >= threshold {
+            return result(.onDeviceFirst, onDevice: identification)
+        }
+        let remote = await askOnline(photos: photos, organs: organs, options: options)
+        return try combine(.onDeviceFirst, local: local, remote: remote)
+    }
+
+    private func parallel(
+        photos: [Data], organs: [PlantNetOrgan], options: PlantNetOptions
+    ) async throws(HybridError) -> HybridResult {
+        let onDevice = onDevice
+        let top = top
+        let missing = onDeviceMissingReason
+        let (local, remote) = await withTaskGroup(of: Branch.self) { group in
+            group.addTask {
+                guard let onDevice else { return .local(.failure(HybridError.onDeviceUnavailable(missing))) }
+                do { return .local(.success(try await onDevice.identify(photos, top))) } catch { return .local(.failure(error)) }
+            }
+            group.addTask { .remote(await self.askOnline(photos: photos, organs: organs, options: options)) }
+            var local: Result<Identification, any Error>?
+            var remote: Result<PlantNetAnswer, any Error>?
+            for await branch in group {
+                switch branch {
+                case .local(let value): local = value
+                case .remote(let value): remote = value
+                }
+            }
+            return (local, remote)
+        }
+        return try combine(
+            .parallel, local: local ?? .failure(HybridError.onDeviceUnavailable(missing)),
+            remote: remote ?? .failure(HybridError.onlineUnavailable(onlineMissingReason))
+        )
+    }
+
+    private enum Branch: Sendable {
+        case local(Result<Identification, any Error>)
+        case remote(Result<PlantNetAnswer, any Error>)
+    }
+
+    private func askOnline(
+        photos: [Data], organs: [PlantNetOrgan], options: PlantNetOptions
+    ) async -> Result<PlantNetAnswer, any Error> {
+        guard let online else { return .failure(HybridError.onlineUnavailable(onlineMissingReason)) }
+        do { return .success(try await online.identify(photos, organs, options)) } catch { return .failure(error) }
+    }
+
+    /// Prefers Pl@ntNet's answer, falls back to the device's, and fails only when both failed.
+    private func combine(
+        _ strategy: IdentificationStrategy, local: Result<Identification, any Error>,
+        remote: Result<PlantNetAnswer, any Error>
+    ) throws(HybridError) -> HybridResult {
+        switch (local, remote) {
+        case (.success(let identification), .success(let answer)):
+            return result(strategy, onDevice: identification, online: answer)
+        case (.failure(let error), .success(let answer)):
+            var outcome = result(strategy, online: answer)
+            if !(error is HybridError) { outcome.notes.append("On-device identification failed: \(error)") }
+            return outcome
+        case (.success(let identification), .failure(let error)):
+            var outcome = result(strategy, onDevice: identification)
+            outcome.notes.append("\(error) Answered on the device.")
+            return outcome
+        case (.failure(let localError), .failure(let remoteError)):
+            throw .bothFailed(onDevice: localError, online: remoteError)
+        }
+    }
+
+    private func result(
+        _ strategy: IdentificationStrategy, onDevice: Identification? = nil, online: PlantNetAnswer? = nil
+    ) -> HybridResult {
+        // Pl@ntNet's answer is preferred, even "no plant here": it knows far more species than the device.
+        let preferred = online?.identification ?? onDevice ?? Identification(source: .onDevice, predictions: [], uncertain: true)
+        return HybridResult(
+            strategy: strategy, preferred: preferred, onDevice: onDevice, online: online?.identification,
+            notAPlant: online?.notAPlant ?? false, suggestions: [], remainingRequests: online?.remainingRequests,
+            notes: [], totalMilliseconds: 0
+        )
+    }
+
+    // MARK: - Enrichment
+
+    private func enrich(_ outcome: HybridResult) -> HybridResult {
+        var enriched = outcome
+        enriched.preferred = enrich(outcome.preferred)
+        enriched.onDevice = outcome.onDevice.map(enrich)
+        enriched.online = outcome.online.map(enrich)
+        if enriched.preferred.uncertain, let catalog, let best = enriched.preferred.best {
+            enriched.suggestions = (try? catalog.suggestMatches(for: best.scientificName, confidence: best.confidence)) ?? []
+        }
+        return enriched
+    }
+
+    /// Looks every candidate up in the catalog (family, category, "found in local database") and applies the
+    /// threshold.
+    private func enrich(_ identification: Identification) -> Identification {
+        var result = identification
+        result.uncertain = (identification.best?.confidence ?? 0) < threshold
+        guard let catalog else { return result }
+        result.predictions = identification.predictions.map { prediction in
+            var enriched = prediction
+            if let plant = try? catalog.plant(named: prediction.scientificName) {
+                enriched.inCatalog = true
+                enriched.category = plant.category
+                enriched.family = enriched.family ?? plant.family
+                if enriched.commonNames.isEmpty { enriched.commonNames = plant.commonNames }
+            }
+            return enriched
+        }
+        return result
+    }
+}
+
+/// Converts a duration to milliseconds.
+enum Timing {
+    static func milliseconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+    }
+}

@@ -1,0 +1,262 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import PlantGuideCore
+
+/// Talks to the Pl@ntNet v2 API over HTTP: builds the multipart request, retries once on network failures and
+/// 5xx (never on 4xx), and turns every answer into a ``PlantNetAnswer`` or a ``PlantNetError``.
+///
+/// It keeps no state; quota, cache and offline back-off are the ``PlantNetService``'s.
+public struct PlantNetClient: Sendable {
+    /// Below this top score an answer is marked uncertain.
+    public static let uncertaintyThreshold = 0.7
+
+    /// Where and how requests go.
+    public let configuration: PlantNetConfiguration
+    private let session: URLSession
+    private let log: @Sendable (String) -> Void
+    private let sleep: @Sendable (Duration) async -> Void
+    private let now: @Sendable () -> Date
+
+    /// Creates a client.
+    /// - Parameters:
+    ///   - log: receives one line per request and answer, with the key already redacted (`--verbose`).
+    ///   - sleep: waits between retries (tests pass a short or recording one).
+    ///   - now: the clock used for reset times.
+    public init(
+        configuration: PlantNetConfiguration,
+        log: @escaping @Sendable (String) -> Void = { _ in },
+        sleep: @escaping @Sendable (Duration) async -> Void = { try? await Task.sleep(for: $0) },
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.configuration = configuration
+        let sessionConfiguration = URLSessionConfiguration.ephemeral
+        let seconds = Double(configuration.timeout.components.seconds)
+            + Double(configuration.timeout.components.attoseconds) / 1e18
+        sessionConfiguration.timeoutIntervalForRequest = seconds
+        sessionConfiguration.timeoutIntervalForResource = seconds * Double(configuration.maximumRetries + 1) + 5
+        sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        session = URLSession(configuration: sessionConfiguration)
+        self.log = log
+        self.sleep = sleep
+        self.now = now
+    }
+
+    /// Identifies one plant from 1–5 prepared photos (`POST /v2/identify/{project}`).
+    ///
+    /// A 404 "Species not found" returns an answer with no predictions and `notAPlant` set.
+    public func identify(_ images: [PlantNetImage], options: PlantNetOptions = PlantNetOptions()) async throws(PlantNetError)
+        -> PlantNetAnswer {
+        guard let key = configuration.apiKey else { throw .missingAPIKey }
+        try PlantNetRequestRules.validate(images, options: options)
+        do throws(PlantNetError) {
+            let url = try makeURL(path: "v2/identify/\(options.project)", query: [
+                URLQueryItem(name: "include-related-images", value: String(options.includeRelatedImages)),
+                URLQueryItem(name: "no-reject", value: String(options.noReject)),
+                URLQueryItem(name: "nb-results", value: String(options.resultCount)),
+                URLQueryItem(name: "lang", value: options.language),
+                URLQueryItem(name: "api-key", value: key),
+            ])
+            var form = MultipartForm()
+            for image in images { form.addField(name: "organs", value: image.organ.rawValue) }
+            for (number, image) in images.enumerated() {
+                form.addFile(name: "images", filename: "photo\(number + 1).jpg", contentType: "image/jpeg", data: image.jpeg)
+            }
+            var request = URLRequest(url: url)
+            request.httpMethod = "POST"
+            request.setValue(form.contentType, forHTTPHeaderField: "Content-Type")
+            request.setValue("application/json", forHTTPHeaderField: "Accept")
+            request.httpBody = form.body
+            let started = ContinuousClock.now
+            let (data, response) = try await send(request, summary: "\(images.count) photo(s), \(form.body.count) bytes")
+            let elapsed = ContinuousClock.now - started
+            return try interpretIdentify(data: data, response: response, milliseconds: Self.milliseconds(elapsed))
+        } catch {
+            throw error.redacting(key)
+        }
+    }
+
+    /// The floras the key may search (`GET /v2/projects`).
+    public func projects(language: String = "en") async throws(PlantNetError) -> [PlantNetProject] {
+        guard let key = configuration.apiKey else { throw .missingAPIKey }
+        do throws(PlantNetError) {
+            let url = try makeURL(path: "v2/projects", query: [
+                URLQueryItem(name: "lang", value: language), URLQueryItem(name: "api-key", value: key),
+            ])
+            var request = URLRequest(url: url)
+            request.setValue("application/json", forHTTPHeaderField: "Accept")
+            let (data, response) = try await send(request, summary: "projects")
+            guard response.statusCode == 200 else { throw mapFailure(status: response.statusCode, data: data, response: response) }
+            let projects: [ProjectResponse]
+            do {
+                projects = try JSONDecoder().decode([ProjectResponse].self, from: data)
+            } catch {
+                throw PlantNetError.malformedResponse("the project list did not decode (\(Self.describe(error))).")
+            }
+            return projects.map { PlantNetProject(id: $0.id, title: $0.title, speciesCount: $0.speciesCount) }
+        } catch {
+            throw error.redacting(key)
+        }
+    }
+
+    // MARK: - Sending
+
+    private func makeURL(path: String, query: [URLQueryItem]) throws(PlantNetError) -> URL {
+        let url = configuration.baseURL.appendingPathComponent(path)
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
+            throw .invalidRequest("the service URL \(configuration.baseURL) is not valid.")
+        }
+        components.queryItems = query
+        // `+` is legal in a query but read as a space by many servers; keys may contain it.
+        components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
+        guard let result = components.url else { throw .invalidRequest("the request URL could not be built.") }
+        return result
+    }
+
+    /// Sends `request`, retrying network failures and 5xx answers with exponential back-off.
+    private func send(_ request: URLRequest, summary: String) async throws(PlantNetError) -> (Data, HTTPURLResponse) {
+        let shownURL = Redaction.redact(request.url?.absoluteString ?? "", secret: configuration.apiKey)
+        var attempt = 0
+        while true {
+            log("→ \(request.httpMethod ?? "GET") \(shownURL) (\(summary))")
+            let failure: PlantNetError
+            do {
+                let (data, response) = try await session.data(for: request)
+                guard let http = response as? HTTPURLResponse else {
+                    throw PlantNetError.malformedResponse("the answer was not HTTP.")
+                }
+                log("← \(http.statusCode), \(data.count) bytes")
+                guard (500...599).contains(http.statusCode) else { return (data, http) }
+                failure = mapFailure(status: http.statusCode, data: data, response: http)
+            } catch let error as PlantNetError {
+                throw error
+            } catch let error as URLError {
+                log("← \(error.code.rawValue): \(error.localizedDescription)")
+                switch error.code {
+                case .timedOut:
+                    // Already waited the whole time limit; a retry would double the wait for little gain.
+                    throw .timeout(seconds: Double(Self.milliseconds(configuration.timeout)) / 1000)
+                case .cancelled:
+                    throw .offline("the request was cancelled")
+                default:
+                    failure = .offline(Self.describe(error))
+                }
+            } catch {
+                log("← \(error)")
+                failure = .offline(Self.describe(error))
+            }
+            guard attempt < configuration.maximumRetries else { throw failure }
+            let delay = configuration.retryDelay * (1 << attempt)
+            attempt += 1
+            log("  retrying in \(delay)")
+            await sleep(delay)
+        }
+    }
+
+    // MARK: - Answers
+
+    private func interpretIdentify(data: Data, response: HTTPURLResponse, milliseconds: Double) throws(PlantNetError)
+        -> PlantNetAnswer {
+        let header = Self.header("RateLimit", in: response).flatMap(RateLimitHeader.init)
+        switch response.statusCode {
+        case 200:
+            let decoded: IdentifyResponse
+            do {
+                decoded = try JSONDecoder().decode(IdentifyResponse.self, from: data)
+            } catch {
+                throw .malformedResponse("the identification did not decode (\(Self.describe(error))).")
+            }
+            let predictions = decoded.results.enumerated().map { index, result in
+                let species = result.species
+                return SpeciesPrediction(
+                    rank: index + 1,
+                    scientificName: species.scientificNameWithoutAuthor,
+                    authorship: species.scientificNameAuthorship.flatMap { $0.isEmpty ? nil : $0 },
+                    commonNames: species.commonNames ?? [],
+                    confidence: min(max(result.score, 0), 1),
+                    gbifId: result.gbif?.id,
+                    family: species.family?.scientificNameWithoutAuthor ?? species.family?.scientificName
+                )
+            }
+            let identification = Identification(
+                source: .plantNetAPI,
+                model: decoded.version.map { "Pl@ntNet \($0)" } ?? "Pl@ntNet",
+                predictions: predictions,
+                uncertain: (predictions.first?.confidence ?? 0) < Self.uncertaintyThreshold,
+                timings: ["request": milliseconds],
+                date: now()
+            )
+            return PlantNetAnswer(
+                identification: identification, notAPlant: predictions.isEmpty,
+                remainingRequests: decoded.remainingIdentificationRequests ?? header?.remaining,
+                secondsUntilReset: header?.secondsUntilReset
+            )
+        case 404:
+            let message = Self.errorMessage(in: data)
+            guard message.isEmpty || message.localizedCaseInsensitiveContains("species not found") else {
+                throw .unexpectedStatus(404, message)
+            }
+            let identification = Identification(
+                source: .plantNetAPI, model: "Pl@ntNet", predictions: [], uncertain: true,
+                timings: ["request": milliseconds], date: now()
+            )
+            return PlantNetAnswer(
+                identification: identification, notAPlant: true, remainingRequests: header?.remaining,
+                secondsUntilReset: header?.secondsUntilReset
+            )
+        default:
+            throw mapFailure(status: response.statusCode, data: data, response: response)
+        }
+    }
+
+    private func mapFailure(status: Int, data: Data, response: HTTPURLResponse) -> PlantNetError {
+        let message = Self.errorMessage(in: data)
+        switch status {
+        case 400: return .badRequest(message)
+        case 401: return .invalidAPIKey
+        case 403: return .forbidden(message)
+        case 413: return .payloadTooLarge(bytes: nil)
+        case 429:
+            let header = Self.header("RateLimit", in: response).flatMap(RateLimitHeader.init)
+            let resetsAt = header?.secondsUntilReset.map { now().addingTimeInterval(Double($0)) }
+                ?? QuotaCalendar.nextReset(after: now())
+            return .quotaExhausted(resetsAt: resetsAt)
+        case 500...599: return .serverError(status: status, message: message)
+        default: return .unexpectedStatus(status, message)
+        }
+    }
+
+    private static func errorMessage(in data: Data) -> String {
+        if let decoded = try? JSONDecoder().decode(ErrorResponse.self, from: data) {
+            return decoded.message ?? decoded.error ?? ""
+        }
+        return String(decoding: data.prefix(200), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    private static func header(_ name: String, in response: HTTPURLResponse) -> String? {
+        for (key, value) in response.allHeaderFields {
+            if let key = key as? String, key.caseInsensitiveCompare(name) == .orderedSame { return value as? String }
+        }
+        return nil
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        if let error = error as? URLError { return "\(error.localizedDescription) [URLError \(error.code.rawValue)]" }
+        if let error = error as? DecodingError {
+            switch error {
+            case .keyNotFound(let key, let context):
+                return "missing \(context.codingPath.map(\.stringValue) + [key.stringValue])"
+            case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+                return "\(context.debugDescription) at \(context.codingPath.map(\.stringValue).joined(separator: "."))"
+            @unknown default:
+                return "\(error)"
+            }
+        }
+        return "\(error)"
+    }
+
+    static func milliseconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import PlantGuideCore
+
+/// The online identifier as the rest of PlantGuide uses it: the ``PlantNetClient`` behind the
+/// ``IdentificationCache``, the ``QuotaTracker`` and the offline back-off (``Reachability``).
+///
+/// Order of one call: validate → cache (a hit makes no request) → offline back-off → quota → request →
+/// record quota → store in cache.
+public final class PlantNetService: Sendable {
+    /// The HTTP client.
+    public let client: PlantNetClient
+    /// The daily quota.
+    public let quota: QuotaTracker
+    /// Answers by photo; `nil` disables caching.
+    public let cache: IdentificationCache?
+    /// The offline back-off.
+    public let reachability: Reachability
+
+    /// Assembles a service from its parts.
+    public init(client: PlantNetClient, quota: QuotaTracker, cache: IdentificationCache?, reachability: Reachability) {
+        self.client = client
+        self.quota = quota
+        self.cache = cache
+        self.reachability = reachability
+    }
+
+    /// Identifies one plant from 1–5 prepared photos, from the cache when it can.
+    public func identify(_ images: [PlantNetImage], options: PlantNetOptions = PlantNetOptions()) async throws(PlantNetError)
+        -> PlantNetAnswer {
+        try PlantNetRequestRules.validate(images, options: options)
+        let key = CacheKey(images: images, options: options)
+        if let cached = cache?.lookup(key) {
+            try? cache?.flush()
+            return cached
+        }
+        if let until = reachability.retryAfter {
+            throw .offline("the last connection failed; not retrying before \(PlantNetError.format(until))")
+        }
+        try quota.checkAvailable()
+        let answer: PlantNetAnswer
+        do {
+            answer = try await client.identify(images, options: options)
+        } catch {
+            switch error {
+            case .offline: reachability.markUnreachable()
+            case .quotaExhausted(let resetsAt): _ = try? quota.recordExhausted(resetsAt: resetsAt)
+            default: break
+            }
+            throw error
+        }
+        reachability.markReachable()
+        var result = answer
+        let status = try? quota.record(remaining: answer.remainingRequests)
+        result.remainingRequests = answer.remainingRequests ?? status?.remaining
+        try cache?.store(answer, for: key)
+        return result
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import PlantGuideTestSupport
+import PlantNetAPI
+import Testing
+
+@Suite struct PlantNetServiceTests {
+    private func service(
+        _ stub: PlantNetStub, folder: URL, time: ManualTime = ManualTime(Date()), baseURL: URL? = nil
+    ) -> PlantNetService {
+        PlantNetService(
+            client: PlantNetClient(
+                configuration: PlantNetConfiguration(baseURL: baseURL ?? stub.baseURL, apiKey: "stub-key"),
+                sleep: { _ in }, now: time.now
+            ),
+            quota: QuotaTracker(file: folder.appendingPathComponent("quota.json"), now: time.now),
+            cache: IdentificationCache(file: folder.appendingPathComponent("cache.json"), now: time.now),
+            reachability: Reachability(backOff: 60, now: time.now)
+        )
+    }
+
+    @Test func secondIdenticalCallIsACacheHitWithoutARequest() async throws {
+        try await withStub { stub in
+            let folder = try temporaryFolder()
+            let first = try await service(stub, folder: folder).identify([image(1, organ: .leaf)])
+            #expect(first.identification.source == .plantNetAPI)
+            #expect(first.remainingRequests == 499)
+            // A new service on the same folder: as a second run of the command line would be.
+            let second = try await service(stub, folder: folder).identify([image(1, organ: .leaf)])
+            #expect(second.identification.source == .cache)
+            #expect(second.identification.predictions == first.identification.predictions)
+            #expect(stub.requestCount == 1)
+        }
+    }
+
+    @Test func quotaIsRecordedAndBlocksAfterA429() async throws {
+        var behaviour = PlantNetStubBehaviour()
+        behaviour.quotaLimit = 2
+        try await withStub(behaviour) { stub in
+            let folder = try temporaryFolder()
+            let api = service(stub, folder: folder)
+            _ = try await api.identify([image(1)])
+            #expect(api.quota.status().remaining == 1)
+            _ = try await api.identify([image(2)])
+            #expect(api.quota.status().level == .exhausted)
+            let error = await #expect(throws: PlantNetError.self) { try await api.identify([image(3)]) }
+            guard case .quotaExhausted = error else { Issue.record("got \(String(describing: error))"); return }
+            #expect(stub.requestCount == 2)  // blocked before sending
+        }
+    }
+
+    @Test func a429FromTheServiceBlocksLaterCalls() async throws {
+        var behaviour = PlantNetStubBehaviour()
+        behaviour.quotaLimit = 0
+        try await withStub(behaviour) { stub in
+            let api = service(stub, folder: try temporaryFolder())
+            await #expect(throws: PlantNetError.self) { try await api.identify([image(1)]) }
+            await #expect(throws: PlantNetError.self) { try await api.identify([image(2)]) }
+            #expect(stub.requestCount == 1)
+            #expect(api.quota.status().isBlocked)
+        }
+    }
+
+    @Test func failedConnectionBacksOffThenTriesAgain() async throws {
+        let port = try await closedPort()
+        try await withStub { stub in
+            let time = ManualTime(Date())
+            let api = service(stub, folder: try temporaryFolder(), time: time, baseURL: URL(string: "http://127.0.0.1:\(port)"))
+            await #expect(throws: PlantNetError.self) { try await api.identify([image(1)]) }
+            #expect(!api.reachability.isReachable)
+            time.advance(by: 61)
+            #expect(api.reachability.isReachable)
+        }
+    }
+}

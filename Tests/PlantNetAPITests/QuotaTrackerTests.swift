@@ -1,0 +1,75 @@
+import Foundation
+import PlantGuideTestSupport
+import PlantNetAPI
+import Testing
+
+@Suite struct QuotaTrackerTests {
+    @Test func twoTrackersOnOneFileShareTheCount() throws {
+        let folder = try temporaryFolder()
+        let file = folder.appendingPathComponent("quota.json")
+        let time = ManualTime(iso8601: "2026-03-01T10:00:00Z")
+        let first = QuotaTracker(file: file, now: time.now)
+        let second = QuotaTracker(file: file, now: time.now)
+        #expect(second.status().level == .unknown)
+        try first.record(remaining: 42)
+        #expect(second.status().remaining == 42)
+        #expect(second.status().level == .veryLow)
+        let attributes = try FileManager.default.attributesOfItem(atPath: file.path)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+    }
+
+    @Test(arguments: [
+        (nil, QuotaLevel.unknown), (500, .ok), (101, .ok), (100, .low), (51, .low), (50, .veryLow), (11, .veryLow),
+        (10, .critical), (1, .critical), (0, .exhausted),
+    ] as [(Int?, QuotaLevel)])
+    func warningLevels(remaining: Int?, level: QuotaLevel) throws {
+        let tracker = QuotaTracker(file: try temporaryFolder().appendingPathComponent("quota.json"))
+        #expect(try tracker.record(remaining: remaining).level == level)
+    }
+
+    @Test func zeroLeftBlocksUntilMidnightUTCThenResets() throws {
+        let file = try temporaryFolder().appendingPathComponent("quota.json")
+        let time = ManualTime(iso8601: "2026-03-01T23:50:00Z")
+        let midnight = try #require(ISO8601DateFormatter().date(from: "2026-03-02T00:00:00Z"))
+        let tracker = QuotaTracker(file: file, now: time.now)
+        try tracker.record(remaining: 0)
+        #expect(throws: PlantNetError.quotaExhausted(resetsAt: midnight)) { try tracker.checkAvailable() }
+        time.advance(by: 9 * 60)
+        #expect(throws: PlantNetError.quotaExhausted(resetsAt: midnight)) {
+            try QuotaTracker(file: file, now: time.now).checkAvailable()
+        }
+        time.advance(by: 60)
+        let after = QuotaTracker(file: file, now: time.now)
+        try after.checkAvailable()
+        #expect(after.status().level == .unknown)
+        #expect(after.status().resetsAt == midnight.addingTimeInterval(86_400))
+    }
+
+    @Test func a429BlocksUntilTheGivenTime() throws {
+        let time = ManualTime(iso8601: "2026-03-01T12:00:00Z")
+        let tracker = QuotaTracker(file: try temporaryFolder().appendingPathComponent("quota.json"), now: time.now)
+        let reset = time.date.addingTimeInterval(600)
+        try tracker.recordExhausted(resetsAt: reset)
+        #expect(tracker.status() == QuotaStatus(remaining: 0, resetsAt: reset, level: .exhausted))
+        time.advance(by: 601)
+        try tracker.checkAvailable()
+    }
+
+    @Test func damagedFileMeansUnknownNotACrash() throws {
+        let file = try temporaryFolder().appendingPathComponent("quota.json")
+        try Data("{\"remaining\": ".utf8).write(to: file)
+        let tracker = QuotaTracker(file: file)
+        #expect(tracker.status().level == .unknown)
+        try tracker.record(remaining: 300)
+        #expect(QuotaTracker(file: file).status().remaining == 300)
+    }
+
+    @Test func statusJSONHasItsThreeKeys() throws {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        let data = try encoder.encode(QuotaStatus(remaining: nil, resetsAt: Date(timeIntervalSince1970: 0), level: .unknown))
+        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        #expect(Set(object.keys) == ["remaining", "resetsAt", "level"])
+        #expect(object["remaining"] is NSNull)
+    }
+}
