@@ -101,9 +101,10 @@ let blasDependency: [Target.Dependency] = ["COpenBLAS"]
 #endif
 let classifier: [Target] = blas + [
     .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
+    .target(name: "CPlantKernels"),
     .target(
         name: "PlantClassifier",
-        dependencies: ["PlantGuideCore", "PlantImaging", "CZlib"] + blasDependency,
+        dependencies: ["PlantGuideCore", "PlantImaging", "CZlib", "CPlantKernels"] + blasDependency,
         exclude: ["Resources/SOURCES.md"],
         resources: [
             .copy("Resources/class_idx_to_species_id.json"),

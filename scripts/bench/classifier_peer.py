@@ -7,6 +7,10 @@
                                      and DIR/photo-12mp.jpg (4000x3000) for the end-to-end row.
   peer   --onnx FILE --input FILE    loads the model in ONNX Runtime, times it, prints JSON with load_ms,
          [--threads 2 --runs 30]     p50_ms, p90_ms, peak_rss_mib and the logits.
+  measure [--runs 5] -- CMD ...      runs CMD several times; prints JSON with each run's seconds and the
+                                     largest peak RSS. (A child spawned straight from a big process
+                                     inherits that process's ru_maxrss on Linux, so the bench asks
+                                     this small one to do it.)
 
 Installs numpy, onnx, onnxruntime and Pillow with pip when missing. Used by plantguide-bench's
 `classifier` suite; never by CI.
@@ -269,6 +273,20 @@ def peer(args):
     }))
 
 
+def measure(args):
+    command = args.command_line[1:] if args.command_line[:1] == ["--"] else args.command_line
+    seconds, statuses = [], []
+    for _ in range(args.runs):
+        start = time.perf_counter()
+        statuses.append(subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode)
+        seconds.append(time.perf_counter() - start)
+    print(json.dumps({
+        "statuses": statuses,
+        "seconds": seconds,
+        "peak_rss_mib": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024,
+    }))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -280,8 +298,11 @@ def main():
     p.add_argument("--input", required=True)
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--runs", type=int, default=30)
+    m = commands.add_parser("measure")
+    m.add_argument("--runs", type=int, default=5)
+    m.add_argument("command_line", nargs=argparse.REMAINDER)
     args = parser.parse_args()
-    build(args) if args.command == "build" else peer(args)
+    {"build": build, "peer": peer, "measure": measure}[args.command](args)
 
 
 if __name__ == "__main__":

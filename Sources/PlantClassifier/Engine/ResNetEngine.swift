@@ -6,6 +6,9 @@ final class ResNetEngine: Sendable {
     let spec: NetworkSpec
     private let weights: WeightStore
 
+    /// Floats of scratch a workspace needs for widening float16 weights.
+    var weightScratch: Int { weights.largestHalfTensor }
+
     /// Uses `weights`, which must hold every tensor of `spec.packedTensors`.
     init(spec: NetworkSpec, weights: WeightStore) {
         self.spec = spec
@@ -52,13 +55,17 @@ final class ResNetEngine: Sendable {
         let pooled = buffers[(current + 1) % 4]
         Kernels.globalAveragePool(buffers[current], shape, into: pooled)
         let logits = buffers[(current + 2) % 4]
-        Kernels.seed(logits, rows: batch, bias: weights.tensor("fc.bias"), channels: spec.classes, residual: nil, threads: 1)
-        BLAS.gemm(m: batch, n: spec.classes, k: spec.features, a: pooled, b: weights.tensor("fc.weight"), c: logits, beta: 1)
+        let fc = weights.floats("fc.weight", scratch: workspace.weights, threads: threads)
+        BLAS.gemm(m: batch, n: spec.classes, k: spec.features, a: pooled, b: fc, c: logits, beta: 0)
+        Kernels.epilogue(
+            logits, rows: batch, bias: weights.floats("fc.bias", scratch: workspace.weights, threads: 1), channels: spec.classes,
+            residual: nil, relu: false, threads: 1
+        )
         return Array(UnsafeBufferPointer(start: logits, count: batch * spec.classes))
     }
 
-    /// One folded convolution: gather patches unless the conv is a plain 1×1, seed the output with the
-    /// bias (and shortcut), multiply, then ReLU.
+    /// One folded convolution: gather patches unless the conv is a plain 1×1, multiply, then add bias
+    /// and shortcut and apply ReLU in one pass.
     private func convolve(
         _ conv: ConvSpec, _ input: UnsafeMutablePointer<Float>, _ shape: FeatureShape, into output: UnsafeMutablePointer<Float>,
         residual: UnsafePointer<Float>? = nil, relu: Bool, workspace: Workspace, threads: Int
@@ -75,15 +82,12 @@ final class ResNetEngine: Sendable {
             )
             patches = UnsafePointer(workspace.columns)
         }
-        Kernels.seed(
-            output, rows: outShape.pixels, bias: weights.tensor("\(conv.name).bias"), channels: conv.outChannels,
-            residual: residual, threads: threads
+        let kernel = weights.floats("\(conv.name).weight", scratch: workspace.weights, threads: threads)
+        BLAS.gemm(m: outShape.pixels, n: conv.outChannels, k: conv.reduction, a: patches, b: kernel, c: output, beta: 0)
+        Kernels.epilogue(
+            output, rows: outShape.pixels, bias: weights.floats("\(conv.name).bias", scratch: workspace.weights, threads: threads),
+            channels: conv.outChannels, residual: residual, relu: relu, threads: threads
         )
-        BLAS.gemm(
-            m: outShape.pixels, n: conv.outChannels, k: conv.reduction, a: patches, b: weights.tensor("\(conv.name).weight"),
-            c: output, beta: 1
-        )
-        if relu { Kernels.relu(output, count: outShape.count, threads: threads) }
         return outShape
     }
 }

@@ -1,16 +1,18 @@
 import Foundation
 
-/// Scratch memory for one forward pass: four activation buffers and one for gathered patches. Reused
-/// across calls with the same or smaller input so the hot path does not allocate.
+/// Scratch memory for one forward pass: four activation buffers, one for gathered patches and one for
+/// weights widened from float16. Reused across calls with the same input size so the hot path does
+/// not allocate.
 final class Workspace {
     let batch: Int
     let height: Int
     let width: Int
     private(set) var activations: [UnsafeMutablePointer<Float>]
     let columns: UnsafeMutablePointer<Float>
+    let weights: UnsafeMutablePointer<Float>
     let activationCapacity: Int
 
-    init(spec: NetworkSpec, batch: Int, height: Int, width: Int) {
+    init(spec: NetworkSpec, batch: Int, height: Int, width: Int, weightScratch: Int) {
         self.batch = batch
         self.height = height
         self.width = width
@@ -38,11 +40,13 @@ final class Workspace {
         activationCapacity = largest
         activations = (0..<4).map { _ in UnsafeMutablePointer<Float>.allocate(capacity: largest) }
         columns = .allocate(capacity: largestColumns)
+        weights = .allocate(capacity: max(weightScratch, 1))
     }
 
     deinit {
         for buffer in activations { buffer.deallocate() }
         columns.deallocate()
+        weights.deallocate()
     }
 
     func fits(batch: Int, height: Int, width: Int) -> Bool {
