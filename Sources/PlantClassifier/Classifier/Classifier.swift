@@ -49,7 +49,10 @@ public final class Classifier: Sendable {
             if let cached, cached.fits(batch: batch, height: height, width: width) {
                 current = cached
             } else {
-                current = Workspace(spec: engine.spec, batch: batch, height: height, width: width, weightScratch: engine.weightScratch)
+                current = Workspace(
+                    spec: engine.spec, batch: batch, height: height, width: width, weightScratch: engine.weightScratch,
+                    winograd: engine.winograd
+                )
                 cached = current
             }
             return input.withUnsafeBufferPointer { pointer in

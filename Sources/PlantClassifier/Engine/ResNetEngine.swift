@@ -5,14 +5,18 @@ import Foundation
 final class ResNetEngine: Sendable {
     let spec: NetworkSpec
     private let weights: WeightStore
+    /// Convolutions that run as Winograd F(2×2, 3×3); their weights are stored transformed.
+    let winograd: Set<String>
 
     /// Floats of scratch a workspace needs for widening float16 weights.
     var weightScratch: Int { weights.largestHalfTensor }
 
-    /// Uses `weights`, which must hold every tensor of `spec.packedTensors`.
-    init(spec: NetworkSpec, weights: WeightStore) {
+    /// Uses `weights`, which must hold every tensor of `spec.packedTensors` (`<conv>.winograd` instead
+    /// of `<conv>.weight` for the convolutions in `winograd`).
+    init(spec: NetworkSpec, weights: WeightStore, winograd: Set<String> = []) {
         self.spec = spec
         self.weights = weights
+        self.winograd = winograd
     }
 
     /// Logits for `batch` images in NCHW order (3 channels, `height`×`width`), `[batch, classes]`.
@@ -74,6 +78,24 @@ final class ResNetEngine: Sendable {
             batch: shape.batch, height: conv.outputSize(shape.height), width: conv.outputSize(shape.width),
             channels: conv.outChannels
         )
+        let bias = weights.floats("\(conv.name).bias", scratch: workspace.weights, threads: threads)
+        if winograd.contains(conv.name) {
+            let tiles = Winograd.tileCount(outShape)
+            Winograd.transformInput(input, shape, into: workspace.columns, zeros: workspace.zeros, threads: threads)
+            let transformed = weights.floats("\(conv.name).winograd", scratch: workspace.weights, threads: threads)
+            let (cin, cout) = (conv.inChannels, conv.outChannels)
+            for position in 0..<16 {
+                BLAS.gemm(
+                    m: tiles, n: cout, k: cin, a: workspace.columns + position * tiles * cin, b: transformed + position * cin * cout,
+                    c: workspace.products + position * tiles * cout, beta: 0
+                )
+            }
+            Winograd.transformOutput(
+                workspace.products, outShape, into: output, bias: bias, residual: residual, relu: relu, zeros: workspace.zeros,
+                threads: threads
+            )
+            return outShape
+        }
         var patches = UnsafePointer(input)
         if conv.kernel > 1 || conv.stride > 1 {
             Kernels.im2col(
@@ -85,8 +107,7 @@ final class ResNetEngine: Sendable {
         let kernel = weights.floats("\(conv.name).weight", scratch: workspace.weights, threads: threads)
         BLAS.gemm(m: outShape.pixels, n: conv.outChannels, k: conv.reduction, a: patches, b: kernel, c: output, beta: 0)
         Kernels.epilogue(
-            output, rows: outShape.pixels, bias: weights.floats("\(conv.name).bias", scratch: workspace.weights, threads: threads),
-            channels: conv.outChannels, residual: residual, relu: relu, threads: threads
+            output, rows: outShape.pixels, bias: bias, channels: conv.outChannels, residual: residual, relu: relu, threads: threads
         )
         return outShape
     }
