@@ -134,10 +134,16 @@ struct NetworkSpec: Sendable, Hashable {
         return names
     }
 
-    /// The tensors of PlantGuide's model file, with their (packed) shapes, in file order.
-    var packedTensors: [(name: String, shape: [Int])] {
-        allConvs.flatMap { conv in
-            [("\(conv.name).weight", [conv.reduction, conv.outChannels]), ("\(conv.name).bias", [conv.outChannels])]
+    /// The tensors of PlantGuide's model file for a model fed `inputSize` images, with their (packed)
+    /// shapes, in file order. Winograd convolutions store `<conv>.winograd` `[16, cin, cout]` in place
+    /// of `<conv>.weight`.
+    func packedTensors(inputSize: Int) -> [(name: String, shape: [Int])] {
+        let winograd = winogradConvs(inputSize: inputSize)
+        return allConvs.flatMap { conv in
+            let weight = winograd.contains(conv.name)
+                ? ("\(conv.name).winograd", [16, conv.inChannels, conv.outChannels])
+                : ("\(conv.name).weight", [conv.reduction, conv.outChannels])
+            return [weight, ("\(conv.name).bias", [conv.outChannels])]
         } + [("fc.weight", [features, classes]), ("fc.bias", [classes])]
     }
 }

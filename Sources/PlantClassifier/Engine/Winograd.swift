@@ -11,22 +11,19 @@ enum Winograd {
         var transformed = [Float](repeating: 0, count: 16 * cin * cout)
         for ci in 0..<cin {
             for co in 0..<cout {
-                var g = [Double](repeating: 0, count: 9)
-                for tap in 0..<9 { g[tap] = Double(packed[(tap * cin + ci) * cout + co]) }
-                // G g: 4×3.
-                var rows = [Double](repeating: 0, count: 12)
-                for x in 0..<3 {
-                    let a = g[x], b = g[3 + x], c = g[6 + x]
-                    rows[x] = a
-                    rows[3 + x] = (a + b + c) / 2
-                    rows[6 + x] = (a - b + c) / 2
-                    rows[9 + x] = c
-                }
-                // (G g) Gᵀ: 4×4.
-                for y in 0..<4 {
-                    let a = rows[y * 3], b = rows[y * 3 + 1], c = rows[y * 3 + 2]
-                    let values = [a, (a + b + c) / 2, (a - b + c) / 2, c]
-                    for x in 0..<4 { transformed[((y * 4 + x) * cin + ci) * cout + co] = Float(values[x]) }
+                func g(_ y: Int, _ x: Int) -> Double { Double(packed[((y * 3 + x) * cin + ci) * cout + co]) }
+                // G g: 4×3, rows r0…r3.
+                let r0 = (g(0, 0), g(0, 1), g(0, 2))
+                let r3 = (g(2, 0), g(2, 1), g(2, 2))
+                let r1 = ((g(0, 0) + g(1, 0) + g(2, 0)) / 2, (g(0, 1) + g(1, 1) + g(2, 1)) / 2, (g(0, 2) + g(1, 2) + g(2, 2)) / 2)
+                let r2 = ((g(0, 0) - g(1, 0) + g(2, 0)) / 2, (g(0, 1) - g(1, 1) + g(2, 1)) / 2, (g(0, 2) - g(1, 2) + g(2, 2)) / 2)
+                // (G g) Gᵀ: each row (a, b, c) becomes (a, (a+b+c)/2, (a-b+c)/2, c).
+                for (y, row) in [r0, r1, r2, r3].enumerated() {
+                    let values = (row.0, (row.0 + row.1 + row.2) / 2, (row.0 - row.1 + row.2) / 2, row.2)
+                    transformed[((y * 4 + 0) * cin + ci) * cout + co] = Float(values.0)
+                    transformed[((y * 4 + 1) * cin + ci) * cout + co] = Float(values.1)
+                    transformed[((y * 4 + 2) * cin + ci) * cout + co] = Float(values.2)
+                    transformed[((y * 4 + 3) * cin + ci) * cout + co] = Float(values.3)
                 }
             }
         }

@@ -7,24 +7,15 @@ enum ModelLoader {
     static func load(_ url: URL) throws -> (ModelManifest, ResNetEngine) {
         let (manifest, handle, dataStart, _) = try ModelFile.open(url)
         defer { try? handle.close() }
-        guard manifest.baseWidth > 0, manifest.baseWidth <= 4096, manifest.classes > 0, manifest.classes <= 1_000_000 else {
-            throw ClassifierError.invalidModelFile("implausible width or class count")
-        }
+        guard manifest.baseWidth > 0, manifest.baseWidth <= 4096, manifest.classes > 0, manifest.classes <= 1_000_000,
+            (16...4096).contains(manifest.input.size)
+        else { throw ClassifierError.invalidModelFile("implausible width, class count or input size") }
         let spec = NetworkSpec(architecture: manifest.architecture, baseWidth: manifest.baseWidth, classes: manifest.classes)
         let stored = Dictionary(manifest.tensors.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        let needed = spec.packedTensors
+        let needed = spec.packedTensors(inputSize: manifest.input.size)
         let keepHalf = manifest.precision == .float16
-        let winograd = spec.winogradConvs(inputSize: manifest.input.size)
-        let convs = Dictionary(spec.allConvs.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        func winogradName(_ tensor: String) -> String? {
-            guard tensor.hasSuffix(".weight") else { return nil }
-            let conv = String(tensor.dropLast(".weight".count))
-            return winograd.contains(conv) ? "\(conv).winograd" : nil
-        }
         let store = WeightStore(tensors: needed.map { name, shape in
-            let isWeight = name.hasSuffix(".weight")
-            if let transformed = winogradName(name) { return (transformed, shape.reduce(1, *) / 9 * 16, keepHalf) }
-            return (name, shape.reduce(1, *), keepHalf && isWeight)
+            (name, shape.reduce(1, *), keepHalf && !name.hasSuffix(".bias"))
         })
         var scratch = Data()
         for (name, shape) in needed {
@@ -40,28 +31,6 @@ enum ModelLoader {
                 throw ClassifierError.unreadableFile(path: url.path, reason: (error as NSError).localizedDescription)
             }
             guard scratch.count == byteCount else { throw ClassifierError.invalidModelFile("tensor \(name) is truncated") }
-            if let transformed = winogradName(name), let conv = convs[String(name.dropLast(".weight".count))] {
-                // Transform once here; the plain 3×3 weights are not kept.
-                let plain = scratch.withUnsafeBytes { bytes in
-                    [Float](unsafeUninitializedCapacity: tensor.count) { buffer, count in
-                        if let base = bytes.baseAddress, let target = buffer.baseAddress {
-                            if manifest.precision == .float16 {
-                                pg_half_to_float(base.assumingMemoryBound(to: UInt16.self), target, tensor.count)
-                            } else {
-                                memcpy(target, base, byteCount)
-                            }
-                        }
-                        count = tensor.count
-                    }
-                }
-                let values = Winograd.transformWeights(plain, inChannels: conv.inChannels, outChannels: conv.outChannels)
-                if let halves = store.mutableHalves(transformed) {
-                    for index in values.indices { halves[index] = Float16(values[index]).bitPattern }
-                } else if let floats = store.mutableFloats(transformed) {
-                    for index in values.indices { floats[index] = values[index] }
-                }
-                continue
-            }
             // Model files are little-endian, as is every platform PlantGuide runs on.
             scratch.withUnsafeBytes { bytes in
                 guard let base = bytes.baseAddress else { return }
@@ -76,6 +45,6 @@ enum ModelLoader {
                 }
             }
         }
-        return (manifest, ResNetEngine(spec: spec, weights: store, winograd: winograd))
+        return (manifest, ResNetEngine(spec: spec, weights: store, winograd: spec.winogradConvs(inputSize: manifest.input.size)))
     }
 }
