@@ -17,10 +17,10 @@ public struct ImageDecoder: Sendable {
         self.heifThreads = heifThreads
     }
 
-    /// Decodes `data`. With `minimumShortSide`, a JPEG may be decoded at 1/2, 1/4 or 1/8 scale (DCT
-    /// scaling) as long as the upright image's shorter side stays at least that large, and a HEIC may be
-    /// read from its thumbnail when that is large enough; the returned image is then smaller than the
-    /// original (`originalWidth`/`originalHeight` keep the stored size).
+    /// Decodes `data`. With `minimumShortSide`, the result may be smaller than the original as long as
+    /// its shorter side stays at least that large: a JPEG is decoded at 1/2, 1/4 or 1/8 scale (DCT
+    /// scaling), a HEIC is read from its thumbnail when that is large enough, else shrunk by 2, 4 or 8
+    /// while its planes are converted to RGB. `originalWidth`/`originalHeight` keep the stored size.
     public func decode(_ data: Data, minimumShortSide: Int? = nil) throws(ImagingError) -> DecodedImage {
         try decode(data, target: minimumShortSide.map { .shortSide($0) })
     }
@@ -53,6 +53,14 @@ public struct ImageDecoder: Sendable {
         return try result.get()
     }
 
+    /// The largest of 8, 4 and 2 that keeps ⌈width/f⌉×⌈height/f⌉ within `target`, else 1.
+    static func reductionFactor(width: Int, height: Int, target: Target) -> Int {
+        for factor in [8, 4, 2] where target.allows(width: (width + factor - 1) / factor, height: (height + factor - 1) / factor) {
+            return factor
+        }
+        return 1
+    }
+
     /// Refuses sizes outside the limits; called with the header's size before pixels are allocated.
     func check(width: Int, height: Int) -> ImagingError? {
         if width <= 0 || height <= 0 { return .tooSmall(width: width, height: height, minimumShortSide: limits.minimumShortSide) }
@@ -73,14 +81,7 @@ public struct ImageDecoder: Sendable {
         case .failure(let error): return .failure(error)
         }
         if let refusal = check(width: header.width, height: header.height) { return .failure(refusal) }
-        var denominator = 1
-        if let target {
-            for candidate in [8, 4, 2] where target.allows(
-                width: (header.width + candidate - 1) / candidate, height: (header.height + candidate - 1) / candidate) {
-                denominator = candidate
-                break
-            }
-        }
+        let denominator = target.map { Self.reductionFactor(width: header.width, height: header.height, target: $0) } ?? 1
         let orientation = ExifOrientationReader.orientation(inJPEG: bytes)
         return JPEGCodec.decode(bytes, denominator: denominator).map { stored in
             DecodedImage(
@@ -102,19 +103,17 @@ public struct ImageDecoder: Sendable {
     private func decodeWebP(_ bytes: UnsafeRawBufferPointer) -> Result<DecodedImage, ImagingError> {
         WebPCodec.header(bytes).flatMap { header in
             if let refusal = check(width: header.width, height: header.height) { return .failure(refusal) }
+            let orientation = ExifOrientationReader.orientation(inWebP: bytes)
             return WebPCodec.decode(bytes, header: header).map {
-                DecodedImage(image: $0, format: .webp, originalWidth: header.width, originalHeight: header.height, orientation: 1)
+                DecodedImage(
+                    image: Orientation.apply(orientation, width: $0.width, height: $0.height, pixels: $0.pixels),
+                    format: .webp, originalWidth: header.width, originalHeight: header.height, orientation: orientation)
             }
         }
     }
 
     private func decodeHEIF(_ bytes: UnsafeRawBufferPointer, target: Target?) -> Result<DecodedImage, ImagingError> {
-        let shortSide: Int? = switch target {
-        case .shortSide(let side): side
-        case .longSide(let side): side  // a thumbnail whose short side reaches it also has the long side
-        case nil: nil
-        }
-        return HEIFCodec.decode(bytes, minimumShortSide: shortSide, threads: heifThreads) { header in
+        return HEIFCodec.decode(bytes, target: target, threads: heifThreads) { header in
             check(width: header.width, height: header.height)
         }.map { decoded in
             DecodedImage(image: decoded.image, format: .heic, originalWidth: decoded.original.width,

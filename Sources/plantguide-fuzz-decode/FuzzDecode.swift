@@ -1,13 +1,14 @@
 // libFuzzer target over ImageDecoder.decode (and what runs on its output).
 //
-// A normal `swift build` compiles this as a small program that replays files through the same code
-// (handy to re-run a crash input without the sanitizers). The fuzzer build defines PLANTGUIDE_FUZZ so
-// there is no `main` and libFuzzer provides its own:
+// Run it with scripts/fuzz/run-decode-fuzzer [SECONDS].
 //
-//   swift build --scratch-path .build-fuzz --product plantguide-fuzz-decode \
+// A normal `swift build` compiles this as a small program that replays files through the same code
+// (handy to re-run a crash input without the sanitizers). The fuzzer build defines PLANTGUIDE_FUZZ,
+// which swaps the entry point for one that hands control to libFuzzer's driver:
+//
+//   swift build -c release --scratch-path .build-fuzz --product plantguide-fuzz-decode \
 //     -Xswiftc -sanitize=fuzzer,address -Xswiftc -DPLANTGUIDE_FUZZ -Xcc -fsanitize=fuzzer-no-link,address
-//   .build-fuzz/debug/plantguide-fuzz-decode -max_total_time=600 -rss_limit_mb=2048 \
-//     -dict=scripts/fuzz/images.dict fuzz-corpus Tests/PlantImagingTests/Fixtures
+//   .build-fuzz/release/plantguide-fuzz-decode -max_total_time=600 -dict=scripts/fuzz/images.dict fuzz-corpus
 import Foundation
 import PlantImaging
 
@@ -31,11 +32,26 @@ enum FuzzDecode {
 }
 
 #if PLANTGUIDE_FUZZ
+// libFuzzer's driver, called from our own entry point: SwiftPM links every executable target with
+// `main` aliased to `<target>_main`, so libFuzzer's `main` cannot be used directly.
+@_silgen_name("LLVMFuzzerRunDriver")
+func runFuzzerDriver(
+    _ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
+) -> CInt
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzTestOneInput(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     guard let start else { return 0 }
     FuzzDecode.run(Data(bytes: start, count: count))
     return 0
+}
+
+@_cdecl("plantguide_fuzz_decode_main")
+public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    var count = argc
+    var arguments = argv
+    return runFuzzerDriver(&count, &arguments) { start, size in fuzzTestOneInput(start, size) }
 }
 #else
 @main

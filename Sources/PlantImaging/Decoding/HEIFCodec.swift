@@ -10,10 +10,11 @@ enum HEIFCodec {
     }
 
     /// Decodes the primary image. `check` sees the (transformed) size before any pixel is decoded and
-    /// may refuse it. When `minimumShortSide` is given and the file carries a thumbnail at least that
-    /// large, the thumbnail is decoded instead: it holds the same picture at a fraction of the cost.
+    /// may refuse it. With a `target`, a thumbnail that is large enough is decoded instead of the image
+    /// (same picture, a fraction of the cost), and the result may be shrunk by 2, 4 or 8 while it is
+    /// converted to RGB.
     static func decode(
-        _ bytes: UnsafeRawBufferPointer, minimumShortSide: Int?, threads: Int,
+        _ bytes: UnsafeRawBufferPointer, target: ImageDecoder.Target?, threads: Int,
         check: (Header) -> ImagingError?
     ) -> Result<(image: RGBImage, original: Header), ImagingError> {
         guard let context = heif_context_alloc() else { return .failure(.outOfMemory) }
@@ -32,18 +33,27 @@ enum HEIFCodec {
         var handle = primary
         var thumbnail: OpaquePointer?
         defer { if let thumbnail { heif_image_handle_release(thumbnail) } }
-        if let minimumShortSide, let candidate = largestThumbnail(of: primary) {
-            if min(heif_image_handle_get_width(candidate), heif_image_handle_get_height(candidate)) >= minimumShortSide {
+        if let target, let candidate = largestThumbnail(of: primary) {
+            if target.allows(width: Int(heif_image_handle_get_width(candidate)), height: Int(heif_image_handle_get_height(candidate))) {
                 thumbnail = candidate
                 handle = candidate
             } else {
                 heif_image_handle_release(candidate)
             }
         }
+        let width = Int(heif_image_handle_get_width(handle)), height = Int(heif_image_handle_get_height(handle))
+        let factor = target.map { ImageDecoder.reductionFactor(width: width, height: height, target: $0) } ?? 1
 
         let hasAlpha = heif_image_handle_has_alpha_channel(handle) != 0
         guard let options = heif_decoding_options_alloc() else { return .failure(.outOfMemory) }
         defer { heif_decoding_options_free(options) }
+        if !hasAlpha, heif_image_handle_get_luma_bits_per_pixel(handle) == 8 {
+            switch decodeYCbCr(handle, options: options, factor: factor) {
+            case .success(let image?): return .success((image, original))
+            case .success(nil): break  // a colour matrix handled only by libheif's own conversion
+            case .failure(let error): return .failure(error)
+            }
+        }
         var image: OpaquePointer?
         let chroma = hasAlpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB
         if let error = error(heif_decode_image(handle, &image, heif_colorspace_RGB, chroma, options)) {
@@ -51,24 +61,57 @@ enum HEIFCodec {
         }
         guard let image else { return .failure(.corrupt(.heic, reason: "the decoder returned no image")) }
         defer { heif_image_release(image) }
-        let width = Int(heif_image_get_width(image, heif_channel_interleaved))
-        let height = Int(heif_image_get_height(image, heif_channel_interleaved))
+        let decodedWidth = Int(heif_image_get_width(image, heif_channel_interleaved))
+        let decodedHeight = Int(heif_image_get_height(image, heif_channel_interleaved))
         var stride: Int32 = 0
-        guard width > 0, height > 0, let plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride),
+        guard decodedWidth > 0, decodedHeight > 0, let plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride),
               heif_image_get_bits_per_pixel_range(image, heif_channel_interleaved) == 8
         else { return .failure(.corrupt(.heic, reason: "the decoder returned no 8-bit pixels")) }
         let channels = hasAlpha ? 4 : 3
-        guard Int(stride) >= width * channels else { return .failure(.corrupt(.heic, reason: "bad row stride")) }
-        var packed = [UInt8](repeating: 0, count: width * height * channels)
+        guard Int(stride) >= decodedWidth * channels else { return .failure(.corrupt(.heic, reason: "bad row stride")) }
+        var packed = [UInt8](repeating: 0, count: decodedWidth * decodedHeight * channels)
         packed.withUnsafeMutableBytes { out in
-            for y in 0..<height {
-                let row = UnsafeRawBufferPointer(start: plane + y * Int(stride), count: width * channels)
-                out.baseAddress!.advanced(by: y * width * channels).copyMemory(from: row.baseAddress!, byteCount: row.count)
+            for y in 0..<decodedHeight {
+                let row = UnsafeRawBufferPointer(start: plane + y * Int(stride), count: decodedWidth * channels)
+                out.baseAddress!.advanced(by: y * decodedWidth * channels).copyMemory(from: row.baseAddress!, byteCount: row.count)
             }
         }
-        let rgb = hasAlpha ? AlphaCompositing.onWhite(rgba: packed, width: width, height: height)
-            : RGBImage(unchecked: width, height, packed)
+        let rgb = hasAlpha ? AlphaCompositing.onWhite(rgba: packed, width: decodedWidth, height: decodedHeight)
+            : RGBImage(unchecked: decodedWidth, decodedHeight, packed)
         return .success((rgb, original))
+    }
+
+    /// Decodes to 4:2:0 planes and converts (and shrinks) them here; `nil` when the colour matrix is
+    /// not one ``YCbCrConversion`` knows.
+    private static func decodeYCbCr(
+        _ handle: OpaquePointer, options: UnsafeMutablePointer<heif_decoding_options>, factor: Int
+    ) -> Result<RGBImage?, ImagingError> {
+        var image: OpaquePointer?
+        if let error = error(heif_decode_image(handle, &image, heif_colorspace_YCbCr, heif_chroma_420, options)) {
+            return .failure(error)
+        }
+        guard let image else { return .failure(.corrupt(.heic, reason: "the decoder returned no image")) }
+        defer { heif_image_release(image) }
+        var profile: UnsafeMutablePointer<heif_color_profile_nclx>?
+        _ = heif_image_get_nclx_color_profile(image, &profile)
+        defer { if let profile { heif_nclx_color_profile_free(profile) } }
+        let matrix = profile.map { Int($0.pointee.matrix_coefficients.rawValue) } ?? 6
+        let fullRange = profile.map { $0.pointee.full_range_flag != 0 } ?? true
+        guard let conversion = YCbCrConversion(matrixCoefficients: matrix, fullRange: fullRange) else { return .success(nil) }
+        let width = Int(heif_image_get_width(image, heif_channel_Y)), height = Int(heif_image_get_height(image, heif_channel_Y))
+        var planes: [YCbCrConversion.Plane] = []
+        for channel in [heif_channel_Y, heif_channel_Cb, heif_channel_Cr] {
+            var stride: Int32 = 0
+            guard let base = heif_image_get_plane_readonly(image, channel, &stride),
+                  heif_image_get_bits_per_pixel_range(image, channel) == 8 else { return .success(nil) }
+            let expectedWidth = channel == heif_channel_Y ? width : (width + 1) / 2
+            let expectedHeight = channel == heif_channel_Y ? height : (height + 1) / 2
+            guard Int(stride) >= expectedWidth, Int(heif_image_get_width(image, channel)) >= expectedWidth,
+                  Int(heif_image_get_height(image, channel)) >= expectedHeight else { return .success(nil) }
+            planes.append(YCbCrConversion.Plane(base: base, stride: Int(stride)))
+        }
+        guard width > 0, height > 0 else { return .failure(.corrupt(.heic, reason: "the decoder returned no pixels")) }
+        return .success(conversion.rgb(y: planes[0], cb: planes[1], cr: planes[2], width: width, height: height, factor: factor))
     }
 
     private static func largestThumbnail(of handle: OpaquePointer) -> OpaquePointer? {

@@ -13,12 +13,14 @@ struct Resampler {
         var weights: [Int32]
     }
 
-    /// Weights for mapping `inSize` samples onto `outSize`, as Pillow's `precompute_coeffs`.
-    static func taps(inSize: Int, outSize: Int) -> [Taps] {
+    /// Weights for output coordinates `range` when mapping `inSize` samples onto `outSize`, as Pillow's
+    /// `precompute_coeffs`. Only the asked range is computed: an extreme aspect ratio can make the
+    /// resized long side enormous while the crop stays small.
+    static func taps(inSize: Int, outSize: Int, range: Range<Int>) -> [Taps] {
         let scale = Double(inSize) / Double(outSize)
         let filterScale = max(scale, 1)
         let support = 1.0 * filterScale
-        return (0..<outSize).map { index in
+        return range.map { index in
             let center = (Double(index) + 0.5) * scale
             let first = max(Int(center - support + 0.5), 0)
             let end = min(Int(center + support + 0.5), inSize)
@@ -54,8 +56,8 @@ struct Resampler {
         cropX: Int = 0, cropY: Int = 0, cropWidth: Int? = nil, cropHeight: Int? = nil
     ) -> [UInt8] {
         let cropWidth = cropWidth ?? outWidth, cropHeight = cropHeight ?? outHeight
-        let columns = Array(taps(inSize: width, outSize: outWidth)[cropX..<cropX + cropWidth])
-        let rows = Array(taps(inSize: height, outSize: outHeight)[cropY..<cropY + cropHeight])
+        let columns = taps(inSize: width, outSize: outWidth, range: cropX..<cropX + cropWidth)
+        let rows = taps(inSize: height, outSize: outHeight, range: cropY..<cropY + cropHeight)
         let half = Int32(1 << (precisionBits - 1))
 
         // Input rows the vertical pass will read.
