@@ -28,8 +28,13 @@ public final class Classifier: Sendable {
     /// Loads the model file at `url`.
     /// - Parameter threads: cores to use, like Core ML's compute units; defaults to all. OpenBLAS's
     ///   thread count is process-wide, so the last classifier created sets it.
-    public init(contentsOf url: URL, threads: Int = ProcessInfo.processInfo.activeProcessorCount) throws {
-        let (manifest, engine) = try ModelLoader.load(url)
+    public convenience init(contentsOf url: URL, threads: Int = ProcessInfo.processInfo.activeProcessorCount) throws {
+        try self.init(contentsOf: url, threads: threads, widenAtLoadBelowBytes: ModelLoader.widenAtLoadBelowBytes)
+    }
+
+    /// Loads with an explicit size below which float16 weights are widened once at load.
+    init(contentsOf url: URL, threads: Int, widenAtLoadBelowBytes: Int) throws {
+        let (manifest, engine) = try ModelLoader.load(url, widenAtLoadBelowBytes: widenAtLoadBelowBytes)
         self.manifest = manifest
         self.engine = engine
         labels = try LabelSet.named(manifest.labels, classes: manifest.classes)
