@@ -26,8 +26,8 @@ public final class Classifier: Sendable {
     private let workspace = Mutex<Workspace?>(nil)
 
     /// Loads the model file at `url`.
-    /// - Parameter threads: cores to use, like Core ML's compute units; defaults to all. OpenBLAS's
-    ///   thread count is process-wide, so the last classifier created sets it.
+    /// - Parameter threads: cores to use, like Core ML's compute units; defaults to all. Each product
+    ///   is split over them by the engine; BLAS itself is kept single-threaded (process-wide).
     public convenience init(contentsOf url: URL, threads: Int = ProcessInfo.processInfo.activeProcessorCount) throws {
         try self.init(contentsOf: url, threads: threads, widenAtLoadBelowBytes: ModelLoader.widenAtLoadBelowBytes)
     }
@@ -40,7 +40,8 @@ public final class Classifier: Sendable {
         labels = try LabelSet.named(manifest.labels, classes: manifest.classes)
         groups = labels.groups
         self.threads = max(1, threads)
-        BLAS.setThreads(self.threads)
+        // The engine spreads each product over the threads itself (see BLAS.parallelGemm).
+        BLAS.setThreads(1)
     }
 
     /// Raw scores for `batch` images given as NCHW float32 (3 channels, `height`×`width` each),

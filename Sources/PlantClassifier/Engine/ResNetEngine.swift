@@ -60,7 +60,7 @@ final class ResNetEngine: Sendable {
         Kernels.globalAveragePool(buffers[current], shape, into: pooled)
         let logits = buffers[(current + 2) % 4]
         let fc = weights.floats("fc.weight", scratch: workspace.weights, threads: threads)
-        BLAS.gemm(m: batch, n: spec.classes, k: spec.features, a: pooled, b: fc, c: logits, beta: 0)
+        BLAS.parallelGemm(m: batch, n: spec.classes, k: spec.features, a: pooled, b: fc, c: logits, beta: 0, threads: threads)
         Kernels.epilogue(
             logits, rows: batch, bias: weights.floats("fc.bias", scratch: workspace.weights, threads: 1), channels: spec.classes,
             residual: nil, relu: false, threads: 1
@@ -85,9 +85,9 @@ final class ResNetEngine: Sendable {
             let transformed = weights.floats("\(conv.name).winograd", scratch: workspace.weights, threads: threads)
             let (cin, cout) = (conv.inChannels, conv.outChannels)
             for position in 0..<16 {
-                BLAS.gemm(
+                BLAS.parallelGemm(
                     m: tiles, n: cout, k: cin, a: workspace.columns + position * tiles * cin, b: transformed + position * cin * cout,
-                    c: workspace.products + position * tiles * cout, beta: 0
+                    c: workspace.products + position * tiles * cout, beta: 0, threads: threads
                 )
             }
             Winograd.transformOutput(
@@ -105,7 +105,9 @@ final class ResNetEngine: Sendable {
             patches = UnsafePointer(workspace.columns)
         }
         let kernel = weights.floats("\(conv.name).weight", scratch: workspace.weights, threads: threads)
-        BLAS.gemm(m: outShape.pixels, n: conv.outChannels, k: conv.reduction, a: patches, b: kernel, c: output, beta: 0)
+        BLAS.parallelGemm(
+            m: outShape.pixels, n: conv.outChannels, k: conv.reduction, a: patches, b: kernel, c: output, beta: 0, threads: threads
+        )
         Kernels.epilogue(
             output, rows: outShape.pixels, bias: bias, channels: conv.outChannels, residual: residual, relu: relu, threads: threads
         )
