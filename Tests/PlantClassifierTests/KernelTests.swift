@@ -36,3 +36,27 @@ private final class Counter: @unchecked Sendable {
     func increment(_ index: Int) { values[index] += 1 }
     func all(_ predicate: (Int) -> Bool) -> Bool { values.allSatisfy(predicate) }
 }
+
+@Suite struct ParallelGemmTests {
+    /// Pieces along rows (tall products) and along columns (short ones) give the single call's result.
+    @Test(arguments: [(3136, 64, 576), (49, 512, 4608), (20, 1081, 2048), (7, 9, 5)])
+    func matchesOneCall(m: Int, n: Int, k: Int) {
+        var generator = SplitMix(seed: UInt64(m * 7 + n))
+        let a = (0..<(m * k)).map { _ in generator.nextFloat() }
+        let b = (0..<(k * n)).map { _ in generator.nextFloat() }
+        var single = [Float](repeating: 0, count: m * n)
+        var pieces = [Float](repeating: .nan, count: m * n)
+        a.withUnsafeBufferPointer { a in
+            b.withUnsafeBufferPointer { b in
+                single.withUnsafeMutableBufferPointer {
+                    BLAS.gemm(m: m, n: n, k: k, a: a.baseAddress!, b: b.baseAddress!, c: $0.baseAddress!, beta: 0)
+                }
+                pieces.withUnsafeMutableBufferPointer {
+                    BLAS.parallelGemm(m: m, n: n, k: k, a: a.baseAddress!, b: b.baseAddress!, c: $0.baseAddress!, beta: 0, threads: 4)
+                }
+            }
+        }
+        let worst = zip(pieces, single).map { abs($0 - $1) }.max() ?? .infinity
+        #expect(worst < 1e-3, "largest difference \(worst)")
+    }
+}
