@@ -15,16 +15,17 @@ enum BLAS {
         gemm(m: m, n: n, k: k, a: a, lda: k, b: b, ldb: n, c: c, ldc: n, beta: beta)
     }
 
-    /// The same product split into more pieces than `threads` and spread over them dynamically: rows
-    /// of C when there are many, else columns. BLAS's own threading splits a product into exactly one
-    /// piece per thread, so one core taken by another process stalls the whole product; small pieces
-    /// let the free core take over.
+    /// The same product split into more pieces than `threads` and spread over them dynamically. BLAS's
+    /// own threading splits a product into exactly one piece per thread, so one core taken by another
+    /// process stalls the whole product; small pieces let the free core take over. Each piece packs its
+    /// own copy of the operand it shares, so the split runs along rows of C when A is the bigger
+    /// matrix (early layers: many pixels, few channels) and along columns when B is (late layers).
     static func parallelGemm(
         m: Int, n: Int, k: Int, a: UnsafePointer<Float>, b: UnsafePointer<Float>, c: UnsafeMutablePointer<Float>,
         beta: Float, threads: Int
     ) {
         let pieces: Int
-        let alongRows = m >= 64 * threads
+        let alongRows = m >= n
         if threads <= 1 || m * n * k < 1 << 20 {
             pieces = 1
         } else if alongRows {
