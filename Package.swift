@@ -94,7 +94,7 @@ let shells: [Target] = [
     .target(
         name: "PlantGuideCLI",
         dependencies: [
-            "PlantGuideCore", "PlantCatalog", "PlantImaging", "PlantNetAPI", "PlantIdentification",
+            "PlantGuideCore", "PlantCatalog", "PlantImaging", "PlantClassifier", "PlantNetAPI", "PlantIdentification",
             "PlantGuideTestSupport", argumentParser,
         ],
         swiftSettings: settings
@@ -103,7 +103,7 @@ let shells: [Target] = [
     .executableTarget(
         name: "plantguide-bench",
         dependencies: [
-            "PlantGuideCore", "PlantCatalog", "PlantImaging", "PlantNetAPI", "PlantIdentification",
+            "PlantGuideCore", "PlantCatalog", "PlantImaging", "PlantClassifier", "PlantNetAPI", "PlantIdentification",
             "PlantGuideTestSupport", argumentParser,
         ],
         swiftSettings: settings
@@ -112,6 +112,37 @@ let shells: [Target] = [
     .testTarget(
         name: "PlantGuideCLITests",
         dependencies: ["PlantGuideCLI", "PlantGuideTestSupport"],
+        swiftSettings: settings
+    ),
+]
+
+// MARK: - Classifier: the CNN engine over BLAS, PyTorch checkpoint import, model files, labels.
+#if canImport(Accelerate)
+let blas: [Target] = []
+let blasDependency: [Target.Dependency] = []
+#else
+let blas: [Target] = [
+    .systemLibrary(name: "COpenBLAS", pkgConfig: "openblas", providers: [.apt(["libopenblas-dev"])]),
+]
+let blasDependency: [Target.Dependency] = ["COpenBLAS"]
+#endif
+let classifier: [Target] = blas + [
+    .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
+    .target(name: "CPlantKernels"),
+    .target(
+        name: "PlantClassifier",
+        dependencies: ["PlantGuideCore", "PlantImaging", "CZlib", "CPlantKernels"] + blasDependency,
+        exclude: ["Resources/SOURCES.md"],
+        resources: [
+            .copy("Resources/class_idx_to_species_id.json"),
+            .copy("Resources/plantnet300K_species_id_2_name.json"),
+        ],
+        swiftSettings: settings
+    ),
+    .testTarget(
+        name: "PlantClassifierTests",
+        dependencies: ["PlantClassifier", "PlantGuideTestSupport"],
+        resources: [.copy("Fixtures")],
         swiftSettings: settings
     ),
 ]
@@ -130,5 +161,5 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
     ],
-    targets: core + catalog + imaging + plantNet + shells
+    targets: core + catalog + imaging + classifier + plantNet + shells
 )

@@ -21,6 +21,7 @@ public struct PlantGuideCommand: AsyncParsableCommand {
             CatalogCommand.self,
             ImageCommand.self,
             IdentifyCommand.self,
+            ModelCommand.self,
             QuotaCommand.self,
             CacheCommand.self,
             ConfigCommand.self,

@@ -26,6 +26,7 @@ struct BenchCommand: AsyncParsableCommand {
     static let suites: [any BenchmarkSuite] = [
         CatalogBenchmark(),
         ImagingBenchmark(),
+        ClassifierBenchmark(),
         PlantNetBenchmark(),
     ]
 

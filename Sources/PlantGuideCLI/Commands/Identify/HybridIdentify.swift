@@ -57,15 +57,11 @@ enum HybridIdentify {
         + "use --strategy api with a Pl@ntNet key."
 
     /// Reads the photos, wires the hybrid identifier and runs it.
-    /// - Parameters:
-    ///   - onDevice: the live classifier, or `nil` when no model is installed.
-    ///   - onDeviceMissingReason: what to tell the person when a strategy needs the missing classifier.
     static func run(
-        photoPaths: [String], options: Options, onDevice: OnDeviceIdentifier?,
-        onDeviceMissingReason: String = noModelReason, console: Console, setup: PlantNetSetup = PlantNetSetup()
+        photoPaths: [String], options: Options, onDevice: OnDeviceIdentifier?, console: Console,
+        setup: PlantNetSetup = PlantNetSetup()
     ) async throws -> (HybridResult, QuotaStatus) {
-        var photos: [Data] = []
-        for path in photoPaths { photos.append(try readPhoto(path)) }
+        let photos = try photoPaths.map(readPhoto)
         var onlineMissing = "no Pl@ntNet API key is configured."
         var online: OnlineIdentifier?
         switch setup.service(console: console, verbose: options.verbose) {
@@ -81,7 +77,7 @@ enum HybridIdentify {
         }
         let identifier = HybridIdentifier(
             onDevice: onDevice, online: online, catalog: catalog, threshold: options.threshold,
-            onDeviceMissingReason: onDeviceMissingReason, onlineMissingReason: onlineMissing
+            onDeviceMissingReason: noModelReason, onlineMissingReason: onlineMissing
         )
         let result = try await identifier.identify(
             photos: photos, organs: options.organs, strategy: options.strategy, options: options.plantNetOptions
@@ -97,21 +93,13 @@ enum HybridIdentify {
         )
     }
 
-    static func readPhoto(_ path: String) throws(PhotoError) -> Data {
+    static func readPhoto(_ path: String) throws -> Data {
         do {
             return try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe)
         } catch {
             let reason = FileManager.default.fileExists(atPath: path) ? "it cannot be opened" : "no such file"
-            throw PhotoError(path: path, reason: reason)
+            throw ValidationError("Cannot read the photo '\(path)': \(reason).")
         }
-    }
-
-    /// A photo named on the command line could not be read.
-    struct PhotoError: Error, CustomStringConvertible {
-        var path: String
-        var reason: String
-
-        var description: String { "Cannot read the photo '\(path)': \(reason)." }
     }
 
     // MARK: - Output

@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import PlantClassifier
+import PlantGuideCore
 import PlantIdentification
 
 /// `plantguide identify PHOTO…`: what plant is this? On the device, with Pl@ntNet, or both.
@@ -18,8 +20,7 @@ struct IdentifyCommand: AsyncParsableCommand {
 
             Examples:
               plantguide identify leaf.jpg
-              plantguide identify leaf.jpg flower.jpg --organ leaf --organ flower
-              plantguide identify leaf.jpg --strategy api --verbose
+              plantguide identify leaf.jpg flower.jpg --organ leaf --organ flower --strategy api
               plantguide identify plant.heic --strategy parallel --lang fr --json
             """
     )
@@ -39,7 +40,7 @@ struct IdentifyCommand: AsyncParsableCommand {
         let console = Console()
         do {
             let (result, quota) = try await HybridIdentify.run(
-                photoPaths: photos, options: hybrid, onDevice: nil, console: console
+                photoPaths: photos, options: hybrid, onDevice: try installedModel(), console: console
             )
             if output.json {
                 try console.printJSON(HybridIdentify.Output(result, quota: quota))
@@ -49,9 +50,13 @@ struct IdentifyCommand: AsyncParsableCommand {
         } catch let error as HybridError {
             console.warn("error: \(error)")
             throw ExitCode(1)
-        } catch let error as HybridIdentify.PhotoError {
-            console.warn("error: \(error)")
-            throw ExitCode(1)
         }
+    }
+
+    /// The installed on-device model, if any (merging the classifier and Pl@ntNet branches).
+    private func installedModel() throws -> OnDeviceIdentifier? {
+        guard let url = ModelStore(dataDirectory: .resolve()).defaultModel() else { return nil }
+        let classifier = try Classifier(contentsOf: url, threads: ProcessInfo.processInfo.activeProcessorCount)
+        return .live(classifier: classifier, threshold: hybrid.threshold)
     }
 }

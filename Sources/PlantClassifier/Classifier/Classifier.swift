@@ -1,0 +1,102 @@
+import Foundation
+import Synchronization
+
+/// One candidate species from the on-device model, after merging classes that name the same binomial.
+public struct ClassPrediction: Sendable, Hashable {
+    /// The class with the highest probability among those merged.
+    public var classIndex: Int
+    /// Genus and epithet, e.g. `Lactuca virosa`.
+    public var scientificName: String
+    public var authorship: String?
+    /// Sum of the merged classes' probabilities, 0…1.
+    public var probability: Double
+}
+
+/// A loaded model ready to classify: load once, call from any thread. Forward passes are serialised
+/// (each already uses every configured core) and reuse one scratch workspace.
+public final class Classifier: Sendable {
+    /// The model file's header.
+    public let manifest: ModelManifest
+    /// Names of the output classes.
+    public let labels: LabelSet
+    /// Threads used for BLAS and the loops around it.
+    public let threads: Int
+    private let engine: ResNetEngine
+    private let groups: [[Int]]
+    private let workspace = Mutex<Workspace?>(nil)
+
+    /// Loads the model file at `url`.
+    /// - Parameter threads: cores to use, like Core ML's compute units; defaults to all. Each product
+    ///   is split over them by the engine; BLAS itself is kept single-threaded (process-wide).
+    public convenience init(contentsOf url: URL, threads: Int = ProcessInfo.processInfo.activeProcessorCount) throws {
+        try self.init(contentsOf: url, threads: threads, widenAtLoadBelowBytes: ModelLoader.widenAtLoadBelowBytes)
+    }
+
+    /// Loads with an explicit size below which float16 weights are widened once at load.
+    init(contentsOf url: URL, threads: Int, widenAtLoadBelowBytes: Int) throws {
+        let (manifest, engine) = try ModelLoader.load(url, widenAtLoadBelowBytes: widenAtLoadBelowBytes)
+        self.manifest = manifest
+        self.engine = engine
+        labels = try LabelSet.named(manifest.labels, classes: manifest.classes)
+        groups = labels.groups
+        self.threads = max(1, threads)
+        // The engine spreads each product over the threads itself (see BLAS.parallelGemm).
+        BLAS.setThreads(1)
+    }
+
+    /// Raw scores for `batch` images given as NCHW float32 (3 channels, `height`×`width` each),
+    /// `[batch][classes]` flattened.
+    public func logits(_ input: [Float], batch: Int = 1, height: Int, width: Int) throws -> [Float] {
+        guard batch > 0, height >= 8, width >= 8, input.count == batch * 3 * height * width else {
+            throw ClassifierError.badInput(expected: max(batch, 1) * 3 * height * width, found: input.count)
+        }
+        return workspace.withLock { cached -> [Float] in
+            let current: Workspace
+            if let cached, cached.fits(batch: batch, height: height, width: width) {
+                current = cached
+            } else {
+                current = Workspace(
+                    spec: engine.spec, batch: batch, height: height, width: width, weightScratch: engine.weightScratch,
+                    winograd: engine.winograd
+                )
+                cached = current
+            }
+            return input.withUnsafeBufferPointer { pointer in
+                guard let base = pointer.baseAddress else { return [] }
+                return engine.forward(base, batch: batch, height: height, width: width, workspace: current, threads: threads)
+            }
+        }
+    }
+
+    /// Class probabilities (softmax) for one image in CHW order at the model's input size.
+    public func probabilities(_ input: [Float]) throws -> [Float] {
+        let size = manifest.input.size
+        return Self.softmax(try logits(input, height: size, width: size))
+    }
+
+    /// The `top` most likely species, classes with the same binomial merged.
+    public func predictions(from probabilities: [Float], top: Int) -> [ClassPrediction] {
+        var merged: [ClassPrediction] = []
+        merged.reserveCapacity(groups.count)
+        for group in groups {
+            var total = 0.0
+            var best = group[0]
+            for index in group where index < probabilities.count {
+                total += Double(probabilities[index])
+                if probabilities[index] > probabilities[best] { best = index }
+            }
+            let label = labels.labels[best]
+            merged.append(ClassPrediction(classIndex: best, scientificName: label.binomial, authorship: label.authorship, probability: total))
+        }
+        merged.sort { $0.probability != $1.probability ? $0.probability > $1.probability : $0.classIndex < $1.classIndex }
+        return Array(merged.prefix(max(0, top)))
+    }
+
+    /// Numerically stable softmax.
+    public static func softmax(_ logits: [Float]) -> [Float] {
+        guard let largest = logits.max() else { return [] }
+        let exponentials = logits.map { Foundation.exp(Double($0 - largest)) }
+        let sum = exponentials.reduce(0, +)
+        return exponentials.map { Float($0 / sum) }
+    }
+}

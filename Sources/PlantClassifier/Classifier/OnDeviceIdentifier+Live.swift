@@ -1,0 +1,62 @@
+import Foundation
+import PlantGuideCore
+import PlantImaging
+
+extension Classifier {
+    /// How photos are prepared for this model, from the model file's metadata.
+    public var inputSpec: ModelInputSpec {
+        ModelInputSpec(resize: manifest.input.resize, crop: manifest.input.size, mean: manifest.input.mean, std: manifest.input.std)
+    }
+
+    /// Identifies one plant from several photos of it: decode and prepare each, run the network, average
+    /// the probabilities (like smoothing over frames), merge classes of one binomial, keep the `top`.
+    public func identify(
+        photos: [Data], top: Int, threshold: Double, decoder: ImageDecoder = ImageDecoder(), now: Date = Date()
+    ) throws -> Identification {
+        guard !photos.isEmpty else { throw ClassifierError.badInput(expected: 1, found: 0) }
+        let preprocessor = Preprocessor(spec: inputSpec, decoder: decoder)
+        var sum = [Double](repeating: 0, count: manifest.classes)
+        var preparing = 0.0, inference = 0.0
+        for photo in photos {
+            let start = ContinuousClock.now
+            let tensor = try preprocessor.tensor(fromFile: photo)
+            let prepared = ContinuousClock.now
+            let probabilities = try self.probabilities(tensor)
+            let finished = ContinuousClock.now
+            for index in sum.indices { sum[index] += Double(probabilities[index]) }
+            preparing += milliseconds(prepared - start)
+            inference += milliseconds(finished - prepared)
+        }
+        let mean = sum.map { Float($0 / Double(photos.count)) }
+        let ranked = predictions(from: mean, top: top).enumerated().map { rank, prediction in
+            SpeciesPrediction(
+                rank: rank + 1, scientificName: prediction.scientificName, authorship: prediction.authorship,
+                confidence: prediction.probability, classIndex: prediction.classIndex
+            )
+        }
+        return Identification(
+            source: .onDevice, model: manifest.displayName, predictions: ranked,
+            uncertain: (ranked.first?.confidence ?? 0) < threshold,
+            timings: ["decodeAndPrepare": preparing, "inference": inference], date: now
+        )
+    }
+
+    private func milliseconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+    }
+}
+
+extension OnDeviceIdentifier {
+    /// The on-device identifier backed by a loaded `classifier`.
+    /// - Parameters:
+    ///   - threshold: below this best confidence the identification is marked uncertain.
+    ///   - now: the clock stamped on identifications.
+    public static func live(
+        classifier: Classifier, threshold: Double = 0.7, decoder: ImageDecoder = ImageDecoder(),
+        now: @escaping @Sendable () -> Date = Date.init
+    ) -> OnDeviceIdentifier {
+        OnDeviceIdentifier { photos, top in
+            try classifier.identify(photos: photos, top: top, threshold: threshold, decoder: decoder, now: now())
+        }
+    }
+}

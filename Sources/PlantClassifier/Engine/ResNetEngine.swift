@@ -1,0 +1,116 @@
+import Foundation
+
+/// Runs a torchvision ResNet forward pass with batch-norm already folded into the convolutions.
+/// Immutable after creation; a forward pass needs a ``Workspace`` that only one caller uses at a time.
+final class ResNetEngine: Sendable {
+    let spec: NetworkSpec
+    private let weights: WeightStore
+    /// Convolutions that run as Winograd F(2×2, 3×3); their weights are stored transformed.
+    let winograd: Set<String>
+
+    /// Floats of scratch a workspace needs for widening float16 weights.
+    var weightScratch: Int { weights.largestHalfTensor }
+
+    /// Uses `weights`, which must hold every tensor of `spec.packedTensors` (`<conv>.winograd` instead
+    /// of `<conv>.weight` for the convolutions in `winograd`).
+    init(spec: NetworkSpec, weights: WeightStore, winograd: Set<String> = []) {
+        self.spec = spec
+        self.weights = weights
+        self.winograd = winograd
+    }
+
+    /// Logits for `batch` images in NCHW order (3 channels, `height`×`width`), `[batch, classes]`.
+    func forward(
+        _ input: UnsafePointer<Float>, batch: Int, height: Int, width: Int, workspace: Workspace, threads: Int
+    ) -> [Float] {
+        let buffers = workspace.activations
+        var shape = FeatureShape(batch: batch, height: height, width: width, channels: 3)
+        Kernels.toChannelsLast(input, shape, into: buffers[0])
+
+        shape = convolve(spec.stem, buffers[0], shape, into: buffers[1], relu: true, workspace: workspace, threads: threads)
+        let pooledHeight = (shape.height - 1) / 2 + 1, pooledWidth = (shape.width - 1) / 2 + 1
+        Kernels.maxPool(buffers[1], shape, into: buffers[2], outHeight: pooledHeight, outWidth: pooledWidth, threads: threads)
+        shape.height = pooledHeight
+        shape.width = pooledWidth
+
+        var current = 2
+        for block in spec.blocks {
+            let free = (0..<4).filter { $0 != current }
+            var shortcut = buffers[current]
+            if let downsample = block.downsample {
+                _ = convolve(downsample, buffers[current], shape, into: buffers[free[2]], relu: false, workspace: workspace, threads: threads)
+                shortcut = buffers[free[2]]
+            }
+            var blockShape = shape
+            var source = current
+            for (index, conv) in block.convs.enumerated() {
+                let isLast = index == block.convs.count - 1
+                let target = source == free[0] ? free[1] : free[0]
+                blockShape = convolve(
+                    conv, buffers[source], blockShape, into: buffers[target], residual: isLast ? UnsafePointer(shortcut) : nil,
+                    relu: true, workspace: workspace, threads: threads
+                )
+                source = target
+            }
+            current = source
+            shape = blockShape
+        }
+
+        let pooled = buffers[(current + 1) % 4]
+        Kernels.globalAveragePool(buffers[current], shape, into: pooled)
+        let logits = buffers[(current + 2) % 4]
+        let fc = weights.floats("fc.weight", scratch: workspace.weights, threads: threads)
+        BLAS.parallelGemm(m: batch, n: spec.classes, k: spec.features, a: pooled, b: fc, c: logits, beta: 0, threads: threads)
+        Kernels.epilogue(
+            logits, rows: batch, bias: weights.floats("fc.bias", scratch: workspace.weights, threads: 1), channels: spec.classes,
+            residual: nil, relu: false, threads: 1
+        )
+        return Array(UnsafeBufferPointer(start: logits, count: batch * spec.classes))
+    }
+
+    /// One folded convolution: gather patches unless the conv is a plain 1×1, multiply, then add bias
+    /// and shortcut and apply ReLU in one pass.
+    private func convolve(
+        _ conv: ConvSpec, _ input: UnsafeMutablePointer<Float>, _ shape: FeatureShape, into output: UnsafeMutablePointer<Float>,
+        residual: UnsafePointer<Float>? = nil, relu: Bool, workspace: Workspace, threads: Int
+    ) -> FeatureShape {
+        let outShape = FeatureShape(
+            batch: shape.batch, height: conv.outputSize(shape.height), width: conv.outputSize(shape.width),
+            channels: conv.outChannels
+        )
+        let bias = weights.floats("\(conv.name).bias", scratch: workspace.weights, threads: threads)
+        if winograd.contains(conv.name) {
+            let tiles = Winograd.tileCount(outShape)
+            Winograd.transformInput(input, shape, into: workspace.columns, zeros: workspace.zeros, threads: threads)
+            let transformed = weights.floats("\(conv.name).winograd", scratch: workspace.weights, threads: threads)
+            let (cin, cout) = (conv.inChannels, conv.outChannels)
+            for position in 0..<16 {
+                BLAS.parallelGemm(
+                    m: tiles, n: cout, k: cin, a: workspace.columns + position * tiles * cin, b: transformed + position * cin * cout,
+                    c: workspace.products + position * tiles * cout, beta: 0, threads: threads
+                )
+            }
+            Winograd.transformOutput(
+                workspace.products, outShape, into: output, bias: bias, residual: residual, relu: relu, zeros: workspace.zeros,
+                threads: threads
+            )
+            return outShape
+        }
+        var patches = UnsafePointer(input)
+        if conv.kernel > 1 || conv.stride > 1 {
+            Kernels.im2col(
+                input, shape, conv: conv, outHeight: outShape.height, outWidth: outShape.width, into: workspace.columns,
+                threads: threads
+            )
+            patches = UnsafePointer(workspace.columns)
+        }
+        let kernel = weights.floats("\(conv.name).weight", scratch: workspace.weights, threads: threads)
+        BLAS.parallelGemm(
+            m: outShape.pixels, n: conv.outChannels, k: conv.reduction, a: patches, b: kernel, c: output, beta: 0, threads: threads
+        )
+        Kernels.epilogue(
+            output, rows: outShape.pixels, bias: bias, channels: conv.outChannels, residual: residual, relu: relu, threads: threads
+        )
+        return outShape
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A tiny HTTP/1.1 file server on 127.0.0.1 for download tests: serves fixed files, honours
+/// `Range: bytes=N-`, records what it was asked, and can cut a response short to simulate a dropped
+/// connection. One connection at a time, closed after each response.
+public final class LoopbackFileServer: @unchecked Sendable {
+    /// One request as received.
+    public struct Request: Sendable, Hashable {
+        public var path: String
+        /// The `Range` header, if any.
+        public var range: String?
+    }
+
+    /// The port the server listens on.
+    public let port: UInt16
+    private let files: [String: Data]
+    private let socket: Int32
+    private let lock = NSLock()
+    private var recorded: [Request] = []
+    private var cutsLeft: Int
+    private let cutAfter: Int
+    private var thread: Thread?
+    private var stopped = false
+
+    /// Starts serving `files` (URL path → bytes). The first `dropConnections` responses stop after
+    /// `cutAfter` body bytes although the headers promise the whole file.
+    public init(files: [String: Data], dropConnections: Int = 0, cutAfter: Int = 0) throws {
+        self.files = files
+        cutsLeft = dropConnections
+        self.cutAfter = cutAfter
+        #if canImport(Glibc)
+        let fd = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let fd = Darwin.socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard fd >= 0 else { throw ServerError.socket("socket") }
+        var yes: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer -> Bool in
+                bind(fd, pointer, length) == 0 && listen(fd, 8) == 0 && getsockname(fd, pointer, &length) == 0
+            }
+        }
+        guard bound else {
+            close(fd)
+            throw ServerError.socket("bind/listen")
+        }
+        socket = fd
+        port = UInt16(bigEndian: address.sin_port)
+        let thread = Thread { [self] in acceptLoop() }
+        self.thread = thread
+        thread.start()
+    }
+
+    deinit { stop() }
+
+    /// `http://127.0.0.1:<port><path>`.
+    public func url(_ path: String) -> URL {
+        URL(string: "http://127.0.0.1:\(port)\(path)")!
+    }
+
+    /// The requests received so far.
+    public var requests: [Request] { lock.withLock { recorded } }
+
+    /// Stops accepting connections.
+    public func stop() {
+        let first: Bool = lock.withLock {
+            defer { stopped = true }
+            return !stopped
+        }
+        guard first else { return }
+        shutdown(socket, Int32(SHUT_RDWR))
+        close(socket)
+    }
+
+    private func acceptLoop() {
+        while true {
+            let client = accept(socket, nil, nil)
+            guard client >= 0 else { return }
+            handle(client)
+            close(client)
+        }
+    }
+
+    private func handle(_ client: Int32) {
+        var buffer = [UInt8](repeating: 0, count: 8192)
+        var received = Data()
+        while !received.contains(Data("\r\n\r\n".utf8)), received.count < 65_536 {
+            let count = read(client, &buffer, buffer.count)
+            guard count > 0 else { return }
+            received.append(contentsOf: buffer[0..<count])
+        }
+        let lines = String(decoding: received, as: UTF8.self).components(separatedBy: "\r\n")
+        let parts = lines.first?.split(separator: " ") ?? []
+        let path = parts.count > 1 ? String(parts[1]) : "/"
+        let range = lines.dropFirst().first { $0.lowercased().hasPrefix("range:") }
+            .map { String($0.dropFirst("range:".count)).trimmingCharacters(in: .whitespaces) }
+        let cut: Bool = lock.withLock {
+            recorded.append(Request(path: path, range: range))
+            guard cutsLeft > 0 else { return false }
+            cutsLeft -= 1
+            return true
+        }
+        guard let file = files[path] else {
+            transmit(client, Data("HTTP/1.1 404 Not Found\r\nContent-Length: 9\r\nConnection: close\r\n\r\nnot found".utf8))
+            return
+        }
+        var start = 0
+        var head = "HTTP/1.1 200 OK\r\n"
+        if let range, range.hasPrefix("bytes="), let from = Int(range.dropFirst(6).prefix { $0.isNumber }) {
+            guard from < file.count else {
+                transmit(client, Data("HTTP/1.1 416 Range Not Satisfiable\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8))
+                return
+            }
+            start = from
+            head = "HTTP/1.1 206 Partial Content\r\nContent-Range: bytes \(from)-\(file.count - 1)/\(file.count)\r\n"
+        }
+        let body = file[(file.startIndex + start)...]
+        head += "Content-Length: \(body.count)\r\nContent-Type: application/octet-stream\r\nConnection: close\r\n\r\n"
+        transmit(client, Data(head.utf8))
+        transmit(client, cut ? Data(body.prefix(cutAfter)) : Data(body))
+    }
+
+    private func transmit(_ client: Int32, _ data: Data) {
+        data.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                guard let base = bytes.baseAddress else { return }
+                // MSG_NOSIGNAL: a client that hangs up must not kill the test process with SIGPIPE.
+                #if canImport(Glibc)
+                let written = Glibc.send(client, base + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
+                #else
+                let written = Darwin.send(client, base + offset, bytes.count - offset, 0)
+                #endif
+                guard written > 0 else { return }
+                offset += written
+            }
+        }
+    }
+
+    /// Why the server could not start.
+    public enum ServerError: Error {
+        case socket(String)
+    }
+}

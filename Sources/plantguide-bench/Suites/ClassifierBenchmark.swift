@@ -1,0 +1,174 @@
+import Foundation
+import PlantClassifier
+
+/// The on-device CNN against ONNX Runtime on the same random weights, in one run: model load, forward
+/// latency (batch 1, 2 threads), peak memory, parity of logits, and a whole `identify` of a 12 MP JPEG.
+/// The peer runs in scripts/bench/classifier_peer.py (which also builds the random-weight models).
+struct ClassifierBenchmark: BenchmarkSuite {
+    let name = "classifier"
+    let threads = 2
+    let runs = 30
+
+    func run() async throws -> [BenchmarkRow] {
+        let root = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        let script = root.appendingPathComponent("scripts/bench/classifier_peer.py").path
+        let folder = root.appendingPathComponent("artifacts/classifier-bench")
+        let tools = Bundle.main.executableURL?.deletingLastPathComponent() ?? root
+        let plantguide = tools.appendingPathComponent("plantguide").path
+        guard FileManager.default.fileExists(atPath: script), FileManager.default.isExecutableFile(atPath: plantguide) else {
+            throw BenchError.missing("run from the repository root after `swift build -c release` (need \(script) and \(plantguide))")
+        }
+        let python = "/usr/bin/env"
+        let input = folder.appendingPathComponent("input.f32")
+        var rows: [BenchmarkRow] = []
+        let ms = 1000.0
+
+        for arch in ["resnet18", "resnet50"] {
+            let checkpoint = folder.appendingPathComponent("\(arch).pth")
+            let onnx = folder.appendingPathComponent("\(arch).onnx")
+            if !FileManager.default.fileExists(atPath: checkpoint.path) || !FileManager.default.fileExists(atPath: onnx.path) {
+                progress("building random-weight \(arch) (numpy/onnx)…")
+                _ = try ChildProcess.output(python, ["python3", script, "build", "--arch", arch, "--out", folder.path])
+            }
+            // Import in a child process so its memory does not count against the engine's peak.
+            var models: [WeightPrecision: URL] = [:]
+            for precision in WeightPrecision.allCases {
+                let model = folder.appendingPathComponent("\(arch)-\(precision.rawValue).pgmodel")
+                progress("importing \(arch) as \(precision.rawValue)…")
+                let seconds = try Measure.seconds {
+                    _ = try ChildProcess.output(
+                        plantguide,
+                        ["model", "import", checkpoint.path, "--arch", arch, "--precision", precision.rawValue, "--output", model.path]
+                    )
+                }
+                if precision == .float16 {
+                    rows.append(BenchmarkRow(suite: name, name: "\(arch) import (checkpoint → model file)", value: seconds, unit: "s"))
+                }
+                models[precision] = model
+            }
+            guard let half = models[.float16], let full = models[.float32] else { continue }
+
+            progress("\(arch): PlantGuide and ONNX Runtime, interleaved…")
+            let session = try PeerSession(python, ["python3", script, "serve", "--onnx", onnx.path, "--input", input.path,
+                                                   "--threads", String(threads)])
+            guard try session.readLine() == "ready" else { throw BenchError.missing("the ONNX Runtime helper did not start") }
+            var loads: [Double] = []
+            var classifier: Classifier?
+            for _ in 0..<5 {
+                loads.append(try Measure.seconds { classifier = try Classifier(contentsOf: half, threads: threads) })
+            }
+            guard let classifier else { continue }
+            let data = try Data(contentsOf: input)
+            let tensor = data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+            let exactClassifier = try Classifier(contentsOf: full, threads: threads)
+            for _ in 0..<5 {
+                _ = try classifier.logits(tensor, height: 224, width: 224)
+                _ = try exactClassifier.logits(tensor, height: 224, width: 224)
+            }
+            session.send("run 5")
+            _ = try session.readLine()
+            // Rounds of five runs each, alternating engines, so drift in the machine's load (it is
+            // shared) hits all three alike.
+            var latencies: [Double] = []
+            var exactLatencies: [Double] = []
+            var peerLatencies: [Double] = []
+            for round in 0..<(runs / 5) {
+                // Rotate who goes first, and let ONNX Runtime's worker threads stop spinning before
+                // the others run.
+                for turn in 0..<3 {
+                    switch (round + turn) % 3 {
+                    case 0:
+                        session.send("run 5")
+                        peerLatencies += try JSONDecoder().decode([Double].self, from: Data(session.readLine().utf8)).map { $0 / 1000 }
+                        try await Task.sleep(for: .milliseconds(50))
+                    case 1:
+                        for _ in 0..<5 {
+                            latencies.append(try Measure.seconds { _ = try classifier.logits(tensor, height: 224, width: 224) })
+                        }
+                    default:
+                        for _ in 0..<5 {
+                            exactLatencies.append(try Measure.seconds { _ = try exactClassifier.logits(tensor, height: 224, width: 224) })
+                        }
+                    }
+                }
+            }
+            session.send("done")
+            let peer = try JSONDecoder().decode(PeerResult.self, from: Data(session.readLine().utf8))
+            session.wait()
+            let exact = try exactClassifier.logits(tensor, height: 224, width: 224)
+            let stored = try classifier.logits(tensor, height: 224, width: 224)
+            let parity = zip(exact, peer.logits).map { abs(Double($0) - $1) }.max() ?? .nan
+            let halfParity = zip(stored, peer.logits).map { abs(Double($0) - $1) }.max() ?? .nan
+            let top = { (values: [Double]) in Array(values.indices.sorted { values[$0] > values[$1] }.prefix(10)) }
+            let sameTop = top(exact.map(Double.init)) == top(peer.logits)
+
+            let ort = peer.runtime
+            rows += [
+                BenchmarkRow(suite: name, name: "\(arch) load (median of 5)", value: Measure.percentile(loads, 0.5) * ms, unit: "ms",
+                             below: 200, peer: (ort, peer.loadMs)),
+                BenchmarkRow(suite: name, name: "\(arch) forward p50 (\(threads) threads, \(runs) runs)",
+                             value: Measure.percentile(latencies, 0.5) * ms, unit: "ms", peer: (ort, Measure.percentile(peerLatencies, 0.5) * ms)),
+                BenchmarkRow(suite: name, name: "\(arch) forward p90 (\(threads) threads, \(runs) runs)",
+                             value: Measure.percentile(latencies, 0.9) * ms, unit: "ms", peer: (ort, Measure.percentile(peerLatencies, 0.9) * ms)),
+                BenchmarkRow(suite: name, name: "\(arch) forward p50, float32 file", value: Measure.percentile(exactLatencies, 0.5) * ms,
+                             unit: "ms", peer: (ort, Measure.percentile(peerLatencies, 0.5) * ms)),
+                BenchmarkRow(suite: name, name: "\(arch) max |Δ logit| vs ORT, float32 file", value: parity, unit: "", below: 1e-3),
+                BenchmarkRow(suite: name, name: "\(arch) max |Δ logit| vs ORT, float16 file", value: halfParity, unit: ""),
+                BenchmarkRow(suite: name, name: "\(arch) same top-10 as ORT", value: sameTop ? 1 : 0, unit: "bool"),
+            ]
+
+            // A whole `plantguide identify` of a 12 MP JPEG: process start, model load, decode, forward.
+            let photo = folder.appendingPathComponent("photo-12mp.jpg")
+            progress("\(arch): identify of a 12 MP JPEG…")
+            let identify = try JSONDecoder().decode(
+                MeasureResult.self,
+                from: ChildProcess.output(python, ["python3", script, "measure", "--runs", "5", "--", plantguide, "identify", photo.path,
+                                                   "--model", half.path, "--json", "--threads", String(threads)])
+            )
+            guard identify.statuses.allSatisfy({ $0 == 0 }) else { throw BenchError.missing("plantguide identify failed") }
+            rows += [
+                BenchmarkRow(suite: name, name: "\(arch) identify 12 MP JPEG, whole process (median of 5)",
+                             value: Measure.percentile(identify.seconds, 0.5) * ms, unit: "ms"),
+                BenchmarkRow(suite: name, name: "\(arch) peak RSS, identify process", value: identify.peakRssMib, unit: "MiB", below: 150,
+                             peer: ("\(ort) (python process)", peer.peakRssMib)),
+            ]
+        }
+        return rows
+    }
+
+    private func progress(_ text: String) {
+        FileHandle.standardError.write(Data("  \(text)\n".utf8))
+    }
+
+    private struct MeasureResult: Decodable {
+        var statuses: [Int32]
+        var seconds: [Double]
+        var peakRssMib: Double
+
+        enum CodingKeys: String, CodingKey {
+            case statuses, seconds
+            case peakRssMib = "peak_rss_mib"
+        }
+    }
+
+    private struct PeerResult: Decodable {
+        var runtime: String
+        var loadMs: Double
+        var peakRssMib: Double
+        var logits: [Double]
+
+        enum CodingKeys: String, CodingKey {
+            case runtime, logits
+            case loadMs = "load_ms", peakRssMib = "peak_rss_mib"
+        }
+    }
+
+    enum BenchError: Error, CustomStringConvertible {
+        case missing(String)
+        var description: String {
+            switch self {
+            case .missing(let detail): "classifier benchmark: \(detail)"
+            }
+        }
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+@testable import PlantClassifier
+
+/// The checkpoints, inputs and PyTorch logits written by scripts/fixtures/classifier_checkpoints.py.
+enum FixtureModels {
+    struct Expected: Decodable {
+        struct Model: Decodable {
+            var file: String
+            var classes: Int
+            var width: Int
+            var wrapped: Bool
+            var logits: [[Float]]
+            var tensors: [[Tensor]]
+
+            enum Tensor: Decodable {
+                case name(String)
+                case shape([Int])
+
+                init(from decoder: any Decoder) throws {
+                    let container = try decoder.singleValueContainer()
+                    if let name = try? container.decode(String.self) { self = .name(name) } else { self = .shape(try container.decode([Int].self)) }
+                }
+            }
+
+            /// (name, shape) pairs of the unwrapped, unprefixed state dict.
+            var tensorList: [(String, [Int])] {
+                tensors.compactMap { pair in
+                    guard pair.count == 2, case .name(let name) = pair[0], case .shape(let shape) = pair[1] else { return nil }
+                    return (name, shape)
+                }
+            }
+        }
+
+        var inputShape: [Int]
+        var models: [String: Model]
+    }
+
+    static let folder: URL = Bundle.module.resourceURL!.appendingPathComponent("Fixtures")
+
+    static func url(_ name: String) -> URL { folder.appendingPathComponent(name) }
+
+    static func expected() throws -> Expected {
+        try JSONDecoder().decode(Expected.self, from: Data(contentsOf: url("expected.json")))
+    }
+
+    /// The two fixture inputs, NCHW float32.
+    static func inputs() throws -> [[Float]] {
+        let data = try Data(contentsOf: url("inputs.f32"))
+        let all = data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        let half = all.count / 2
+        return [Array(all[..<half]), Array(all[half...])]
+    }
+
+    static func labels(for model: Expected.Model) -> String { model.classes == 1081 ? "plantnet300k" : "index" }
+
+    /// Imports `architecture`'s fixture into a temporary model file.
+    static func importModel(_ architecture: ResNetArchitecture, precision: WeightPrecision) throws -> (URL, Expected.Model) {
+        let expected = try expected()
+        guard let model = expected.models[architecture.rawValue] else { throw FixtureError.missing(architecture.rawValue) }
+        let output = temporaryFile("pgmodel")
+        try CheckpointImporter().importCheckpoint(
+            at: url(model.file),
+            options: .init(architecture: architecture, labels: labels(for: model), precision: precision,
+                           input: ModelInputSettings(size: 64, resize: 73, mean: [0.485, 0.456, 0.406], std: [0.229, 0.224, 0.225])),
+            to: output
+        )
+        return (output, model)
+    }
+
+    static func temporaryFile(_ pathExtension: String) -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("plantguide-\(UUID().uuidString).\(pathExtension)")
+    }
+
+    enum FixtureError: Error { case missing(String) }
+}
+
+/// Indices of the `count` largest values, largest first.
+func topIndices(_ values: [Float], _ count: Int) -> [Int] {
+    Array(values.indices.sorted { values[$0] > values[$1] }.prefix(count))
+}

@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+@testable import PlantClassifier
+
+/// The engine against PyTorch: same checkpoints, same inputs, logits from `torch` itself.
+@Suite struct ParityTests {
+    static let architectures: [ResNetArchitecture] = [.resnet18, .resnet34, .resnet50]
+
+    @Test(arguments: architectures)
+    func float32MatchesPyTorchLogits(architecture: ResNetArchitecture) throws {
+        let (file, model) = try FixtureModels.importModel(architecture, precision: .float32)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let classifier = try Classifier(contentsOf: file, threads: 2)
+        #expect(classifier.manifest.classes == model.classes)
+        #expect(classifier.manifest.baseWidth == model.width)
+        for (input, expected) in zip(try FixtureModels.inputs(), model.logits) {
+            let logits = try classifier.logits(input, height: 64, width: 64)
+            try #require(logits.count == expected.count)
+            let worst = zip(logits, expected).map { abs($0 - $1) }.max() ?? .infinity
+            #expect(worst < 1e-4, "largest logit difference \(worst)")
+            #expect(topIndices(logits, 10) == topIndices(expected, 10))
+        }
+    }
+
+    @Test(arguments: architectures)
+    func batchOfTwoEqualsTwoSingleImages(architecture: ResNetArchitecture) throws {
+        let (file, model) = try FixtureModels.importModel(architecture, precision: .float32)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let classifier = try Classifier(contentsOf: file, threads: 2)
+        let inputs = try FixtureModels.inputs()
+        let batched = try classifier.logits(inputs[0] + inputs[1], batch: 2, height: 64, width: 64)
+        let expected = model.logits[0] + model.logits[1]
+        let worst = zip(batched, expected).map { abs($0 - $1) }.max() ?? .infinity
+        #expect(batched.count == expected.count)
+        #expect(worst < 1e-4)
+    }
+
+    /// Float16 storage, both widened once at load and kept half-size and widened per layer.
+    @Test(arguments: architectures, [Int.max, 0])
+    func float16KeepsTopTenAndProbabilities(architecture: ResNetArchitecture, widenBelow: Int) throws {
+        let (file, model) = try FixtureModels.importModel(architecture, precision: .float16)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let classifier = try Classifier(contentsOf: file, threads: 2, widenAtLoadBelowBytes: widenBelow)
+        #expect(classifier.manifest.precision == .float16)
+        for (input, expected) in zip(try FixtureModels.inputs(), model.logits) {
+            let probabilities = try classifier.probabilities(input)
+            let reference = Classifier.softmax(expected)
+            let worst = zip(probabilities, reference).map { abs($0 - $1) }.max() ?? .infinity
+            #expect(worst < 5e-3, "largest probability difference \(worst)")
+            #expect(topIndices(probabilities, 10) == topIndices(reference, 10))
+        }
+    }
+
+    @Test func float16HalvesTheFile() throws {
+        let (half, _) = try FixtureModels.importModel(.resnet50, precision: .float16)
+        let (full, _) = try FixtureModels.importModel(.resnet50, precision: .float32)
+        defer {
+            try? FileManager.default.removeItem(at: half)
+            try? FileManager.default.removeItem(at: full)
+        }
+        let halfSize = try #require(try FileManager.default.attributesOfItem(atPath: half.path)[.size] as? Int)
+        let fullSize = try #require(try FileManager.default.attributesOfItem(atPath: full.path)[.size] as? Int)
+        #expect(Double(halfSize) < Double(fullSize) * 0.6)
+    }
+
+    @Test func concurrentCallersGetTheSameAnswers() async throws {
+        let (file, _) = try FixtureModels.importModel(.resnet18, precision: .float32)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let classifier = try Classifier(contentsOf: file, threads: 2)
+        let inputs = try FixtureModels.inputs()
+        let serial = try inputs.map { try classifier.logits($0, height: 64, width: 64) }
+        let results = try await withThrowingTaskGroup(of: (Int, [Float]).self) { group in
+            for round in 0..<8 {
+                group.addTask { (round % 2, try classifier.logits(inputs[round % 2], height: 64, width: 64)) }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(results.count == 8)
+        for (index, logits) in results { #expect(logits == serial[index]) }
+    }
+
+    @Test func wrongInputSizeIsAnError() throws {
+        let (file, _) = try FixtureModels.importModel(.resnet18, precision: .float16)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let classifier = try Classifier(contentsOf: file, threads: 1)
+        #expect(throws: ClassifierError.badInput(expected: 3 * 64 * 64, found: 10)) {
+            try classifier.logits([Float](repeating: 0, count: 10), height: 64, width: 64)
+        }
+    }
+}
