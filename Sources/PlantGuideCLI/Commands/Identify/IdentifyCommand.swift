@@ -3,49 +3,88 @@ import Foundation
 import PlantClassifier
 import PlantGuideCore
 import PlantIdentification
+import PlantNetAPI
 
 /// `plantguide identify PHOTO…`: what plant is this? On the device, with Pl@ntNet, or both.
 struct IdentifyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "identify",
-        abstract: "Identify a plant from 1–5 photos of it.",
+        abstract: "Identify a plant from photos of it, on the device and/or with Pl@ntNet.",
         discussion: """
+            Up to 5 photos of the same plant are combined into one answer. A folder, more than 5 files, \
+            or --batch identifies each photo on its own, with a progress bar.
+
             Strategies: on-device (offline), api (Pl@ntNet only), on-device-first (the default: Pl@ntNet \
             only when the device is unsure) and parallel (both at once, Pl@ntNet preferred). When \
             Pl@ntNet cannot be reached or its daily quota is used up, the device answers instead; \
             with --strategy api that is an error. Pl@ntNet answers are cached for 7 days by photo.
 
-            Pl@ntNet needs a free API key from https://my.plantnet.org: set PLANTNET_API_KEY or run \
-            `plantguide config set-api-key`. PLANTGUIDE_PLANTNET_URL points at another server.
+            The on-device model is installed with `plantguide model install`. Pl@ntNet needs a free API \
+            key from https://my.plantnet.org: set PLANTNET_API_KEY or run `plantguide config set-api-key`.
+
+            Confidence bars are green above 70 %, yellow from 40 to 70 %, red below 40 %; below \
+            --threshold the answer is marked uncertain.
 
             Examples:
               plantguide identify leaf.jpg
-              plantguide identify leaf.jpg flower.jpg --organ leaf --organ flower --strategy api
-              plantguide identify plant.heic --strategy parallel --lang fr --json
+              plantguide identify leaf.jpg flower.jpg --organ leaf --organ flower --strategy parallel
+              plantguide identify ~/Pictures/garden --strategy on-device --json
+              plantguide identify plant.heic --model ~/models/resnet18.pgmodel --top 5
             """
     )
 
-    @Argument(help: "Photos of one plant (JPEG, PNG, WebP or HEIC).")
+    @Argument(help: "Photos (JPEG, PNG, WebP, HEIC) of one plant, or folders of photos.")
     var photos: [String]
+
+    @Option(help: "On-device model file to use instead of the installed default.")
+    var model: String?
+
+    @Option(help: "How many species to show.")
+    var top = 10
+
+    @Flag(help: "Identify each photo separately instead of combining them.")
+    var batch = false
+
+    @Option(help: "CPU threads for the on-device model (default: all cores).")
+    var threads: Int?
 
     @OptionGroup var hybrid: HybridIdentify.Options
 
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
-        try hybrid.validate(photoCount: photos.count)
+        guard top > 0 else { throw ValidationError("--top must be at least 1.") }
+        if let threads, threads < 1 { throw ValidationError("--threads must be at least 1.") }
+        // Several photos of one plant go to Pl@ntNet in one request, so its rules apply then.
+        if !batch, photos.count <= PlantNetRequestRules.maximumImages {
+            try hybrid.validate(photoCount: photos.count)
+        } else if !hybrid.organs.isEmpty {
+            throw ValidationError("--organ applies to up to \(PlantNetRequestRules.maximumImages) photos of one plant, not to a batch.")
+        }
     }
 
     func run() async throws {
         let console = Console()
+        let (files, sawFolder) = try PhotoFiles.expand(photos)
+        let store = ModelStore(dataDirectory: .resolve())
+        let identifier = HybridIdentify.makeIdentifier(
+            options: hybrid, onDevice: try onDeviceIdentifier(store: store),
+            onDeviceMissingReason: IdentifyCommandError.noModelAdvice(dataDirectory: store.dataDirectory.url.path),
+            top: top, console: console, setup: PlantNetSetup()
+        )
+        if batch || sawFolder || files.count > PlantNetRequestRules.maximumImages {
+            try await runBatch(files, identifier: identifier, console: console)
+            return
+        }
         do {
-            let (result, quota) = try await HybridIdentify.run(
-                photoPaths: photos, options: hybrid, onDevice: try installedModel(), console: console
-            )
+            let result = try await HybridIdentify.run(photoPaths: files, options: hybrid, identifier: identifier)
+            let quota = PlantNetSetup().quota.status()
             if output.json {
                 try console.printJSON(HybridIdentify.Output(result, quota: quota))
             } else {
-                HybridIdentify.printText(result, quota: quota, console: console)
+                HybridIdentify.printText(
+                    result, quota: quota, photos: files, threshold: hybrid.threshold, top: top, console: console
+                )
             }
         } catch let error as HybridError {
             console.warn("error: \(error)")
@@ -53,10 +92,52 @@ struct IdentifyCommand: AsyncParsableCommand {
         }
     }
 
-    /// The installed on-device model, if any (merging the classifier and Pl@ntNet branches).
-    private func installedModel() throws -> OnDeviceIdentifier? {
-        guard let url = ModelStore(dataDirectory: .resolve()).defaultModel() else { return nil }
-        let classifier = try Classifier(contentsOf: url, threads: ProcessInfo.processInfo.activeProcessorCount)
+    /// The on-device classifier: `--model`, else the installed default, else none (the hybrid then
+    /// explains how to install one when a strategy needs it).
+    private func onDeviceIdentifier(store: ModelStore) throws -> OnDeviceIdentifier? {
+        guard let url = model.map({ URL(fileURLWithPath: $0) }) ?? store.defaultModel() else { return nil }
+        let classifier = try Classifier(contentsOf: url, threads: threads ?? ProcessInfo.processInfo.activeProcessorCount)
         return .live(classifier: classifier, threshold: hybrid.threshold)
+    }
+
+    private struct BatchItem: Encodable {
+        var file: String
+        var identification: HybridIdentify.Output?
+        var error: String?
+    }
+
+    private func runBatch(_ files: [String], identifier: HybridIdentifier, console: Console) async throws {
+        let bar = ProgressBar(label: "Identifying")
+        var items: [BatchItem] = []
+        let setup = PlantNetSetup()
+        for (index, file) in files.enumerated() {
+            let name = (file as NSString).lastPathComponent
+            bar.update(done: Double(index), total: Double(files.count), detail: "\(index)/\(files.count) \(name)", force: true)
+            do {
+                let result = try await HybridIdentify.run(photoPaths: [file], options: hybrid, identifier: identifier)
+                items.append(BatchItem(file: file, identification: HybridIdentify.Output(result, quota: setup.quota.status())))
+            } catch {
+                items.append(BatchItem(file: file, error: "\(error)"))
+            }
+        }
+        bar.update(done: Double(files.count), total: Double(files.count), detail: "\(files.count)/\(files.count)", force: true)
+        bar.finish()
+        if output.json {
+            try console.printJSON(items)
+        } else {
+            let width = min(40, files.map { ($0 as NSString).lastPathComponent.count }.max() ?? 0)
+            for item in items {
+                let name = (item.file as NSString).lastPathComponent.padding(toLength: width, withPad: " ", startingAt: 0)
+                if let answer = item.identification, let best = answer.predictions.first {
+                    console.print("\(name)  \(console.confidenceText(best.confidence))  \(console.style(best.scientificName, .bold))"
+                        + (best.commonNames.first.map { " — \($0)" } ?? "")
+                        + (answer.uncertain ? console.style("  (uncertain)", .yellow) : ""))
+                } else {
+                    console.print("\(name)  " + console.style("error: \(item.error ?? "no result")", .red))
+                }
+            }
+        }
+        let failed = items.filter { $0.error != nil }.count
+        if failed > 0 { throw IdentifyCommandError.someFailed(failed, of: items.count) }
     }
 }
