@@ -25,6 +25,7 @@ struct BenchCommand: AsyncParsableCommand {
 
     static let suites: [any BenchmarkSuite] = [
         CatalogBenchmark(),
+        StoreBenchmark(),
     ]
 
     func validate() throws {

@@ -67,7 +67,8 @@ public struct CarePlanner: Sendable {
     public func schedule(forPlant plantId: Int64) throws(StoreError) -> [ScheduledTask] {
         guard let state = try database.careStates(plantId: plantId).first else { throw .plantNotFound(plantId) }
         let today = today
-        return CareTask.allCases.map { scheduledTask($0, of: state, today: today) }
+        var startDays = StartDays(timeZone: timeZone)
+        return CareTask.allCases.map { scheduledTask($0, of: state, today: today, startDays: &startDays) }
     }
 
     /// Tasks due from any past day up to `days` days from today (0: today only), grouped by room
@@ -120,35 +121,60 @@ public struct CarePlanner: Sendable {
 
     private func upcoming(through: CalendarDay, room: String?, today: CalendarDay) throws(StoreError) -> [ScheduledTask] {
         var tasks: [ScheduledTask] = []
+        var startDays = StartDays(timeZone: timeZone)
         for state in try database.careStates(room: room) {
             for task in CareTask.allCases {
-                let scheduled = scheduledTask(task, of: state, today: today)
+                let scheduled = scheduledTask(task, of: state, today: today, startDays: &startDays)
                 if let due = scheduled.dueOn, due <= through { tasks.append(scheduled) }
             }
         }
+        // Soonest (most overdue) first, then by plant and task; plain keys keep this fast for
+        // thousands of tasks.
         return tasks.sorted { lhs, rhs in
             if lhs.dueOn != rhs.dueOn { return (lhs.dueOn ?? through) < (rhs.dueOn ?? through) }
-            if lhs.plantName != rhs.plantName {
-                return lhs.plantName.localizedCaseInsensitiveCompare(rhs.plantName) == .orderedAscending
-            }
             if lhs.plantId != rhs.plantId { return lhs.plantId < rhs.plantId }
             return lhs.task < rhs.task
         }
     }
 
-    private func scheduledTask(_ task: CareTask, of state: PlantCareState, today: CalendarDay) -> ScheduledTask {
-        let settings = state.settings[task]
-        let start = CalendarDay(state.plant.createdAt, in: timeZone)
-        let due = scheduler.nextDue(
-            task, profile: state.profile, settings: settings, lastDone: state.lastDone[task], start: start
-        )
-        let (growing, rest) = scheduler.intervals(for: task, profile: state.profile, settings: settings)
+    private func scheduledTask(
+        _ task: CareTask, of state: PlantCareState, today: CalendarDay, startDays: inout StartDays
+    ) -> ScheduledTask {
+        let settings = state.settings[task.index]
+        let intervals = scheduler.effective(state.intervals[task.index], settings: settings)
+        let lastDone = state.lastDone[task.index]
+        let due: CalendarDay?
+        if intervals.growing == nil && intervals.rest == nil {
+            due = nil
+        } else {
+            let start = lastDone ?? startDays.day(of: state.createdAt)
+            due = scheduler.nextDue(intervals, lastDone: lastDone, start: start, snoozedUntil: settings?.snoozedUntil)
+        }
         return ScheduledTask(
-            plantId: state.plant.id, plantUUID: state.plant.uuid, plantName: state.plant.displayName,
-            room: state.plant.room, task: task, dueOn: due, lastDone: state.lastDone[task],
-            intervalDays: scheduler.interval(on: due ?? today, growing: growing, rest: rest),
+            plantId: state.plantId, plantUUID: state.plantUUID, plantName: state.displayName,
+            room: state.room, task: task, dueOn: due, lastDone: lastDone,
+            intervalDays: scheduler.interval(on: due ?? today, intervals),
             snoozedUntil: settings?.snoozedUntil, paused: settings?.paused ?? false,
             overdueDays: due.map { max(0, today.days(since: $0)) } ?? 0
         )
+    }
+}
+
+/// Turns creation instants into calendar days, remembering the zone offset per hour: time-zone
+/// lookups are slow, and plants added in one session share the hour.
+private struct StartDays {
+    let timeZone: TimeZone
+    var offsets: [Int: Int] = [:]
+
+    mutating func day(of date: Date) -> CalendarDay {
+        let hour = Int((date.timeIntervalSince1970 / 3600).rounded(.down))
+        let offset: Int
+        if let known = offsets[hour] {
+            offset = known
+        } else {
+            offset = timeZone.secondsFromGMT(for: date)
+            offsets[hour] = offset
+        }
+        return CalendarDay(dayNumber: Int(((date.timeIntervalSince1970 + Double(offset)) / 86_400).rounded(.down)))
     }
 }

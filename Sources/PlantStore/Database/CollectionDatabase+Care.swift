@@ -2,13 +2,33 @@ import Foundation
 import GRDB
 import PlantGuideCore
 
-/// What the planner needs to know about one plant to schedule its care.
+/// Days between occurrences of a task in each season (`nil`: not done in that season).
+public struct TaskIntervals: Sendable, Hashable {
+    public var growing: Int?
+    public var rest: Int?
+
+    /// Intervals for the two seasons.
+    public init(growing: Int?, rest: Int?) {
+        self.growing = growing
+        self.rest = rest
+    }
+}
+
+/// What the planner needs to know about one plant to schedule its care: read in bulk, with arrays
+/// indexed in ``CareTask/allCases`` order.
 public struct PlantCareState: Sendable, Hashable {
-    public var plant: Plant
-    public var profile: CareProfile
-    public var settings: [CareTask: CareScheduleSettings]
+    public var plantId: Int64
+    public var plantUUID: String
+    /// The nickname if there is one, else the name.
+    public var displayName: String
+    public var room: String?
+    public var createdAt: Date
+    /// The care profile's intervals per task.
+    public var intervals: [TaskIntervals]
+    /// The plant's own settings per task, if any.
+    public var settings: [CareScheduleSettings?]
     /// The last day each task was done.
-    public var lastDone: [CareTask: CalendarDay]
+    public var lastDone: [CalendarDay?]
 }
 
 extension CollectionDatabase {
@@ -74,42 +94,71 @@ extension CollectionDatabase {
     /// Care state of every plant (or one plant, or one room's), read in one snapshot.
     public func careStates(plantId: Int64? = nil, room: String? = nil) throws(StoreError) -> [PlantCareState] {
         try read("read care schedules") { db in
-            var plantFilter = "", arguments = StatementArguments()
+            var filter = "", arguments = StatementArguments()
             if let plantId {
-                plantFilter = " WHERE plantId = ?"
+                filter = " WHERE p.id = ?"
                 arguments = [plantId]
-            }
-            let plants: [Plant]
-            if let plantId {
-                plants = try Plant.fetchOne(db, key: plantId).map { [$0] } ?? []
             } else if let room {
-                plants = try Plant.fetchAll(db, sql: "SELECT * FROM plant WHERE room = ? COLLATE NOCASE", arguments: [room])
-            } else {
-                plants = try Plant.fetchAll(db)
+                filter = " WHERE p.room = ? COLLATE NOCASE"
+                arguments = [room]
             }
-            var profiles: [Int64: CareProfile] = [:]
-            for row in try CareProfileRow.fetchAll(db, sql: "SELECT * FROM careProfile" + plantFilter, arguments: arguments) {
-                profiles[row.plantId] = row.profile
+            let fallback = CareTask.allCases.map {
+                TaskIntervals(growing: CareGuide.fallbackProfile.growingInterval(for: $0), rest: CareGuide.fallbackProfile.restInterval(for: $0))
             }
-            var settings: [Int64: [CareTask: CareScheduleSettings]] = [:]
-            for row in try CareScheduleSettings.fetchAll(db, sql: "SELECT * FROM careSchedule" + plantFilter, arguments: arguments) {
-                settings[row.plantId, default: [:]][row.task] = row
+            var states: [PlantCareState] = []
+            var index: [Int64: Int] = [:]
+            let plants = try Row.fetchCursor(db, sql: """
+                SELECT p.id, p.uuid, coalesce(p.nickname, p.name), p.room, p.createdAt, c.plantId,
+                       c.waterGrowingDays, c.waterWinterDays, c.fertilizeGrowingDays, c.mistDays, c.repotDays, c.pruneDays
+                FROM plant p LEFT JOIN careProfile c ON c.plantId = p.id
+                """ + filter, arguments: arguments)
+            while let row = try plants.next() {
+                var intervals = fallback
+                if row[5] as Int64? != nil {
+                    let mist: Int? = row[9]
+                    intervals = [
+                        TaskIntervals(growing: row[6], rest: row[7]),
+                        TaskIntervals(growing: row[8], rest: nil),
+                        TaskIntervals(growing: row[10], rest: row[10]),
+                        TaskIntervals(growing: mist, rest: mist.map { $0 * 2 }),
+                        TaskIntervals(growing: row[11], rest: nil),
+                    ]
+                }
+                let id: Int64 = row[0]
+                index[id] = states.count
+                states.append(PlantCareState(
+                    plantId: id, plantUUID: row[1], displayName: row[2], room: row[3], createdAt: row[4],
+                    intervals: intervals, settings: [CareScheduleSettings?](repeating: nil, count: CareTask.allCases.count),
+                    lastDone: [CalendarDay?](repeating: nil, count: CareTask.allCases.count)
+                ))
             }
-            var lastDone: [Int64: [CareTask: CalendarDay]] = [:]
-            let rows = try Row.fetchCursor(
-                db, sql: "SELECT plantId, task, MAX(day) FROM careEvent\(plantFilter) GROUP BY plantId, task",
-                arguments: arguments
-            )
-            while let row = try rows.next() {
-                guard let task = CareTask(rawValue: row[1]), let day = CalendarDay(row[2] as String) else { continue }
-                lastDone[row[0], default: [:]][task] = day
+            let plantFilter = plantId == nil ? "" : " WHERE plantId = ?"
+            let plantArguments: StatementArguments = plantId.map { [$0] } ?? []
+            let lastDone = try Row.fetchCursor(db, sql: "SELECT plantId, task, day FROM careLastDone" + plantFilter, arguments: plantArguments)
+            while let row = try lastDone.next() {
+                guard let position = index[row[0]], let task = CareTask(rawValue: row[1]), let day = CalendarDay(row[2] as String) else {
+                    continue
+                }
+                states[position].lastDone[task.index] = day
             }
-            return plants.map { plant in
-                PlantCareState(
-                    plant: plant, profile: profiles[plant.id] ?? CareGuide.fallbackProfile,
-                    settings: settings[plant.id] ?? [:], lastDone: lastDone[plant.id] ?? [:]
-                )
+            for settings in try CareScheduleSettings.fetchAll(db, sql: "SELECT * FROM careSchedule" + plantFilter, arguments: plantArguments) {
+                guard let position = index[settings.plantId] else { continue }
+                states[position].settings[settings.task.index] = settings
             }
+            return states
+        }
+    }
+}
+
+extension CareTask {
+    /// Position in ``CareTask/allCases``.
+    var index: Int {
+        switch self {
+        case .water: 0
+        case .fertilize: 1
+        case .repot: 2
+        case .mist: 3
+        case .prune: 4
         }
     }
 }

@@ -46,12 +46,12 @@ extension CollectionDatabase {
         try read("list plants") { db in
             if let room {
                 return try Plant.fetchAll(
-                    db, sql: "SELECT * FROM plant WHERE room = ? COLLATE NOCASE ORDER BY name COLLATE NOCASE, id",
+                    db, sql: "SELECT \(Plant.columnList) FROM plant WHERE room = ? COLLATE NOCASE ORDER BY name COLLATE NOCASE, id",
                     arguments: [room]
                 )
             }
             return try Plant.fetchAll(
-                db, sql: "SELECT * FROM plant ORDER BY room IS NULL, room COLLATE NOCASE, name COLLATE NOCASE, id"
+                db, sql: "SELECT \(Plant.columnList) FROM plant ORDER BY room IS NULL, room COLLATE NOCASE, name COLLATE NOCASE, id"
             )
         }
     }

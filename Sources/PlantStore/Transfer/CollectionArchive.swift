@@ -32,7 +32,7 @@ public struct CollectionArchive: Sendable {
     /// The collection as the export format, read in one consistent snapshot.
     public func snapshot(now: Date) throws(StoreError) -> CollectionExport {
         try database.read("read the collection for export") { db in
-            let plants = try Plant.fetchAll(db, sql: "SELECT * FROM plant ORDER BY uuid")
+            let plants = try Plant.fetchAll(db, sql: "SELECT \(Plant.columnList) FROM plant ORDER BY uuid")
             var profiles: [Int64: CareProfile] = [:]
             for row in try CareProfileRow.fetchAll(db) { profiles[row.plantId] = row.profile }
             let schedules = Dictionary(grouping: try CareScheduleSettings.fetchAll(db, sql: "SELECT * FROM careSchedule ORDER BY task"), by: \.plantId)
