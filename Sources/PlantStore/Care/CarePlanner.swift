@@ -124,8 +124,10 @@ public struct CarePlanner: Sendable {
         var startDays = StartDays(timeZone: timeZone)
         for state in try database.careStates(room: room) {
             for task in CareTask.allCases {
-                let scheduled = scheduledTask(task, of: state, today: today, startDays: &startDays)
-                if let due = scheduled.dueOn, due <= through { tasks.append(scheduled) }
+                let (intervals, due) = dueDay(task, of: state, startDays: &startDays)
+                if let due, due <= through {
+                    tasks.append(scheduledTask(task, of: state, intervals: intervals, due: due, today: today))
+                }
             }
         }
         // Soonest (most overdue) first, then by plant and task; plain keys keep this fast for
@@ -140,16 +142,27 @@ public struct CarePlanner: Sendable {
     private func scheduledTask(
         _ task: CareTask, of state: PlantCareState, today: CalendarDay, startDays: inout StartDays
     ) -> ScheduledTask {
+        let (intervals, due) = dueDay(task, of: state, startDays: &startDays)
+        return scheduledTask(task, of: state, intervals: intervals, due: due, today: today)
+    }
+
+    /// The intervals in force and the next due day of one task.
+    private func dueDay(
+        _ task: CareTask, of state: PlantCareState, startDays: inout StartDays
+    ) -> (TaskIntervals, CalendarDay?) {
         let settings = state.settings[task.index]
         let intervals = scheduler.effective(state.intervals[task.index], settings: settings)
+        guard intervals.growing != nil || intervals.rest != nil else { return (intervals, nil) }
         let lastDone = state.lastDone[task.index]
-        let due: CalendarDay?
-        if intervals.growing == nil && intervals.rest == nil {
-            due = nil
-        } else {
-            let start = lastDone ?? startDays.day(of: state.createdAt)
-            due = scheduler.nextDue(intervals, lastDone: lastDone, start: start, snoozedUntil: settings?.snoozedUntil)
-        }
+        let start = lastDone ?? startDays.day(of: state.createdAt)
+        return (intervals, scheduler.nextDue(intervals, lastDone: lastDone, start: start, snoozedUntil: settings?.snoozedUntil))
+    }
+
+    private func scheduledTask(
+        _ task: CareTask, of state: PlantCareState, intervals: TaskIntervals, due: CalendarDay?, today: CalendarDay
+    ) -> ScheduledTask {
+        let settings = state.settings[task.index]
+        let lastDone = state.lastDone[task.index]
         return ScheduledTask(
             plantId: state.plantId, plantUUID: state.plantUUID, plantName: state.displayName,
             room: state.room, task: task, dueOn: due, lastDone: lastDone,

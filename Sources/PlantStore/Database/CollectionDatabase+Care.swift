@@ -127,7 +127,7 @@ extension CollectionDatabase {
                 let id: Int64 = row[0]
                 index[id] = states.count
                 states.append(PlantCareState(
-                    plantId: id, plantUUID: row[1], displayName: row[2], room: row[3], createdAt: row[4],
+                    plantId: id, plantUUID: row[1], displayName: row[2], room: row[3], createdAt: DatabaseTimestamp.date(row, 4),
                     intervals: intervals, settings: [CareScheduleSettings?](repeating: nil, count: CareTask.allCases.count),
                     lastDone: [CalendarDay?](repeating: nil, count: CareTask.allCases.count)
                 ))

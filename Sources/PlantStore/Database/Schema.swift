@@ -141,6 +141,7 @@ enum Schema {
                 DELETE FROM careLastDone WHERE plantId = old.plantId AND task = old.task;
                 INSERT INTO careLastDone (plantId, task, day)
                     SELECT plantId, task, MAX(day) FROM careEvent WHERE plantId = old.plantId AND task = old.task
+                        AND EXISTS (SELECT 1 FROM plant WHERE id = old.plantId)
                     GROUP BY plantId, task;
             END;
             CREATE TRIGGER careEvent_updated AFTER UPDATE OF plantId, task, day ON careEvent BEGIN

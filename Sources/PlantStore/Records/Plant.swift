@@ -71,8 +71,8 @@ extension Plant: FetchableRecord, PersistableRecord {
         room = row[5]
         acquiredOn = (row[6] as String?).flatMap(CalendarDay.init)
         notes = row[7]
-        createdAt = row[8]
-        updatedAt = row[9]
+        createdAt = DatabaseTimestamp.date(row, 8)
+        updatedAt = DatabaseTimestamp.date(row, 9)
     }
 
     public func encode(to container: inout PersistenceContainer) throws {

@@ -39,7 +39,7 @@ public struct CollectionArchive: Sendable {
             let events = Dictionary(grouping: try CareEvent.fetchAll(db, sql: "SELECT * FROM careEvent ORDER BY uuid"), by: \.plantId)
             var links: [Int64: [CollectionExport.ExportedPhotoLink]] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT plantId, photoSHA256, addedAt FROM plantPhoto ORDER BY photoSHA256") {
-                links[row["plantId"], default: []].append(.init(sha256: row["photoSHA256"], addedAt: row["addedAt"]))
+                links[row["plantId"], default: []].append(.init(sha256: row["photoSHA256"], addedAt: row.timestamp("addedAt")))
             }
             let uuids = Dictionary(uniqueKeysWithValues: plants.map { ($0.id, $0.uuid) })
             let exportedPlants = plants.map { plant in
