@@ -82,7 +82,13 @@ public struct CalendarDay: Sendable, Hashable, Comparable, Codable, CustomString
     /// `YYYY-MM-DD`.
     public var description: String {
         let (year, month, day) = components
-        return String(format: "%04d-%02d-%02d", year, month, day)
+        // Built by hand: String(format:) is slow, and exports write one of these per event.
+        func padded(_ value: Int, _ width: Int) -> String {
+            let digits = String(value)
+            return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+        }
+        let sign = year < 0 ? "-" : ""
+        return sign + padded(abs(year), 4) + "-" + padded(month, 2) + "-" + padded(day, 2)
     }
 
     /// `YYYYMMDD`, the iCalendar DATE form.

@@ -76,16 +76,24 @@ public struct CarePlanner: Sendable {
     public func due(withinDays days: Int, room: String? = nil) throws(StoreError) -> DueList {
         let today = today
         let through = today.adding(days: max(0, days))
-        let tasks = try upcoming(through: through, room: room, today: today)
-        let grouped = Dictionary(grouping: tasks) { $0.room }
-        let rooms = grouped.keys.sorted { lhs, rhs in
-            switch (lhs, rhs) {
+        var rooms: [DueList.Room] = []
+        var roomIndex: [String?: Int] = [:]
+        for task in try upcoming(through: through, room: room, today: today) {
+            if let index = roomIndex[task.room] {
+                rooms[index].tasks.append(task)
+            } else {
+                roomIndex[task.room] = rooms.count
+                rooms.append(DueList.Room(room: task.room, tasks: [task]))
+            }
+        }
+        rooms.sort { lhs, rhs in
+            switch (lhs.room, rhs.room) {
             case (nil, _): false
             case (_, nil): true
             case let (l?, r?): l.localizedCaseInsensitiveCompare(r) == .orderedAscending
             }
         }
-        return DueList(today: today, through: through, rooms: rooms.map { DueList.Room(room: $0, tasks: grouped[$0] ?? []) })
+        return DueList(today: today, through: through, rooms: rooms)
     }
 
     /// Scheduled tasks due on or before `through`, soonest first.
@@ -120,23 +128,33 @@ public struct CarePlanner: Sendable {
     }
 
     private func upcoming(through: CalendarDay, room: String?, today: CalendarDay) throws(StoreError) -> [ScheduledTask] {
-        var tasks: [ScheduledTask] = []
+        // Collect plain values first and sort those: sorting the full tasks (strings and all)
+        // costs more than finding them once there are thousands.
+        struct Found {
+            var state: Int
+            var plantId: Int64
+            var task: CareTask
+            var intervals: TaskIntervals
+            var due: CalendarDay
+        }
+        let states = try database.careStates(room: room)
+        var found: [Found] = []
         var startDays = StartDays(timeZone: timeZone)
-        for state in try database.careStates(room: room) {
+        for (position, state) in states.enumerated() {
             for task in CareTask.allCases {
                 let (intervals, due) = dueDay(task, of: state, startDays: &startDays)
                 if let due, due <= through {
-                    tasks.append(scheduledTask(task, of: state, intervals: intervals, due: due, today: today))
+                    found.append(Found(state: position, plantId: state.plantId, task: task, intervals: intervals, due: due))
                 }
             }
         }
-        // Soonest (most overdue) first, then by plant and task; plain keys keep this fast for
-        // thousands of tasks.
-        return tasks.sorted { lhs, rhs in
-            if lhs.dueOn != rhs.dueOn { return (lhs.dueOn ?? through) < (rhs.dueOn ?? through) }
+        // Soonest (most overdue) first, then by plant and task.
+        found.sort { lhs, rhs in
+            if lhs.due != rhs.due { return lhs.due < rhs.due }
             if lhs.plantId != rhs.plantId { return lhs.plantId < rhs.plantId }
-            return lhs.task < rhs.task
+            return lhs.task.index < rhs.task.index
         }
+        return found.map { scheduledTask($0.task, of: states[$0.state], intervals: $0.intervals, due: $0.due, today: today) }
     }
 
     private func scheduledTask(
