@@ -128,33 +128,29 @@ public struct CarePlanner: Sendable {
     }
 
     private func upcoming(through: CalendarDay, room: String?, today: CalendarDay) throws(StoreError) -> [ScheduledTask] {
-        // Collect plain values first and sort those: sorting the full tasks (strings and all)
-        // costs more than finding them once there are thousands.
-        struct Found {
-            var state: Int
-            var plantId: Int64
-            var task: CareTask
-            var intervals: TaskIntervals
-            var due: CalendarDay
-        }
+        // Find due tasks as plain numbers and sort those: copying and sorting full tasks (strings
+        // and all) costs more than finding them once there are thousands.
         let states = try database.careStates(room: room)
-        var found: [Found] = []
+        var found: [(key: UInt64, state: Int, intervals: TaskIntervals)] = []
         var startDays = StartDays(timeZone: timeZone)
-        for (position, state) in states.enumerated() {
-            for task in CareTask.allCases {
-                let (intervals, due) = dueDay(task, of: state, startDays: &startDays)
-                if let due, due <= through {
-                    found.append(Found(state: position, plantId: state.plantId, task: task, intervals: intervals, due: due))
-                }
+        let allTasks = CareTask.allCases
+        for position in states.indices {
+            for task in allTasks {
+                let (intervals, due) = dueDay(task, of: states[position], startDays: &startDays)
+                guard let due, due <= through else { continue }
+                // Soonest (most overdue) first, then by plant and task: day, id and task packed in one key.
+                let key = UInt64(max(0, due.dayNumber + (1 << 19))) << 43
+                    | (UInt64(truncatingIfNeeded: states[position].plantId) & ((1 << 40) - 1)) << 3
+                    | UInt64(task.index)
+                found.append((key, position, intervals))
             }
         }
-        // Soonest (most overdue) first, then by plant and task.
-        found.sort { lhs, rhs in
-            if lhs.due != rhs.due { return lhs.due < rhs.due }
-            if lhs.plantId != rhs.plantId { return lhs.plantId < rhs.plantId }
-            return lhs.task.index < rhs.task.index
+        found.sort { $0.key < $1.key }
+        return found.map { entry in
+            let task = allTasks[Int(entry.key & 7)]
+            let due = CalendarDay(dayNumber: Int(entry.key >> 43) - (1 << 19))
+            return scheduledTask(task, of: states[entry.state], intervals: entry.intervals, due: due, today: today)
         }
-        return found.map { scheduledTask($0.task, of: states[$0.state], intervals: $0.intervals, due: $0.due, today: today) }
     }
 
     private func scheduledTask(
@@ -166,7 +162,7 @@ public struct CarePlanner: Sendable {
 
     /// The intervals in force and the next due day of one task.
     private func dueDay(
-        _ task: CareTask, of state: PlantCareState, startDays: inout StartDays
+        _ task: CareTask, of state: borrowing PlantCareState, startDays: inout StartDays
     ) -> (TaskIntervals, CalendarDay?) {
         let settings = state.settings[task.index]
         let intervals = scheduler.effective(state.intervals[task.index], settings: settings)
@@ -177,7 +173,7 @@ public struct CarePlanner: Sendable {
     }
 
     private func scheduledTask(
-        _ task: CareTask, of state: PlantCareState, intervals: TaskIntervals, due: CalendarDay?, today: CalendarDay
+        _ task: CareTask, of state: borrowing PlantCareState, intervals: TaskIntervals, due: CalendarDay?, today: CalendarDay
     ) -> ScheduledTask {
         let settings = state.settings[task.index]
         let lastDone = state.lastDone[task.index]

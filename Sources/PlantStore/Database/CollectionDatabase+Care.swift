@@ -105,13 +105,18 @@ extension CollectionDatabase {
             let fallback = CareTask.allCases.map {
                 TaskIntervals(growing: CareGuide.fallbackProfile.growingInterval(for: $0), rest: CareGuide.fallbackProfile.restInterval(for: $0))
             }
+            // One empty row of each, copied per plant (copy-on-write keeps that cheap until a plant has data).
+            let noSettings = [CareScheduleSettings?](repeating: nil, count: CareTask.count)
+            let noDays = [CalendarDay?](repeating: nil, count: CareTask.count)
             var states: [PlantCareState] = []
-            var index: [Int64: Int] = [:]
+            // Plants come in id order, so the per-task tables below can be merged in without lookups;
+            // days and times arrive as numbers, computed by SQLite, so no text is parsed here.
             let plants = try Row.fetchCursor(db, sql: """
-                SELECT p.id, p.uuid, coalesce(p.nickname, p.name), p.room, p.createdAt, c.plantId,
+                SELECT p.id, p.uuid, coalesce(p.nickname, p.name), p.room,
+                       CAST(round((julianday(p.createdAt) - 2440587.5) * 86400000) AS INTEGER), c.plantId,
                        c.waterGrowingDays, c.waterWinterDays, c.fertilizeGrowingDays, c.mistDays, c.repotDays, c.pruneDays
                 FROM plant p LEFT JOIN careProfile c ON c.plantId = p.id
-                """ + filter, arguments: arguments)
+                """ + filter + " ORDER BY p.id", arguments: arguments)
             while let row = try plants.next() {
                 var intervals = fallback
                 if row[5] as Int64? != nil {
@@ -124,26 +129,39 @@ extension CollectionDatabase {
                         TaskIntervals(growing: row[11], rest: nil),
                     ]
                 }
-                let id: Int64 = row[0]
-                index[id] = states.count
+                let createdMilliseconds: Int64 = row[4]
                 states.append(PlantCareState(
-                    plantId: id, plantUUID: row[1], displayName: row[2], room: row[3], createdAt: DatabaseTimestamp.date(row, 4),
-                    intervals: intervals, settings: [CareScheduleSettings?](repeating: nil, count: CareTask.allCases.count),
-                    lastDone: [CalendarDay?](repeating: nil, count: CareTask.allCases.count)
+                    plantId: row[0], plantUUID: row[1], displayName: row[2], room: row[3],
+                    createdAt: Date(timeIntervalSince1970: Double(createdMilliseconds) / 1000),
+                    intervals: intervals, settings: noSettings, lastDone: noDays
                 ))
+            }
+            /// The position of `plantId` in `states`, moving `cursor` forward (rows come in id order).
+            func position(of plantId: Int64, from cursor: inout Int) -> Int? {
+                while cursor < states.count && states[cursor].plantId < plantId { cursor += 1 }
+                return cursor < states.count && states[cursor].plantId == plantId ? cursor : nil
             }
             let plantFilter = plantId == nil ? "" : " WHERE plantId = ?"
             let plantArguments: StatementArguments = plantId.map { [$0] } ?? []
-            let lastDone = try Row.fetchCursor(db, sql: "SELECT plantId, task, day FROM careLastDone" + plantFilter, arguments: plantArguments)
+            let lastDone = try Row.fetchCursor(db, sql: """
+                SELECT plantId, CASE task WHEN 'water' THEN 0 WHEN 'fertilize' THEN 1 WHEN 'repot' THEN 2
+                                          WHEN 'mist' THEN 3 ELSE 4 END,
+                       CAST(julianday(day) - 2440587.5 AS INTEGER)
+                FROM careLastDone
+                """ + plantFilter + " ORDER BY plantId", arguments: plantArguments)
+            var cursor = 0
             while let row = try lastDone.next() {
-                guard let position = index[row[0]], let task = CareTask(rawValue: row[1]), let day = CalendarDay(row[2] as String) else {
-                    continue
-                }
-                states[position].lastDone[task.index] = day
+                guard let found = position(of: row[0], from: &cursor) else { continue }
+                let task: Int = row[1], day: Int = row[2]
+                states[found].lastDone[task] = CalendarDay(dayNumber: day)
             }
-            for settings in try CareScheduleSettings.fetchAll(db, sql: "SELECT * FROM careSchedule" + plantFilter, arguments: plantArguments) {
-                guard let position = index[settings.plantId] else { continue }
-                states[position].settings[settings.task.index] = settings
+            cursor = 0
+            let settings = try CareScheduleSettings.fetchAll(
+                db, sql: "SELECT * FROM careSchedule" + plantFilter + " ORDER BY plantId", arguments: plantArguments
+            )
+            for entry in settings {
+                guard let found = position(of: entry.plantId, from: &cursor) else { continue }
+                states[found].settings[entry.task.index] = entry
             }
             return states
         }
@@ -151,6 +169,9 @@ extension CollectionDatabase {
 }
 
 extension CareTask {
+    /// Number of tasks.
+    static let count = 5
+
     /// Position in ``CareTask/allCases``.
     var index: Int {
         switch self {
