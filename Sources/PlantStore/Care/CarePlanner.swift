@@ -134,15 +134,23 @@ public struct CarePlanner: Sendable {
         var found: [(key: UInt64, state: Int, intervals: TaskIntervals)] = []
         var startDays = StartDays(timeZone: timeZone)
         let allTasks = CareTask.allCases
-        for position in states.indices {
-            for task in allTasks {
-                let (intervals, due) = dueDay(task, of: states[position], startDays: &startDays)
-                guard let due, due <= through else { continue }
-                // Soonest (most overdue) first, then by plant and task: day, id and task packed in one key.
-                let key = UInt64(max(0, due.dayNumber + (1 << 19))) << 43
-                    | (UInt64(truncatingIfNeeded: states[position].plantId) & ((1 << 40) - 1)) << 3
-                    | UInt64(task.index)
-                found.append((key, position, intervals))
+        states.withUnsafeBufferPointer { buffer in
+            // Reading fields through the buffer avoids copying each plant's state (and retaining
+            // its strings) once per task.
+            for position in buffer.indices {
+                let createdAt = buffer[position].createdAt, plantId = buffer[position].plantId
+                for task in allTasks {
+                    let (intervals, due) = dueDay(
+                        intervals: buffer[position].intervals[task.index], settings: buffer[position].settings[task.index],
+                        lastDone: buffer[position].lastDone[task.index], createdAt: createdAt, startDays: &startDays
+                    )
+                    guard let due, due <= through else { continue }
+                    // Soonest (most overdue) first, then by plant and task: day, id and task packed in one key.
+                    let key = UInt64(max(0, due.dayNumber + (1 << 19))) << 43
+                        | (UInt64(truncatingIfNeeded: plantId) & ((1 << 40) - 1)) << 3
+                        | UInt64(task.index)
+                    found.append((key, position, intervals))
+                }
             }
         }
         found.sort { $0.key < $1.key }
@@ -162,18 +170,26 @@ public struct CarePlanner: Sendable {
 
     /// The intervals in force and the next due day of one task.
     private func dueDay(
-        _ task: CareTask, of state: borrowing PlantCareState, startDays: inout StartDays
+        _ task: CareTask, of state: PlantCareState, startDays: inout StartDays
     ) -> (TaskIntervals, CalendarDay?) {
-        let settings = state.settings[task.index]
-        let intervals = scheduler.effective(state.intervals[task.index], settings: settings)
+        dueDay(
+            intervals: state.intervals[task.index], settings: state.settings[task.index],
+            lastDone: state.lastDone[task.index], createdAt: state.createdAt, startDays: &startDays
+        )
+    }
+
+    private func dueDay(
+        intervals base: TaskIntervals, settings: CareScheduleSettings?, lastDone: CalendarDay?, createdAt: Date,
+        startDays: inout StartDays
+    ) -> (TaskIntervals, CalendarDay?) {
+        let intervals = scheduler.effective(base, settings: settings)
         guard intervals.growing != nil || intervals.rest != nil else { return (intervals, nil) }
-        let lastDone = state.lastDone[task.index]
-        let start = lastDone ?? startDays.day(of: state.createdAt)
+        let start = lastDone ?? startDays.day(of: createdAt)
         return (intervals, scheduler.nextDue(intervals, lastDone: lastDone, start: start, snoozedUntil: settings?.snoozedUntil))
     }
 
     private func scheduledTask(
-        _ task: CareTask, of state: borrowing PlantCareState, intervals: TaskIntervals, due: CalendarDay?, today: CalendarDay
+        _ task: CareTask, of state: PlantCareState, intervals: TaskIntervals, due: CalendarDay?, today: CalendarDay
     ) -> ScheduledTask {
         let settings = state.settings[task.index]
         let lastDone = state.lastDone[task.index]

@@ -38,7 +38,7 @@ extension CollectionDatabase {
 
     /// The plant with this id, if any.
     public func plant(id: Int64) throws(StoreError) -> Plant? {
-        try read("read a plant") { db in try Plant.fetchOne(db, key: id) }
+        try read("read a plant") { db in try Plant.fetch(db, id: id) }
     }
 
     /// Plants ordered by room, then name; only one room's when `room` is given (case-insensitive).
@@ -64,7 +64,7 @@ extension CollectionDatabase {
     /// Everything about one plant: profile, schedule settings, photos, events and identifications.
     public func details(ofPlant id: Int64) throws(StoreError) -> PlantDetails {
         try read("read a plant") { db in
-            guard let plant = try Plant.fetchOne(db, key: id) else { throw StoreError.plantNotFound(id) }
+            guard let plant = try Plant.fetch(db, id: id) else { throw StoreError.plantNotFound(id) }
             return PlantDetails(
                 plant: plant,
                 profile: try CareProfileRow.fetchOne(db, key: id)?.profile,
@@ -89,7 +89,7 @@ extension CollectionDatabase {
     @discardableResult
     public func updatePlant(_ plant: Plant, now: Date) throws(StoreError) -> Plant {
         try write("update a plant") { db in
-            guard let existing = try Plant.fetchOne(db, key: plant.id) else { throw StoreError.plantNotFound(plant.id) }
+            guard let existing = try Plant.fetch(db, id: plant.id) else { throw StoreError.plantNotFound(plant.id) }
             var updated = plant
             updated.uuid = existing.uuid
             updated.createdAt = existing.createdAt

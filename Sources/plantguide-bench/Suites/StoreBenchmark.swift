@@ -6,7 +6,8 @@ import PlantStore
 /// plant list, and reports the database size.
 struct StoreBenchmark: BenchmarkSuite {
     let name = "store"
-    let plantCount = 10_000
+    /// 10,000 unless `PLANTGUIDE_BENCH_STORE_PLANTS` says otherwise (smaller runs for profiling).
+    let plantCount = ProcessInfo.processInfo.environment["PLANTGUIDE_BENCH_STORE_PLANTS"].flatMap(Int.init) ?? 10_000
     let eventsPerPlant = 12
 
     func run() async throws -> [BenchmarkRow] {
