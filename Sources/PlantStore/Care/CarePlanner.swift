@@ -76,16 +76,25 @@ public struct CarePlanner: Sendable {
     public func due(withinDays days: Int, room: String? = nil) throws(StoreError) -> DueList {
         let today = today
         let through = today.adding(days: max(0, days))
-        var rooms: [DueList.Room] = []
+        let tasks = try upcoming(through: through, room: room, today: today)
+        // Count per room first so each room's list is allocated once.
         var roomIndex: [String?: Int] = [:]
-        for task in try upcoming(through: through, room: room, today: today) {
+        var counts: [Int] = []
+        let slots = tasks.map { task -> Int in
             if let index = roomIndex[task.room] {
-                rooms[index].tasks.append(task)
-            } else {
-                roomIndex[task.room] = rooms.count
-                rooms.append(DueList.Room(room: task.room, tasks: [task]))
+                counts[index] += 1
+                return index
             }
+            roomIndex[task.room] = counts.count
+            counts.append(1)
+            return counts.count - 1
         }
+        var rooms = roomIndex.sorted { $0.value < $1.value }.map { entry in
+            var room = DueList.Room(room: entry.key, tasks: [])
+            room.tasks.reserveCapacity(counts[entry.value])
+            return room
+        }
+        for (task, slot) in zip(tasks, slots) { rooms[slot].tasks.append(task) }
         rooms.sort { lhs, rhs in
             switch (lhs.room, rhs.room) {
             case (nil, _): false
@@ -132,6 +141,7 @@ public struct CarePlanner: Sendable {
         // and all) costs more than finding them once there are thousands.
         let states = try database.careStates(room: room)
         var found: [(key: UInt64, state: Int, intervals: TaskIntervals)] = []
+        found.reserveCapacity(states.count * 2)
         var startDays = StartDays(timeZone: timeZone)
         let allTasks = CareTask.allCases
         states.withUnsafeBufferPointer { buffer in

@@ -2,6 +2,49 @@ import Foundation
 import GRDB
 import PlantGuideCore
 
+/// One value per care task, stored inline (no heap allocation), indexed by task or position.
+public struct PerTask<Element: Sendable & Hashable>: Sendable, Hashable {
+    public var water, fertilize, repot, mist, prune: Element
+
+    /// The same value for every task.
+    public init(repeating value: Element) {
+        (water, fertilize, repot, mist, prune) = (value, value, value, value, value)
+    }
+
+    /// One value per task, in ``CareTask/allCases`` order.
+    public init(_ water: Element, _ fertilize: Element, _ repot: Element, _ mist: Element, _ prune: Element) {
+        (self.water, self.fertilize, self.repot, self.mist, self.prune) = (water, fertilize, repot, mist, prune)
+    }
+
+    /// The value at a task's position in ``CareTask/allCases``.
+    public subscript(index: Int) -> Element {
+        get {
+            switch index {
+            case 0: water
+            case 1: fertilize
+            case 2: repot
+            case 3: mist
+            default: prune
+            }
+        }
+        set {
+            switch index {
+            case 0: water = newValue
+            case 1: fertilize = newValue
+            case 2: repot = newValue
+            case 3: mist = newValue
+            default: prune = newValue
+            }
+        }
+    }
+
+    /// The value for a task.
+    public subscript(task: CareTask) -> Element {
+        get { self[task.index] }
+        set { self[task.index] = newValue }
+    }
+}
+
 /// Days between occurrences of a task in each season (`nil`: not done in that season).
 public struct TaskIntervals: Sendable, Hashable {
     public var growing: Int?
@@ -24,11 +67,11 @@ public struct PlantCareState: Sendable, Hashable {
     public var room: String?
     public var createdAt: Date
     /// The care profile's intervals per task.
-    public var intervals: [TaskIntervals]
+    public var intervals: PerTask<TaskIntervals>
     /// The plant's own settings per task, if any.
-    public var settings: [CareScheduleSettings?]
+    public var settings: PerTask<CareScheduleSettings?>
     /// The last day each task was done.
-    public var lastDone: [CalendarDay?]
+    public var lastDone: PerTask<CalendarDay?>
 }
 
 extension CollectionDatabase {
@@ -102,12 +145,14 @@ extension CollectionDatabase {
                 filter = " WHERE p.room = ? COLLATE NOCASE"
                 arguments = [room]
             }
-            let fallback = CareTask.allCases.map {
-                TaskIntervals(growing: CareGuide.fallbackProfile.growingInterval(for: $0), rest: CareGuide.fallbackProfile.restInterval(for: $0))
+            var fallback = PerTask(repeating: TaskIntervals(growing: nil, rest: nil))
+            for task in CareTask.allCases {
+                fallback[task] = TaskIntervals(
+                    growing: CareGuide.fallbackProfile.growingInterval(for: task), rest: CareGuide.fallbackProfile.restInterval(for: task)
+                )
             }
-            // One empty row of each, copied per plant (copy-on-write keeps that cheap until a plant has data).
-            let noSettings = [CareScheduleSettings?](repeating: nil, count: CareTask.count)
-            let noDays = [CalendarDay?](repeating: nil, count: CareTask.count)
+            let noSettings = PerTask<CareScheduleSettings?>(repeating: nil)
+            let noDays = PerTask<CalendarDay?>(repeating: nil)
             var states: [PlantCareState] = []
             // Plants come in id order, so the per-task tables below can be merged in without lookups;
             // days and times arrive as numbers, computed by SQLite, so no text is parsed here.
@@ -121,13 +166,13 @@ extension CollectionDatabase {
                 var intervals = fallback
                 if row[5] as Int64? != nil {
                     let mist: Int? = row[9]
-                    intervals = [
+                    intervals = PerTask(
                         TaskIntervals(growing: row[6], rest: row[7]),
                         TaskIntervals(growing: row[8], rest: nil),
                         TaskIntervals(growing: row[10], rest: row[10]),
                         TaskIntervals(growing: mist, rest: mist.map { $0 * 2 }),
-                        TaskIntervals(growing: row[11], rest: nil),
-                    ]
+                        TaskIntervals(growing: row[11], rest: nil)
+                    )
                 }
                 let createdMilliseconds: Int64 = row[4]
                 states.append(PlantCareState(
