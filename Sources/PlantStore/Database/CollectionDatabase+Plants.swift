@@ -135,6 +135,11 @@ extension CollectionDatabase {
         }
     }
 
+    /// The recorded photo with this content address, if any.
+    public func photo(sha256: String) throws(StoreError) -> StoredPhoto? {
+        try read("find a photo") { db in try StoredPhoto.fetchOne(db, key: sha256) }
+    }
+
     /// Every recorded photo.
     public func allPhotos() throws(StoreError) -> [StoredPhoto] {
         try read("list photos") { db in try StoredPhoto.fetchAll(db, sql: "SELECT * FROM photo ORDER BY sha256") }
