@@ -121,6 +121,7 @@ import Testing
         try handle.seek(toOffset: 100)
         handle.write(Data(repeating: 0xA5, count: 8192))
         try handle.close()
+        let damaged = try Data(contentsOf: home.databaseURL)
         var message = ""
         do {
             let database = try home.open()
@@ -129,6 +130,7 @@ import Testing
             message = "\(error)"
         }
         #expect(message.contains("damaged") || message.contains("not an SQLite database"), "got: \(message)")
+        #expect(try Data(contentsOf: home.databaseURL) == damaged)
     }
 
     @Test func refusesADatabaseFromANewerVersion() throws {
@@ -188,6 +190,26 @@ import Testing
         library.removeFiles(of: orphans)
         #expect(!FileManager.default.fileExists(atPath: library.url(of: photo).path))
         #expect(throws: StoreError.self) { try database.removePlant(id: second.id) }
+    }
+
+    @Test func updatingAPlantKeepsItsIdentityAndMovesUpdatedAt() throws {
+        let home = try TemporaryHome()
+        defer { home.cleanUp() }
+        let database = try home.open()
+        let created = Date(timeIntervalSince1970: 1_780_000_000)
+        var plant = try database.addPlant(NewPlant(name: "Fern", room: "Hall"), profile: .fixture(), now: created)
+        let original = plant
+        plant.room = "Bathroom"
+        plant.uuid = "00000000-0000-0000-0000-00000000beef"
+        let updated = try database.updatePlant(plant, now: created.addingTimeInterval(60))
+        #expect(updated.uuid == original.uuid)
+        #expect(try database.plant(id: plant.id)?.room == "Bathroom")
+        #expect(try database.plant(id: plant.id)?.updatedAt == created.addingTimeInterval(60))
+        plant.id = 999
+        #expect(throws: StoreError.self) { try database.updatePlant(plant, now: created) }
+        plant.id = original.id
+        plant.name = " "
+        #expect(throws: StoreError.self) { try database.updatePlant(plant, now: created) }
     }
 
     @Test func backupIsAConsistentCopyWhileInUse() throws {
