@@ -89,13 +89,32 @@ let plantNet: [Target] = [
     ),
 ]
 
+// MARK: - Store: the collection database (GRDB), photos, care guide and schedules, import/export.
+let store: [Target] = [
+    .target(
+        name: "PlantStore",
+        dependencies: [
+            "PlantGuideCore",
+            .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+        ],
+        resources: [.copy("Resources/care-guide.tsv")],
+        swiftSettings: settings
+    ),
+    .testTarget(
+        name: "PlantStoreTests",
+        dependencies: ["PlantStore", "PlantCatalog", "PlantGuideTestSupport"],
+        swiftSettings: settings
+    ),
+]
+
 // MARK: - Command line and benchmarks: thin shells over the libraries.
 let shells: [Target] = [
     .target(
         name: "PlantGuideCLI",
         dependencies: [
             "PlantGuideCore", "PlantCatalog", "PlantImaging", "PlantClassifier", "PlantNetAPI", "PlantIdentification",
-            "PlantGuideTestSupport", argumentParser,
+            "PlantStore", "PlantGuideTestSupport", argumentParser,
         ],
         swiftSettings: settings
     ),
@@ -104,7 +123,7 @@ let shells: [Target] = [
         name: "plantguide-bench",
         dependencies: [
             "PlantGuideCore", "PlantCatalog", "PlantImaging", "PlantClassifier", "PlantNetAPI", "PlantIdentification",
-            "PlantGuideTestSupport", argumentParser,
+            "PlantStore", "PlantGuideTestSupport", argumentParser,
         ],
         swiftSettings: settings
     ),
@@ -127,11 +146,11 @@ let blas: [Target] = [
 let blasDependency: [Target.Dependency] = ["COpenBLAS"]
 #endif
 let classifier: [Target] = blas + [
-    .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
+    .systemLibrary(name: "CPlantZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
     .target(name: "CPlantKernels"),
     .target(
         name: "PlantClassifier",
-        dependencies: ["PlantGuideCore", "PlantImaging", "CZlib", "CPlantKernels"] + blasDependency,
+        dependencies: ["PlantGuideCore", "PlantImaging", "CPlantZlib", "CPlantKernels"] + blasDependency,
         exclude: ["Resources/SOURCES.md"],
         resources: [
             .copy("Resources/class_idx_to_species_id.json"),
@@ -160,6 +179,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
-    targets: core + catalog + imaging + classifier + plantNet + shells
+    targets: core + catalog + imaging + classifier + plantNet + store + shells
 )

@@ -28,6 +28,7 @@ struct BenchCommand: AsyncParsableCommand {
         ImagingBenchmark(),
         ClassifierBenchmark(),
         PlantNetBenchmark(),
+        StoreBenchmark(),
     ]
 
     func validate() throws {

@@ -1,4 +1,4 @@
-import CZlib
+import CPlantZlib
 import Foundation
 
 /// Reads the zip archives written by `torch.save`: stored or deflated entries, zip64 when large.
@@ -150,7 +150,7 @@ struct ZipArchive {
             stream.avail_in = uInt(input.count)
             stream.next_out = out.baseAddress?.assumingMemoryBound(to: Bytef.self)
             stream.avail_out = uInt(out.count)
-            return CZlib.inflate(&stream, Z_FINISH)
+            return CPlantZlib.inflate(&stream, Z_FINISH)
         }
         guard status == Z_STREAM_END, Int(stream.total_out) == expectedSize else {
             throw ClassifierError.corruptArchive("entry \(name) does not inflate to its declared size")

@@ -1,6 +1,6 @@
 import ArgumentParser
 
-/// `plantguide dev …`: tools for development and demos.
+/// `plantguide dev …`: tools for development, demos and the crash-safety tests.
 struct DevCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dev",
@@ -9,6 +9,6 @@ struct DevCommand: AsyncParsableCommand {
             Example:
               plantguide dev plantnet-stub --port 8089
             """,
-        subcommands: [PlantNetStubCommand.self]
+        subcommands: [PlantNetStubCommand.self, WriteStressCommand.self]
     )
 }

@@ -135,6 +135,13 @@ enum HybridIdentify {
         var notes: [String]
         var timings: [String: Double]
         var totalMilliseconds: Double
+        /// Where `--save` filed the answer.
+        var saved: Saved?
+
+        struct Saved: Encodable {
+            var identificationId: Int64
+            var plantId: Int64?
+        }
 
         struct Prediction: Encodable {
             var rank: Int
@@ -226,7 +233,7 @@ enum HybridIdentify {
 
         private enum CodingKeys: String, CodingKey {
             case source, strategy, model, uncertain, notAPlant, remainingRequests, quotaLevel, predictions, suggestions
-            case onDevice, online, notes, timings, totalMilliseconds
+            case onDevice, online, notes, timings, totalMilliseconds, saved
         }
 
         func encode(to encoder: any Encoder) throws {
@@ -245,6 +252,7 @@ enum HybridIdentify {
             try container.encode(notes, forKey: .notes)
             try container.encode(timings, forKey: .timings)
             try container.encode(totalMilliseconds, forKey: .totalMilliseconds)
+            try container.encodeIfPresent(saved, forKey: .saved)
         }
     }
 

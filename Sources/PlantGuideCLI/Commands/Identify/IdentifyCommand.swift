@@ -4,6 +4,7 @@ import PlantClassifier
 import PlantGuideCore
 import PlantIdentification
 import PlantNetAPI
+import PlantStore
 
 /// `plantguide identify PHOTO…`: what plant is this? On the device, with Pl@ntNet, or both.
 struct IdentifyCommand: AsyncParsableCommand {
@@ -30,6 +31,8 @@ struct IdentifyCommand: AsyncParsableCommand {
               plantguide identify leaf.jpg flower.jpg --organ leaf --organ flower --strategy parallel
               plantguide identify ~/Pictures/garden --strategy on-device --json
               plantguide identify plant.heic --model ~/models/resnet18.pgmodel --top 5
+              plantguide identify fern.jpg --save --create-plant --room Bathroom
+              plantguide identify leaf.jpg --save --plant 3
             """
     )
 
@@ -48,12 +51,30 @@ struct IdentifyCommand: AsyncParsableCommand {
     @Option(help: "CPU threads for the on-device model (default: all cores).")
     var threads: Int?
 
+    @Flag(help: "File the answer, with the first photo, in the collection's identification history.")
+    var save = false
+
+    @Option(help: "With --save: the collection plant (id) the answer belongs to.")
+    var plant: Int64?
+
+    @Flag(help: "With --save: add the identified species to the collection as a new plant.")
+    var createPlant = false
+
+    @Option(help: "With --create-plant: the new plant's room.")
+    var room: String?
+
     @OptionGroup var hybrid: HybridIdentify.Options
 
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
         guard top > 0 else { throw ValidationError("--top must be at least 1.") }
+        if !save, plant != nil || createPlant || room != nil {
+            throw ValidationError("--plant, --create-plant and --room go with --save.")
+        }
+        if plant != nil, createPlant { throw ValidationError("Give --plant ID or --create-plant, not both.") }
+        if room != nil, !createPlant { throw ValidationError("--room applies to a new plant: add --create-plant.") }
+        if save, batch { throw ValidationError("--save files one plant's answer; it does not work with --batch.") }
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1.") }
         // Several photos of one plant go to Pl@ntNet in one request, so its rules apply then.
         if !batch, photos.count <= PlantNetRequestRules.maximumImages {
@@ -79,17 +100,31 @@ struct IdentifyCommand: AsyncParsableCommand {
         do {
             let result = try await HybridIdentify.run(photoPaths: files, options: hybrid, identifier: identifier)
             let quota = PlantNetSetup().quota.status()
+            let filed = try save ? file(result.preferred, photo: files[0]) : nil
             if output.json {
-                try console.printJSON(HybridIdentify.Output(result, quota: quota))
+                var answer = HybridIdentify.Output(result, quota: quota)
+                answer.saved = filed.map { HybridIdentify.Output.Saved(identificationId: $0.id, plantId: $0.plantId) }
+                try console.printJSON(answer)
             } else {
                 HybridIdentify.printText(
                     result, quota: quota, photos: files, threshold: hybrid.threshold, top: top, console: console
                 )
+                if let filed {
+                    console.print("Saved as identification \(filed.id)" + (filed.plantId.map { " of plant \($0)" } ?? "") + ".")
+                }
             }
         } catch let error as HybridError {
             console.warn("error: \(error)")
             throw ExitCode(1)
         }
+    }
+
+    /// Files the preferred answer in the collection, with the photo (stored once, without metadata).
+    private func file(_ identification: Identification, photo path: String) throws -> FiledIdentification {
+        let environment = try CollectionEnvironment.load()
+        return try environment.collection.fileIdentification(
+            identification, photo: try HybridIdentify.readPhoto(path), plantId: plant, createPlant: createPlant, room: room
+        )
     }
 
     /// The on-device classifier: `--model`, else the installed default, else none (the hybrid then

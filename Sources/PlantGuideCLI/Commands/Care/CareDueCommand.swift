@@ -1,0 +1,47 @@
+import ArgumentParser
+import PlantStore
+
+struct CareDueCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "due",
+        abstract: "List care that is due (or overdue) now and in the coming days, grouped by room.",
+        discussion: """
+            Examples:
+              plantguide care due                 This week.
+              plantguide care due --days 0        Today only.
+              plantguide care due --json
+            """
+    )
+
+    @Option(help: "How many days ahead to look (0 = today only).")
+    var days = 7
+
+    @Option(help: "Only this room.")
+    var room: String?
+
+    @OptionGroup var output: OutputOptions
+
+    func validate() throws {
+        guard (0...366).contains(days) else { throw ValidationError("--days must be between 0 and 366.") }
+    }
+
+    func run() async throws {
+        let console = Console()
+        let planner = try CollectionEnvironment.load().planner
+        let list = try planner.due(withinDays: days, room: room)
+        if output.json {
+            try console.printJSON(list)
+            return
+        }
+        guard !list.rooms.isEmpty else {
+            console.print(days == 0 ? "Nothing due today." : "Nothing due through \(list.through).")
+            return
+        }
+        for room in list.rooms {
+            console.print(console.style(room.room ?? "No room", .cyan))
+            for task in room.tasks { console.print(console.scheduleLine(task, today: list.today, showPlant: true)) }
+        }
+        let overdue = list.tasks.filter(\.isOverdue).count
+        console.print("\(list.tasks.count) task\(list.tasks.count == 1 ? "" : "s")" + (overdue > 0 ? ", \(overdue) overdue" : ""))
+    }
+}

@@ -1,0 +1,42 @@
+import ArgumentParser
+import PlantGuideCore
+import PlantStore
+
+struct CareSnoozeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "snooze",
+        abstract: "Put a task off for some days (until it is done).",
+        discussion: """
+            Example:
+              plantguide care snooze 3 fertilize --days 5
+            """
+    )
+
+    @Argument(help: "The plant's id.")
+    var id: String
+
+    @Argument(help: "The task: water, fertilize, repot, mist or prune.")
+    var task: CareTask
+
+    @Option(help: "How many days from today (1–365).")
+    var days: Int
+
+    @OptionGroup var output: OutputOptions
+
+    func validate() throws {
+        _ = try parsePlantId(id)
+        guard (1...365).contains(days) else { throw ValidationError("--days must be between 1 and 365.") }
+    }
+
+    func run() async throws {
+        let console = Console()
+        let planner = try CollectionEnvironment.load().planner
+        let next = try planner.snooze(plantId: try parsePlantId(id), task: task, days: days)
+        if output.json {
+            try console.printJSON(next)
+            return
+        }
+        console.print("Snoozed \(task.rawValue) for \(next.plantName) until \(next.snoozedUntil?.description ?? "?").")
+        console.print(console.scheduleLine(next, today: planner.today))
+    }
+}

@@ -1,0 +1,21 @@
+import ArgumentParser
+
+struct CollectionCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "collection",
+        abstract: "Your plants: add, list, show and remove them, and keep their photos.",
+        discussion: """
+            The collection lives in collection.sqlite in the data directory; photos are kept under \
+            photos/, named by their SHA-256.
+
+            Examples:
+              plantguide collection add "Monstera deliciosa" --room "Living room" --nickname Monty
+              plantguide collection list --room "Living room"
+              plantguide collection show 1 --json
+            """,
+        subcommands: [
+            CollectionAddCommand.self, CollectionListCommand.self, CollectionShowCommand.self,
+            CollectionRemoveCommand.self, CollectionPhotoCommand.self,
+        ]
+    )
+}

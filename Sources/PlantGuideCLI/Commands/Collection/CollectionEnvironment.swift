@@ -1,0 +1,83 @@
+import ArgumentParser
+import Foundation
+import PlantCatalog
+import PlantGuideCore
+import PlantStore
+
+/// The live collection, care planner and catalog for one command run: the one place the command
+/// line chooses implementations for the store.
+///
+/// Settings come from the environment: `PLANTGUIDE_HEMISPHERE` (`north`, the default, or `south`)
+/// decides which months are winter; `TZ` decides what "today" is; `PLANTGUIDE_NOW` (an ISO 8601
+/// instant) pins the clock for demos and tests.
+struct CollectionEnvironment {
+    let directory: DataDirectory
+    let collection: PlantCollection
+    let planner: CarePlanner
+    let catalog: PlantCatalog
+    /// The current time (pinned by `PLANTGUIDE_NOW`).
+    let now: @Sendable () -> Date
+
+    var database: CollectionDatabase { collection.database }
+
+    static func load(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> CollectionEnvironment {
+        let directory = DataDirectory.resolve(environment: environment)
+        let now = try clock(environment)
+        let hemisphere = try Self.hemisphere(environment)
+        let catalog = PlantCatalog()
+        let collection = try PlantCollection.open(
+            in: directory, encoder: LivePhotoEncoder.make(), lookup: Self.lookup(in: catalog), now: now
+        )
+        let planner = CarePlanner(database: collection.database, hemisphere: hemisphere, timeZone: .current, now: now)
+        return CollectionEnvironment(directory: directory, collection: collection, planner: planner, catalog: catalog, now: now)
+    }
+
+    /// Finds a catalog entry by scientific name, or by a common name that matches exactly.
+    static func lookup(in catalog: PlantCatalog) -> @Sendable (String) -> CatalogPlant? {
+        { name in
+            if let plant = try? catalog.plant(named: name) { return plant }
+            guard let best = try? catalog.search(name, limit: 1).first, best.match.kind == .exact else { return nil }
+            return best.plant
+        }
+    }
+
+    private static func hemisphere(_ environment: [String: String]) throws -> Hemisphere {
+        guard let value = environment["PLANTGUIDE_HEMISPHERE"], !value.isEmpty else { return .north }
+        guard let hemisphere = Hemisphere(rawValue: value.lowercased()) else {
+            throw ValidationError("PLANTGUIDE_HEMISPHERE must be 'north' or 'south', not '\(value)'.")
+        }
+        return hemisphere
+    }
+
+    private static func clock(_ environment: [String: String]) throws -> @Sendable () -> Date {
+        guard let value = environment["PLANTGUIDE_NOW"], !value.isEmpty else { return { Date() } }
+        guard let fixed = ISO8601DateFormatter().date(from: value) else {
+            throw ValidationError("PLANTGUIDE_NOW must be an ISO 8601 instant like 2026-06-01T09:00:00Z, not '\(value)'.")
+        }
+        return { fixed }
+    }
+}
+
+/// Parses a plant id argument.
+func parsePlantId(_ text: String) throws -> Int64 {
+    guard let id = Int64(text.trimmingCharacters(in: CharacterSet(charactersIn: "# "))), id > 0 else {
+        throw ValidationError("'\(text)' is not a plant id; ids are whole numbers (see `plantguide collection list`).")
+    }
+    return id
+}
+
+/// Parses a `YYYY-MM-DD` option.
+func parseDay(_ text: String?, option: String) throws -> CalendarDay? {
+    guard let text else { return nil }
+    guard let day = CalendarDay(text) else { throw ValidationError("\(option) must be a date like 2026-03-01, not '\(text)'.") }
+    return day
+}
+
+/// Reads a file named on the command line.
+func readInputFile(_ path: String) throws -> Data {
+    do {
+        return try Data(contentsOf: URL(fileURLWithPath: path))
+    } catch {
+        throw ValidationError("Cannot read \(path): \(error.localizedDescription)")
+    }
+}

@@ -1,0 +1,34 @@
+import ArgumentParser
+import PlantStore
+
+struct CollectionPhotoAddCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "add",
+        abstract: "Add a photo to a plant (stored once, however many plants share it).",
+        discussion: """
+            Example:
+              plantguide collection photo add 3 new-leaf.jpg --json
+            """
+    )
+
+    @Argument(help: "The plant's id.")
+    var id: String
+
+    @Argument(help: "The photo file.")
+    var photo: String
+
+    @OptionGroup var output: OutputOptions
+
+    func validate() throws { _ = try parsePlantId(id) }
+
+    func run() async throws {
+        let console = Console()
+        let environment = try CollectionEnvironment.load()
+        let stored = try environment.collection.addPhoto(try readInputFile(photo), toPlant: try parsePlantId(id))
+        if output.json {
+            try console.printJSON(PhotoJSON(photo: stored, library: environment.collection.photos))
+        } else {
+            console.print("Added photo \(stored.sha256.prefix(12))… to plant #\(id)")
+        }
+    }
+}

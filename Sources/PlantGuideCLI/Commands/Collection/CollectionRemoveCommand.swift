@@ -1,0 +1,33 @@
+import ArgumentParser
+import PlantStore
+
+struct CollectionRemoveCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "remove",
+        abstract: "Remove a plant with its schedule and care log (its identifications stay in the history).",
+        discussion: """
+            Example:
+              plantguide collection remove 3
+            """
+    )
+
+    @Argument(help: "The plant's id (see `collection list`).")
+    var id: String
+
+    @OptionGroup var output: OutputOptions
+
+    func validate() throws { _ = try parsePlantId(id) }
+
+    func run() async throws {
+        let console = Console()
+        let environment = try CollectionEnvironment.load()
+        let plantId = try parsePlantId(id)
+        guard let plant = try environment.database.plant(id: plantId) else { throw StoreError.plantNotFound(plantId) }
+        try environment.collection.removePlant(id: plantId)
+        if output.json {
+            try console.printJSON(["removed": PlantJSON(plant: plant)])
+        } else {
+            console.print("Removed" + console.plantLine(plant))
+        }
+    }
+}

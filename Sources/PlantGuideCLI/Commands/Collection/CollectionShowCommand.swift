@@ -1,0 +1,96 @@
+import ArgumentParser
+import PlantGuideCore
+import PlantStore
+
+struct CollectionShowCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "show",
+        abstract: "Show one plant: care profile, schedule, photos, care log and identifications.",
+        discussion: """
+            Examples:
+              plantguide collection show 3
+              plantguide collection show 3 --json
+            """
+    )
+
+    @Argument(help: "The plant's id (see `collection list`).")
+    var id: String
+
+    @OptionGroup var output: OutputOptions
+
+    func validate() throws { _ = try parsePlantId(id) }
+
+    func run() async throws {
+        let console = Console()
+        let environment = try CollectionEnvironment.load()
+        let plantId = try parsePlantId(id)
+        let details = try environment.database.details(ofPlant: plantId)
+        let schedule = try environment.planner.schedule(forPlant: plantId)
+        if output.json {
+            try console.printJSON(ShowJSON(
+                plant: PlantJSON(plant: details.plant), careProfile: details.profile, schedule: schedule,
+                photos: details.photos.map { PhotoJSON(photo: $0, library: environment.collection.photos) },
+                events: details.events, identifications: details.identifications
+            ))
+            return
+        }
+        console.print(console.plantLine(details.plant))
+        if let notes = details.plant.notes { console.print("  Notes: \(notes)") }
+        if let acquired = details.plant.acquiredOn { console.print("  Acquired \(acquired)") }
+        if let profile = details.profile {
+            console.print(console.style("Care", .cyan) + console.style("  (\(profile.basis))", .dim))
+            console.print("  Light \(profile.light.rawValue); humidity \(profile.humidity.rawValue); \(profile.minTemperature)–\(profile.maxTemperature) °C")
+            console.print("  Water every \(profile.waterGrowingDays) days in the growing season, \(profile.waterWinterDays) in winter")
+            console.print("  Toxic to cats: \(profile.toxicToCats ? "yes" : "no"); to dogs: \(profile.toxicToDogs ? "yes" : "no") (\(profile.toxicitySource))")
+        }
+        console.print(console.style("Schedule", .cyan))
+        for task in schedule { console.print(console.scheduleLine(task, today: environment.planner.today)) }
+        if !details.photos.isEmpty {
+            console.print(console.style("Photos", .cyan))
+            for photo in details.photos { console.print("  \(environment.collection.photos.url(of: photo).path)") }
+        }
+        if !details.events.isEmpty {
+            console.print(console.style("Care log", .cyan))
+            for event in details.events.prefix(10) {
+                console.print("  \(event.day)  \(event.task.pastTense)" + (event.note.map { " — \($0)" } ?? ""))
+            }
+        }
+        if !details.identifications.isEmpty {
+            console.print(console.style("Identifications", .cyan))
+            for filed in details.identifications {
+                let best = filed.identification.best.map { "\($0.scientificName) \(Int(($0.confidence * 100).rounded())) %" } ?? "no match"
+                console.print("  \(filed.identification.date.formatted(.iso8601))  \(filed.identification.source.rawValue): \(best)")
+            }
+        }
+    }
+
+    private struct ShowJSON: Encodable {
+        var plant: PlantJSON
+        var careProfile: CareProfile?
+        var schedule: [ScheduledTask]
+        var photos: [PhotoJSON]
+        var events: [CareEvent]
+        var identifications: [FiledIdentification]
+    }
+}
+
+/// A stored photo with the paths of its files.
+struct PhotoJSON: Encodable {
+    var sha256: String
+    var mediaType: String
+    var byteCount: Int
+    var width: Int?
+    var height: Int?
+    var path: String
+    var thumbnailPath: String?
+
+    init(photo: StoredPhoto, library: PhotoLibrary) {
+        sha256 = photo.sha256
+        mediaType = photo.mediaType
+        byteCount = photo.byteCount
+        width = photo.width
+        height = photo.height
+        path = library.url(of: photo).path
+        thumbnailPath = library.thumbnailURL(of: photo)?.path
+    }
+}

@@ -1,0 +1,48 @@
+import ArgumentParser
+import Foundation
+import PlantStore
+
+struct ExportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Export the whole collection to a ZIP file (JSON plus photos).",
+        discussion: """
+            The archive holds collection.json (plants, care profiles, schedules, care log, \
+            identification history; format described in docs/collection-export.md) and the photo \
+            files. `plantguide import` reads it back without creating duplicates.
+
+            Example:
+              plantguide export my-plants.zip
+            """
+    )
+
+    @Argument(help: "The ZIP file to write.")
+    var file: String
+
+    @OptionGroup var output: OutputOptions
+
+    func run() async throws {
+        let console = Console()
+        let environment = try CollectionEnvironment.load()
+        var archive = CollectionArchive(database: environment.database, photos: environment.collection.photos)
+        archive.generator = "PlantGuide \(PlantGuideVersion.current)"
+        let content = try archive.export(to: URL(fileURLWithPath: file), now: Date())
+        let counts = TransferCounts(
+            file: file, plants: content.plants.count, events: content.plants.reduce(0) { $0 + $1.events.count },
+            photos: content.photos.count, identifications: content.identifications.count
+        )
+        if output.json {
+            try console.printJSON(counts)
+        } else {
+            console.print("Exported \(counts.plants) plants, \(counts.events) care events, \(counts.photos) photos and \(counts.identifications) identifications to \(file).")
+        }
+    }
+
+    struct TransferCounts: Encodable {
+        var file: String
+        var plants: Int
+        var events: Int
+        var photos: Int
+        var identifications: Int
+    }
+}

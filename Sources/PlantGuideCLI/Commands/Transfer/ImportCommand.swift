@@ -1,0 +1,64 @@
+import ArgumentParser
+import Foundation
+import PlantStore
+
+struct ImportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Import an exported collection (.zip) or a CSV list of plant names.",
+        discussion: """
+            A .zip made by `plantguide export` is merged into the collection: anything already there \
+            (same plant, event, photo or identification) is skipped, so importing twice is harmless.
+
+            A .csv has a name column and optionally nickname, room and notes. Names are matched \
+            against the catalog; unmatched rows are listed and not imported.
+
+            Examples:
+              plantguide import my-plants.zip
+              plantguide import plants.csv --json
+            """
+    )
+
+    @Argument(help: "The .zip or .csv file to read.")
+    var file: String
+
+    @OptionGroup var output: OutputOptions
+
+    func run() async throws {
+        let console = Console()
+        let environment = try CollectionEnvironment.load()
+        let data = try readInputFile(file)
+        if data.starts(with: [0x50, 0x4B, 0x03, 0x04]) {
+            let archive = CollectionArchive(database: environment.database, photos: environment.collection.photos)
+            let summary = try archive.importArchive(from: URL(fileURLWithPath: file))
+            if output.json {
+                try console.printJSON(summary)
+            } else {
+                console.print("Imported \(summary.plantsAdded) plants (\(summary.plantsAlreadyPresent) already present), \(summary.eventsAdded) care events, \(summary.photosAdded) photos, \(summary.identificationsAdded) identifications.")
+            }
+            return
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw ValidationError("\(file) is neither a PlantGuide export (.zip) nor a UTF-8 CSV file.")
+        }
+        let report = try CSVPlantImport(collection: environment.collection).run(text)
+        if output.json {
+            try console.printJSON(CSVJSON(
+                added: report.added.map(PlantJSON.init), alreadyPresent: report.alreadyPresent, unmatched: report.unmatched
+            ))
+            return
+        }
+        for plant in report.added { console.print("Added" + console.plantLine(plant)) }
+        if report.alreadyPresent > 0 { console.print("\(report.alreadyPresent) already in the collection.") }
+        if !report.unmatched.isEmpty {
+            console.print(console.style("Not in the catalog (not imported):", .yellow))
+            for row in report.unmatched { console.print("  line \(row.line): \(row.name)") }
+        }
+    }
+
+    private struct CSVJSON: Encodable {
+        var added: [PlantJSON]
+        var alreadyPresent: Int
+        var unmatched: [CSVImportReport.Unmatched]
+    }
+}

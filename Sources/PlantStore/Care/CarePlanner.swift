@@ -1,0 +1,233 @@
+import Foundation
+import PlantGuideCore
+
+/// One task of one plant with its next due day.
+public struct ScheduledTask: Sendable, Hashable, Codable {
+    public var plantId: Int64
+    public var plantUUID: String
+    /// The nickname if there is one, else the name.
+    public var plantName: String
+    public var room: String?
+    public var task: CareTask
+    /// Next due day; `nil` when the task is not scheduled for this plant.
+    public var dueOn: CalendarDay?
+    public var lastDone: CalendarDay?
+    /// Days between occurrences in the season of the due day (or today when unscheduled).
+    public var intervalDays: Int?
+    public var snoozedUntil: CalendarDay?
+    public var paused: Bool
+    /// Days past due (0 when due today or later).
+    public var overdueDays: Int
+
+    /// Whether the task is past due.
+    public var isOverdue: Bool { overdueDays > 0 }
+}
+
+/// Tasks due within a window, grouped by room.
+public struct DueList: Sendable, Hashable, Codable {
+    /// One room's due tasks, most overdue first.
+    public struct Room: Sendable, Hashable, Codable {
+        /// The room name; `nil` for plants without one.
+        public var room: String?
+        public var tasks: [ScheduledTask]
+    }
+
+    public var today: CalendarDay
+    /// Last day included.
+    public var through: CalendarDay
+    public var rooms: [Room]
+
+    /// Every task in the list.
+    public var tasks: [ScheduledTask] { rooms.flatMap(\.tasks) }
+}
+
+/// Care schedules over the collection: what is due, marking done, snoozing. Time is injected.
+public struct CarePlanner: Sendable {
+    public let database: CollectionDatabase
+    public let scheduler: CareScheduler
+    /// The time zone that decides which calendar day "now" is.
+    public let timeZone: TimeZone
+    private let now: @Sendable () -> Date
+
+    /// A planner over `database`.
+    public init(
+        database: CollectionDatabase, hemisphere: Hemisphere, timeZone: TimeZone = .current,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.database = database
+        scheduler = CareScheduler(hemisphere: hemisphere)
+        self.timeZone = timeZone
+        self.now = now
+    }
+
+    /// Today in the planner's time zone.
+    public var today: CalendarDay { CalendarDay(now(), in: timeZone) }
+
+    /// Every task of one plant, scheduled or not, in task order.
+    public func schedule(forPlant plantId: Int64) throws(StoreError) -> [ScheduledTask] {
+        guard let state = try database.careStates(plantId: plantId).first else { throw .plantNotFound(plantId) }
+        let today = today
+        var startDays = StartDays(timeZone: timeZone)
+        return CareTask.allCases.map { scheduledTask($0, of: state, today: today, startDays: &startDays) }
+    }
+
+    /// Tasks due from any past day up to `days` days from today (0: today only), grouped by room
+    /// (rooms A–Z, plants without a room last), most overdue first, then by plant and task.
+    public func due(withinDays days: Int, room: String? = nil) throws(StoreError) -> DueList {
+        let today = today
+        let through = today.adding(days: max(0, days))
+        let tasks = try upcoming(through: through, room: room, today: today)
+        // Count per room first so each room's list is allocated once.
+        var roomIndex: [String?: Int] = [:]
+        var counts: [Int] = []
+        let slots = tasks.map { task -> Int in
+            if let index = roomIndex[task.room] {
+                counts[index] += 1
+                return index
+            }
+            roomIndex[task.room] = counts.count
+            counts.append(1)
+            return counts.count - 1
+        }
+        var rooms = roomIndex.sorted { $0.value < $1.value }.map { entry in
+            var room = DueList.Room(room: entry.key, tasks: [])
+            room.tasks.reserveCapacity(counts[entry.value])
+            return room
+        }
+        for (task, slot) in zip(tasks, slots) { rooms[slot].tasks.append(task) }
+        rooms.sort { lhs, rhs in
+            switch (lhs.room, rhs.room) {
+            case (nil, _): false
+            case (_, nil): true
+            case let (l?, r?): l.localizedCaseInsensitiveCompare(r) == .orderedAscending
+            }
+        }
+        return DueList(today: today, through: through, rooms: rooms)
+    }
+
+    /// Scheduled tasks due on or before `through`, soonest first.
+    public func upcoming(through: CalendarDay, room: String? = nil) throws(StoreError) -> [ScheduledTask] {
+        try upcoming(through: through, room: room, today: today)
+    }
+
+    /// Logs `task` as done (today unless `day` is given) and returns the event and the moved task.
+    @discardableResult
+    public func markDone(
+        plantId: Int64, task: CareTask, on day: CalendarDay? = nil, note: String? = nil
+    ) throws(StoreError) -> (event: CareEvent, next: ScheduledTask) {
+        let today = today
+        let day = day ?? today
+        guard day <= today else { throw .invalid("Care can't be logged for a future day (\(day)); today is \(today).") }
+        let event = try database.logCare(plantId: plantId, task: task, day: day, note: note, now: now())
+        let next = try schedule(forPlant: plantId).first { $0.task == task }
+        guard let next else { throw .plantNotFound(plantId) }
+        return (event, next)
+    }
+
+    /// Puts a task off: it is not due before `days` days from today (cleared when it is done).
+    @discardableResult
+    public func snooze(plantId: Int64, task: CareTask, days: Int) throws(StoreError) -> ScheduledTask {
+        guard (1...365).contains(days) else { throw .invalid("Snooze for 1 to 365 days, not \(days).") }
+        let until = today.adding(days: days)
+        try database.updateScheduleSettings(plantId: plantId, task: task) { $0.snoozedUntil = until }
+        guard let next = try schedule(forPlant: plantId).first(where: { $0.task == task }) else {
+            throw .plantNotFound(plantId)
+        }
+        return next
+    }
+
+    private func upcoming(through: CalendarDay, room: String?, today: CalendarDay) throws(StoreError) -> [ScheduledTask] {
+        // Find due tasks as plain numbers and sort those: copying and sorting full tasks (strings
+        // and all) costs more than finding them once there are thousands.
+        let states = try database.careStates(room: room)
+        var found: [(key: UInt64, state: Int, intervals: TaskIntervals)] = []
+        found.reserveCapacity(states.count * 2)
+        var startDays = StartDays(timeZone: timeZone)
+        let allTasks = CareTask.allCases
+        states.withUnsafeBufferPointer { buffer in
+            // Reading fields through the buffer avoids copying each plant's state (and retaining
+            // its strings) once per task.
+            for position in buffer.indices {
+                let createdAt = buffer[position].createdAt, plantId = buffer[position].plantId
+                for task in allTasks {
+                    let (intervals, due) = dueDay(
+                        intervals: buffer[position].intervals[task.index], settings: buffer[position].settings[task.index],
+                        lastDone: buffer[position].lastDone[task.index], createdAt: createdAt, startDays: &startDays
+                    )
+                    guard let due, due <= through else { continue }
+                    // Soonest (most overdue) first, then by plant and task: day, id and task packed in one key.
+                    let key = UInt64(max(0, due.dayNumber + (1 << 19))) << 43
+                        | (UInt64(truncatingIfNeeded: plantId) & ((1 << 40) - 1)) << 3
+                        | UInt64(task.index)
+                    found.append((key, position, intervals))
+                }
+            }
+        }
+        found.sort { $0.key < $1.key }
+        return found.map { entry in
+            let task = allTasks[Int(entry.key & 7)]
+            let due = CalendarDay(dayNumber: Int(entry.key >> 43) - (1 << 19))
+            return scheduledTask(task, of: states[entry.state], intervals: entry.intervals, due: due, today: today)
+        }
+    }
+
+    private func scheduledTask(
+        _ task: CareTask, of state: PlantCareState, today: CalendarDay, startDays: inout StartDays
+    ) -> ScheduledTask {
+        let (intervals, due) = dueDay(task, of: state, startDays: &startDays)
+        return scheduledTask(task, of: state, intervals: intervals, due: due, today: today)
+    }
+
+    /// The intervals in force and the next due day of one task.
+    private func dueDay(
+        _ task: CareTask, of state: PlantCareState, startDays: inout StartDays
+    ) -> (TaskIntervals, CalendarDay?) {
+        dueDay(
+            intervals: state.intervals[task.index], settings: state.settings[task.index],
+            lastDone: state.lastDone[task.index], createdAt: state.createdAt, startDays: &startDays
+        )
+    }
+
+    private func dueDay(
+        intervals base: TaskIntervals, settings: CareScheduleSettings?, lastDone: CalendarDay?, createdAt: Date,
+        startDays: inout StartDays
+    ) -> (TaskIntervals, CalendarDay?) {
+        let intervals = scheduler.effective(base, settings: settings)
+        guard intervals.growing != nil || intervals.rest != nil else { return (intervals, nil) }
+        let start = lastDone ?? startDays.day(of: createdAt)
+        return (intervals, scheduler.nextDue(intervals, lastDone: lastDone, start: start, snoozedUntil: settings?.snoozedUntil))
+    }
+
+    private func scheduledTask(
+        _ task: CareTask, of state: PlantCareState, intervals: TaskIntervals, due: CalendarDay?, today: CalendarDay
+    ) -> ScheduledTask {
+        let settings = state.settings[task.index]
+        let lastDone = state.lastDone[task.index]
+        return ScheduledTask(
+            plantId: state.plantId, plantUUID: state.plantUUID, plantName: state.displayName,
+            room: state.room, task: task, dueOn: due, lastDone: lastDone,
+            intervalDays: scheduler.interval(on: due ?? today, intervals),
+            snoozedUntil: settings?.snoozedUntil, paused: settings?.paused ?? false,
+            overdueDays: due.map { max(0, today.days(since: $0)) } ?? 0
+        )
+    }
+}
+
+/// Turns creation instants into calendar days, remembering the zone offset per hour: time-zone
+/// lookups are slow, and plants added in one session share the hour.
+private struct StartDays {
+    let timeZone: TimeZone
+    var offsets: [Int: Int] = [:]
+
+    mutating func day(of date: Date) -> CalendarDay {
+        let hour = Int((date.timeIntervalSince1970 / 3600).rounded(.down))
+        let offset: Int
+        if let known = offsets[hour] {
+            offset = known
+        } else {
+            offset = timeZone.secondsFromGMT(for: date)
+            offsets[hour] = offset
+        }
+        return CalendarDay(dayNumber: Int(((date.timeIntervalSince1970 + Double(offset)) / 86_400).rounded(.down)))
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import GRDB
+import PlantGuideCore
+
+extension CollectionDatabase {
+    /// Files an identification into the history, in one transaction with everything it implies:
+    /// recording its photo, creating a plant for it when `newPlant` is given, and attaching the photo
+    /// to the plant.
+    /// - Parameters:
+    ///   - identification: what the identifier answered.
+    ///   - photo: the identified photo, already written by ``PhotoLibrary``.
+    ///   - plantId: an existing plant to file it under.
+    ///   - newPlant: a plant to create and file it under (with `profile`), instead of `plantId`.
+    ///   - chosenSpecies: the species the owner settled on (by default the best prediction).
+    /// - Returns: the filed record (with the new plant's id when one was created).
+    @discardableResult
+    public func fileIdentification(
+        _ identification: Identification, photo: StoredPhoto? = nil, plantId: Int64? = nil,
+        newPlant: (plant: NewPlant, profile: CareProfile)? = nil, chosenSpecies: String? = nil, now: Date
+    ) throws(StoreError) -> FiledIdentification {
+        if plantId != nil && newPlant != nil { throw .invalid("File an identification under an existing plant or a new one, not both.") }
+        let now = now.roundedToMilliseconds
+        var identification = identification
+        identification.date = identification.date.roundedToMilliseconds
+        identification.timings = [:]
+        let chosen = chosenSpecies.nonEmpty ?? identification.best?.scientificName
+        return try write("file an identification") { db in
+            var target = plantId
+            if let plantId, try !Plant.exists(db, key: plantId) { throw StoreError.plantNotFound(plantId) }
+            if let newPlant {
+                let name = newPlant.plant.name.trimmingCharacters(in: .whitespacesAndNewlines)
+                guard !name.isEmpty else { throw StoreError.invalid("A plant needs a name or a species.") }
+                let plant = try insertPlant(Plant(
+                    id: 0, uuid: UUID().uuidString.lowercased(), name: name, species: newPlant.plant.species.nonEmpty,
+                    nickname: newPlant.plant.nickname.nonEmpty, room: newPlant.plant.room.nonEmpty,
+                    acquiredOn: newPlant.plant.acquiredOn, notes: newPlant.plant.notes.nonEmpty, createdAt: now, updatedAt: now
+                ), db: db)
+                try CareProfileRow(plantId: plant.id, profile: newPlant.profile).insert(db)
+                target = plant.id
+            }
+            if let photo {
+                if let target { try Self.link(photo, to: target, at: now, db: db) } else { try Self.recordPhoto(photo, db: db) }
+            }
+            var record = FiledIdentification(
+                id: 0, uuid: UUID().uuidString.lowercased(), plantId: target, photoSHA256: photo?.sha256,
+                identification: identification, chosenSpecies: chosen
+            )
+            try record.insert(db)
+            record.id = db.lastInsertedRowID
+            return record
+        }
+    }
+
+    /// The identification history, newest first (one plant's when `plantId` is given).
+    public func identifications(plantId: Int64? = nil) throws(StoreError) -> [FiledIdentification] {
+        try read("read the identification history") { db in
+            if let plantId {
+                return try FiledIdentification.fetchAll(
+                    db, sql: "SELECT * FROM identification WHERE plantId = ? ORDER BY identifiedAt DESC, id DESC",
+                    arguments: [plantId]
+                )
+            }
+            return try FiledIdentification.fetchAll(db, sql: "SELECT * FROM identification ORDER BY identifiedAt DESC, id DESC")
+        }
+    }
+}

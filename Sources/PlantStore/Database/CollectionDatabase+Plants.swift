@@ -1,0 +1,271 @@
+import Foundation
+import GRDB
+import PlantGuideCore
+
+extension CollectionDatabase {
+    /// Adds a plant with its care profile and, optionally, a stored photo, in one transaction.
+    /// - Parameters:
+    ///   - plant: what to add; the name must not be empty.
+    ///   - profile: the care profile it starts with (from the care guide).
+    ///   - photo: a photo already written by ``PhotoLibrary``, to record and attach.
+    ///   - now: the current time (injected so tests control it).
+    @discardableResult
+    public func addPlant(_ plant: NewPlant, profile: CareProfile, photo: StoredPhoto? = nil, now: Date) throws(StoreError) -> Plant {
+        let name = plant.name.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !name.isEmpty else { throw .invalid("A plant needs a name or a species.") }
+        let now = now.roundedToMilliseconds
+        return try write("add a plant") { db in
+            var record = Plant(
+                id: 0, uuid: UUID().uuidString.lowercased(), name: name, species: plant.species.nonEmpty,
+                nickname: plant.nickname.nonEmpty, room: plant.room.nonEmpty, acquiredOn: plant.acquiredOn,
+                notes: plant.notes.nonEmpty, createdAt: now, updatedAt: now
+            )
+            record = try insertPlant(record, db: db)
+            try CareProfileRow(plantId: record.id, profile: profile).insert(db)
+            if let photo { try Self.link(photo, to: record.id, at: now, db: db) }
+            return record
+        }
+    }
+
+    /// Inserts a plant row as given except its id, which SQLite assigns.
+    func insertPlant(_ plant: Plant, db: Database) throws -> Plant {
+        var row = plant
+        row.id = 0
+        try row.insert(db)
+        row.id = db.lastInsertedRowID
+        return row
+    }
+
+    /// The plant with this id, if any.
+    public func plant(id: Int64) throws(StoreError) -> Plant? {
+        try read("read a plant") { db in try Plant.fetch(db, id: id) }
+    }
+
+    /// Plants ordered by room, then name; only one room's when `room` is given (case-insensitive).
+    public func plants(room: String? = nil) throws(StoreError) -> [Plant] {
+        try read("list plants") { db in
+            if let room {
+                return try Plant.fetchAll(
+                    db, sql: "SELECT \(Plant.columnList) FROM plant WHERE room = ? COLLATE NOCASE ORDER BY name COLLATE NOCASE, id",
+                    arguments: [room]
+                )
+            }
+            return try Plant.fetchAll(
+                db, sql: "SELECT \(Plant.columnList) FROM plant ORDER BY room IS NULL, room COLLATE NOCASE, name COLLATE NOCASE, id"
+            )
+        }
+    }
+
+    /// Number of plants in the collection.
+    public func plantCount() throws(StoreError) -> Int {
+        try read("count plants") { db in try Plant.fetchCount(db) }
+    }
+
+    /// Everything about one plant: profile, schedule settings, photos, events and identifications.
+    public func details(ofPlant id: Int64) throws(StoreError) -> PlantDetails {
+        try read("read a plant") { db in
+            guard let plant = try Plant.fetch(db, id: id) else { throw StoreError.plantNotFound(id) }
+            return PlantDetails(
+                plant: plant,
+                profile: try CareProfileRow.fetchOne(db, key: id)?.profile,
+                scheduleSettings: try CareScheduleSettings
+                    .fetchAll(db, sql: "SELECT * FROM careSchedule WHERE plantId = ?", arguments: [id]),
+                photos: try StoredPhoto.fetchAll(db, sql: """
+                    SELECT photo.* FROM photo JOIN plantPhoto ON plantPhoto.photoSHA256 = photo.sha256
+                    WHERE plantPhoto.plantId = ? ORDER BY plantPhoto.addedAt, photo.sha256
+                    """, arguments: [id]),
+                events: try CareEvent.fetchAll(
+                    db, sql: "SELECT * FROM careEvent WHERE plantId = ? ORDER BY day DESC, id DESC", arguments: [id]
+                ),
+                identifications: try FiledIdentification.fetchAll(
+                    db, sql: "SELECT * FROM identification WHERE plantId = ? ORDER BY identifiedAt DESC, id DESC",
+                    arguments: [id]
+                )
+            )
+        }
+    }
+
+    /// Changes a plant's descriptive fields (not its id, uuid or creation time).
+    @discardableResult
+    public func updatePlant(_ plant: Plant, now: Date) throws(StoreError) -> Plant {
+        try write("update a plant") { db in
+            guard let existing = try Plant.fetch(db, id: plant.id) else { throw StoreError.plantNotFound(plant.id) }
+            var updated = plant
+            updated.uuid = existing.uuid
+            updated.createdAt = existing.createdAt
+            updated.updatedAt = max(now.roundedToMilliseconds, existing.createdAt)
+            try updated.update(db)
+            return updated
+        }
+    }
+
+    /// Removes a plant with its profile, schedules, events and photo links, in one transaction.
+    /// Its identifications stay in the history, unfiled. Returns the photos no longer used by
+    /// anything, whose files the caller may delete (``PhotoLibrary/removeFiles(of:)``).
+    @discardableResult
+    public func removePlant(id: Int64) throws(StoreError) -> [StoredPhoto] {
+        try write("remove a plant") { db in
+            let photos = try StoredPhoto.fetchAll(db, sql: """
+                SELECT photo.* FROM photo JOIN plantPhoto ON plantPhoto.photoSHA256 = photo.sha256
+                WHERE plantPhoto.plantId = ?
+                """, arguments: [id])
+            guard try Plant.deleteOne(db, key: id) else { throw StoreError.plantNotFound(id) }
+            var orphans: [StoredPhoto] = []
+            for photo in photos where try !Self.isPhotoUsed(photo.sha256, db: db) {
+                try photo.delete(db)
+                orphans.append(photo)
+            }
+            return orphans
+        }
+    }
+
+    /// Attaches a stored photo to a plant (recording the photo if new) in one transaction.
+    public func attachPhoto(_ photo: StoredPhoto, toPlant plantId: Int64, now: Date) throws(StoreError) {
+        try write("attach a photo") { db in
+            guard try Plant.exists(db, key: plantId) else { throw StoreError.plantNotFound(plantId) }
+            try Self.link(photo, to: plantId, at: now.roundedToMilliseconds, db: db)
+            try db.execute(sql: "UPDATE plant SET updatedAt = max(updatedAt, ?) WHERE id = ?", arguments: [now.roundedToMilliseconds, plantId])
+        }
+    }
+
+    /// A recorded photo found by the SHA-256 of its original file, so a repeat is not re-encoded.
+    public func photo(originalSHA256: String) throws(StoreError) -> StoredPhoto? {
+        try read("find a photo") { db in
+            try StoredPhoto.fetchOne(db, sql: "SELECT * FROM photo WHERE originalSHA256 = ? LIMIT 1", arguments: [originalSHA256])
+        }
+    }
+
+    /// The recorded photo with this content address, if any.
+    public func photo(sha256: String) throws(StoreError) -> StoredPhoto? {
+        try read("find a photo") { db in try StoredPhoto.fetchOne(db, key: sha256) }
+    }
+
+    /// Every recorded photo.
+    public func allPhotos() throws(StoreError) -> [StoredPhoto] {
+        try read("list photos") { db in try StoredPhoto.fetchAll(db, sql: "SELECT * FROM photo ORDER BY sha256") }
+    }
+
+    static func link(_ photo: StoredPhoto, to plantId: Int64, at date: Date, db: Database) throws {
+        try recordPhoto(photo, db: db)
+        try db.execute(
+            sql: "INSERT OR IGNORE INTO plantPhoto (plantId, photoSHA256, addedAt) VALUES (?, ?, ?)",
+            arguments: [plantId, photo.sha256, date]
+        )
+    }
+
+    static func recordPhoto(_ photo: StoredPhoto, db: Database) throws {
+        if try !StoredPhoto.exists(db, key: photo.sha256) {
+            var photo = photo
+            photo.createdAt = photo.createdAt.roundedToMilliseconds
+            try photo.insert(db)
+        }
+    }
+
+    static func isPhotoUsed(_ sha256: String, db: Database) throws -> Bool {
+        try Bool.fetchOne(db, sql: """
+            SELECT EXISTS (SELECT 1 FROM plantPhoto WHERE photoSHA256 = ?1)
+                OR EXISTS (SELECT 1 FROM identification WHERE photoSHA256 = ?1)
+            """, arguments: [sha256]) ?? true
+    }
+}
+
+/// Everything known about one plant.
+public struct PlantDetails: Sendable, Hashable, Codable {
+    public var plant: Plant
+    public var profile: CareProfile?
+    public var scheduleSettings: [CareScheduleSettings]
+    public var photos: [StoredPhoto]
+    /// Newest first.
+    public var events: [CareEvent]
+    /// Newest first.
+    public var identifications: [FiledIdentification]
+}
+
+extension Optional where Wrapped == String {
+    /// The trimmed text, or `nil` when missing or blank.
+    var nonEmpty: String? {
+        guard let trimmed = self?.trimmingCharacters(in: .whitespacesAndNewlines), !trimmed.isEmpty else { return nil }
+        return trimmed
+    }
+}
+
+extension CollectionDatabase {
+    /// Adds several plants in one transaction, skipping any that match a plant already in the
+    /// collection (same name, species, nickname and room, case-insensitive).
+    public func addPlantsSkippingDuplicates(
+        _ plants: [(NewPlant, CareProfile)], now: Date
+    ) throws(StoreError) -> (added: [Plant], skipped: Int) {
+        let now = now.roundedToMilliseconds
+        return try write("add plants") { db in
+            var added: [Plant] = [], skipped = 0
+            for (plant, profile) in plants {
+                let name = plant.name.trimmingCharacters(in: .whitespacesAndNewlines)
+                guard !name.isEmpty else { throw StoreError.invalid("A plant needs a name or a species.") }
+                let duplicate = try Bool.fetchOne(db, sql: """
+                    SELECT EXISTS (SELECT 1 FROM plant WHERE name = ? COLLATE NOCASE AND species IS ? COLLATE NOCASE
+                        AND nickname IS ? COLLATE NOCASE AND room IS ? COLLATE NOCASE)
+                    """, arguments: [name, plant.species.nonEmpty, plant.nickname.nonEmpty, plant.room.nonEmpty]) ?? false
+                if duplicate {
+                    skipped += 1
+                    continue
+                }
+                let record = try insertPlant(Plant(
+                    id: 0, uuid: UUID().uuidString.lowercased(), name: name, species: plant.species.nonEmpty,
+                    nickname: plant.nickname.nonEmpty, room: plant.room.nonEmpty, acquiredOn: plant.acquiredOn,
+                    notes: plant.notes.nonEmpty, createdAt: now, updatedAt: now
+                ), db: db)
+                try CareProfileRow(plantId: record.id, profile: profile).insert(db)
+                added.append(record)
+            }
+            return (added, skipped)
+        }
+    }
+}
+
+/// A plant with everything it starts with, for adding many in one transaction.
+public struct PlantSeed: Sendable {
+    public var plant: NewPlant
+    public var profile: CareProfile
+    public var photo: StoredPhoto?
+    public var events: [(task: CareTask, day: CalendarDay, note: String?)]
+
+    /// Describes a plant to add with its profile, photo and past care.
+    public init(
+        plant: NewPlant, profile: CareProfile, photo: StoredPhoto? = nil,
+        events: [(task: CareTask, day: CalendarDay, note: String?)] = []
+    ) {
+        self.plant = plant
+        self.profile = profile
+        self.photo = photo
+        self.events = events
+    }
+}
+
+extension CollectionDatabase {
+    /// Adds plants with their profiles, photos and care events, all in one transaction: after a
+    /// crash either every one of them is there, complete, or none is.
+    @discardableResult
+    public func addPlants(_ seeds: [PlantSeed], now: Date) throws(StoreError) -> [Plant] {
+        let now = now.roundedToMilliseconds
+        return try write("add plants") { db in
+            try seeds.map { seed in
+                let name = seed.plant.name.trimmingCharacters(in: .whitespacesAndNewlines)
+                guard !name.isEmpty else { throw StoreError.invalid("A plant needs a name or a species.") }
+                let plant = try insertPlant(Plant(
+                    id: 0, uuid: UUID().uuidString.lowercased(), name: name, species: seed.plant.species.nonEmpty,
+                    nickname: seed.plant.nickname.nonEmpty, room: seed.plant.room.nonEmpty, acquiredOn: seed.plant.acquiredOn,
+                    notes: seed.plant.notes.nonEmpty, createdAt: now, updatedAt: now
+                ), db: db)
+                try CareProfileRow(plantId: plant.id, profile: seed.profile).insert(db)
+                if let photo = seed.photo { try Self.link(photo, to: plant.id, at: now, db: db) }
+                for event in seed.events {
+                    try CareEvent(
+                        id: 0, uuid: UUID().uuidString.lowercased(), plantId: plant.id, task: event.task, day: event.day,
+                        note: event.note, createdAt: now
+                    ).insert(db)
+                }
+                return plant
+            }
+        }
+    }
+}

@@ -1,0 +1,190 @@
+import Foundation
+import GRDB
+import PlantGuideCore
+
+/// The collection database: plants, photos, identification history, care profiles, schedules and
+/// events, in one SQLite file.
+///
+/// Every method that changes several rows does so in one transaction, so a crash leaves either the
+/// old or the new state. The schema's constraints (NOT NULL, foreign keys, CHECK) guard the data
+/// whatever a caller does.
+public struct CollectionDatabase: Sendable {
+    /// The name of the database file in the data directory.
+    public static let fileName = "collection.sqlite"
+
+    /// The connection (a pool in WAL mode for files).
+    public let writer: any DatabaseWriter
+    /// Where the database lives, for messages.
+    public let path: String
+
+    /// Opens (creating if missing) the collection database in a data directory.
+    ///
+    /// A file at that path that is not a PlantGuide database is never touched: opening fails with
+    /// ``StoreError/notADatabase(path:)`` or ``StoreError/foreignDatabase(path:)``.
+    public static func open(in directory: DataDirectory) throws(StoreError) -> CollectionDatabase {
+        do {
+            try directory.create()
+        } catch {
+            throw .file(path: directory.url.path, reason: "cannot create the data directory (\(error.localizedDescription))")
+        }
+        return try open(at: directory.appending(fileName))
+    }
+
+    /// Opens (creating if missing) a collection database file.
+    public static func open(at url: URL) throws(StoreError) -> CollectionDatabase {
+        let path = url.path
+        if try checkHeader(path: path) {
+            try inspectReadOnly(path: path)
+        }
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = true
+        configuration.busyMode = .timeout(10)
+        let pool: DatabasePool
+        do {
+            pool = try DatabasePool(path: path, configuration: configuration)
+        } catch {
+            throw classify(error, path: path, operation: "open \(path)")
+        }
+        return try CollectionDatabase(writer: pool, path: path)
+    }
+
+    /// Wraps an open connection (any GRDB writer), checking and migrating its schema.
+    public init(writer: any DatabaseWriter, path: String) throws(StoreError) {
+        self.writer = writer
+        self.path = path
+        do {
+            try writer.read { db in try Self.checkSchema(db, path: path) }
+            try Schema.migrator.migrate(writer)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw Self.classify(error, path: path, operation: "open \(path)")
+        }
+    }
+
+    /// Migration identifiers applied to this database, oldest first.
+    public func appliedMigrations() throws(StoreError) -> [String] {
+        try read("read the schema version") { db in try Schema.migrator.appliedMigrations(db) }
+    }
+
+    /// Runs SQLite's integrity check; returns its messages ("ok" when sound).
+    public func integrityCheck() throws(StoreError) -> [String] {
+        try read("check the database") { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
+    }
+
+    /// Copies the write-ahead log into the database file and empties it (e.g. before measuring size).
+    public func checkpoint() throws(StoreError) {
+        do {
+            _ = try writer.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+        } catch {
+            throw Self.classify(error, path: path, operation: "checkpoint the database")
+        }
+    }
+
+    /// Writes a consistent copy of the database to `url` while it stays in use (SQLite online backup).
+    /// An existing file at `url` is replaced only once the copy is complete.
+    public func backup(to url: URL) throws(StoreError) {
+        let temporary = url.deletingLastPathComponent()
+            .appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).partial")
+        do {
+            let destination = try DatabaseQueue(path: temporary.path)
+            try writer.backup(to: destination)
+            try destination.close()
+            if FileManager.default.fileExists(atPath: url.path) {
+                _ = try FileManager.default.replaceItemAt(url, withItemAt: temporary)
+            } else {
+                try FileManager.default.moveItem(at: temporary, to: url)
+            }
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            throw Self.classify(error, path: url.path, operation: "back up to \(url.path)")
+        }
+    }
+
+    // MARK: - Helpers for the feature extensions
+
+    func read<T>(_ operation: String, _ body: (Database) throws -> T) throws(StoreError) -> T {
+        do {
+            return try writer.read(body)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw Self.classify(error, path: path, operation: operation)
+        }
+    }
+
+    func write<T>(_ operation: String, _ body: (Database) throws -> T) throws(StoreError) -> T {
+        do {
+            return try writer.write(body)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw Self.classify(error, path: path, operation: operation)
+        }
+    }
+
+    static func classify(_ error: any Error, path: String, operation: String) -> StoreError {
+        if let error = error as? StoreError { return error }
+        if let error = error as? DatabaseError {
+            switch error.resultCode {
+            case .SQLITE_NOTADB: return .notADatabase(path: path)
+            case .SQLITE_CORRUPT: return .corrupted(path: path, reason: error.message ?? "\(error)")
+            case .SQLITE_CONSTRAINT: return .invalid("The collection refused the change (\(error.message ?? "constraint failed")).")
+            default: return .database(operation: operation, reason: error.message ?? "\(error)")
+            }
+        }
+        return .database(operation: operation, reason: "\(error)")
+    }
+
+    /// Refuses a non-empty file that does not start with SQLite's magic header, before SQLite
+    /// touches it. Returns whether there is an existing database to inspect.
+    private static func checkHeader(path: String) throws(StoreError) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            if FileManager.default.fileExists(atPath: path) {
+                throw .file(path: path, reason: "cannot be read (check its permissions)")
+            }
+            return false
+        }
+        defer { try? handle.close() }
+        let header = (try? handle.read(upToCount: 16)) ?? Data()
+        if header.isEmpty { return false }
+        guard header == Data("SQLite format 3\0".utf8) else { throw .notADatabase(path: path) }
+        return true
+    }
+
+    /// Checks an existing file read-only, so a foreign or damaged database is not changed (not even
+    /// switched to WAL mode) before it is refused.
+    private static func inspectReadOnly(path: String) throws(StoreError) {
+        var configuration = Configuration()
+        configuration.readonly = true
+        do {
+            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            defer { try? queue.close() }
+            try queue.read { db in try checkSchema(db, path: path) }
+        } catch {
+            throw classify(error, path: path, operation: "open \(path)")
+        }
+    }
+
+    /// Throws unless the database is empty or was written by this or an older PlantGuide.
+    private static func checkSchema(_ db: Database, path: String) throws {
+        guard try db.tableExists("grdb_migrations") else {
+            let tables = try String.fetchAll(
+                db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+            )
+            if tables.isEmpty { return }
+            throw StoreError.foreignDatabase(path: path)
+        }
+        let applied = try Schema.migrator.appliedIdentifiers(db)
+        let unknown = applied.subtracting(Schema.migrationIdentifiers)
+        guard unknown.isEmpty else { throw StoreError.newerDatabase(path: path, unknownMigrations: unknown.sorted()) }
+    }
+}
+
+extension Date {
+    /// This instant rounded to whole milliseconds, the precision the database keeps; rounding on the
+    /// way in makes export and import round trips exact.
+    var roundedToMilliseconds: Date {
+        Date(timeIntervalSince1970: (timeIntervalSince1970 * 1000).rounded() / 1000)
+    }
+}

@@ -1,0 +1,157 @@
+import GRDB
+
+/// The collection's schema, as a series of migrations from the first release on. A database written
+/// by an older PlantGuide is upgraded in place by running the migrations it lacks; none is ever
+/// edited once released, and none discards data.
+enum Schema {
+    /// Identifiers of every migration this version knows, oldest first.
+    static var migrationIdentifiers: [String] { migrator.migrations }
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1", migrate: createCollection)
+        migrator.registerMigration("v2", migrate: addSchedules)
+        migrator.registerMigration("v3", migrate: addLastDone)
+        return migrator
+    }
+
+    private static let tasks = "('water', 'fertilize', 'repot', 'mist', 'prune')"
+
+    private static func isHex64(_ column: String) -> String {
+        "length(\(column)) = 64 AND \(column) NOT GLOB '*[^0-9a-f]*'"
+    }
+
+    private static func isDay(_ column: String) -> String {
+        // `date()` alone accepts 2026-02-30; a modifier makes SQLite normalise it, exposing the mismatch.
+        "length(\(column)) = 10 AND date(\(column), '+0 days') IS \(column)"
+    }
+
+    /// Version 1: plants, photos, identification history, care profiles and care events.
+    private static func createCollection(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE plant (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                uuid TEXT NOT NULL UNIQUE CHECK (length(uuid) = 36),
+                name TEXT NOT NULL CHECK (length(trim(name)) > 0),
+                species TEXT CHECK (species IS NULL OR length(trim(species)) > 0),
+                nickname TEXT,
+                room TEXT,
+                acquiredOn TEXT CHECK (acquiredOn IS NULL OR (\(isDay("acquiredOn")))),
+                notes TEXT,
+                createdAt DATETIME NOT NULL,
+                updatedAt DATETIME NOT NULL CHECK (updatedAt >= createdAt)
+            );
+            CREATE TABLE photo (
+                sha256 TEXT PRIMARY KEY NOT NULL CHECK (\(isHex64("sha256"))),
+                originalSHA256 TEXT NOT NULL CHECK (\(isHex64("originalSHA256"))),
+                mediaType TEXT NOT NULL CHECK (mediaType IN
+                    ('image/jpeg', 'image/png', 'image/webp', 'image/heic', 'application/octet-stream')),
+                byteCount INTEGER NOT NULL CHECK (byteCount > 0),
+                width INTEGER CHECK (width IS NULL OR width > 0),
+                height INTEGER CHECK (height IS NULL OR height > 0),
+                thumbnailSHA256 TEXT CHECK (thumbnailSHA256 IS NULL OR (\(isHex64("thumbnailSHA256")))),
+                createdAt DATETIME NOT NULL
+            );
+            CREATE INDEX photo_originalSHA256 ON photo(originalSHA256);
+            CREATE TABLE plantPhoto (
+                plantId INTEGER NOT NULL REFERENCES plant(id) ON DELETE CASCADE,
+                photoSHA256 TEXT NOT NULL REFERENCES photo(sha256) ON DELETE RESTRICT,
+                addedAt DATETIME NOT NULL,
+                PRIMARY KEY (plantId, photoSHA256)
+            );
+            CREATE INDEX plantPhoto_photoSHA256 ON plantPhoto(photoSHA256);
+            CREATE TABLE identification (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                uuid TEXT NOT NULL UNIQUE CHECK (length(uuid) = 36),
+                plantId INTEGER REFERENCES plant(id) ON DELETE SET NULL,
+                photoSHA256 TEXT REFERENCES photo(sha256) ON DELETE RESTRICT,
+                source TEXT NOT NULL CHECK (source IN ('onDevice', 'plantNetAPI', 'cache')),
+                model TEXT,
+                predictions TEXT NOT NULL CHECK (json_valid(predictions) AND json_type(predictions) = 'array'),
+                uncertain BOOLEAN NOT NULL CHECK (uncertain IN (0, 1)),
+                chosenSpecies TEXT CHECK (chosenSpecies IS NULL OR length(trim(chosenSpecies)) > 0),
+                identifiedAt DATETIME NOT NULL
+            );
+            CREATE INDEX identification_plantId ON identification(plantId);
+            CREATE INDEX identification_photoSHA256 ON identification(photoSHA256);
+            CREATE TABLE careProfile (
+                plantId INTEGER PRIMARY KEY REFERENCES plant(id) ON DELETE CASCADE,
+                light TEXT NOT NULL CHECK (light IN ('low', 'medium', 'bright indirect', 'direct sun')),
+                waterGrowingDays INTEGER NOT NULL CHECK (waterGrowingDays BETWEEN 1 AND 365),
+                waterWinterDays INTEGER NOT NULL CHECK (waterWinterDays BETWEEN 1 AND 365),
+                fertilizeGrowingDays INTEGER CHECK (fertilizeGrowingDays IS NULL OR fertilizeGrowingDays BETWEEN 1 AND 365),
+                mistDays INTEGER CHECK (mistDays IS NULL OR mistDays BETWEEN 1 AND 365),
+                repotDays INTEGER CHECK (repotDays IS NULL OR repotDays BETWEEN 1 AND 3650),
+                pruneDays INTEGER CHECK (pruneDays IS NULL OR pruneDays BETWEEN 1 AND 3650),
+                humidity TEXT NOT NULL CHECK (humidity IN ('low', 'medium', 'high')),
+                minTemperature INTEGER NOT NULL CHECK (minTemperature BETWEEN -20 AND 50),
+                maxTemperature INTEGER NOT NULL CHECK (maxTemperature BETWEEN -20 AND 50),
+                toxicToCats BOOLEAN NOT NULL CHECK (toxicToCats IN (0, 1)),
+                toxicToDogs BOOLEAN NOT NULL CHECK (toxicToDogs IN (0, 1)),
+                toxicitySource TEXT NOT NULL CHECK (length(toxicitySource) > 0),
+                basis TEXT NOT NULL,
+                CHECK (minTemperature < maxTemperature)
+            );
+            CREATE TABLE careEvent (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                uuid TEXT NOT NULL UNIQUE CHECK (length(uuid) = 36),
+                plantId INTEGER NOT NULL REFERENCES plant(id) ON DELETE CASCADE,
+                task TEXT NOT NULL CHECK (task IN \(tasks)),
+                day TEXT NOT NULL CHECK (\(isDay("day"))),
+                note TEXT,
+                createdAt DATETIME NOT NULL
+            );
+            CREATE INDEX careEvent_plant_task_day ON careEvent(plantId, task, day);
+            """)
+    }
+
+    /// Version 2: per-plant schedule overrides, pauses and snoozes; an index for room filters.
+    private static func addSchedules(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE careSchedule (
+                plantId INTEGER NOT NULL REFERENCES plant(id) ON DELETE CASCADE,
+                task TEXT NOT NULL CHECK (task IN \(tasks)),
+                growingDays INTEGER CHECK (growingDays IS NULL OR growingDays BETWEEN 1 AND 3650),
+                restDays INTEGER CHECK (restDays IS NULL OR restDays BETWEEN 1 AND 3650),
+                paused BOOLEAN NOT NULL DEFAULT 0 CHECK (paused IN (0, 1)),
+                snoozedUntil TEXT CHECK (snoozedUntil IS NULL OR (\(isDay("snoozedUntil")))),
+                PRIMARY KEY (plantId, task)
+            ) WITHOUT ROWID;
+            CREATE INDEX plant_room ON plant(room);
+            """)
+    }
+
+    /// Version 3: the last day each task was done per plant, kept by triggers so every write path
+    /// (logging, import, raw SQL) keeps it right; the due list reads it instead of scanning events.
+    private static func addLastDone(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE careLastDone (
+                plantId INTEGER NOT NULL REFERENCES plant(id) ON DELETE CASCADE,
+                task TEXT NOT NULL CHECK (task IN \(tasks)),
+                day TEXT NOT NULL CHECK (\(isDay("day"))),
+                PRIMARY KEY (plantId, task)
+            ) WITHOUT ROWID;
+            INSERT INTO careLastDone (plantId, task, day)
+                SELECT plantId, task, MAX(day) FROM careEvent GROUP BY plantId, task;
+            CREATE TRIGGER careEvent_inserted AFTER INSERT ON careEvent BEGIN
+                INSERT INTO careLastDone (plantId, task, day) VALUES (new.plantId, new.task, new.day)
+                    ON CONFLICT (plantId, task) DO UPDATE SET day = max(day, excluded.day);
+            END;
+            CREATE TRIGGER careEvent_deleted AFTER DELETE ON careEvent BEGIN
+                DELETE FROM careLastDone WHERE plantId = old.plantId AND task = old.task;
+                INSERT INTO careLastDone (plantId, task, day)
+                    SELECT plantId, task, MAX(day) FROM careEvent WHERE plantId = old.plantId AND task = old.task
+                        AND EXISTS (SELECT 1 FROM plant WHERE id = old.plantId)
+                    GROUP BY plantId, task;
+            END;
+            CREATE TRIGGER careEvent_updated AFTER UPDATE OF plantId, task, day ON careEvent BEGIN
+                DELETE FROM careLastDone WHERE (plantId = old.plantId AND task = old.task)
+                    OR (plantId = new.plantId AND task = new.task);
+                INSERT OR REPLACE INTO careLastDone (plantId, task, day)
+                    SELECT plantId, task, MAX(day) FROM careEvent
+                    WHERE (plantId = old.plantId AND task = old.task) OR (plantId = new.plantId AND task = new.task)
+                    GROUP BY plantId, task;
+            END;
+            """)
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import PlantGuideCore
+
+/// Photo files under the data directory, named by the SHA-256 of their content:
+/// `photos/ab/abcdef….jpg`, thumbnails in `photos/thumbnails/`. A photo used by two plants is one file.
+///
+/// Files are written (atomically) before the database row that refers to them, so a crash can leave
+/// at most an unreferenced file, never a row pointing at nothing.
+public struct PhotoLibrary: Sendable {
+    /// The `photos` folder.
+    public let root: URL
+    /// Makes the stored file and thumbnail from an original.
+    public let encoder: PhotoEncoder
+    /// Largest original accepted, in bytes.
+    public var maxBytes = 50 * 1024 * 1024
+
+    /// A library in `directory/photos`.
+    public init(directory: DataDirectory, encoder: PhotoEncoder) {
+        root = directory.appending("photos")
+        self.encoder = encoder
+    }
+
+    /// Stores a photo file (if not stored already) and returns its description for the database.
+    /// `existing` is consulted first so a repeated original is not encoded again.
+    public func store(
+        _ original: Data, now: Date, existing: (String) throws(StoreError) -> StoredPhoto? = { _ in nil }
+    ) throws(StoreError) -> StoredPhoto {
+        guard !original.isEmpty else { throw .photo("the file is empty") }
+        guard original.count <= maxBytes else { throw .photo("the file is larger than \(maxBytes / 1_048_576) MB") }
+        let originalSHA = SHA256.hex(original)
+        if let known = try existing(originalSHA), FileManager.default.fileExists(atPath: url(of: known).path) {
+            return known
+        }
+        let encoded: EncodedPhoto
+        do {
+            encoded = try encoder.encode(original)
+        } catch {
+            throw .photo("cannot read the image (\(error))")
+        }
+        guard !encoded.data.isEmpty else { throw .photo("the encoder produced an empty file") }
+        let sha = SHA256.hex(encoded.data)
+        try writeOnce(encoded.data, to: fileURL(sha: sha, mediaType: encoded.mediaType))
+        var thumbnailSHA: String?
+        if let thumbnail = encoded.thumbnail, !thumbnail.isEmpty {
+            let thumbSHA = SHA256.hex(thumbnail)
+            try writeOnce(thumbnail, to: thumbnailURL(sha: thumbSHA))
+            thumbnailSHA = thumbSHA
+        }
+        return StoredPhoto(
+            sha256: sha, originalSHA256: originalSHA, mediaType: encoded.mediaType, byteCount: encoded.data.count,
+            width: encoded.width, height: encoded.height, thumbnailSHA256: thumbnailSHA, createdAt: now.roundedToMilliseconds
+        )
+    }
+
+    /// Stores the exact bytes of an already-encoded photo (used by import), checking the checksum.
+    public func restore(_ photo: StoredPhoto, data: Data, thumbnail: Data?) throws(StoreError) {
+        guard SHA256.hex(data) == photo.sha256 else { throw .badArchive("photo \(photo.sha256) does not match its checksum") }
+        try writeOnce(data, to: url(of: photo))
+        if let thumbnail, let thumbSHA = photo.thumbnailSHA256 {
+            guard SHA256.hex(thumbnail) == thumbSHA else { throw .badArchive("thumbnail \(thumbSHA) does not match its checksum") }
+            try writeOnce(thumbnail, to: thumbnailURL(sha: thumbSHA))
+        }
+    }
+
+    /// The stored file of a photo.
+    public func url(of photo: StoredPhoto) -> URL { fileURL(sha: photo.sha256, mediaType: photo.mediaType) }
+
+    /// The thumbnail file of a photo, if it has one.
+    public func thumbnailURL(of photo: StoredPhoto) -> URL? { photo.thumbnailSHA256.map(thumbnailURL(sha:)) }
+
+    /// Deletes the files of photos no longer in the database. Missing files are ignored.
+    public func removeFiles(of photos: [StoredPhoto]) {
+        for photo in photos {
+            try? FileManager.default.removeItem(at: url(of: photo))
+            if let thumbnail = thumbnailURL(of: photo) { try? FileManager.default.removeItem(at: thumbnail) }
+        }
+    }
+
+    /// The file-name extension for a media type.
+    public static func fileExtension(for mediaType: String) -> String {
+        switch mediaType {
+        case "image/jpeg": "jpg"
+        case "image/png": "png"
+        case "image/webp": "webp"
+        case "image/heic": "heic"
+        default: "bin"
+        }
+    }
+
+    private func fileURL(sha: String, mediaType: String) -> URL {
+        root.appendingPathComponent(String(sha.prefix(2)), isDirectory: true)
+            .appendingPathComponent("\(sha).\(Self.fileExtension(for: mediaType))")
+    }
+
+    private func thumbnailURL(sha: String) -> URL {
+        root.appendingPathComponent("thumbnails", isDirectory: true)
+            .appendingPathComponent(String(sha.prefix(2)), isDirectory: true).appendingPathComponent("\(sha).jpg")
+    }
+
+    private func writeOnce(_ data: Data, to url: URL) throws(StoreError) {
+        if FileManager.default.fileExists(atPath: url.path) { return }
+        do {
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700]
+            )
+            try data.write(to: url, options: .atomic)
+        } catch {
+            throw .file(path: url.path, reason: "cannot write the photo (\(error.localizedDescription))")
+        }
+    }
+}

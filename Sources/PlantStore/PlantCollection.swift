@@ -1,0 +1,135 @@
+import Foundation
+import PlantGuideCore
+
+/// The collection as the command line and web app use it: the database, the photo files and the
+/// care guide together, so that a plant, its photo and its profile are always added consistently.
+public struct PlantCollection: Sendable {
+    public let database: CollectionDatabase
+    public let photos: PhotoLibrary
+    public let careGuide: CareGuide
+    /// Finds the catalog entry for a scientific or common name (`nil` when there is none).
+    public let lookup: @Sendable (String) -> CatalogPlant?
+    /// The current time.
+    public let now: @Sendable () -> Date
+
+    /// Puts the parts together.
+    public init(
+        database: CollectionDatabase, photos: PhotoLibrary, careGuide: CareGuide,
+        lookup: @escaping @Sendable (String) -> CatalogPlant?, now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.database = database
+        self.photos = photos
+        self.careGuide = careGuide
+        self.lookup = lookup
+        self.now = now
+    }
+
+    /// Opens the collection in a data directory.
+    public static func open(
+        in directory: DataDirectory, encoder: PhotoEncoder, lookup: @escaping @Sendable (String) -> CatalogPlant?,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) throws(StoreError) -> PlantCollection {
+        PlantCollection(
+            database: try CollectionDatabase.open(in: directory), photos: PhotoLibrary(directory: directory, encoder: encoder),
+            careGuide: try CareGuide.bundled(), lookup: lookup, now: now
+        )
+    }
+
+    /// Adds a plant by catalog species or by free-text name, with its care profile from the guide and
+    /// optionally a photo.
+    ///
+    /// `species` must be in the catalog. A free-text `name` that the catalog knows is linked to its
+    /// species; any other name is kept as written, with the general care defaults.
+    public func addPlant(
+        name: String?, species: String? = nil, nickname: String? = nil, room: String? = nil,
+        acquiredOn: CalendarDay? = nil, notes: String? = nil, photo: Data? = nil
+    ) throws(StoreError) -> Plant {
+        let match: CatalogPlant?
+        if let species = species.nonEmpty {
+            guard let found = lookup(species) else {
+                throw .invalid("'\(species)' is not in the catalog. Try `plantguide search \(species)`, or add it by name.")
+            }
+            match = found
+        } else if let name = name.nonEmpty {
+            match = lookup(name)
+        } else {
+            throw .invalid("Give the plant a name or a --species.")
+        }
+        let plantName = name.nonEmpty ?? match?.scientificName ?? ""
+        let stored = try photo.map { data throws(StoreError) in try storePhoto(data) }
+        let profile = careGuide.profile(for: match, name: plantName)
+        return try database.addPlant(
+            NewPlant(name: plantName, species: match?.scientificName, nickname: nickname, room: room,
+                     acquiredOn: acquiredOn, notes: notes),
+            profile: profile, photo: stored, now: now()
+        )
+    }
+
+    /// Stores a photo and attaches it to a plant.
+    @discardableResult
+    public func addPhoto(_ data: Data, toPlant plantId: Int64) throws(StoreError) -> StoredPhoto {
+        guard try database.plant(id: plantId) != nil else { throw .plantNotFound(plantId) }
+        let stored = try storePhoto(data)
+        try database.attachPhoto(stored, toPlant: plantId, now: now())
+        return stored
+    }
+
+    /// Removes a plant and the photo files nothing else uses.
+    public func removePlant(id: Int64) throws(StoreError) {
+        let orphans = try database.removePlant(id: id)
+        photos.removeFiles(of: orphans)
+    }
+
+    /// Files an identification into the history (the library side of `identify --save`).
+    /// - Parameters:
+    ///   - identification: the identifier's answer.
+    ///   - photo: the identified photo's bytes, stored (re-encoded) with the record when given.
+    ///   - plantId: file under this existing plant.
+    ///   - createPlant: create a plant of the best-matching species (or chosen species) and file under it.
+    ///   - chosenSpecies: the species the owner picked; by default the best prediction.
+    public func fileIdentification(
+        _ identification: Identification, photo: Data? = nil, plantId: Int64? = nil, createPlant: Bool = false,
+        chosenSpecies: String? = nil, nickname: String? = nil, room: String? = nil
+    ) throws(StoreError) -> FiledIdentification {
+        let stored = try photo.map { data throws(StoreError) in try storePhoto(data) }
+        var newPlant: (plant: NewPlant, profile: CareProfile)?
+        if createPlant {
+            guard let species = chosenSpecies.nonEmpty ?? identification.best?.scientificName else {
+                throw .invalid("The identification has no species to create a plant from.")
+            }
+            let match = lookup(species)
+            let name = match?.scientificName ?? species
+            newPlant = (
+                NewPlant(name: name, species: match?.scientificName, nickname: nickname, room: room),
+                careGuide.profile(for: match, name: name)
+            )
+        }
+        return try database.fileIdentification(
+            identification, photo: stored, plantId: plantId, newPlant: newPlant, chosenSpecies: chosenSpecies, now: now()
+        )
+    }
+
+    /// Refines a plant's care profile with Trefle's growth facts. Failures are returned, not
+    /// thrown: the plant keeps the care guide's profile and nothing else is affected.
+    /// - Returns: `nil` on success or when there is nothing to refine; the error otherwise.
+    @discardableResult
+    public func enrichCareProfile(ofPlant id: Int64, client: TrefleClient) async -> (any Error)? {
+        do {
+            let details = try database.details(ofPlant: id)
+            guard let species = details.plant.species, let profile = details.profile,
+                  !profile.basis.hasSuffix("+ Trefle")
+            else { return nil }
+            guard let growth = try await client.growth(forScientificName: species) else { return nil }
+            let enriched = profile.enriched(with: growth)
+            if enriched != profile { try database.setProfile(enriched, forPlant: id) }
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    private func storePhoto(_ data: Data) throws(StoreError) -> StoredPhoto {
+        let database = database
+        return try photos.store(data, now: now()) { sha throws(StoreError) in try database.photo(originalSHA256: sha) }
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+import GRDB
+import PlantGuideCore
+
+/// One logged piece of care: "watered on 2026-03-02".
+public struct CareEvent: Sendable, Hashable, Codable, Identifiable {
+    public var id: Int64
+    /// Identity across collections.
+    public var uuid: String
+    public var plantId: Int64
+    public var task: CareTask
+    /// The day the care was given.
+    public var day: CalendarDay
+    public var note: String?
+    /// When it was logged.
+    public var createdAt: Date
+}
+
+extension CareEvent: FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "careEvent"
+
+    public init(row: Row) throws {
+        id = row["id"]
+        uuid = row["uuid"]
+        plantId = row["plantId"]
+        guard let task = CareTask(rawValue: row["task"]), let day = CalendarDay(row["day"] as String) else {
+            throw StoreError.invalid("care event \(id) has an unreadable task or day")
+        }
+        self.task = task
+        self.day = day
+        note = row["note"]
+        createdAt = row.timestamp("createdAt")
+    }
+
+    public func encode(to container: inout PersistenceContainer) throws {
+        // Zero means "not inserted yet": SQLite assigns the next id.
+        container["id"] = id > 0 ? id : nil
+        container["uuid"] = uuid
+        container["plantId"] = plantId
+        container["task"] = task.rawValue
+        container["day"] = day.description
+        container["note"] = note
+        container["createdAt"] = createdAt
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import GRDB
+import PlantGuideCore
+
+/// An identification kept in the history: which photo, what the identifier said, and which species
+/// the owner chose.
+public struct FiledIdentification: Sendable, Hashable, Codable, Identifiable {
+    public var id: Int64
+    /// Identity across collections.
+    public var uuid: String
+    /// The plant it was filed under, if any.
+    public var plantId: Int64?
+    /// The photo that was identified, if it was stored.
+    public var photoSHA256: String?
+    /// What the identifier answered (source, model version, predictions, date).
+    public var identification: Identification
+    /// The species the owner settled on, if any.
+    public var chosenSpecies: String?
+}
+
+extension FiledIdentification: FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "identification"
+
+    public init(row: Row) throws {
+        id = row["id"]
+        uuid = row["uuid"]
+        plantId = row["plantId"]
+        photoSHA256 = row["photoSHA256"]
+        chosenSpecies = row["chosenSpecies"]
+        guard let source = IdentificationSource(rawValue: row["source"]) else {
+            throw StoreError.invalid("identification \(id) has an unknown source")
+        }
+        let predictionsJSON: String = row["predictions"]
+        let predictions = try JSONDecoder().decode([SpeciesPrediction].self, from: Data(predictionsJSON.utf8))
+        identification = Identification(
+            source: source, model: row["model"], predictions: predictions, uncertain: row["uncertain"],
+            timings: [:], date: row.timestamp("identifiedAt")
+        )
+    }
+
+    public func encode(to container: inout PersistenceContainer) throws {
+        // Zero means "not inserted yet": SQLite assigns the next id.
+        container["id"] = id > 0 ? id : nil
+        container["uuid"] = uuid
+        container["plantId"] = plantId
+        container["photoSHA256"] = photoSHA256
+        container["source"] = identification.source.rawValue
+        container["model"] = identification.model
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        container["predictions"] = String(decoding: try encoder.encode(identification.predictions), as: UTF8.self)
+        container["uncertain"] = identification.uncertain
+        container["chosenSpecies"] = chosenSpecies
+        container["identifiedAt"] = identification.date
+    }
+}

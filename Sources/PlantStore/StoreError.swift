@@ -1,0 +1,56 @@
+import Foundation
+
+/// Everything that can go wrong in the collection store, with enough detail for a person to act.
+public enum StoreError: Error, Sendable, CustomStringConvertible, LocalizedError {
+    /// The file at the database path is not an SQLite database (it is never overwritten).
+    case notADatabase(path: String)
+    /// The file is an SQLite database, but not one PlantGuide wrote.
+    case foreignDatabase(path: String)
+    /// The database was written by a newer PlantGuide with schema changes this version does not know.
+    case newerDatabase(path: String, unknownMigrations: [String])
+    /// SQLite reported damage in the database file.
+    case corrupted(path: String, reason: String)
+    /// The database could not be opened, read or written.
+    case database(operation: String, reason: String)
+    /// No plant has this id.
+    case plantNotFound(Int64)
+    /// A value was refused before it reached the database (empty name, bad interval…).
+    case invalid(String)
+    /// A photo could not be read, encoded or written.
+    case photo(String)
+    /// A file could not be read or written.
+    case file(path: String, reason: String)
+    /// An export archive or CSV file is malformed.
+    case badArchive(String)
+    /// The care guide resource is malformed (a packaging bug).
+    case careGuide(String)
+
+    public var description: String {
+        switch self {
+        case .notADatabase(let path):
+            "\(path) is not an SQLite database. PlantGuide left it untouched; move it away to start a new collection."
+        case .foreignDatabase(let path):
+            "\(path) is an SQLite database that PlantGuide did not create. It was left untouched; move it away to start a new collection."
+        case .newerDatabase(let path, let unknown):
+            "\(path) was written by a newer PlantGuide (schema \(unknown.joined(separator: ", "))). Update PlantGuide to open it."
+        case .corrupted(let path, let reason):
+            "The collection database \(path) is damaged: \(reason). Restore it from a backup (`plantguide backup` makes one)."
+        case .database(let operation, let reason):
+            "Could not \(operation): \(reason)"
+        case .plantNotFound(let id):
+            "No plant with id \(id) in the collection. `plantguide collection list` shows the ids."
+        case .invalid(let message):
+            message
+        case .photo(let message):
+            "Photo: \(message)"
+        case .file(let path, let reason):
+            "\(path): \(reason)"
+        case .badArchive(let message):
+            "Not a valid PlantGuide archive: \(message)"
+        case .careGuide(let message):
+            "The bundled care guide is malformed: \(message)"
+        }
+    }
+
+    public var errorDescription: String? { description }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import PlantGuideTestSupport
+import Testing
+
+@Suite struct CareCommandTests {
+    @Test func dueDoneSnoozeAndScheduleWorkTogether() throws {
+        var runner = try collectionRunner(now: "2026-06-01T09:00:00Z")
+        defer { runner.cleanUp() }
+        _ = try runner.jsonObject(["collection", "add", "Boston fern", "--room", "Bathroom", "--json"])
+        _ = try runner.jsonObject(["collection", "add", "Ladyfinger cactus", "--room", "Office", "--json"])
+        _ = try runner.jsonObject(["collection", "add", "Moth orchid", "--json"])
+        // Nothing is due on the day the plants arrive.
+        let today = try runner.jsonObject(["care", "due", "--days", "0", "--json"])
+        #expect((today["rooms"] as? [Any])?.isEmpty == true)
+        // Ten days later the fern (every 4 days in summer) is overdue; the cactus (14) is not due for 4 days.
+        runner.environment["PLANTGUIDE_NOW"] = "2026-06-11T09:00:00Z"
+        let due = try runner.jsonObject(["care", "due", "--days", "2", "--json"])
+        let rooms = try #require(due["rooms"] as? [[String: Any]])
+        #expect(rooms.compactMap { $0["room"] as? String } == ["Bathroom"])
+        #expect(rooms.count == 2)  // and the orchid, without a room, last
+        let fernTasks = try #require(rooms.first?["tasks"] as? [[String: Any]])
+        let water = try #require(fernTasks.first { $0["task"] as? String == "water" })
+        #expect(water["overdueDays"] as? Int == 6)
+        #expect(water["dueOn"] as? String == "2026-06-05")
+        let text = try runner.run(["care", "due"])
+        #expect(text.stdout.contains("Bathroom") && text.stdout.contains("overdue 6 days"))
+
+        let done = try runner.jsonObject(["care", "done", "1", "water", "--json"])
+        #expect((done["event"] as? [String: Any])?["day"] as? String == "2026-06-11")
+        #expect((done["next"] as? [String: Any])?["dueOn"] as? String == "2026-06-15")
+        let past = try runner.jsonObject(["care", "done", "1", "mist", "--date", "2026-06-09", "--json"])
+        #expect((past["next"] as? [String: Any])?["dueOn"] as? String == "2026-06-13")
+        #expect(try runner.run(["care", "done", "1", "water", "--date", "2026-07-01"]).status != 0)
+        #expect(try runner.run(["care", "done", "1", "dance"]).status != 0)
+        #expect(try runner.run(["care", "done", "99", "water"]).status != 0)
+
+        let snoozed = try runner.jsonObject(["care", "snooze", "1", "mist", "--days", "5", "--json"])
+        #expect(snoozed["dueOn"] as? String == "2026-06-16")
+        #expect(snoozed["snoozedUntil"] as? String == "2026-06-16")
+        #expect(try runner.run(["care", "snooze", "1", "mist", "--days", "0"]).status != 0)
+        #expect(try runner.run(["care", "snooze", "1", "mist"]).status != 0)
+
+        let schedule = try runner.jsonArray(["care", "schedule", "1", "--json"])
+        #expect(schedule.count == 5)
+        #expect(schedule.first { $0["task"] as? String == "water" }?["lastDone"] as? String == "2026-06-11")
+        let changed = try runner.jsonArray(["care", "schedule", "1", "--task", "water", "--every", "2", "--json"])
+        #expect(changed.first { $0["task"] as? String == "water" }?["dueOn"] as? String == "2026-06-13")
+        let paused = try runner.jsonArray(["care", "schedule", "1", "--task", "water", "--pause", "--json"])
+        #expect(paused.first { $0["task"] as? String == "water" }?["dueOn"] == nil)
+        #expect(try runner.run(["care", "schedule", "1", "--every", "3"]).status != 0)
+        let shown = try runner.run(["care", "schedule", "1"])
+        #expect(shown.stdout.contains("paused"))
+    }
+
+    @Test func winterStretchesTheSchedule() throws {
+        var runner = try collectionRunner(now: "2026-12-01T09:00:00Z")
+        defer { runner.cleanUp() }
+        _ = try runner.jsonObject(["collection", "add", "Boston fern", "--json"])
+        let north = try runner.jsonArray(["care", "schedule", "1", "--json"])
+        #expect(north.first { $0["task"] as? String == "water" }?["dueOn"] as? String == "2026-12-08")
+        runner.environment["PLANTGUIDE_HEMISPHERE"] = "south"
+        let south = try runner.jsonArray(["care", "schedule", "1", "--json"])
+        #expect(south.first { $0["task"] as? String == "water" }?["dueOn"] as? String == "2026-12-05")
+        runner.environment["PLANTGUIDE_HEMISPHERE"] = "west"
+        #expect(try runner.run(["care", "schedule", "1"]).status != 0)
+    }
+
+    @Test func icsExportHasStableUIDsAndMovesEventsWhenDone() throws {
+        var runner = try collectionRunner(now: "2026-06-01T09:00:00Z")
+        defer { runner.cleanUp() }
+        _ = try runner.jsonObject(["collection", "add", "Boston fern", "--room", "Bath, upstairs; left", "--json"])
+        runner.environment["PLANTGUIDE_NOW"] = "2026-06-10T09:00:00Z"
+        let file = runner.home.appendingPathComponent("care.ics")
+        let summary = try runner.jsonObject(["care", "ics", "--output", file.path, "--json"])
+        #expect(summary["file"] as? String == file.path)
+        let first = String(decoding: try Data(contentsOf: file), as: UTF8.self)
+        #expect(first.hasPrefix("BEGIN:VCALENDAR\r\n"))
+        #expect(first.contains("LOCATION:Bath\\, upstairs\\; left"))
+        _ = try runner.run(["care", "done", "1", "water"])
+        let second = try runner.run(["care", "ics"])
+        #expect(second.status == 0)
+        func uids(_ text: String) -> [String] {
+            text.components(separatedBy: "\r\n").filter { $0.hasPrefix("UID:") }
+        }
+        #expect(!uids(first).isEmpty)
+        #expect(Set(uids(second.stdout)).isSubset(of: Set(uids(first))))
+        #expect(first.contains("DTSTART;VALUE=DATE:20260610"))  // overdue water placed on today
+        #expect(second.stdout.contains("DTSTART;VALUE=DATE:20260614"))
+        let json = try runner.jsonObject(["care", "ics", "--json"])
+        #expect((json["calendar"] as? String)?.hasPrefix("BEGIN:VCALENDAR") == true)
+        #expect(json["events"] as? Int ?? 0 > 0)
+        #expect(summary["events"] as? Int ?? 0 > 0)
+        // The stamp follows the injected clock.
+        #expect(second.stdout.contains("DTSTAMP:20260610T090000Z"))
+    }
+}

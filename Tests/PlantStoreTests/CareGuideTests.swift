@@ -1,0 +1,62 @@
+import Foundation
+import PlantCatalog
+import PlantGuideCore
+import Testing
+@testable import PlantStore
+
+@Suite struct CareGuideTests {
+    @Test func bundledGuideHasADefaultForEveryCategory() throws {
+        let guide = try CareGuide.bundled()
+        for category in PlantCategory.allCases {
+            #expect(guide.categoryDefaults[category]?.basis == "category \(category.rawValue)")
+        }
+        #expect(guide.genera.count >= 60)
+    }
+
+    @Test func everyBundledProfileIsPlausible() throws {
+        let guide = try CareGuide.bundled()
+        for profile in Array(guide.genera.values) + Array(guide.categoryDefaults.values) {
+            #expect(profile.waterWinterDays >= profile.waterGrowingDays, "\(profile.basis): winter watering more often")
+            #expect(profile.minTemperature >= 0 && profile.maxTemperature <= 40, "\(profile.basis): temperatures")
+            #expect(profile.maxTemperature - profile.minTemperature >= 8, "\(profile.basis): narrow temperature range")
+            #expect(!profile.toxicitySource.isEmpty)
+            if profile.humidity == .low { #expect(profile.mistDays == nil, "\(profile.basis): misting a dry-air plant") }
+        }
+        // Spot checks of well-known facts.
+        #expect(guide.genera["monstera"]?.toxicToCats == true)
+        #expect(guide.genera["chlorophytum"]?.toxicToCats == false)
+        #expect(guide.genera["phalaenopsis"]?.toxicToDogs == false)
+        let jade = try #require(guide.genera["crassula"]), fern = try #require(guide.genera["nephrolepis"])
+        #expect(jade.waterGrowingDays > fern.waterGrowingDays)
+    }
+
+    @Test func everyCatalogPlantGetsAProfile() throws {
+        let guide = try CareGuide.bundled()
+        let plants = (try? PlantCatalog().allPlants()) ?? []
+        for plant in plants {
+            let profile = guide.profile(for: plant, name: plant.scientificName)
+            let genus = plant.name.genus.lowercased()
+            if guide.genera[genus] != nil {
+                #expect(profile.basis.lowercased() == "genus \(genus)")
+            } else {
+                #expect(profile.basis == "category \(plant.category.rawValue)")
+            }
+        }
+        // Also with a small catalog of our own, so the rule is checked even before the catalog is filled.
+        let sample = [
+            CatalogPlant(scientificName: "Monstera deliciosa", commonNames: [], family: "Araceae", category: .tropicalFoliage),
+            CatalogPlant(scientificName: "Unknownia rara", commonNames: [], family: "X", category: .cactus),
+        ]
+        #expect(guide.profile(for: sample[0], name: "").basis == "genus Monstera")
+        #expect(guide.profile(for: sample[1], name: "").basis == "category Cactus")
+        #expect(guide.profile(for: nil, name: "my green thing").basis == "general default")
+    }
+
+    @Test(arguments: [
+        "kind\tname\nbogus\tline",
+        "# only a comment",
+    ])
+    func malformedTablesAreRefused(text: String) {
+        #expect(throws: StoreError.self) { try CareGuide(tsv: text) }
+    }
+}

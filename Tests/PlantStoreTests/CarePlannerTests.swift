@@ -1,0 +1,99 @@
+import Foundation
+import PlantGuideCore
+import Testing
+@testable import PlantStore
+
+@Suite struct CarePlannerTests {
+    private func setUp() throws -> (TemporaryHome, CollectionDatabase, TestClock, CarePlanner) {
+        let home = try TemporaryHome()
+        let database = try home.open()
+        let clock = TestClock("2026-06-01T10:00:00Z")
+        let planner = CarePlanner(database: database, hemisphere: .north, timeZone: TimeZone(identifier: "UTC") ?? .current) {
+            clock.now
+        }
+        return (home, database, clock, planner)
+    }
+
+    @Test func dueListGroupsByRoomAndFindsOverdueTasks() throws {
+        let (home, database, clock, planner) = try setUp()
+        defer { home.cleanUp() }
+        let fern = try database.addPlant(NewPlant(name: "Fern", room: "Bathroom"), profile: .fixture(water: 3), now: clock.now)
+        let cactus = try database.addPlant(NewPlant(name: "Cactus", room: "Office"), profile: .fixture(water: 14, winterWater: 30), now: clock.now)
+        let loose = try database.addPlant(NewPlant(name: "Pothos"), profile: .fixture(water: 7), now: clock.now)
+        #expect(try planner.due(withinDays: 0).tasks.isEmpty)
+        clock.advance(days: 5)
+        let today = try planner.due(withinDays: 0)
+        #expect(today.tasks.map(\.plantId) == [fern.id])
+        #expect(today.tasks.first?.overdueDays == 2)
+        let week = try planner.due(withinDays: 7)
+        #expect(week.rooms.map(\.room) == ["Bathroom", nil])
+        #expect(week.tasks.contains { $0.plantId == loose.id && $0.task == .water })
+        #expect(!week.tasks.contains { $0.plantId == cactus.id })
+        let month = try planner.due(withinDays: 30)
+        #expect(month.rooms.map(\.room) == ["Bathroom", "Office", nil])
+        #expect(try planner.due(withinDays: 30, room: "office").tasks.allSatisfy { $0.plantId == cactus.id })
+    }
+
+    @Test func dueTasksComeMostOverdueFirstThenByPlantAndTask() throws {
+        let (home, database, clock, planner) = try setUp()
+        defer { home.cleanUp() }
+        let seeds = (0..<12).map { index in
+            PlantSeed(plant: NewPlant(name: "Plant \(index)", room: "Hall"), profile: .fixture(water: 2 + index % 3, fertilize: 4))
+        }
+        try database.addPlants(seeds, now: clock.now)
+        clock.advance(days: 9)
+        let tasks = try planner.due(withinDays: 0).tasks
+        #expect(tasks.count == 24)
+        let keys = tasks.map { [$0.dueOn?.dayNumber ?? 0, Int($0.plantId), CareTask.allCases.firstIndex(of: $0.task) ?? 0] }
+        #expect(keys == keys.sorted { $0.lexicographicallyPrecedes($1) })
+        #expect(tasks.first?.overdueDays == 7)
+        #expect(Set(tasks.map(\.plantId)).count == 12)
+    }
+
+    @Test func markingDoneLogsAnEventAndMovesTheSchedule() throws {
+        let (home, database, clock, planner) = try setUp()
+        defer { home.cleanUp() }
+        let plant = try database.addPlant(NewPlant(name: "Fern"), profile: .fixture(water: 3), now: clock.now)
+        clock.advance(days: 10)
+        let before = try #require(try planner.schedule(forPlant: plant.id).first { $0.task == .water })
+        #expect(before.isOverdue)
+        let (event, next) = try planner.markDone(plantId: plant.id, task: .water, note: "with rain water")
+        #expect(event.day == planner.today)
+        #expect(event.note == "with rain water")
+        #expect(next.dueOn == planner.today.adding(days: 3))
+        #expect(next.lastDone == planner.today)
+        #expect(!next.isOverdue)
+        // A past date is fine, a future one is refused.
+        let (_, earlier) = try planner.markDone(plantId: plant.id, task: .fertilize, on: planner.today.adding(days: -2))
+        #expect(earlier.dueOn == planner.today.adding(days: 28))
+        #expect(throws: StoreError.self) { try planner.markDone(plantId: plant.id, task: .water, on: planner.today.adding(days: 1)) }
+        #expect(try database.events(plantId: plant.id).count == 2)
+        #expect(throws: StoreError.self) { try planner.markDone(plantId: 999, task: .water) }
+    }
+
+    @Test func snoozeDelaysUntilDoneClearsIt() throws {
+        let (home, database, clock, planner) = try setUp()
+        defer { home.cleanUp() }
+        let plant = try database.addPlant(NewPlant(name: "Fern"), profile: .fixture(water: 3), now: clock.now)
+        clock.advance(days: 4)
+        let snoozed = try planner.snooze(plantId: plant.id, task: .water, days: 2)
+        #expect(snoozed.dueOn == planner.today.adding(days: 2))
+        #expect(try planner.due(withinDays: 0).tasks.isEmpty)
+        clock.advance(days: 2)
+        #expect(try planner.due(withinDays: 0).tasks.map(\.task) == [.water])
+        try planner.markDone(plantId: plant.id, task: .water)
+        let after = try #require(try planner.schedule(forPlant: plant.id).first { $0.task == .water })
+        #expect(after.snoozedUntil == nil)
+        #expect(throws: StoreError.self) { try planner.snooze(plantId: plant.id, task: .water, days: 0) }
+    }
+
+    @Test func seasonChangeMovesTheNextWatering() throws {
+        let (home, database, clock, planner) = try setUp()
+        defer { home.cleanUp() }
+        clock.set("2026-09-28T08:00:00Z")
+        let plant = try database.addPlant(NewPlant(name: "Ficus"), profile: .fixture(water: 7, winterWater: 14), now: clock.now)
+        let (_, next) = try planner.markDone(plantId: plant.id, task: .water)
+        #expect(next.dueOn == day("2026-10-09"))
+        #expect(next.intervalDays == 14)
+    }
+}

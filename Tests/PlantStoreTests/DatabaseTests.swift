@@ -1,0 +1,227 @@
+import Foundation
+import GRDB
+import PlantGuideCore
+import Testing
+@testable import PlantStore
+
+@Suite struct DatabaseTests {
+    @Test func createsEmptyDatabaseWithEveryMigrationInWALMode() throws {
+        let home = try TemporaryHome()
+        defer { home.cleanUp() }
+        let database = try home.open()
+        #expect(try database.appliedMigrations() == ["v1", "v2", "v3"])
+        let mode = try database.writer.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
+        #expect(mode == "wal")
+        let foreignKeys = try database.writer.read { db in try Bool.fetchOne(db, sql: "PRAGMA foreign_keys") }
+        #expect(foreignKeys == true)
+        #expect(try database.integrityCheck() == ["ok"])
+        #expect(FileManager.default.fileExists(atPath: home.databaseURL.path))
+    }
+
+    @Test func upgradesAVersionOneDatabaseKeepingItsData() throws {
+        let home = try TemporaryHome()
+        defer { home.cleanUp() }
+        // Write a database as the first release did: only migration v1, rows through raw SQL.
+        do {
+            let queue = try DatabaseQueue(path: home.databaseURL.path)
+            try Schema.migrator.migrate(queue, upTo: "v1")
+            try queue.write { db in
+                try db.execute(sql: """
+                    INSERT INTO plant (uuid, name, species, room, createdAt, updatedAt)
+                    VALUES ('00000000-0000-0000-0000-000000000001', 'Monstera deliciosa', 'Monstera deliciosa',
+                            'Hall', '2026-01-02 10:00:00.000', '2026-01-02 10:00:00.000');
+                    INSERT INTO careProfile (plantId, light, waterGrowingDays, waterWinterDays, humidity, minTemperature,
+                            maxTemperature, toxicToCats, toxicToDogs, toxicitySource, basis)
+                    VALUES (1, 'medium', 7, 14, 'medium', 16, 29, 1, 1, 'test', 'test');
+                    INSERT INTO careEvent (uuid, plantId, task, day, createdAt)
+                    VALUES ('00000000-0000-0000-0000-00000000000a', 1, 'water', '2026-01-05', '2026-01-05 09:00:00.000');
+                    """)
+            }
+            #expect(try queue.read { db in try db.tableExists("careSchedule") } == false)
+            try queue.close()
+        }
+        let database = try home.open()
+        #expect(try database.appliedMigrations() == ["v1", "v2", "v3"])
+        let plants = try database.plants()
+        #expect(plants.map(\.name) == ["Monstera deliciosa"])
+        #expect(plants.first?.room == "Hall")
+        #expect(try database.events(plantId: 1).map(\.day) == [day("2026-01-05")])
+        // The last-done table added in v3 was filled from the old events.
+        let planner = CarePlanner(database: database, hemisphere: .north, timeZone: TimeZone(identifier: "UTC") ?? .current) {
+            Date(timeIntervalSince1970: 1_767_600_000)  // 2026-01-05
+        }
+        #expect(try planner.schedule(forPlant: 1).first?.lastDone == day("2026-01-05"))
+        // The new table works on the upgraded file.
+        try database.updateScheduleSettings(plantId: 1, task: .water) { $0.growingDays = 5 }
+        #expect(try database.details(ofPlant: 1).scheduleSettings.first?.growingDays == 5)
+    }
+
+    @Test func lastDoneFollowsEveryChangeToTheCareLog() throws {
+        let home = try TemporaryHome()
+        defer { home.cleanUp() }
+        let database = try home.open()
+        let plant = try database.addPlant(NewPlant(name: "Fern"), profile: .fixture(), now: Date())
+        func lastWatered() throws -> String? {
+            try database.writer.read { db in
+                try String.fetchOne(db, sql: "SELECT day FROM careLastDone WHERE plantId = ? AND task = 'water'", arguments: [plant.id])
+            }
+        }
+        let late = try database.logCare(plantId: plant.id, task: .water, day: day("2026-03-10"), now: Date())
+        try database.logCare(plantId: plant.id, task: .water, day: day("2026-03-01"), now: Date())
+        #expect(try lastWatered() == "2026-03-10")
+        try database.writer.write { db in try db.execute(sql: "DELETE FROM careEvent WHERE id = ?", arguments: [late.id]) }
+        #expect(try lastWatered() == "2026-03-01")
+        try database.writer.write { db in try db.execute(sql: "UPDATE careEvent SET task = 'mist'") }
+        #expect(try lastWatered() == nil)
+        try database.removePlant(id: plant.id)
+        #expect(try database.writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM careLastDone") } == 0)
+    }
+
+    @Test func refusesAFileThatIsNotADatabaseAndLeavesItAlone() throws {
+        let home = try TemporaryHome()
+        defer { home.cleanUp() }
+        let junk = Data("this is my shopping list, not a database\n".utf8)
+        try junk.write(to: home.databaseURL)
+        #expect(throws: StoreError.self) { try home.open() }
+        do {
+            _ = try home.open()
+        } catch {
+            #expect("\(error)".contains("not an SQLite database"))
+        }
+        #expect(try Data(contentsOf: home.databaseURL) == junk)
+        #expect(!FileManager.default.fileExists(atPath: home.databaseURL.path + "-wal"))
+    }
+
+    @Test func refusesAForeignSQLiteDatabaseAndLeavesItAlone() throws {
+        let home = try TemporaryHome()
+        defer { home.cleanUp() }
+        do {
+            let queue = try DatabaseQueue(path: home.databaseURL.path)
+            try queue.write { db in try db.execute(sql: "CREATE TABLE invoices (id INTEGER PRIMARY KEY, total REAL)") }
+            try queue.close()
+        }
+        let before = try Data(contentsOf: home.databaseURL)
+        var message = ""
+        do { _ = try home.open() } catch { message = "\(error)" }
+        #expect(message.contains("did not create"))
+        #expect(try Data(contentsOf: home.databaseURL) == before)
+    }
+
+    @Test func refusesADamagedDatabase() throws {
+        let home = try TemporaryHome()
+        defer { home.cleanUp() }
+        do {
+            let database = try home.open()
+            for index in 0..<200 {
+                try database.addPlant(NewPlant(name: "Plant \(index)", notes: String(repeating: "x", count: 500)), profile: .fixture(), now: Date())
+            }
+        }
+        // Keep the header but overwrite the rest of the first pages with garbage.
+        let handle = try FileHandle(forWritingTo: home.databaseURL)
+        try handle.seek(toOffset: 100)
+        handle.write(Data(repeating: 0xA5, count: 8192))
+        try handle.close()
+        let damaged = try Data(contentsOf: home.databaseURL)
+        var message = ""
+        do {
+            let database = try home.open()
+            _ = try database.plants()
+        } catch {
+            message = "\(error)"
+        }
+        #expect(message.contains("damaged") || message.contains("not an SQLite database"), "got: \(message)")
+        #expect(try Data(contentsOf: home.databaseURL) == damaged)
+    }
+
+    @Test func refusesADatabaseFromANewerVersion() throws {
+        let home = try TemporaryHome()
+        defer { home.cleanUp() }
+        do {
+            let database = try home.open()
+            try database.writer.write { db in try db.execute(sql: "INSERT INTO grdb_migrations VALUES ('v99')") }
+        }
+        var message = ""
+        do { _ = try home.open() } catch { message = "\(error)" }
+        #expect(message.contains("newer PlantGuide"))
+    }
+
+    @Test(arguments: [
+        "INSERT INTO plant (uuid, name, createdAt, updatedAt) VALUES ('00000000-0000-0000-0000-000000000009', '  ', '2026-01-01', '2026-01-01')",
+        "INSERT INTO plant (uuid, name, createdAt, updatedAt) VALUES ('short', 'Fern', '2026-01-01', '2026-01-01')",
+        "INSERT INTO plant (uuid, name, createdAt, updatedAt) VALUES ('00000000-0000-0000-0000-000000000009', NULL, '2026-01-01', '2026-01-01')",
+        "INSERT INTO plant (uuid, name, acquiredOn, createdAt, updatedAt) VALUES ('00000000-0000-0000-0000-000000000009', 'Fern', '2026-02-30', '2026-01-01', '2026-01-01')",
+        "INSERT INTO plant (uuid, name, createdAt, updatedAt) VALUES ('00000000-0000-0000-0000-000000000009', 'Fern', '2026-02-01', '2026-01-01')",
+        "INSERT INTO careEvent (uuid, plantId, task, day, createdAt) VALUES ('00000000-0000-0000-0000-000000000009', 1, 'sing', '2026-01-01', '2026-01-01')",
+        "INSERT INTO careEvent (uuid, plantId, task, day, createdAt) VALUES ('00000000-0000-0000-0000-000000000009', 999, 'water', '2026-01-01', '2026-01-01')",
+        "INSERT INTO careEvent (uuid, plantId, task, day, createdAt) VALUES ('00000000-0000-0000-0000-000000000009', 1, 'water', 'yesterday', '2026-01-01')",
+        "INSERT INTO careSchedule (plantId, task, growingDays) VALUES (1, 'water', 0)",
+        "INSERT INTO careProfile (plantId, light, waterGrowingDays, waterWinterDays, humidity, minTemperature, maxTemperature, toxicToCats, toxicToDogs, toxicitySource, basis) VALUES (1, 'medium', 7, 14, 'medium', 30, 10, 0, 0, 'x', 'x')",
+        "INSERT INTO photo (sha256, originalSHA256, mediaType, byteCount, createdAt) VALUES ('abc', 'abc', 'image/jpeg', 10, '2026-01-01')",
+        "INSERT INTO plantPhoto (plantId, photoSHA256, addedAt) VALUES (1, '\(String(repeating: "a", count: 64))', '2026-01-01')",
+        "INSERT INTO identification (uuid, source, predictions, uncertain, identifiedAt) VALUES ('00000000-0000-0000-0000-000000000009', 'onDevice', '{not json', 0, '2026-01-01')",
+        "INSERT INTO identification (uuid, source, predictions, uncertain, identifiedAt) VALUES ('00000000-0000-0000-0000-000000000009', 'guess', '[]', 0, '2026-01-01')",
+    ])
+    func constraintsRejectBadRows(sql: String) throws {
+        let home = try TemporaryHome()
+        defer { home.cleanUp() }
+        let database = try home.open()
+        try database.addPlant(NewPlant(name: "Fern"), profile: .fixture(), now: Date())
+        #expect(throws: DatabaseError.self) {
+            try database.writer.write { db in try db.execute(sql: sql) }
+        }
+        #expect(try database.plantCount() == 1)
+    }
+
+    @Test func removingAPlantCascadesAndKeepsSharedPhotos() throws {
+        let home = try TemporaryHome()
+        defer { home.cleanUp() }
+        let database = try home.open()
+        let library = PhotoLibrary(directory: home.directory, encoder: .storingOriginal)
+        let photo = try library.store(Data([0xFF, 0xD8, 0xFF, 0xE0, 1, 2, 3]), now: Date())
+        let first = try database.addPlant(NewPlant(name: "A"), profile: .fixture(), photo: photo, now: Date())
+        let second = try database.addPlant(NewPlant(name: "B"), profile: .fixture(), now: Date())
+        try database.attachPhoto(photo, toPlant: second.id, now: Date())
+        try database.logCare(plantId: first.id, task: .water, day: day("2026-01-01"), now: Date())
+        #expect(try database.removePlant(id: first.id).isEmpty)
+        #expect(try database.events().isEmpty)
+        #expect(try database.allPhotos().count == 1)
+        let orphans = try database.removePlant(id: second.id)
+        #expect(orphans.map(\.sha256) == [photo.sha256])
+        library.removeFiles(of: orphans)
+        #expect(!FileManager.default.fileExists(atPath: library.url(of: photo).path))
+        #expect(throws: StoreError.self) { try database.removePlant(id: second.id) }
+    }
+
+    @Test func updatingAPlantKeepsItsIdentityAndMovesUpdatedAt() throws {
+        let home = try TemporaryHome()
+        defer { home.cleanUp() }
+        let database = try home.open()
+        let created = Date(timeIntervalSince1970: 1_780_000_000)
+        var plant = try database.addPlant(NewPlant(name: "Fern", room: "Hall"), profile: .fixture(), now: created)
+        let original = plant
+        plant.room = "Bathroom"
+        plant.uuid = "00000000-0000-0000-0000-00000000beef"
+        let updated = try database.updatePlant(plant, now: created.addingTimeInterval(60))
+        #expect(updated.uuid == original.uuid)
+        #expect(try database.plant(id: plant.id)?.room == "Bathroom")
+        #expect(try database.plant(id: plant.id)?.updatedAt == created.addingTimeInterval(60))
+        plant.id = 999
+        #expect(throws: StoreError.self) { try database.updatePlant(plant, now: created) }
+        plant.id = original.id
+        plant.name = " "
+        #expect(throws: StoreError.self) { try database.updatePlant(plant, now: created) }
+    }
+
+    @Test func backupIsAConsistentCopyWhileInUse() throws {
+        let home = try TemporaryHome()
+        defer { home.cleanUp() }
+        let database = try home.open()
+        for index in 0..<50 { try database.addPlant(NewPlant(name: "Plant \(index)"), profile: .fixture(), now: Date()) }
+        let target = home.directory.appending("backup.sqlite")
+        try database.backup(to: target)
+        try database.addPlant(NewPlant(name: "After"), profile: .fixture(), now: Date())
+        let copy = try CollectionDatabase.open(at: target)
+        #expect(try copy.plantCount() == 50)
+        #expect(try copy.integrityCheck() == ["ok"])
+    }
+}

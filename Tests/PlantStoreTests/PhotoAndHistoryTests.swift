@@ -1,0 +1,93 @@
+import Foundation
+import PlantGuideCore
+import Testing
+@testable import PlantStore
+
+@Suite struct PhotoAndHistoryTests {
+    @Test(arguments: [
+        ("", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
+        ("abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
+        ("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+         "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"),
+    ])
+    func sha256MatchesTheStandardVectors(input: String, expected: String) {
+        #expect(SHA256.hex(Data(input.utf8)) == expected)
+    }
+
+    @Test func sha256OfAMillionAs() {
+        #expect(SHA256.hex(Data(repeating: 0x61, count: 1_000_000))
+            == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+    }
+
+    @Test func photosAreStoredOnceByContentWithAThumbnail() throws {
+        let home = try TemporaryHome()
+        defer { home.cleanUp() }
+        let database = try home.open()
+        // A fake encoder that "strips" by dropping the first metadata byte and makes a thumbnail.
+        let encoder = PhotoEncoder { data in
+            EncodedPhoto(data: Data([0xFF, 0xD8, 0xFF]) + data.dropFirst(4), mediaType: "image/jpeg", width: 40, height: 30,
+                         thumbnail: Data([0xFF, 0xD8, 0xFF, 0x01]))
+        }
+        let library = PhotoLibrary(directory: home.directory, encoder: encoder)
+        let original = Data([0xFF, 0xD8, 0xFF, 0xE1, 9, 9, 9, 9])
+        let photo = try library.store(original, now: Date())
+        #expect(photo.sha256 == SHA256.hex(try Data(contentsOf: library.url(of: photo))))
+        #expect(photo.originalSHA256 == SHA256.hex(original))
+        #expect(library.url(of: photo).path.hasSuffix("photos/\(photo.sha256.prefix(2))/\(photo.sha256).jpg"))
+        let thumbnail = try #require(library.thumbnailURL(of: photo))
+        #expect(FileManager.default.fileExists(atPath: thumbnail.path))
+        let a = try database.addPlant(NewPlant(name: "A"), profile: .fixture(), photo: photo, now: Date())
+        let again = try library.store(original, now: Date()) { sha throws(StoreError) in try database.photo(originalSHA256: sha) }
+        #expect(again.sha256 == photo.sha256 && again.thumbnailSHA256 == photo.thumbnailSHA256)
+        let b = try database.addPlant(NewPlant(name: "B"), profile: .fixture(), photo: again, now: Date())
+        #expect(try database.allPhotos().count == 1)
+        #expect(try database.photo(sha256: photo.sha256)?.originalSHA256 == photo.originalSHA256)
+        #expect(try database.photo(sha256: String(repeating: "0", count: 64)) == nil)
+        #expect(try database.details(ofPlant: a.id).photos.map(\.sha256) == [photo.sha256])
+        #expect(try database.details(ofPlant: b.id).photos.map(\.sha256) == [photo.sha256])
+        let files = try FileManager.default.subpathsOfDirectory(atPath: library.root.path).filter { $0.hasSuffix(".jpg") }
+        #expect(files.count == 2)  // one photo, one thumbnail
+        #expect(throws: StoreError.self) { try library.store(Data(), now: Date()) }
+        let failing = PhotoLibrary(directory: home.directory, encoder: PhotoEncoder { _ in throw StoreError.photo("bad") })
+        #expect(throws: StoreError.self) { try failing.store(Data([1, 2, 3]), now: Date()) }
+    }
+
+    @Test func identificationsAreFiledWithTheirPhotoAndANewPlantInOneGo() throws {
+        let home = try TemporaryHome()
+        defer { home.cleanUp() }
+        let database = try home.open()
+        let library = PhotoLibrary(directory: home.directory, encoder: .storingOriginal)
+        let photo = try library.store(Data([0x89, 0x50, 0x4E, 0x47, 1, 2]), now: Date())
+        let identification = Identification(
+            source: .plantNetAPI, model: "2025-01-17 (7.3)",
+            predictions: [
+                SpeciesPrediction(rank: 1, scientificName: "Monstera deliciosa", authorship: "Liebm.", commonNames: ["Swiss cheese plant"], confidence: 0.91, gbifId: "2868241"),
+                SpeciesPrediction(rank: 2, scientificName: "Epipremnum aureum", confidence: 0.04),
+            ],
+            uncertain: false, timings: ["request": 812], date: Date(timeIntervalSince1970: 1_790_000_000.123_4)
+        )
+        let filed = try database.fileIdentification(
+            identification, photo: photo, newPlant: (NewPlant(name: "Monstera deliciosa", species: "Monstera deliciosa"), .fixture()),
+            now: Date()
+        )
+        let plantId = try #require(filed.plantId)
+        #expect(filed.chosenSpecies == "Monstera deliciosa")
+        let details = try database.details(ofPlant: plantId)
+        #expect(details.photos.map(\.sha256) == [photo.sha256])
+        let stored = try #require(details.identifications.first)
+        #expect(stored.identification.predictions == identification.predictions)
+        #expect(stored.identification.model == "2025-01-17 (7.3)")
+        #expect(stored.identification.source == .plantNetAPI)
+        #expect(abs(stored.identification.date.timeIntervalSince(identification.date)) < 0.001)
+        // Unfiled identifications and bad targets.
+        let loose = try database.fileIdentification(identification, chosenSpecies: "Epipremnum aureum", now: Date())
+        #expect(loose.plantId == nil)
+        #expect(try database.identifications().count == 2)
+        #expect(throws: StoreError.self) { try database.fileIdentification(identification, plantId: 404, now: Date()) }
+        #expect(try database.identifications().count == 2)
+        // Removing the plant keeps its history, unfiled.
+        try database.removePlant(id: plantId)
+        #expect(try database.identifications().allSatisfy { $0.plantId == nil })
+        #expect(try database.allPhotos().count == 1)
+    }
+}
