@@ -36,6 +36,8 @@ public enum CatalogBuildError: Error, Sendable, Equatable {
     case staleException(String, CatalogLocation)
     /// An exception that no plant uses.
     case unusedException(String, CatalogLocation)
+    /// A row in `genera.tsv` that no plant uses.
+    case unusedGenus(String, CatalogLocation)
 }
 
 extension CatalogBuildError: CustomStringConvertible {
@@ -61,6 +63,8 @@ extension CatalogBuildError: CustomStringConvertible {
             "\(location): exception '\(name)' is an accepted GRIN name; remove the exception"
         case let .unusedException(name, location):
             "\(location): exception '\(name)' is not used by any plant; remove it"
+        case let .unusedGenus(genus, location):
+            "\(location): genus '\(genus)' is not used by any plant; remove it"
         }
     }
 }

@@ -24,12 +24,13 @@ public struct CatalogBuilder: Sendable {
             throw .unusedException(unused.name.text, unused.location)
         }
         let usedGenera = Set(entries.map(\.name.genus))
-        if let unused = genera.values.sorted(by: { $0.name < $1.name }).first(where: { !usedGenera.contains($0.name) }) {
-            throw .malformedRow(unused.location, reason: "genus '\(unused.name)' is not used by any plant; remove it")
+        let sortedGenera = genera.values.sorted { $0.name < $1.name }
+        if let unused = sortedGenera.first(where: { !usedGenera.contains($0.name) }) {
+            throw .unusedGenus(unused.name, unused.location)
         }
         return Catalog(
             configuration: configuration,
-            genera: genera.values.sorted { $0.name < $1.name },
+            genera: sortedGenera,
             entries: entries.sorted { $0.name < $1.name },
             exceptions: exceptions
         )
