@@ -183,6 +183,11 @@ public struct CatalogBuilder: Sendable {
                 guard let override = CatalogCategory(rawValue: row[2]) else {
                     throw .unknownCategory(row[2], row.location)
                 }
+                // An override that repeats the default would hide a later change of the genus default.
+                guard override != genus.category else {
+                    throw .malformedRow(row.location, reason: "category '\(row[2])' is already the default of "
+                        + "\(genus.name); leave it empty")
+                }
                 category = override
             }
             entries.append(CatalogEntry(

@@ -135,6 +135,16 @@ import Testing
             == .unusedGenus("Haworthia", CatalogLocation(file: CatalogPaths.genera, line: 5)))
     }
 
+    @Test func categoryRepeatingTheGenusDefaultIsRejected() throws {
+        var fixture = Fixture()
+        fixture.plants[0] = "Aloe vera\tAloe Vera\tSucculent"
+        guard case let .malformedRow(location, _) = try error(loading: fixture) else {
+            Issue.record("expected a malformed row")
+            return
+        }
+        #expect(location == self.location(line: 2))
+    }
+
     @Test func malformedRowIsReportedWithItsLine() throws {
         var fixture = Fixture()
         fixture.plants.append("Aloe arborescens")
