@@ -73,6 +73,22 @@ let imaging: [Target] = [
     ),
 ]
 
+// MARK: - Online identification: the Pl@ntNet v2 client (quota, cache, offline) and the hybrid identifier that
+// combines it with the on-device classifier and enriches answers from the catalog.
+let plantNet: [Target] = [
+    .target(name: "PlantNetAPI", dependencies: ["PlantGuideCore"], swiftSettings: settings),
+    .target(
+        name: "PlantIdentification",
+        dependencies: ["PlantGuideCore", "PlantCatalog", "PlantNetAPI"],
+        swiftSettings: settings
+    ),
+    .testTarget(
+        name: "PlantNetAPITests",
+        dependencies: ["PlantNetAPI", "PlantIdentification", "PlantCatalog", "PlantGuideTestSupport"],
+        swiftSettings: settings
+    ),
+]
+
 // MARK: - Store: the collection database (GRDB), photos, care guide and schedules, import/export.
 let store: [Target] = [
     .target(
@@ -92,18 +108,29 @@ let store: [Target] = [
     ),
 ]
 
-// MARK: - Online identification: the Pl@ntNet v2 client (quota, cache, offline) and the hybrid identifier that
-// combines it with the on-device classifier and enriches answers from the catalog.
-let plantNet: [Target] = [
-    .target(name: "PlantNetAPI", dependencies: ["PlantGuideCore"], swiftSettings: settings),
+// MARK: - Command line and benchmarks: thin shells over the libraries.
+let shells: [Target] = [
     .target(
-        name: "PlantIdentification",
-        dependencies: ["PlantGuideCore", "PlantCatalog", "PlantNetAPI"],
+        name: "PlantGuideCLI",
+        dependencies: [
+            "PlantGuideCore", "PlantCatalog", "PlantImaging", "PlantClassifier", "PlantNetAPI", "PlantIdentification",
+            "PlantStore", "PlantGuideServer", "PlantGuideTestSupport", argumentParser,
+        ],
         swiftSettings: settings
     ),
+    .executableTarget(name: "plantguide", dependencies: ["PlantGuideCLI"], swiftSettings: settings),
+    .executableTarget(
+        name: "plantguide-bench",
+        dependencies: [
+            "PlantGuideCore", "PlantCatalog", "PlantImaging", "PlantClassifier", "PlantNetAPI", "PlantIdentification",
+            "PlantStore", "PlantGuideTestSupport", argumentParser,
+        ],
+        swiftSettings: settings
+    ),
+    .target(name: "PlantGuideTestSupport", dependencies: ["PlantGuideCore"] + nio, swiftSettings: settings),
     .testTarget(
-        name: "PlantNetAPITests",
-        dependencies: ["PlantNetAPI", "PlantIdentification", "PlantCatalog", "PlantGuideTestSupport"],
+        name: "PlantGuideCLITests",
+        dependencies: ["PlantGuideCLI", "PlantGuideTestSupport"],
         swiftSettings: settings
     ),
 ]
@@ -120,9 +147,10 @@ let blasDependency: [Target.Dependency] = ["COpenBLAS"]
 #endif
 let classifier: [Target] = blas + [
     .systemLibrary(name: "CPlantZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
+    .target(name: "CPlantKernels"),
     .target(
         name: "PlantClassifier",
-        dependencies: ["PlantGuideCore", "PlantImaging", "CPlantZlib"] + blasDependency,
+        dependencies: ["PlantGuideCore", "PlantImaging", "CPlantZlib", "CPlantKernels"] + blasDependency,
         exclude: ["Resources/SOURCES.md"],
         resources: [
             .copy("Resources/class_idx_to_species_id.json"),
@@ -134,33 +162,6 @@ let classifier: [Target] = blas + [
         name: "PlantClassifierTests",
         dependencies: ["PlantClassifier", "PlantGuideTestSupport"],
         resources: [.copy("Fixtures")],
-        swiftSettings: settings
-    ),
-]
-
-// MARK: - Command line and benchmarks: thin shells over the libraries.
-let shells: [Target] = [
-    .target(
-        name: "PlantGuideCLI",
-        dependencies: [
-            "PlantGuideCore", "PlantCatalog", "PlantImaging", "PlantStore", "PlantNetAPI", "PlantIdentification",
-            "PlantClassifier", "PlantGuideServer", "PlantGuideTestSupport", argumentParser,
-        ],
-        swiftSettings: settings
-    ),
-    .executableTarget(name: "plantguide", dependencies: ["PlantGuideCLI"], swiftSettings: settings),
-    .executableTarget(
-        name: "plantguide-bench",
-        dependencies: [
-            "PlantGuideCore", "PlantCatalog", "PlantImaging", "PlantStore", "PlantNetAPI", "PlantIdentification",
-            "PlantClassifier", "PlantGuideTestSupport", argumentParser,
-        ],
-        swiftSettings: settings
-    ),
-    .target(name: "PlantGuideTestSupport", dependencies: ["PlantGuideCore"] + nio, swiftSettings: settings),
-    .testTarget(
-        name: "PlantGuideCLITests",
-        dependencies: ["PlantGuideCLI", "PlantGuideTestSupport"],
         swiftSettings: settings
     ),
 ]
@@ -222,5 +223,5 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
-    targets: core + catalog + imaging + store + plantNet + classifier + shells + web
+    targets: core + catalog + imaging + classifier + plantNet + store + shells + web
 )

@@ -1,20 +1,3 @@
-/// A place in a data file, for error messages a curator can act on.
-public struct CatalogLocation: Sendable, Hashable, CustomStringConvertible {
-    /// Path relative to the sources directory, e.g. `Data/catalog/plants.tsv`.
-    public let file: String
-    /// 1-based line number; `nil` when the problem concerns the whole file.
-    public let line: Int?
-
-    public init(file: String, line: Int? = nil) {
-        self.file = file
-        self.line = line
-    }
-
-    public var description: String {
-        line.map { "\(file):\($0)" } ?? file
-    }
-}
-
 /// Everything that stops the catalog from being built. Each case names the file (and line where there is one)
 /// so the curated data can be fixed directly.
 public enum CatalogBuildError: Error, Sendable, Equatable {
@@ -36,6 +19,8 @@ public enum CatalogBuildError: Error, Sendable, Equatable {
     case staleException(String, CatalogLocation)
     /// An exception that no plant uses.
     case unusedException(String, CatalogLocation)
+    /// A row in `genera.tsv` that no plant uses.
+    case unusedGenus(String, CatalogLocation)
 }
 
 extension CatalogBuildError: CustomStringConvertible {
@@ -61,6 +46,8 @@ extension CatalogBuildError: CustomStringConvertible {
             "\(location): exception '\(name)' is an accepted GRIN name; remove the exception"
         case let .unusedException(name, location):
             "\(location): exception '\(name)' is not used by any plant; remove it"
+        case let .unusedGenus(genus, location):
+            "\(location): genus '\(genus)' is not used by any plant; remove it"
         }
     }
 }

@@ -24,12 +24,13 @@ public struct CatalogBuilder: Sendable {
             throw .unusedException(unused.name.text, unused.location)
         }
         let usedGenera = Set(entries.map(\.name.genus))
-        if let unused = genera.values.sorted(by: { $0.name < $1.name }).first(where: { !usedGenera.contains($0.name) }) {
-            throw .malformedRow(unused.location, reason: "genus '\(unused.name)' is not used by any plant; remove it")
+        let sortedGenera = genera.values.sorted { $0.name < $1.name }
+        if let unused = sortedGenera.first(where: { !usedGenera.contains($0.name) }) {
+            throw .unusedGenus(unused.name, unused.location)
         }
         return Catalog(
             configuration: configuration,
-            genera: genera.values.sorted { $0.name < $1.name },
+            genera: sortedGenera,
             entries: entries.sorted { $0.name < $1.name },
             exceptions: exceptions
         )
@@ -182,6 +183,11 @@ public struct CatalogBuilder: Sendable {
                 guard let override = CatalogCategory(rawValue: row[2]) else {
                     throw .unknownCategory(row[2], row.location)
                 }
+                // An override that repeats the default would hide a later change of the genus default.
+                guard override != genus.category else {
+                    throw .malformedRow(row.location, reason: "category '\(row[2])' is already the default of "
+                        + "\(genus.name); leave it empty")
+                }
                 category = override
             }
             entries.append(CatalogEntry(
@@ -218,46 +224,5 @@ public struct CatalogBuilder: Sendable {
             }
         }
         return names
-    }
-}
-
-// MARK: - Resource format
-
-/// The top level of `houseplants.json`.
-private struct ResourceFile: Encodable {
-    let sourceDate: String
-    let totalPlants: Int
-    let sources: [CatalogSource]
-    let plants: [ResourcePlant]
-
-    enum CodingKeys: String, CodingKey {
-        case sourceDate = "source_date"
-        case totalPlants = "total_plants"
-        case sources, plants
-    }
-}
-
-/// One plant in `houseplants.json`. `genus` and `cultivar` are there so search need not re-parse names.
-private struct ResourcePlant: Encodable {
-    let scientificName: String
-    let commonNames: [String]
-    let family: String
-    let category: String
-    let genus: String
-    let cultivar: String?
-
-    init(_ entry: CatalogEntry) {
-        scientificName = entry.scientificName
-        commonNames = entry.commonNames
-        family = entry.family
-        category = entry.category.rawValue
-        genus = entry.name.genus
-        cultivar = entry.name.cultivar
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case scientificName = "scientific_name"
-        case commonNames = "common_names"
-        case family, category, genus, cultivar
     }
 }

@@ -28,10 +28,11 @@ public struct PlantGuideCommand: AsyncParsableCommand {
             DevCommand.self,
             ImageCommand.self,
             IdentifyCommand.self,
+            ModelCommand.self,
             QuotaCommand.self,
             CacheCommand.self,
             ConfigCommand.self,
-            ModelCommand.self,
+            DevCommand.self,
         ]
     )
 

@@ -8,6 +8,10 @@ import PlantNetAPI
 ///
 /// Pl@ntNet being offline or out of quota is not an error when the device can answer: the result says why
 /// it came from the device. With ``IdentificationStrategy/api`` it is, naming the cause.
+///
+/// It lives in its own module, `PlantIdentification`, rather than in `PlantNetAPI`, because it needs the catalog
+/// for enrichment while the API client should depend on the core only; the web app and the command line both
+/// build on it.
 public struct HybridIdentifier: Sendable {
     /// The on-device classifier; `nil` when no model is installed.
     public var onDevice: OnDeviceIdentifier?

@@ -8,8 +8,8 @@ public struct DecodedImage: Sendable {
     public let originalWidth: Int
     /// Height as stored in the file, before orientation and scaling.
     public let originalHeight: Int
-    /// The EXIF orientation (1…8) that was applied; 1 when none (HEIF transformations are applied by
-    /// libheif and reported as 1).
+    /// The EXIF orientation (1…8) that was applied (JPEG and WebP); 1 when none. HEIF rotation and
+    /// mirroring are applied by libheif from the file's own transformation boxes and reported as 1.
     public let orientation: Int
     /// The DCT scale denominator used for JPEG (1, 2, 4 or 8); 1 for other formats.
     public let scaleDenominator: Int

@@ -17,10 +17,10 @@ public struct ImageDecoder: Sendable {
         self.heifThreads = heifThreads
     }
 
-    /// Decodes `data`. With `minimumShortSide`, a JPEG may be decoded at 1/2, 1/4 or 1/8 scale (DCT
-    /// scaling) as long as the upright image's shorter side stays at least that large, and a HEIC may be
-    /// read from its thumbnail when that is large enough; the returned image is then smaller than the
-    /// original (`originalWidth`/`originalHeight` keep the stored size).
+    /// Decodes `data`. With `minimumShortSide`, the result may be smaller than the original as long as
+    /// its shorter side stays at least that large: a JPEG is decoded at 1/2, 1/4 or 1/8 scale (DCT
+    /// scaling), a HEIC is read from its thumbnail when that is large enough, else shrunk by 2, 4 or 8
+    /// while its planes are converted to RGB. `originalWidth`/`originalHeight` keep the stored size.
     public func decode(_ data: Data, minimumShortSide: Int? = nil) throws(ImagingError) -> DecodedImage {
         try decode(data, target: minimumShortSide.map { .shortSide($0) })
     }
@@ -103,8 +103,11 @@ public struct ImageDecoder: Sendable {
     private func decodeWebP(_ bytes: UnsafeRawBufferPointer) -> Result<DecodedImage, ImagingError> {
         WebPCodec.header(bytes).flatMap { header in
             if let refusal = check(width: header.width, height: header.height) { return .failure(refusal) }
+            let orientation = ExifOrientationReader.orientation(inWebP: bytes)
             return WebPCodec.decode(bytes, header: header).map {
-                DecodedImage(image: $0, format: .webp, originalWidth: header.width, originalHeight: header.height, orientation: 1)
+                DecodedImage(
+                    image: Orientation.apply(orientation, width: $0.width, height: $0.height, pixels: $0.pixels),
+                    format: .webp, originalWidth: header.width, originalHeight: header.height, orientation: orientation)
             }
         }
     }

@@ -58,7 +58,7 @@ extension PlantNetError: CustomStringConvertible, LocalizedError {
         case .unexpectedStatus(let status, let message):
             "Pl@ntNet answered with an unexpected status \(status): \(message)"
         case .timeout(let seconds):
-            "Pl@ntNet did not answer within \(Int(seconds.rounded())) s."
+            "Pl@ntNet did not answer within \(seconds.formatted(.number.precision(.fractionLength(0...1)))) s."
         case .offline(let reason):
             "Pl@ntNet cannot be reached (\(reason)). Check the network connection."
         case .malformedResponse(let reason):
@@ -69,14 +69,6 @@ extension PlantNetError: CustomStringConvertible, LocalizedError {
     }
 
     public var errorDescription: String? { description }
-
-    /// Whether the on-device identifier should quietly answer instead (no network, no quota left).
-    public var isUnavailability: Bool {
-        switch self {
-        case .offline, .quotaExhausted, .timeout: true
-        default: false
-        }
-    }
 
     static func format(_ date: Date) -> String {
         let formatter = ISO8601DateFormatter()

@@ -109,6 +109,25 @@ public struct PlantCollection: Sendable {
         )
     }
 
+    /// Refines a plant's care profile with Trefle's growth facts. Failures are returned, not
+    /// thrown: the plant keeps the care guide's profile and nothing else is affected.
+    /// - Returns: `nil` on success or when there is nothing to refine; the error otherwise.
+    @discardableResult
+    public func enrichCareProfile(ofPlant id: Int64, client: TrefleClient) async -> (any Error)? {
+        do {
+            let details = try database.details(ofPlant: id)
+            guard let species = details.plant.species, let profile = details.profile,
+                  !profile.basis.hasSuffix("+ Trefle")
+            else { return nil }
+            guard let growth = try await client.growth(forScientificName: species) else { return nil }
+            let enriched = profile.enriched(with: growth)
+            if enriched != profile { try database.setProfile(enriched, forPlant: id) }
+            return nil
+        } catch {
+            return error
+        }
+    }
+
     private func storePhoto(_ data: Data) throws(StoreError) -> StoredPhoto {
         let database = database
         return try photos.store(data, now: now()) { sha throws(StoreError) in try database.photo(originalSHA256: sha) }

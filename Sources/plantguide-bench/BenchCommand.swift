@@ -26,8 +26,9 @@ struct BenchCommand: AsyncParsableCommand {
     static let suites: [any BenchmarkSuite] = [
         CatalogBenchmark(),
         ImagingBenchmark(),
-        PlantNetBenchmark(),
         ClassifierBenchmark(),
+        PlantNetBenchmark(),
+        StoreBenchmark(),
     ]
 
     func validate() throws {

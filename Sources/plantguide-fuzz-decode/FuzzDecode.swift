@@ -3,13 +3,12 @@
 // Run it with scripts/fuzz/run-decode-fuzzer [SECONDS].
 //
 // A normal `swift build` compiles this as a small program that replays files through the same code
-// (handy to re-run a crash input without the sanitizers). The fuzzer build defines PLANTGUIDE_FUZZ so
-// there is no `main` and libFuzzer provides its own:
+// (handy to re-run a crash input without the sanitizers). The fuzzer build defines PLANTGUIDE_FUZZ,
+// which swaps the entry point for one that hands control to libFuzzer's driver:
 //
-//   swift build --scratch-path .build-fuzz --product plantguide-fuzz-decode \
+//   swift build -c release --scratch-path .build-fuzz --product plantguide-fuzz-decode \
 //     -Xswiftc -sanitize=fuzzer,address -Xswiftc -DPLANTGUIDE_FUZZ -Xcc -fsanitize=fuzzer-no-link,address
-//   .build-fuzz/debug/plantguide-fuzz-decode -max_total_time=600 -rss_limit_mb=2048 \
-//     -dict=scripts/fuzz/images.dict fuzz-corpus Tests/PlantImagingTests/Fixtures
+//   .build-fuzz/release/plantguide-fuzz-decode -max_total_time=600 -dict=scripts/fuzz/images.dict fuzz-corpus
 import Foundation
 import PlantImaging
 

@@ -123,6 +123,28 @@ import Testing
         #expect(try error(loading: fixture) == expected)
     }
 
+    @Test func unusedExceptionAndGenusAreReported() throws {
+        var fixture = Fixture()
+        fixture.exceptions.append("Aloe nonexistens\tlisted but never used by a plant")
+        #expect(try error(loading: fixture)
+            == .unusedException("Aloe nonexistens", CatalogLocation(file: CatalogPaths.exceptions, line: 3)))
+
+        fixture = Fixture()
+        fixture.genera.append("Haworthia\tAsphodelaceae\tSucculent\twindowed succulent rosettes")
+        #expect(try error(loading: fixture)
+            == .unusedGenus("Haworthia", CatalogLocation(file: CatalogPaths.genera, line: 5)))
+    }
+
+    @Test func categoryRepeatingTheGenusDefaultIsRejected() throws {
+        var fixture = Fixture()
+        fixture.plants[0] = "Aloe vera\tAloe Vera\tSucculent"
+        guard case let .malformedRow(location, _) = try error(loading: fixture) else {
+            Issue.record("expected a malformed row")
+            return
+        }
+        #expect(location == self.location(line: 2))
+    }
+
     @Test func malformedRowIsReportedWithItsLine() throws {
         var fixture = Fixture()
         fixture.plants.append("Aloe arborescens")

@@ -35,11 +35,12 @@ import Testing
         #expect(worst < 1e-4)
     }
 
-    @Test(arguments: architectures)
-    func float16KeepsTopTenAndProbabilities(architecture: ResNetArchitecture) throws {
+    /// Float16 storage, both widened once at load and kept half-size and widened per layer.
+    @Test(arguments: architectures, [Int.max, 0])
+    func float16KeepsTopTenAndProbabilities(architecture: ResNetArchitecture, widenBelow: Int) throws {
         let (file, model) = try FixtureModels.importModel(architecture, precision: .float16)
         defer { try? FileManager.default.removeItem(at: file) }
-        let classifier = try Classifier(contentsOf: file, threads: 2)
+        let classifier = try Classifier(contentsOf: file, threads: 2, widenAtLoadBelowBytes: widenBelow)
         #expect(classifier.manifest.precision == .float16)
         for (input, expected) in zip(try FixtureModels.inputs(), model.logits) {
             let probabilities = try classifier.probabilities(input)

@@ -86,6 +86,11 @@ import Testing
         #expect(Set(uids(second.stdout)).isSubset(of: Set(uids(first))))
         #expect(first.contains("DTSTART;VALUE=DATE:20260610"))  // overdue water placed on today
         #expect(second.stdout.contains("DTSTART;VALUE=DATE:20260614"))
-        #expect(try runner.run(["care", "ics", "--json"]).status != 0)
+        let json = try runner.jsonObject(["care", "ics", "--json"])
+        #expect((json["calendar"] as? String)?.hasPrefix("BEGIN:VCALENDAR") == true)
+        #expect(json["events"] as? Int ?? 0 > 0)
+        #expect(summary["events"] as? Int ?? 0 > 0)
+        // The stamp follows the injected clock.
+        #expect(second.stdout.contains("DTSTAMP:20260610T090000Z"))
     }
 }

@@ -113,6 +113,26 @@ import Testing
         #expect(try runner.jsonArray(["collection", "list", "--json"]).isEmpty)
     }
 
+    @Test func trefleRefinesTheProfileWhenConfiguredAndNeverBlocksWhenDown() throws {
+        var runner = try collectionRunner()
+        defer { runner.cleanUp() }
+        let stub = try TrefleStub()
+        defer { stub.stop() }
+        runner.environment["TREFLE_TOKEN"] = TrefleStub.token
+        runner.environment["PLANTGUIDE_TREFLE_URL"] = stub.baseURL.absoluteString
+        _ = try runner.jsonObject(["collection", "add", "Monstera", "--json"])
+        let enriched = try #require(try runner.jsonObject(["collection", "show", "1", "--json"])["careProfile"] as? [String: Any])
+        #expect(enriched["basis"] as? String == "genus Monstera + Trefle")
+        #expect(enriched["minTemperature"] as? Int == 13)
+        stub.behaviour = .down
+        let outcome = try runner.run(["collection", "add", "Monstera", "--nickname", "Two", "--json"])
+        #expect(outcome.status == 0)
+        #expect(outcome.stderr.contains("Trefle is unavailable"))
+        #expect(!outcome.stderr.contains(TrefleStub.token))
+        let plain = try #require(try runner.jsonObject(["collection", "show", "2", "--json"])["careProfile"] as? [String: Any])
+        #expect(plain["basis"] as? String == "genus Monstera")
+    }
+
     @Test func aForeignFileAtTheDatabasePathIsAnErrorAndIsKept() throws {
         let runner = try collectionRunner()
         defer { runner.cleanUp() }

@@ -147,6 +147,15 @@ import Testing
         #expect(try json(outcome)["source"] as? String == "plantNetAPI")
     }
 
+    @Test func missingPhotoIsAReadableError() throws {
+        let cli = try CommandLineRunner(environment: ["PLANTNET_API_KEY": "stub-key"])
+        defer { cli.cleanUp() }
+        let outcome = try cli.run(["identify", cli.home.appendingPathComponent("nope.jpg").path, "--strategy", "api"])
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr.contains("Cannot read the photo"))
+        #expect(outcome.stderr.contains("no such file"))
+    }
+
     @Test(arguments: [
         ["identify"], ["identify", "a.jpg", "--organ", "leaf", "--organ", "flower"], ["identify", "a.jpg", "--organ", "habit"],
         ["identify", "a.jpg", "--strategy", "magic"], ["identify", "1", "2", "3", "4", "5", "6"],

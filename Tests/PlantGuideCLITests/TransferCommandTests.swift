@@ -85,6 +85,8 @@ import Testing
         let file = runner.home.appendingPathComponent("backup.sqlite")
         let outcome = try runner.jsonObject(["backup", file.path, "--json"])
         #expect(outcome["file"] as? String == file.path)
+        #expect(outcome["plants"] as? Int == 1)
+        #expect(outcome["bytes"] as? Int ?? 0 > 0)
         let header = try #require(FileManager.default.contents(atPath: file.path)?.prefix(16))
         #expect(header == Data("SQLite format 3\0".utf8))
         // The copy is a working collection.

@@ -25,7 +25,15 @@ import Testing
         #expect(meanAbsoluteDifference(decoded.image.pixels, reference.pixels) < 2)
     }
 
-    @Test(arguments: ["gray.jpg", "gray.png", "gray16.png", "rgb16.png", "palette.png", "alpha.png", "alpha.webp", "cmyk.jpg"])
+    @Test func appliesTheWebPExifOrientation() throws {
+        let reference = try Fixtures.decode("reference.png").image
+        let decoded = try Fixtures.decode("orientation-6.webp")
+        #expect(decoded.orientation == 6 && decoded.originalWidth == 64 && decoded.originalHeight == 96)
+        #expect(decoded.image.width == 96 && decoded.image.height == 64)
+        #expect(meanAbsoluteDifference(decoded.image.pixels, reference.pixels) < 0.5)
+    }
+
+    @Test(arguments: ["gray.jpg", "gray.png", "gray16.png", "rgb16.png", "palette.png", "alpha.png", "interlaced.png", "alpha.webp", "cmyk.jpg"])
     func normalisesToEightBitRGB(name: String) throws {
         let decoded = try Fixtures.decode(name)
         let expected = try Fixtures.decode("\(name).expected.png").image

@@ -15,7 +15,7 @@ import Testing
 
     @Test func sha256StreamsAcrossBlockBoundaries() {
         let message = Data((0..<1000).map { UInt8($0 % 251) })
-        var hasher = SHA256()
+        var hasher = SHA256Hasher()
         for start in stride(from: 0, to: message.count, by: 37) {
             hasher.update(message[start..<min(start + 37, message.count)])
         }

@@ -37,6 +37,16 @@ import Testing
         }
     }
 
+    @Test func refusesDamagedHEVCParameters() throws {
+        let data = try Fixtures.data("hostile/bad-sps.heic")
+        #expect {
+            try ImageDecoder().decode(data)
+        } throws: { error in
+            guard case .corrupt(.heic, _) = error as? ImagingError else { return false }
+            return true
+        }
+    }
+
     @Test func refusesFilesOverTheByteBudget() throws {
         let data = try Fixtures.data("photo.png")
         let decoder = ImageDecoder(limits: DecodeLimits(maximumBytes: 1000))

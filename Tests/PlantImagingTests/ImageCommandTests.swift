@@ -38,7 +38,7 @@ import Testing
 
     @Test(arguments: ["hostile/empty.jpg", "hostile/random.bin", "hostile/truncated.jpg", "hostile/truncated.png",
                       "hostile/truncated.heic", "hostile/random.jpg", "hostile/random.png", "hostile/random.webp",
-                      "hostile/random.heic", "hostile/bomb.png", "hostile/bomb.jpg", "hostile/tiny.png"])
+                      "hostile/random.heic", "hostile/bomb.png", "hostile/bomb.jpg", "hostile/tiny.png", "hostile/bad-sps.heic"])
     func badImagesFailWithOneLine(name: String) throws {
         let runner = try CommandLineRunner()
         defer { runner.cleanUp() }

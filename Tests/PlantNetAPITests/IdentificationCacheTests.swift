@@ -32,6 +32,19 @@ import Testing
         #expect(IdentificationCache(file: file).lookup(key(1, project: "weurope")) == nil)
     }
 
+    @Test func twoProcessesWritingKeepBothAnswers() throws {
+        let file = try temporaryFolder().appendingPathComponent("cache.json")
+        let first = IdentificationCache(file: file)
+        let second = IdentificationCache(file: file)
+        #expect(first.lookup(key(1)) == nil)  // both have read the (missing) file
+        #expect(second.lookup(key(2)) == nil)
+        try first.store(answer("A a"), for: key(1))
+        try second.store(answer("B b"), for: key(2))
+        let reopened = IdentificationCache(file: file)
+        #expect(reopened.lookup(key(1))?.identification.best?.scientificName == "A a")
+        #expect(reopened.lookup(key(2))?.identification.best?.scientificName == "B b")
+    }
+
     @Test func entriesExpireAfterSevenDays() throws {
         let time = ManualTime(iso8601: "2026-03-01T12:00:00Z")
         let cache = IdentificationCache(file: try temporaryFolder().appendingPathComponent("cache.json"), now: time.now)

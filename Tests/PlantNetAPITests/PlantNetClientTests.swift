@@ -31,6 +31,16 @@ import Testing
         }
     }
 
+    @Test func sendsLargePhotosWhole() async throws {
+        try await withStub { stub in
+            let big = (0..<3).map { PlantNetImage(jpeg: photo(UInt8($0), size: 1_500_000), organ: .leaf, sha256: "\($0)") }
+            let answer = try await client(stub).identify(big)
+            #expect(answer.identification.best != nil)
+            let request = try #require(stub.requests.last)
+            #expect(request.parts.filter { $0.name == "images" }.map(\.data) == big.map(\.jpeg))
+        }
+    }
+
     @Test func decodesTheAnswer() async throws {
         try await withStub { stub in
             let answer = try await client(stub).identify([image(1)])

@@ -34,6 +34,22 @@ import Testing
         #expect(try planner.due(withinDays: 30, room: "office").tasks.allSatisfy { $0.plantId == cactus.id })
     }
 
+    @Test func dueTasksComeMostOverdueFirstThenByPlantAndTask() throws {
+        let (home, database, clock, planner) = try setUp()
+        defer { home.cleanUp() }
+        let seeds = (0..<12).map { index in
+            PlantSeed(plant: NewPlant(name: "Plant \(index)", room: "Hall"), profile: .fixture(water: 2 + index % 3, fertilize: 4))
+        }
+        try database.addPlants(seeds, now: clock.now)
+        clock.advance(days: 9)
+        let tasks = try planner.due(withinDays: 0).tasks
+        #expect(tasks.count == 24)
+        let keys = tasks.map { [$0.dueOn?.dayNumber ?? 0, Int($0.plantId), CareTask.allCases.firstIndex(of: $0.task) ?? 0] }
+        #expect(keys == keys.sorted { $0.lexicographicallyPrecedes($1) })
+        #expect(tasks.first?.overdueDays == 7)
+        #expect(Set(tasks.map(\.plantId)).count == 12)
+    }
+
     @Test func markingDoneLogsAnEventAndMovesTheSchedule() throws {
         let (home, database, clock, planner) = try setUp()
         defer { home.cleanUp() }

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import PlantGuideCore
 import Testing
 @testable import PlantStore
@@ -87,5 +88,24 @@ import Testing
         }
         #expect(day("2026-12-31").adding(days: 1) == day("2027-01-01"))
         #expect(day("2026-03-01").days(since: day("2026-02-01")) == 28)
+    }
+}
+
+@Suite struct DatabaseTimestampTests {
+    @Test(arguments: [0.0, 1_780_000_000.123, 951_782_400.5, 1_709_164_799.999, 4_102_444_800.001])
+    func readsWhatGRDBWrites(seconds: Double) throws {
+        let date = Date(timeIntervalSince1970: seconds)
+        guard case .string(let text) = date.databaseValue.storage else {
+            Issue.record("GRDB stored a date as something other than text")
+            return
+        }
+        let parsed = try #require(DatabaseTimestamp.parse(text))
+        let reference = try #require(Date.fromDatabaseValue(date.databaseValue))
+        #expect(abs(parsed.timeIntervalSince(reference)) < 0.000_5, "\(text)")
+    }
+
+    @Test(arguments: ["", "2026-01-01", "2026-13-01 00:00:00", "2026-01-01 25:00:00", "2026-01-01 10:00:00.12x", "yesterday at noon!!"])
+    func refusesOtherText(text: String) {
+        #expect(DatabaseTimestamp.parse(text) == nil)
     }
 }

@@ -9,7 +9,7 @@ import Testing
         let home = try TemporaryHome()
         defer { home.cleanUp() }
         let database = try home.open()
-        #expect(try database.appliedMigrations() == ["v1", "v2"])
+        #expect(try database.appliedMigrations() == ["v1", "v2", "v3"])
         let mode = try database.writer.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
         #expect(mode == "wal")
         let foreignKeys = try database.writer.read { db in try Bool.fetchOne(db, sql: "PRAGMA foreign_keys") }
@@ -41,14 +41,40 @@ import Testing
             try queue.close()
         }
         let database = try home.open()
-        #expect(try database.appliedMigrations() == ["v1", "v2"])
+        #expect(try database.appliedMigrations() == ["v1", "v2", "v3"])
         let plants = try database.plants()
         #expect(plants.map(\.name) == ["Monstera deliciosa"])
         #expect(plants.first?.room == "Hall")
         #expect(try database.events(plantId: 1).map(\.day) == [day("2026-01-05")])
+        // The last-done table added in v3 was filled from the old events.
+        let planner = CarePlanner(database: database, hemisphere: .north, timeZone: TimeZone(identifier: "UTC") ?? .current) {
+            Date(timeIntervalSince1970: 1_767_600_000)  // 2026-01-05
+        }
+        #expect(try planner.schedule(forPlant: 1).first?.lastDone == day("2026-01-05"))
         // The new table works on the upgraded file.
         try database.updateScheduleSettings(plantId: 1, task: .water) { $0.growingDays = 5 }
         #expect(try database.details(ofPlant: 1).scheduleSettings.first?.growingDays == 5)
+    }
+
+    @Test func lastDoneFollowsEveryChangeToTheCareLog() throws {
+        let home = try TemporaryHome()
+        defer { home.cleanUp() }
+        let database = try home.open()
+        let plant = try database.addPlant(NewPlant(name: "Fern"), profile: .fixture(), now: Date())
+        func lastWatered() throws -> String? {
+            try database.writer.read { db in
+                try String.fetchOne(db, sql: "SELECT day FROM careLastDone WHERE plantId = ? AND task = 'water'", arguments: [plant.id])
+            }
+        }
+        let late = try database.logCare(plantId: plant.id, task: .water, day: day("2026-03-10"), now: Date())
+        try database.logCare(plantId: plant.id, task: .water, day: day("2026-03-01"), now: Date())
+        #expect(try lastWatered() == "2026-03-10")
+        try database.writer.write { db in try db.execute(sql: "DELETE FROM careEvent WHERE id = ?", arguments: [late.id]) }
+        #expect(try lastWatered() == "2026-03-01")
+        try database.writer.write { db in try db.execute(sql: "UPDATE careEvent SET task = 'mist'") }
+        #expect(try lastWatered() == nil)
+        try database.removePlant(id: plant.id)
+        #expect(try database.writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM careLastDone") } == 0)
     }
 
     @Test func refusesAFileThatIsNotADatabaseAndLeavesItAlone() throws {
@@ -95,6 +121,7 @@ import Testing
         try handle.seek(toOffset: 100)
         handle.write(Data(repeating: 0xA5, count: 8192))
         try handle.close()
+        let damaged = try Data(contentsOf: home.databaseURL)
         var message = ""
         do {
             let database = try home.open()
@@ -103,6 +130,7 @@ import Testing
             message = "\(error)"
         }
         #expect(message.contains("damaged") || message.contains("not an SQLite database"), "got: \(message)")
+        #expect(try Data(contentsOf: home.databaseURL) == damaged)
     }
 
     @Test func refusesADatabaseFromANewerVersion() throws {
@@ -162,6 +190,26 @@ import Testing
         library.removeFiles(of: orphans)
         #expect(!FileManager.default.fileExists(atPath: library.url(of: photo).path))
         #expect(throws: StoreError.self) { try database.removePlant(id: second.id) }
+    }
+
+    @Test func updatingAPlantKeepsItsIdentityAndMovesUpdatedAt() throws {
+        let home = try TemporaryHome()
+        defer { home.cleanUp() }
+        let database = try home.open()
+        let created = Date(timeIntervalSince1970: 1_780_000_000)
+        var plant = try database.addPlant(NewPlant(name: "Fern", room: "Hall"), profile: .fixture(), now: created)
+        let original = plant
+        plant.room = "Bathroom"
+        plant.uuid = "00000000-0000-0000-0000-00000000beef"
+        let updated = try database.updatePlant(plant, now: created.addingTimeInterval(60))
+        #expect(updated.uuid == original.uuid)
+        #expect(try database.plant(id: plant.id)?.room == "Bathroom")
+        #expect(try database.plant(id: plant.id)?.updatedAt == created.addingTimeInterval(60))
+        plant.id = 999
+        #expect(throws: StoreError.self) { try database.updatePlant(plant, now: created) }
+        plant.id = original.id
+        plant.name = " "
+        #expect(throws: StoreError.self) { try database.updatePlant(plant, now: created) }
     }
 
     @Test func backupIsAConsistentCopyWhileInUse() throws {

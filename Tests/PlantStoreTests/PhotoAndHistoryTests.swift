@@ -41,6 +41,8 @@ import Testing
         #expect(again.sha256 == photo.sha256 && again.thumbnailSHA256 == photo.thumbnailSHA256)
         let b = try database.addPlant(NewPlant(name: "B"), profile: .fixture(), photo: again, now: Date())
         #expect(try database.allPhotos().count == 1)
+        #expect(try database.photo(sha256: photo.sha256)?.originalSHA256 == photo.originalSHA256)
+        #expect(try database.photo(sha256: String(repeating: "0", count: 64)) == nil)
         #expect(try database.details(ofPlant: a.id).photos.map(\.sha256) == [photo.sha256])
         #expect(try database.details(ofPlant: b.id).photos.map(\.sha256) == [photo.sha256])
         let files = try FileManager.default.subpathsOfDirectory(atPath: library.root.path).filter { $0.hasSuffix(".jpg") }

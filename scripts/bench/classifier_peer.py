@@ -7,6 +7,14 @@
                                      and DIR/photo-12mp.jpg (4000x3000) for the end-to-end row.
   peer   --onnx FILE --input FILE    loads the model in ONNX Runtime, times it, prints JSON with load_ms,
          [--threads 2 --runs 30]     p50_ms, p90_ms, peak_rss_mib and the logits.
+  serve  --onnx FILE --input FILE    like peer, but waits on standard input: `run K` times K forwards and
+         [--threads 2]               prints their milliseconds as a JSON list, `done` prints the peer
+                                     JSON (without timings) and exits. Lets the bench interleave the two
+                                     engines so load on the machine hits both alike.
+  measure [--runs 5] -- CMD ...      runs CMD several times; prints JSON with each run's seconds and the
+                                     largest peak RSS. (A child spawned straight from a big process
+                                     inherits that process's ru_maxrss on Linux, so the bench asks
+                                     this small one to do it.)
 
 Installs numpy, onnx, onnxruntime and Pillow with pip when missing. Used by plantguide-bench's
 `classifier` suite; never by CI.
@@ -269,6 +277,53 @@ def peer(args):
     }))
 
 
+def serve(args):
+    ensure(("numpy", "numpy"), ("onnxruntime", "onnxruntime"))
+    import numpy as np
+    import onnxruntime as ort
+
+    data = np.fromfile(args.input, dtype="<f4").reshape(1, 3, 224, 224)
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = args.threads
+    options.inter_op_num_threads = 1
+    start = time.perf_counter()
+    session = ort.InferenceSession(args.onnx, options, providers=["CPUExecutionProvider"])
+    load_ms = (time.perf_counter() - start) * 1000
+    logits = session.run(None, {"input": data})[0]
+    print("ready", flush=True)
+    for line in sys.stdin:
+        words = line.split()
+        if words[:1] == ["run"]:
+            times = []
+            for _ in range(int(words[1])):
+                start = time.perf_counter()
+                session.run(None, {"input": data})
+                times.append((time.perf_counter() - start) * 1000)
+            print(json.dumps(times), flush=True)
+        elif words[:1] == ["done"]:
+            break
+    print(json.dumps({
+        "runtime": f"onnxruntime {ort.__version__}",
+        "load_ms": load_ms,
+        "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        "logits": [float(v) for v in logits[0]],
+    }), flush=True)
+
+
+def measure(args):
+    command = args.command_line[1:] if args.command_line[:1] == ["--"] else args.command_line
+    seconds, statuses = [], []
+    for _ in range(args.runs):
+        start = time.perf_counter()
+        statuses.append(subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode)
+        seconds.append(time.perf_counter() - start)
+    print(json.dumps({
+        "statuses": statuses,
+        "seconds": seconds,
+        "peak_rss_mib": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024,
+    }))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -280,8 +335,15 @@ def main():
     p.add_argument("--input", required=True)
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--runs", type=int, default=30)
+    v = commands.add_parser("serve")
+    v.add_argument("--onnx", required=True)
+    v.add_argument("--input", required=True)
+    v.add_argument("--threads", type=int, default=2)
+    m = commands.add_parser("measure")
+    m.add_argument("--runs", type=int, default=5)
+    m.add_argument("command_line", nargs=argparse.REMAINDER)
     args = parser.parse_args()
-    build(args) if args.command == "build" else peer(args)
+    {"build": build, "peer": peer, "serve": serve, "measure": measure}[args.command](args)
 
 
 if __name__ == "__main__":

@@ -2,19 +2,8 @@ import Foundation
 import PlantGuideCore
 
 /// The bundled resource as stored: `{"source_date", "total_plants", "sources", "plants": [...]}`.
-struct CatalogFile: Decodable {
-    struct Plant: Decodable {
-        var scientific_name: String
-        var common_names: [String]
-        var family: String
-        var category: String
-    }
-
-    var source_date: String
-    var total_plants: Int
-    var plants: [Plant]
-
-    /// Decodes and checks a catalog file; every problem names the file and what is wrong.
+enum CatalogFile {
+    /// Reads and checks a catalog file; every problem names the file and what is wrong.
     static func load(from url: URL) throws(CatalogError) -> (sourceDate: String, plants: [CatalogPlant]) {
         let data: Data
         do {
@@ -22,31 +11,37 @@ struct CatalogFile: Decodable {
         } catch {
             throw CatalogError.resourceUnreadable(path: url.path, reason: error.localizedDescription)
         }
-        let file: CatalogFile
-        do {
-            file = try JSONDecoder().decode(CatalogFile.self, from: data)
-        } catch {
-            throw CatalogError.resourceUnreadable(path: url.path, reason: "not a catalog JSON file (\(error))")
+        func fail(_ reason: String) -> CatalogError {
+            CatalogError.resourceUnreadable(path: url.path, reason: reason)
         }
-        guard file.total_plants == file.plants.count else {
-            throw CatalogError.resourceUnreadable(
-                path: url.path,
-                reason: "total_plants says \(file.total_plants) but \(file.plants.count) plants are listed"
-            )
+        let document: JSONValue
+        do {
+            document = try JSONValue.parse(Array(data))
+        } catch {
+            throw fail("not a catalog JSON file (\(error))")
+        }
+        guard let sourceDate = document["source_date"]?.string,
+              let total = document["total_plants"]?.number,
+              let entries = document["plants"]?.array else {
+            throw fail("not a catalog JSON file (source_date, total_plants or plants missing)")
+        }
+        guard Int(total) == entries.count else {
+            throw fail("total_plants says \(Int(total)) but \(entries.count) plants are listed")
         }
         var plants: [CatalogPlant] = []
-        for plant in file.plants {
-            guard let category = PlantCategory(rawValue: plant.category) else {
-                throw CatalogError.resourceUnreadable(
-                    path: url.path, reason: "unknown category '\(plant.category)' for \(plant.scientific_name)"
-                )
+        plants.reserveCapacity(entries.count)
+        for (position, entry) in entries.enumerated() {
+            guard let name = entry["scientific_name"]?.string, let family = entry["family"]?.string,
+                  let categoryName = entry["category"]?.string,
+                  let commonNames = entry["common_names"]?.array?.compactMap(\.string) else {
+                throw fail("plant \(position + 1) lacks scientific_name, common_names, family or category")
             }
-            plants.append(CatalogPlant(
-                scientificName: plant.scientific_name, commonNames: plant.common_names,
-                family: plant.family, category: category
-            ))
+            guard let category = PlantCategory(rawValue: categoryName) else {
+                throw fail("unknown category '\(categoryName)' for \(name)")
+            }
+            plants.append(CatalogPlant(scientificName: name, commonNames: commonNames, family: family, category: category))
         }
-        return (file.source_date, plants)
+        return (sourceDate, plants)
     }
 }
 

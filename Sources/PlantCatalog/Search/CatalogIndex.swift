@@ -5,51 +5,63 @@ import PlantGuideCore
 final class CatalogIndex: Sendable {
     let plants: [CatalogPlant]
     let sourceDate: String
-    /// Per plant: folded full names, the scientific name (quotes dropped) first, then common names.
-    private let names: [[[UInt8]]]
-    /// Per plant: ids of every word in its names, genus, family and cultivar.
-    private let wordIDs: [[Int32]]
+    /// Folded full names of all plants: per plant the scientific name (quotes dropped), then common names.
+    private let names: WordList
+    /// Per plant: the range of its entries in `names`.
+    private let nameRanges: [Range<Int32>]
     /// Every distinct folded word in the catalog.
-    private let vocabulary: [[UInt8]]
+    private let vocabulary: WordList
+    /// Per plant: ids of every word of its names and family, flattened; ranges in `wordRanges`.
+    private let wordIDs: [Int32]
+    private let wordRanges: [Range<Int32>]
     private let isCultivar: [Bool]
-    /// Folded scientific name (and binomial for species) → plant index, for exact look-ups.
-    private let byName: [[UInt8]: Int]
+    /// Folded scientific name → plant index, for exact look-ups.
+    private let byName: [ByteKey: Int]
 
     init(plants: [CatalogPlant], sourceDate: String) {
         self.plants = plants
         self.sourceDate = sourceDate
-        var vocabulary: [[UInt8]] = []
-        var vocabularyIDs: [[UInt8]: Int32] = [:]
-        var names: [[[UInt8]]] = []
-        var wordIDs: [[Int32]] = []
-        var byName: [[UInt8]: Int] = [:]
+        var vocabulary = WordList()
+        var vocabularyIDs: [ByteKey: Int32] = [:]
+        var names = WordList()
+        var nameRanges: [Range<Int32>] = []
+        var wordIDs: [Int32] = []
+        var wordRanges: [Range<Int32>] = []
+        var byName: [ByteKey: Int] = [:]
         for (index, plant) in plants.enumerated() {
             let plantNames = ([plant.scientificName] + plant.commonNames).map(TextFolding.fold)
-            names.append(plantNames)
+            let firstName = Int32(names.count)
+            plantNames.forEach { names.append($0) }
+            nameRanges.append(firstName..<Int32(names.count))
             var ids = Set<Int32>()
             for word in (plantNames + [TextFolding.fold(plant.family)]).flatMap(TextFolding.words) {
-                if let id = vocabularyIDs[word] {
+                if let id = vocabularyIDs[ByteKey(word)] {
                     ids.insert(id)
                 } else {
                     let id = Int32(vocabulary.count)
                     vocabulary.append(word)
-                    vocabularyIDs[word] = id
+                    vocabularyIDs[ByteKey(word)] = id
                     ids.insert(id)
                 }
             }
-            wordIDs.append(ids.sorted())
-            if byName[plantNames[0]] == nil { byName[plantNames[0]] = index }
+            let firstWord = Int32(wordIDs.count)
+            wordIDs += ids.sorted()
+            wordRanges.append(firstWord..<Int32(wordIDs.count))
+            if byName[ByteKey(plantNames[0])] == nil { byName[ByteKey(plantNames[0])] = index }
         }
         self.names = names
-        self.wordIDs = wordIDs
+        self.nameRanges = nameRanges
         self.vocabulary = vocabulary
-        self.isCultivar = plants.map { $0.name.cultivar != nil }
+        self.wordIDs = wordIDs
+        self.wordRanges = wordRanges
+        // Only cultivar names carry quotes.
+        self.isCultivar = plants.map { $0.scientificName.utf8.contains(UInt8(ascii: "'")) }
         self.byName = byName
     }
 
     /// The plant whose scientific name is `name`, ignoring case, accents and quotes.
     func plant(named name: String) -> Int? {
-        byName[TextFolding.fold(name)]
+        byName[ByteKey(TextFolding.fold(name))]
     }
 
     /// Matches `query` against every plant that passes `include`, best first.
@@ -57,13 +69,16 @@ final class CatalogIndex: Sendable {
         let folded = TextFolding.fold(query)
         guard !folded.isEmpty else { return [] }
         let queryWords = TextFolding.words(folded)
-        var results = rank(folded: folded, words: queryWords, include: include)
+        var codeCache: [ByteKey: [UInt8]] = [:]
+        var results = rank(folded: folded, words: queryWords, codeCache: &codeCache, include: include)
         // A cultivar the catalog lacks still finds its species: retry with trailing words dropped.
         var keep = queryWords.count - 1
         let hasCultivar = ScientificName(parsing: query).cultivar != nil
         while keep >= 2, results.isEmpty || hasCultivar {
             let base = Array(queryWords.prefix(keep))
-            let related = rank(folded: Array(base.joined(separator: [0x20])), words: base, include: include)
+            let related = rank(
+                folded: Array(base.joined(separator: [0x20])), words: base, codeCache: &codeCache, include: include
+            )
             let seen = Set(results.map(\.index))
             results += related.filter { !seen.contains($0.index) }.map { ($0.index, CatalogMatch(kind: .related, score: $0.match.score)) }
             if !related.isEmpty { break }
@@ -72,8 +87,15 @@ final class CatalogIndex: Sendable {
         return results
     }
 
-    private func rank(folded: [UInt8], words: [[UInt8]], include: (CatalogPlant) -> Bool) -> [(index: Int, match: CatalogMatch)] {
-        let wordCodes = words.map(matchCodes(for:))
+    private func rank(
+        folded: [UInt8], words: [[UInt8]], codeCache: inout [ByteKey: [UInt8]], include: (CatalogPlant) -> Bool
+    ) -> [(index: Int, match: CatalogMatch)] {
+        let wordCodes = words.map { word in
+            if let cached = codeCache[ByteKey(word)] { return cached }
+            let codes = matchCodes(for: word)
+            codeCache[ByteKey(word)] = codes
+            return codes
+        }
         var found: [(index: Int, match: CatalogMatch)] = []
         for index in plants.indices where include(plants[index]) {
             if let match = match(plant: index, folded: folded, wordCodes: wordCodes) {
@@ -90,19 +112,23 @@ final class CatalogIndex: Sendable {
     }
 
     private func match(plant index: Int, folded: [UInt8], wordCodes: [[UInt8]]) -> CatalogMatch? {
-        let plantNames = names[index]
-        if let position = plantNames.firstIndex(of: folded) {
-            return CatalogMatch(kind: .exact, score: position == 0 ? 0 : 1)
+        let range = nameRanges[index]
+        var prefixPosition: Int?
+        for name in range {
+            let text = names.word(Int(name))
+            if text.elementsEqual(folded) { return CatalogMatch(kind: .exact, score: name == range.lowerBound ? 0 : 1) }
+            if prefixPosition == nil, text.starts(with: folded) { prefixPosition = Int(name - range.lowerBound) }
         }
-        if let position = plantNames.firstIndex(where: { $0.hasPrefix(folded) }) {
-            return CatalogMatch(kind: .prefix, score: position == 0 ? 0 : 1)
+        if let prefixPosition {
+            return CatalogMatch(kind: .prefix, score: prefixPosition == 0 ? 0 : 1)
         }
         var total = 0
         var fuzzy = false
+        let ids = wordRanges[index]
         for codes in wordCodes {
             var best = MatchCode.none
-            for id in wordIDs[index] {
-                best = min(best, codes[Int(id)])
+            for position in ids {
+                best = min(best, codes[Int(wordIDs[Int(position)])])
                 if best == MatchCode.exact { break }
             }
             if best == MatchCode.none { return nil }
@@ -115,21 +141,32 @@ final class CatalogIndex: Sendable {
     /// How well one query word matches each vocabulary word (see ``MatchCode``).
     private func matchCodes(for word: [UInt8]) -> [UInt8] {
         let allowance = EditDistance.allowance(forLength: word.count)
-        return vocabulary.map { candidate in
-            if candidate == word { return MatchCode.exact }
-            if candidate.hasPrefix(word) { return MatchCode.prefix }
-            if word.count >= 3, candidate.containsBytes(word) { return MatchCode.substring }
-            guard allowance > 0 else { return MatchCode.none }
-            if let distance = EditDistance.distance(word, candidate, limit: allowance) {
-                return MatchCode.fuzzy + UInt8(distance)
+        var distance = EditDistance(pattern: word, limit: allowance)
+        let wordMask = WordList.letterMask(word)
+        var codes = [UInt8](repeating: MatchCode.none, count: vocabulary.count)
+        for id in 0..<vocabulary.count {
+            let candidate = vocabulary.word(id)
+            if candidate.count >= word.count {
+                if candidate.starts(with: word) {
+                    codes[id] = candidate.count == word.count ? MatchCode.exact : MatchCode.prefix
+                    continue
+                }
+                if word.count >= 3, (wordMask & ~vocabulary.masks[id]) == 0, candidate.containsBytes(word) {
+                    codes[id] = MatchCode.substring
+                    continue
+                }
             }
-            // A typo in a word still being typed: compare with the candidate's start.
-            if word.count >= 5, candidate.count > word.count,
-               let distance = EditDistance.distance(word, Array(candidate.prefix(word.count)), limit: allowance) {
-                return MatchCode.fuzzy + 1 + UInt8(distance)
+            // Each edit can remove at most one distinct letter of the query from view.
+            guard allowance > 0, (wordMask & ~vocabulary.masks[id]).nonzeroBitCount <= allowance else { continue }
+            let (full, prefix) = distance.compare(with: candidate)
+            if let full {
+                codes[id] = MatchCode.fuzzy + UInt8(full)
+            } else if word.count >= 5, let prefix {
+                // A typo in a word still being typed: the candidate's start is close to the query.
+                codes[id] = MatchCode.fuzzy + 1 + UInt8(prefix)
             }
-            return MatchCode.none
         }
+        return codes
     }
 }
 
@@ -140,4 +177,17 @@ private enum MatchCode {
     static let substring: UInt8 = 2
     static let fuzzy: UInt8 = 10
     static let none: UInt8 = .max
+}
+
+/// Folded text as a dictionary key, hashed in one pass over its bytes rather than byte by byte.
+struct ByteKey: Hashable, Sendable {
+    let bytes: [UInt8]
+
+    init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
+    func hash(into hasher: inout Hasher) {
+        bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+    }
 }

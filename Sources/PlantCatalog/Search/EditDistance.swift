@@ -1,35 +1,11 @@
-/// Edit distance with adjacent transpositions (optimal string alignment), bounded: once the distance
-/// is certain to exceed `limit` the work stops. Works on bytes of folded text.
-enum EditDistance {
-    /// The distance between `a` and `b`, or `nil` if it is greater than `limit`.
-    static func distance(_ a: [UInt8], _ b: [UInt8], limit: Int) -> Int? {
-        if abs(a.count - b.count) > limit { return nil }
-        if a.isEmpty || b.isEmpty { return max(a.count, b.count) <= limit ? max(a.count, b.count) : nil }
-        let width = b.count + 1
-        // Three rows: two back (for transpositions), previous and current.
-        var twoBack = [Int](repeating: 0, count: width)
-        var previous = Array(0...b.count)
-        var current = [Int](repeating: 0, count: width)
-        for i in 1...a.count {
-            current[0] = i
-            var rowMinimum = current[0]
-            for j in 1...b.count {
-                let cost = a[i - 1] == b[j - 1] ? 0 : 1
-                var value = Swift.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
-                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
-                    value = Swift.min(value, twoBack[j - 2] + 1)
-                }
-                current[j] = value
-                rowMinimum = Swift.min(rowMinimum, value)
-            }
-            if rowMinimum > limit { return nil }
-            swap(&twoBack, &previous)
-            swap(&previous, &current)
-        }
-        let result = previous[b.count]
-        return result <= limit ? result : nil
-    }
-
+/// Bounded edit distance with adjacent transpositions (optimal string alignment) between a query word
+/// and a catalog word, on bytes of folded text.
+///
+/// Only the diagonal band of width `2 × limit + 1` can hold distances within the limit, so only that
+/// band is computed: a few dozen cells per word instead of the full matrix. One pass gives both the
+/// distance to the whole word and the best distance to any start of it (a typo in a word still being
+/// typed).
+struct EditDistance {
     /// How many typos a query word of this length may carry: none for short words, where a typo
     /// would match too much, one from four letters, two from eight.
     static func allowance(forLength length: Int) -> Int {
@@ -38,5 +14,63 @@ enum EditDistance {
         case 4..<8: 1
         default: 2
         }
+    }
+
+    private let pattern: [UInt8]
+    private let limit: Int
+    private var table: [Int]
+
+    /// Prepares to compare `pattern` with many words, allowing at most `limit` edits.
+    init(pattern: [UInt8], limit: Int) {
+        self.pattern = pattern
+        self.limit = limit
+        table = [Int](repeating: 0, count: (pattern.count + 1) * (pattern.count + limit + 1))
+    }
+
+    /// Distances from the pattern to `word` (`full`) and to the best start of `word` (`prefix`);
+    /// each `nil` when above the limit.
+    mutating func compare(with word: [UInt8]) -> (full: Int?, prefix: Int?) {
+        compare(with: word[...])
+    }
+
+    /// As ``compare(with:)-(Array)``, on a slice of a larger buffer.
+    mutating func compare(with word: ArraySlice<UInt8>) -> (full: Int?, prefix: Int?) {
+        let m = pattern.count, k = limit
+        guard word.count + k >= m else { return (nil, nil) }
+        let width = min(word.count, m + k)  // longer starts of `word` cannot be within the limit
+        let rowLength = m + k + 1
+        let over = k + 1
+        let (full, prefix) = pattern.withUnsafeBufferPointer { p in
+            word.withUnsafeBufferPointer { w in
+                table.withUnsafeMutableBufferPointer { d -> (Int?, Int?) in
+                    for j in 0...width { d[j] = j <= k ? j : over }
+                    for i in 1...m {
+                        let row = i * rowLength, previous = row - rowLength
+                        let low = max(1, i - k), high = min(width, i + k)
+                        d[row] = i <= k ? i : over
+                        if low > 1 { d[row + low - 1] = over }
+                        var rowMinimum = d[row + low - 1]
+                        for j in stride(from: low, through: high, by: 1) {
+                            let cost = p[i - 1] == w[j - 1] ? 0 : 1
+                            let above = j <= i - 1 + k ? d[previous + j] : over
+                            var value = min(above + 1, d[row + j - 1] + 1, d[previous + j - 1] + cost)
+                            if i > 1, j > 1, p[i - 1] == w[j - 2], p[i - 2] == w[j - 1] {
+                                value = min(value, d[previous - rowLength + j - 2] + 1)
+                            }
+                            d[row + j] = min(value, over)
+                            rowMinimum = min(rowMinimum, d[row + j])
+                        }
+                        if high < width { d[row + high + 1] = over }
+                        if rowMinimum > k { return (nil, nil) }
+                    }
+                    let last = m * rowLength
+                    let full: Int? = word.count <= width && d[last + word.count] <= k ? d[last + word.count] : nil
+                    var best = over
+                    for j in max(0, m - k)...width { best = min(best, d[last + j]) }
+                    return (full, best <= k ? best : nil)
+                }
+            }
+        }
+        return (full, prefix)
     }
 }

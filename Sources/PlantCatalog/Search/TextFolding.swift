@@ -5,6 +5,7 @@ import Foundation
 enum TextFolding {
     /// The folded text as UTF-8 bytes, words separated by single spaces, no leading/trailing space.
     static func fold(_ text: String) -> [UInt8] {
+        if text.utf8.allSatisfy({ $0 < 0x80 }) { return foldASCII(text) }
         var out: [UInt8] = []
         out.reserveCapacity(text.utf8.count)
         var pendingSpace = false
@@ -27,6 +28,30 @@ enum TextFolding {
         return out
     }
 
+    /// The common case, without Unicode tables: names are almost always plain ASCII.
+    private static func foldASCII(_ text: String) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count)
+        var pendingSpace = false
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                if pendingSpace, !out.isEmpty { out.append(0x20) }
+                pendingSpace = false
+                out.append(byte)
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"):
+                if pendingSpace, !out.isEmpty { out.append(0x20) }
+                pendingSpace = false
+                out.append(byte + 32)
+            case UInt8(ascii: "'"), UInt8(ascii: "\""), UInt8(ascii: "`"):
+                continue
+            default:
+                pendingSpace = true
+            }
+        }
+        return out
+    }
+
     /// The words of folded text.
     static func words(_ folded: [UInt8]) -> [[UInt8]] {
         folded.split(separator: 0x20).map(Array.init)
@@ -35,27 +60,15 @@ enum TextFolding {
     private static let apostrophes: Set<Unicode.Scalar> = ["'", "\u{2018}", "\u{2019}", "\"", "\u{201C}", "\u{201D}", "`"]
 }
 
-extension Array where Element == UInt8 {
-    func hasPrefix(_ prefix: [UInt8]) -> Bool {
-        prefix.count <= count && self.withUnsafeBufferPointer { mine in
-            prefix.withUnsafeBufferPointer { theirs in
-                memcmp(mine.baseAddress!, theirs.baseAddress!, theirs.count) == 0
-            }
-        }
-    }
-
+extension ArraySlice where Element == UInt8 {
     /// Whether `needle` occurs anywhere in this byte string.
     func containsBytes(_ needle: [UInt8]) -> Bool {
-        guard !needle.isEmpty, needle.count <= count else { return needle.isEmpty }
-        let first = needle[0]
-        let last = count - needle.count
-        var start = 0
+        guard let first = needle.first else { return true }
+        guard needle.count <= count else { return false }
+        var start = startIndex
+        let last = endIndex - needle.count
         while start <= last {
-            if self[start] == first {
-                var matched = 1
-                while matched < needle.count, self[start + matched] == needle[matched] { matched += 1 }
-                if matched == needle.count { return true }
-            }
+            if self[start] == first, self[start..<start + needle.count].elementsEqual(needle) { return true }
             start += 1
         }
         return false

@@ -61,6 +61,7 @@ public struct CheckpointImporter: Sendable {
         }
 
         var packed: [String: [Float]] = [:]
+        let winograd = spec.winogradConvs(inputSize: options.input.size)
         for conv in spec.allConvs {
             let k = conv.kernel, cin = conv.inChannels, cout = conv.outChannels
             let weight = try tensor("\(conv.convName).weight", [cout, cin, k, k])
@@ -82,7 +83,11 @@ public struct CheckpointImporter: Sendable {
                     }
                 }
             }
-            packed["\(conv.name).weight"] = folded
+            if winograd.contains(conv.name) {
+                packed["\(conv.name).winograd"] = Winograd.transformWeights(folded, inChannels: cin, outChannels: cout)
+            } else {
+                packed["\(conv.name).weight"] = folded
+            }
             packed["\(conv.name).bias"] = bias
         }
         let fcWeight = try tensor("fc.weight", [classes, spec.features])
@@ -96,7 +101,7 @@ public struct CheckpointImporter: Sendable {
         let manifest = ModelManifest(
             architecture: options.architecture, baseWidth: spec.baseWidth, classes: classes, input: options.input,
             labels: options.labels, precision: options.precision, sourceSHA256: sha256, sourceName: sourceName,
-            tensors: spec.packedTensors.map { ModelManifest.Tensor(name: $0.name, shape: $0.shape, offset: 0) }
+            tensors: spec.packedTensors(inputSize: options.input.size).map { ModelManifest.Tensor(name: $0.name, shape: $0.shape, offset: 0) }
         )
         return (manifest, packed)
     }

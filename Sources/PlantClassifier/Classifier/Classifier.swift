@@ -26,16 +26,22 @@ public final class Classifier: Sendable {
     private let workspace = Mutex<Workspace?>(nil)
 
     /// Loads the model file at `url`.
-    /// - Parameter threads: cores to use, like Core ML's compute units; defaults to all. OpenBLAS's
-    ///   thread count is process-wide, so the last classifier created sets it.
-    public init(contentsOf url: URL, threads: Int = ProcessInfo.processInfo.activeProcessorCount) throws {
-        let (manifest, engine) = try ModelLoader.load(url)
+    /// - Parameter threads: cores to use, like Core ML's compute units; defaults to all. Each product
+    ///   is split over them by the engine; BLAS itself is kept single-threaded (process-wide).
+    public convenience init(contentsOf url: URL, threads: Int = ProcessInfo.processInfo.activeProcessorCount) throws {
+        try self.init(contentsOf: url, threads: threads, widenAtLoadBelowBytes: ModelLoader.widenAtLoadBelowBytes)
+    }
+
+    /// Loads with an explicit size below which float16 weights are widened once at load.
+    init(contentsOf url: URL, threads: Int, widenAtLoadBelowBytes: Int) throws {
+        let (manifest, engine) = try ModelLoader.load(url, widenAtLoadBelowBytes: widenAtLoadBelowBytes)
         self.manifest = manifest
         self.engine = engine
         labels = try LabelSet.named(manifest.labels, classes: manifest.classes)
         groups = labels.groups
         self.threads = max(1, threads)
-        BLAS.setThreads(self.threads)
+        // The engine spreads each product over the threads itself (see BLAS.parallelGemm).
+        BLAS.setThreads(1)
     }
 
     /// Raw scores for `batch` images given as NCHW float32 (3 channels, `height`×`width` each),
@@ -49,7 +55,10 @@ public final class Classifier: Sendable {
             if let cached, cached.fits(batch: batch, height: height, width: width) {
                 current = cached
             } else {
-                current = Workspace(spec: engine.spec, batch: batch, height: height, width: width)
+                current = Workspace(
+                    spec: engine.spec, batch: batch, height: height, width: width, weightScratch: engine.weightScratch,
+                    winograd: engine.winograd
+                )
                 cached = current
             }
             return input.withUnsafeBufferPointer { pointer in

@@ -4,23 +4,75 @@ import Accelerate
 #else
 import COpenBLAS
 #endif
+import Dispatch
 
 enum BLAS {
-    /// C[m×n] = A[m×k] · B[k×n] + beta · C, all row-major and densely packed.
+    /// C[m×n] = A[m×k] · B[k×n] + beta · C, all row-major and densely packed, on the calling thread.
     static func gemm(
         m: Int, n: Int, k: Int, a: UnsafePointer<Float>, b: UnsafePointer<Float>, c: UnsafeMutablePointer<Float>,
         beta: Float
     ) {
+        gemm(m: m, n: n, k: k, a: a, lda: k, b: b, ldb: n, c: c, ldc: n, beta: beta)
+    }
+
+    /// The same product split into more pieces than `threads` and spread over them dynamically. BLAS's
+    /// own threading splits a product into exactly one piece per thread, so one core taken by another
+    /// process stalls the whole product; small pieces let the free core take over. Each piece packs its
+    /// own copy of the operand it shares, so the split runs along rows of C when A is the bigger
+    /// matrix (early layers: many pixels, few channels) and along columns when B is (late layers).
+    static func parallelGemm(
+        m: Int, n: Int, k: Int, a: UnsafePointer<Float>, b: UnsafePointer<Float>, c: UnsafeMutablePointer<Float>,
+        beta: Float, threads: Int
+    ) {
+        let pieces: Int
+        let alongRows = m >= n
+        if threads <= 1 || m * n * k < 1 << 20 {
+            pieces = 1
+        } else if alongRows {
+            pieces = min(4 * threads, m / 16)
+        } else {
+            pieces = min(4 * threads, n / 16)
+        }
+        guard pieces > 1 else {
+            gemm(m: m, n: n, k: k, a: a, b: b, c: c, beta: beta)
+            return
+        }
+        let work = Operands(a: a, b: b, c: c)
+        DispatchQueue.concurrentPerform(iterations: pieces) { piece in
+            if alongRows {
+                // Whole rows of A and C; keep piece boundaries on multiples of 8 rows for the kernels.
+                let start = (m * piece / pieces) & ~7, end = piece == pieces - 1 ? m : (m * (piece + 1) / pieces) & ~7
+                guard end > start else { return }
+                gemm(m: end - start, n: n, k: k, a: work.a + start * k, lda: k, b: work.b, ldb: n, c: work.c + start * n, ldc: n, beta: beta)
+            } else {
+                let start = (n * piece / pieces) & ~7, end = piece == pieces - 1 ? n : (n * (piece + 1) / pieces) & ~7
+                guard end > start else { return }
+                gemm(m: m, n: end - start, k: k, a: work.a, lda: k, b: work.b + start, ldb: n, c: work.c + start, ldc: n, beta: beta)
+            }
+        }
+    }
+
+    private static func gemm(
+        m: Int, n: Int, k: Int, a: UnsafePointer<Float>, lda: Int, b: UnsafePointer<Float>, ldb: Int,
+        c: UnsafeMutablePointer<Float>, ldc: Int, beta: Float
+    ) {
         cblas_sgemm(
-            CblasRowMajor, CblasNoTrans, CblasNoTrans, Int32(m), Int32(n), Int32(k), 1, a, Int32(k), b, Int32(n),
-            beta, c, Int32(n)
+            CblasRowMajor, CblasNoTrans, CblasNoTrans, Int32(m), Int32(n), Int32(k), 1, a, Int32(lda), b, Int32(ldb),
+            beta, c, Int32(ldc)
         )
     }
 
-    /// Sets how many threads BLAS may use. Process-wide in OpenBLAS; Accelerate picks its own.
+    /// Sets how many threads BLAS itself may use. Process-wide in OpenBLAS; Accelerate picks its own.
     static func setThreads(_ count: Int) {
         #if !canImport(Accelerate)
         openblas_set_num_threads(Int32(max(1, count)))
         #endif
     }
+}
+
+/// The matrices of one product, carried into the pieces; each piece writes its own part of `c`.
+private struct Operands: @unchecked Sendable {
+    let a: UnsafePointer<Float>
+    let b: UnsafePointer<Float>
+    let c: UnsafeMutablePointer<Float>
 }

@@ -40,7 +40,13 @@ enum Kernels {
                     for kx in 0..<k {
                         let ix = ox * stride - pad + kx
                         if ix >= 0, ix < shape.width {
-                            memcpy(destination, image + (iy * shape.width + ix) * cin, bytesPerRun)
+                            let source = image + (iy * shape.width + ix) * cin
+                            if cin <= 4 {
+                                // The RGB stem: a call per 12 bytes costs more than the copy.
+                                for c in 0..<cin { destination[c] = source[c] }
+                            } else {
+                                memcpy(destination, source, bytesPerRun)
+                            }
                         } else {
                             memset(destination, 0, bytesPerRun)
                         }
@@ -51,29 +57,28 @@ enum Kernels {
         }
     }
 
-    /// Fills every row of `output` with `bias`, plus the matching row of `residual` when given, so the
-    /// GEMM that follows (beta = 1) adds its product on top: bias and shortcut cost no extra pass.
-    static func seed(
+    /// The GEMM's epilogue in one pass over its output: add the bias, the shortcut (when given), and
+    /// clamp at zero (when `relu`).
+    static func epilogue(
         _ output: UnsafeMutablePointer<Float>, rows: Int, bias: UnsafePointer<Float>, channels: Int,
-        residual: UnsafePointer<Float>?, threads: Int
+        residual: UnsafePointer<Float>?, relu: Bool, threads: Int
     ) {
         parallelRanges(rows, threads: threads, minimumPerThread: max(1, 65_536 / channels)) { range in
             for row in range {
                 let out = output + row * channels
-                if let residual {
+                switch (residual, relu) {
+                case (let residual?, true):
                     let shortcut = residual + row * channels
-                    for c in 0..<channels { out[c] = shortcut[c] + bias[c] }
-                } else {
-                    out.update(from: bias, count: channels)
+                    for c in 0..<channels { out[c] = max(out[c] + bias[c] + shortcut[c], 0) }
+                case (let residual?, false):
+                    let shortcut = residual + row * channels
+                    for c in 0..<channels { out[c] += bias[c] + shortcut[c] }
+                case (nil, true):
+                    for c in 0..<channels { out[c] = max(out[c] + bias[c], 0) }
+                case (nil, false):
+                    for c in 0..<channels { out[c] += bias[c] }
                 }
             }
-        }
-    }
-
-    /// max(0, x) in place.
-    static func relu(_ values: UnsafeMutablePointer<Float>, count: Int, threads: Int) {
-        parallelRanges(count, threads: threads, minimumPerThread: 131_072) { range in
-            for index in range where values[index] < 0 { values[index] = 0 }
         }
     }
 

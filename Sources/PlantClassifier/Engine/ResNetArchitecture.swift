@@ -118,10 +118,32 @@ struct NetworkSpec: Sendable, Hashable {
         [stem] + blocks.flatMap { $0.convs + ($0.downsample.map { [$0] } ?? []) }
     }
 
-    /// The tensors of PlantGuide's model file, with their (packed) shapes, in file order.
-    var packedTensors: [(name: String, shape: [Int])] {
-        allConvs.flatMap { conv in
-            [("\(conv.name).weight", [conv.reduction, conv.outChannels]), ("\(conv.name).bias", [conv.outChannels])]
+    /// 3×3 stride-1 convolutions whose output is at least 14×14 for a square input of `inputSize`: those
+    /// run as Winograd F(2×2, 3×3). Smaller maps have too few tiles for the transform to pay.
+    func winogradConvs(inputSize: Int) -> Set<String> {
+        var names: Set<String> = []
+        var size = (stem.outputSize(inputSize) - 1) / 2 + 1
+        for block in blocks {
+            var blockSize = size
+            for conv in block.convs {
+                blockSize = conv.outputSize(blockSize)
+                if conv.kernel == 3, conv.stride == 1, blockSize >= 14 { names.insert(conv.name) }
+            }
+            size = blockSize
+        }
+        return names
+    }
+
+    /// The tensors of PlantGuide's model file for a model fed `inputSize` images, with their (packed)
+    /// shapes, in file order. Winograd convolutions store `<conv>.winograd` `[16, cin, cout]` in place
+    /// of `<conv>.weight`.
+    func packedTensors(inputSize: Int) -> [(name: String, shape: [Int])] {
+        let winograd = winogradConvs(inputSize: inputSize)
+        return allConvs.flatMap { conv in
+            let weight = winograd.contains(conv.name)
+                ? ("\(conv.name).winograd", [16, conv.inChannels, conv.outChannels])
+                : ("\(conv.name).weight", [conv.reduction, conv.outChannels])
+            return [weight, ("\(conv.name).bias", [conv.outChannels])]
         } + [("fc.weight", [features, classes]), ("fc.bias", [classes])]
     }
 }

@@ -5,11 +5,18 @@ import Foundation
 final class ResNetEngine: Sendable {
     let spec: NetworkSpec
     private let weights: WeightStore
+    /// Convolutions that run as Winograd F(2×2, 3×3); their weights are stored transformed.
+    let winograd: Set<String>
 
-    /// Uses `weights`, which must hold every tensor of `spec.packedTensors`.
-    init(spec: NetworkSpec, weights: WeightStore) {
+    /// Floats of scratch a workspace needs for widening float16 weights.
+    var weightScratch: Int { weights.largestHalfTensor }
+
+    /// Uses `weights`, which must hold every tensor of `spec.packedTensors` (`<conv>.winograd` instead
+    /// of `<conv>.weight` for the convolutions in `winograd`).
+    init(spec: NetworkSpec, weights: WeightStore, winograd: Set<String> = []) {
         self.spec = spec
         self.weights = weights
+        self.winograd = winograd
     }
 
     /// Logits for `batch` images in NCHW order (3 channels, `height`×`width`), `[batch, classes]`.
@@ -52,13 +59,17 @@ final class ResNetEngine: Sendable {
         let pooled = buffers[(current + 1) % 4]
         Kernels.globalAveragePool(buffers[current], shape, into: pooled)
         let logits = buffers[(current + 2) % 4]
-        Kernels.seed(logits, rows: batch, bias: weights.tensor("fc.bias"), channels: spec.classes, residual: nil, threads: 1)
-        BLAS.gemm(m: batch, n: spec.classes, k: spec.features, a: pooled, b: weights.tensor("fc.weight"), c: logits, beta: 1)
+        let fc = weights.floats("fc.weight", scratch: workspace.weights, threads: threads)
+        BLAS.parallelGemm(m: batch, n: spec.classes, k: spec.features, a: pooled, b: fc, c: logits, beta: 0, threads: threads)
+        Kernels.epilogue(
+            logits, rows: batch, bias: weights.floats("fc.bias", scratch: workspace.weights, threads: 1), channels: spec.classes,
+            residual: nil, relu: false, threads: 1
+        )
         return Array(UnsafeBufferPointer(start: logits, count: batch * spec.classes))
     }
 
-    /// One folded convolution: gather patches unless the conv is a plain 1×1, seed the output with the
-    /// bias (and shortcut), multiply, then ReLU.
+    /// One folded convolution: gather patches unless the conv is a plain 1×1, multiply, then add bias
+    /// and shortcut and apply ReLU in one pass.
     private func convolve(
         _ conv: ConvSpec, _ input: UnsafeMutablePointer<Float>, _ shape: FeatureShape, into output: UnsafeMutablePointer<Float>,
         residual: UnsafePointer<Float>? = nil, relu: Bool, workspace: Workspace, threads: Int
@@ -67,6 +78,24 @@ final class ResNetEngine: Sendable {
             batch: shape.batch, height: conv.outputSize(shape.height), width: conv.outputSize(shape.width),
             channels: conv.outChannels
         )
+        let bias = weights.floats("\(conv.name).bias", scratch: workspace.weights, threads: threads)
+        if winograd.contains(conv.name) {
+            let tiles = Winograd.tileCount(outShape)
+            Winograd.transformInput(input, shape, into: workspace.columns, zeros: workspace.zeros, threads: threads)
+            let transformed = weights.floats("\(conv.name).winograd", scratch: workspace.weights, threads: threads)
+            let (cin, cout) = (conv.inChannels, conv.outChannels)
+            for position in 0..<16 {
+                BLAS.parallelGemm(
+                    m: tiles, n: cout, k: cin, a: workspace.columns + position * tiles * cin, b: transformed + position * cin * cout,
+                    c: workspace.products + position * tiles * cout, beta: 0, threads: threads
+                )
+            }
+            Winograd.transformOutput(
+                workspace.products, outShape, into: output, bias: bias, residual: residual, relu: relu, zeros: workspace.zeros,
+                threads: threads
+            )
+            return outShape
+        }
         var patches = UnsafePointer(input)
         if conv.kernel > 1 || conv.stride > 1 {
             Kernels.im2col(
@@ -75,15 +104,13 @@ final class ResNetEngine: Sendable {
             )
             patches = UnsafePointer(workspace.columns)
         }
-        Kernels.seed(
-            output, rows: outShape.pixels, bias: weights.tensor("\(conv.name).bias"), channels: conv.outChannels,
-            residual: residual, threads: threads
+        let kernel = weights.floats("\(conv.name).weight", scratch: workspace.weights, threads: threads)
+        BLAS.parallelGemm(
+            m: outShape.pixels, n: conv.outChannels, k: conv.reduction, a: patches, b: kernel, c: output, beta: 0, threads: threads
         )
-        BLAS.gemm(
-            m: outShape.pixels, n: conv.outChannels, k: conv.reduction, a: patches, b: weights.tensor("\(conv.name).weight"),
-            c: output, beta: 1
+        Kernels.epilogue(
+            output, rows: outShape.pixels, bias: bias, channels: conv.outChannels, residual: residual, relu: relu, threads: threads
         )
-        if relu { Kernels.relu(output, count: outShape.count, threads: threads) }
         return outShape
     }
 }

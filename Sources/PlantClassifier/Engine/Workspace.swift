@@ -1,26 +1,39 @@
 import Foundation
 
-/// Scratch memory for one forward pass: four activation buffers and one for gathered patches. Reused
-/// across calls with the same or smaller input so the hot path does not allocate.
+/// Scratch memory for one forward pass: four activation buffers, one for gathered patches and one for
+/// weights widened from float16. Reused across calls with the same input size so the hot path does
+/// not allocate.
 final class Workspace {
     let batch: Int
     let height: Int
     let width: Int
     private(set) var activations: [UnsafeMutablePointer<Float>]
     let columns: UnsafeMutablePointer<Float>
+    let weights: UnsafeMutablePointer<Float>
+    /// Winograd tile products, `[16, tiles, outChannels]`.
+    let products: UnsafeMutablePointer<Float>
+    /// A row of zeros as wide as the widest feature map: padding for Winograd tiles.
+    let zeros: UnsafeMutablePointer<Float>
     let activationCapacity: Int
 
-    init(spec: NetworkSpec, batch: Int, height: Int, width: Int) {
+    init(spec: NetworkSpec, batch: Int, height: Int, width: Int, weightScratch: Int, winograd: Set<String>) {
         self.batch = batch
         self.height = height
         self.width = width
         var largest = batch * height * width * 3
         var largestColumns = 1
+        var largestProducts = 1
+        var widest = 1
         var h = height, w = width
         func visit(_ conv: ConvSpec, _ inH: Int, _ inW: Int) -> (Int, Int) {
             let oh = conv.outputSize(inH), ow = conv.outputSize(inW)
             largest = max(largest, batch * oh * ow * conv.outChannels)
-            if conv.kernel > 1 || conv.stride > 1 {
+            widest = max(widest, conv.inChannels, conv.outChannels)
+            if winograd.contains(conv.name) {
+                let tiles = batch * ((oh + 1) / 2) * ((ow + 1) / 2)
+                largestColumns = max(largestColumns, 16 * tiles * conv.inChannels)
+                largestProducts = max(largestProducts, 16 * tiles * conv.outChannels)
+            } else if conv.kernel > 1 || conv.stride > 1 {
                 largestColumns = max(largestColumns, batch * oh * ow * conv.reduction)
             }
             return (oh, ow)
@@ -38,11 +51,18 @@ final class Workspace {
         activationCapacity = largest
         activations = (0..<4).map { _ in UnsafeMutablePointer<Float>.allocate(capacity: largest) }
         columns = .allocate(capacity: largestColumns)
+        weights = .allocate(capacity: max(weightScratch, 1))
+        products = .allocate(capacity: largestProducts)
+        zeros = .allocate(capacity: widest)
+        zeros.initialize(repeating: 0, count: widest)
     }
 
     deinit {
         for buffer in activations { buffer.deallocate() }
         columns.deallocate()
+        weights.deallocate()
+        products.deallocate()
+        zeros.deallocate()
     }
 
     func fits(batch: Int, height: Int, width: Int) -> Bool {

@@ -14,7 +14,9 @@ import Foundation
 /// ```
 /// Tensor layouts: a convolution named `N` (batch-norm folded in) stores `N.weight` as
 /// `[kernel·kernel·inChannels, outChannels]` (row order kh, kw, cin: channels-last patches) and `N.bias`
-/// as `[outChannels]`; `fc.weight` is `[features, classes]` (transposed from PyTorch).
+/// as `[outChannels]`; `fc.weight` is `[features, classes]` (transposed from PyTorch). A 3×3 stride-1
+/// convolution whose output is at least 14×14 at the model's input size stores instead `N.winograd`,
+/// its Winograd F(2×2, 3×3) weights `U = G g Gᵀ` as `[16, inChannels, outChannels]`.
 public enum ModelFile {
     static let magic: [UInt8] = Array("PGMODEL\0".utf8)
     static let version: UInt32 = 1

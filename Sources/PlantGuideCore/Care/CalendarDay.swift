@@ -21,10 +21,23 @@ public struct CalendarDay: Sendable, Hashable, Comparable, Codable, CustomString
 
     /// Parses `YYYY-MM-DD`.
     public init?(_ text: String) {
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-              let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2])
-        else { return nil }
+        // Byte-wise: collections read thousands of these at once.
+        var year = 0, month = 0, day = 0, length = 0
+        for byte in text.utf8 {
+            defer { length += 1 }
+            if length == 4 || length == 7 {
+                guard byte == 0x2D else { return nil }
+                continue
+            }
+            guard length < 10, (0x30...0x39).contains(byte) else { return nil }
+            let digit = Int(byte) - 0x30
+            switch length {
+            case ..<4: year = year * 10 + digit
+            case ..<7: month = month * 10 + digit
+            default: day = day * 10 + digit
+            }
+        }
+        guard length == 10 else { return nil }
         self.init(year: year, month: month, day: day)
     }
 
@@ -69,7 +82,13 @@ public struct CalendarDay: Sendable, Hashable, Comparable, Codable, CustomString
     /// `YYYY-MM-DD`.
     public var description: String {
         let (year, month, day) = components
-        return String(format: "%04d-%02d-%02d", year, month, day)
+        // Built by hand: String(format:) is slow, and exports write one of these per event.
+        func padded(_ value: Int, _ width: Int) -> String {
+            let digits = String(value)
+            return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+        }
+        let sign = year < 0 ? "-" : ""
+        return sign + padded(abs(year), 4) + "-" + padded(month, 2) + "-" + padded(day, 2)
     }
 
     /// `YYYYMMDD`, the iCalendar DATE form.

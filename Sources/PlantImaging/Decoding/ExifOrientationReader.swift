@@ -24,6 +24,24 @@ enum ExifOrientationReader {
         return 1
     }
 
+    /// The orientation stored in an extended WebP file's EXIF chunk, or 1.
+    static func orientation(inWebP bytes: UnsafeRawBufferPointer) -> Int {
+        var offset = 12  // after "RIFF", size, "WEBP"
+        while offset + 8 <= bytes.count {
+            let size = Int(bytes[offset + 4]) | Int(bytes[offset + 5]) << 8 | Int(bytes[offset + 6]) << 16 | Int(bytes[offset + 7]) << 24
+            let body = offset + 8
+            guard size <= bytes.count - body else { return 1 }
+            if bytes[offset] == 0x45, bytes[offset + 1] == 0x58, bytes[offset + 2] == 0x49, bytes[offset + 3] == 0x46 {  // "EXIF"
+                var start = body
+                // Some writers keep the JPEG-style "Exif\0\0" prefix.
+                if size >= 6, bytes[body] == 0x45, bytes[body + 1] == 0x78, bytes[body + 4] == 0, bytes[body + 5] == 0 { start += 6 }
+                return orientation(inTIFF: UnsafeRawBufferPointer(rebasing: bytes[start..<(body + size)]))
+            }
+            offset = body + size + (size & 1)
+        }
+        return 1
+    }
+
     /// The orientation in a TIFF-structured EXIF block ("II*\0" or "MM\0*"), or 1.
     static func orientation(inTIFF tiff: UnsafeRawBufferPointer) -> Int {
         guard tiff.count >= 8 else { return 1 }

@@ -121,6 +121,8 @@ public final class IdentificationCache: Sendable {
         var hits = 0
         var misses = 0
         var dirty = false
+        /// Modification date of the file as last read or written; another process changed it if it differs.
+        var fileDate: Date?
 
         mutating func lookup(_ key: CacheKey, at time: Date, isFresh: (Entry) -> Bool) -> PlantNetAnswer? {
             let exact = key.exact
@@ -166,8 +168,13 @@ public final class IdentificationCache: Sendable {
         }
     }
 
+    private func fileDate() -> Date? {
+        (try? FileManager.default.attributesOfItem(atPath: file.path))?[.modificationDate] as? Date
+    }
+
     private func load() -> Storage {
-        if let entries = readFile() { return Storage(entries: entries) }
+        let date = fileDate()
+        if let entries = readFile() { return Storage(entries: entries, fileDate: date) }
         setAside()
         return Storage()
     }
@@ -189,7 +196,8 @@ public final class IdentificationCache: Sendable {
     /// Merges what another process may have written since, drops expired entries, evicts the least recently
     /// used beyond the capacity, and writes the file.
     private func save(_ storage: inout Storage, at time: Date) throws(PlantNetError) {
-        if let onDisk = readFile() {
+        // Merge only when another process wrote the file since; re-reading it costs more than the write.
+        if fileDate() != storage.fileDate, let onDisk = readFile() {
             for (key, entry) in onDisk where (storage.entries[key]?.lastUsed ?? .distantPast) < entry.lastUsed {
                 storage.entries[key] = entry
             }
@@ -206,6 +214,7 @@ public final class IdentificationCache: Sendable {
             throw .storage("identification cache \(file.path): \(error)")
         }
         storage.dirty = false
+        storage.fileDate = fileDate()
     }
 }
 

@@ -136,7 +136,7 @@ public struct PlantNetClient: Sendable {
                 switch error.code {
                 case .timedOut:
                     // Already waited the whole time limit; a retry would double the wait for little gain.
-                    throw .timeout(seconds: Double(configuration.timeout.components.seconds))
+                    throw .timeout(seconds: Double(Self.milliseconds(configuration.timeout)) / 1000)
                 case .cancelled:
                     throw .offline("the request was cancelled")
                 default:

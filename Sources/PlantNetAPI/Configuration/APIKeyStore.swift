@@ -33,7 +33,7 @@ public struct APIKeyStore: Sendable {
             throw .invalidRequest("the API key must be one word without spaces.")
         }
         do {
-            try AtomicFile.write(Data((trimmed + "\n").utf8), to: file, permissions: 0o600)
+            try AtomicFile.write(Data((trimmed + "\n").utf8), to: file, permissions: 0o600, durable: true)
         } catch {
             throw .storage("the key could not be saved: \(error)")
         }

@@ -8,8 +8,11 @@ import Darwin
 /// Writes files so that a reader sees the old content or the new, never half of either, with the
 /// permissions set before any byte is written (the key file must never exist as world-readable).
 enum AtomicFile {
-    /// Writes `data` to a temporary file beside `url` with `permissions`, flushes it, and renames it over `url`.
-    static func write(_ data: Data, to url: URL, permissions: mode_t = 0o600) throws {
+    /// Writes `data` to a temporary file beside `url` with `permissions` and renames it over `url`.
+    /// - Parameter durable: also flush it to disk first (`fsync`, tens of milliseconds here). Worth it for
+    ///   data that cannot be rebuilt, like the API key; the cache and quota state are rebuilt from the next
+    ///   answer, and a file damaged by a power cut is set aside on reading.
+    static func write(_ data: Data, to url: URL, permissions: mode_t = 0o600, durable: Bool = false) throws {
         let folder = url.deletingLastPathComponent()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
@@ -28,7 +31,7 @@ enum AtomicFile {
                 offset += written
             }
         }
-        if failure == nil, fsync(descriptor) != 0 { failure = errno }
+        if durable, failure == nil, fsync(descriptor) != 0 { failure = errno }
         close(descriptor)
         if let failure {
             unlink(temporary.path)

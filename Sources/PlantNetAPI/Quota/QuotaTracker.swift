@@ -70,6 +70,10 @@ public final class QuotaTracker: Sendable {
 
     private func update(_ change: (inout State) -> Void) throws(PlantNetError) -> QuotaStatus {
         try lock.withLock { _ throws(PlantNetError) -> QuotaStatus in
+            // Another process (a second CLI run, the web app) may update the file at the same moment; an
+            // advisory lock on a side file keeps each read-modify-write whole.
+            let lockFile = FileLock(url: file.appendingPathExtension("lock"))
+            defer { lockFile.unlock() }
             var state = load()
             change(&state)
             state.updatedAt = now()

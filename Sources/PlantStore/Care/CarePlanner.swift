@@ -67,7 +67,8 @@ public struct CarePlanner: Sendable {
     public func schedule(forPlant plantId: Int64) throws(StoreError) -> [ScheduledTask] {
         guard let state = try database.careStates(plantId: plantId).first else { throw .plantNotFound(plantId) }
         let today = today
-        return CareTask.allCases.map { scheduledTask($0, of: state, today: today) }
+        var startDays = StartDays(timeZone: timeZone)
+        return CareTask.allCases.map { scheduledTask($0, of: state, today: today, startDays: &startDays) }
     }
 
     /// Tasks due from any past day up to `days` days from today (0: today only), grouped by room
@@ -76,15 +77,32 @@ public struct CarePlanner: Sendable {
         let today = today
         let through = today.adding(days: max(0, days))
         let tasks = try upcoming(through: through, room: room, today: today)
-        let grouped = Dictionary(grouping: tasks) { $0.room }
-        let rooms = grouped.keys.sorted { lhs, rhs in
-            switch (lhs, rhs) {
+        // Count per room first so each room's list is allocated once.
+        var roomIndex: [String?: Int] = [:]
+        var counts: [Int] = []
+        let slots = tasks.map { task -> Int in
+            if let index = roomIndex[task.room] {
+                counts[index] += 1
+                return index
+            }
+            roomIndex[task.room] = counts.count
+            counts.append(1)
+            return counts.count - 1
+        }
+        var rooms = roomIndex.sorted { $0.value < $1.value }.map { entry in
+            var room = DueList.Room(room: entry.key, tasks: [])
+            room.tasks.reserveCapacity(counts[entry.value])
+            return room
+        }
+        for (task, slot) in zip(tasks, slots) { rooms[slot].tasks.append(task) }
+        rooms.sort { lhs, rhs in
+            switch (lhs.room, rhs.room) {
             case (nil, _): false
             case (_, nil): true
             case let (l?, r?): l.localizedCaseInsensitiveCompare(r) == .orderedAscending
             }
         }
-        return DueList(today: today, through: through, rooms: rooms.map { DueList.Room(room: $0, tasks: grouped[$0] ?? []) })
+        return DueList(today: today, through: through, rooms: rooms)
     }
 
     /// Scheduled tasks due on or before `through`, soonest first.
@@ -119,36 +137,97 @@ public struct CarePlanner: Sendable {
     }
 
     private func upcoming(through: CalendarDay, room: String?, today: CalendarDay) throws(StoreError) -> [ScheduledTask] {
-        var tasks: [ScheduledTask] = []
-        for state in try database.careStates(room: room) {
-            for task in CareTask.allCases {
-                let scheduled = scheduledTask(task, of: state, today: today)
-                if let due = scheduled.dueOn, due <= through { tasks.append(scheduled) }
+        // Find due tasks as plain numbers and sort those: copying and sorting full tasks (strings
+        // and all) costs more than finding them once there are thousands.
+        let states = try database.careStates(room: room)
+        var found: [(key: UInt64, state: Int, intervals: TaskIntervals)] = []
+        found.reserveCapacity(states.count * 2)
+        var startDays = StartDays(timeZone: timeZone)
+        let allTasks = CareTask.allCases
+        states.withUnsafeBufferPointer { buffer in
+            // Reading fields through the buffer avoids copying each plant's state (and retaining
+            // its strings) once per task.
+            for position in buffer.indices {
+                let createdAt = buffer[position].createdAt, plantId = buffer[position].plantId
+                for task in allTasks {
+                    let (intervals, due) = dueDay(
+                        intervals: buffer[position].intervals[task.index], settings: buffer[position].settings[task.index],
+                        lastDone: buffer[position].lastDone[task.index], createdAt: createdAt, startDays: &startDays
+                    )
+                    guard let due, due <= through else { continue }
+                    // Soonest (most overdue) first, then by plant and task: day, id and task packed in one key.
+                    let key = UInt64(max(0, due.dayNumber + (1 << 19))) << 43
+                        | (UInt64(truncatingIfNeeded: plantId) & ((1 << 40) - 1)) << 3
+                        | UInt64(task.index)
+                    found.append((key, position, intervals))
+                }
             }
         }
-        return tasks.sorted { lhs, rhs in
-            if lhs.dueOn != rhs.dueOn { return (lhs.dueOn ?? through) < (rhs.dueOn ?? through) }
-            if lhs.plantName != rhs.plantName {
-                return lhs.plantName.localizedCaseInsensitiveCompare(rhs.plantName) == .orderedAscending
-            }
-            if lhs.plantId != rhs.plantId { return lhs.plantId < rhs.plantId }
-            return lhs.task < rhs.task
+        found.sort { $0.key < $1.key }
+        return found.map { entry in
+            let task = allTasks[Int(entry.key & 7)]
+            let due = CalendarDay(dayNumber: Int(entry.key >> 43) - (1 << 19))
+            return scheduledTask(task, of: states[entry.state], intervals: entry.intervals, due: due, today: today)
         }
     }
 
-    private func scheduledTask(_ task: CareTask, of state: PlantCareState, today: CalendarDay) -> ScheduledTask {
-        let settings = state.settings[task]
-        let start = CalendarDay(state.plant.createdAt, in: timeZone)
-        let due = scheduler.nextDue(
-            task, profile: state.profile, settings: settings, lastDone: state.lastDone[task], start: start
+    private func scheduledTask(
+        _ task: CareTask, of state: PlantCareState, today: CalendarDay, startDays: inout StartDays
+    ) -> ScheduledTask {
+        let (intervals, due) = dueDay(task, of: state, startDays: &startDays)
+        return scheduledTask(task, of: state, intervals: intervals, due: due, today: today)
+    }
+
+    /// The intervals in force and the next due day of one task.
+    private func dueDay(
+        _ task: CareTask, of state: PlantCareState, startDays: inout StartDays
+    ) -> (TaskIntervals, CalendarDay?) {
+        dueDay(
+            intervals: state.intervals[task.index], settings: state.settings[task.index],
+            lastDone: state.lastDone[task.index], createdAt: state.createdAt, startDays: &startDays
         )
-        let (growing, rest) = scheduler.intervals(for: task, profile: state.profile, settings: settings)
+    }
+
+    private func dueDay(
+        intervals base: TaskIntervals, settings: CareScheduleSettings?, lastDone: CalendarDay?, createdAt: Date,
+        startDays: inout StartDays
+    ) -> (TaskIntervals, CalendarDay?) {
+        let intervals = scheduler.effective(base, settings: settings)
+        guard intervals.growing != nil || intervals.rest != nil else { return (intervals, nil) }
+        let start = lastDone ?? startDays.day(of: createdAt)
+        return (intervals, scheduler.nextDue(intervals, lastDone: lastDone, start: start, snoozedUntil: settings?.snoozedUntil))
+    }
+
+    private func scheduledTask(
+        _ task: CareTask, of state: PlantCareState, intervals: TaskIntervals, due: CalendarDay?, today: CalendarDay
+    ) -> ScheduledTask {
+        let settings = state.settings[task.index]
+        let lastDone = state.lastDone[task.index]
         return ScheduledTask(
-            plantId: state.plant.id, plantUUID: state.plant.uuid, plantName: state.plant.displayName,
-            room: state.plant.room, task: task, dueOn: due, lastDone: state.lastDone[task],
-            intervalDays: scheduler.interval(on: due ?? today, growing: growing, rest: rest),
+            plantId: state.plantId, plantUUID: state.plantUUID, plantName: state.displayName,
+            room: state.room, task: task, dueOn: due, lastDone: lastDone,
+            intervalDays: scheduler.interval(on: due ?? today, intervals),
             snoozedUntil: settings?.snoozedUntil, paused: settings?.paused ?? false,
             overdueDays: due.map { max(0, today.days(since: $0)) } ?? 0
         )
+    }
+}
+
+/// Turns creation instants into calendar days, remembering the zone offset per hour: time-zone
+/// lookups are slow, and plants added in one session share the hour.
+private struct StartDays {
+    let timeZone: TimeZone
+    var offsets: [Int: Int] = [:]
+
+    mutating func day(of date: Date) -> CalendarDay {
+        let hour = Int((date.timeIntervalSince1970 / 3600).rounded(.down))
+        let offset: Int
+        if let known = offsets[hour] {
+            offset = known
+        } else {
+            offset = timeZone.secondsFromGMT(for: date)
+            offsets[hour] = offset
+        }
+        return CalendarDay(dayNumber: Int(((date.timeIntervalSince1970 + Double(offset)) / 86_400).rounded(.down)))
     }
 }

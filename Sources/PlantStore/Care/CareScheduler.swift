@@ -18,19 +18,21 @@ public struct CareScheduler: Sendable {
 
     /// The intervals in force for a task: the plant's own settings over the profile's. An override
     /// of the growing interval alone applies all year.
-    public func intervals(
-        for task: CareTask, profile: CareProfile, settings: CareScheduleSettings?
-    ) -> (growing: Int?, rest: Int?) {
-        if let settings, settings.paused { return (nil, nil) }
-        if let growing = settings?.growingDays {
-            return (growing, settings?.restDays ?? growing)
-        }
-        return (profile.growingInterval(for: task), settings?.restDays ?? profile.restInterval(for: task))
+    public func intervals(for task: CareTask, profile: CareProfile, settings: CareScheduleSettings?) -> TaskIntervals {
+        effective(TaskIntervals(growing: profile.growingInterval(for: task), rest: profile.restInterval(for: task)), settings: settings)
+    }
+
+    /// `base` with a plant's own settings applied.
+    public func effective(_ base: TaskIntervals, settings: CareScheduleSettings?) -> TaskIntervals {
+        guard let settings else { return base }
+        if settings.paused { return TaskIntervals(growing: nil, rest: nil) }
+        if let growing = settings.growingDays { return TaskIntervals(growing: growing, rest: settings.restDays ?? growing) }
+        return TaskIntervals(growing: base.growing, rest: settings.restDays ?? base.rest)
     }
 
     /// The interval that applies on `day`, if the task is done in that season.
-    public func interval(on day: CalendarDay, growing: Int?, rest: Int?) -> Int? {
-        hemisphere.isRestSeason(month: day.month) ? rest : growing
+    public func interval(on day: CalendarDay, _ intervals: TaskIntervals) -> Int? {
+        hemisphere.isRestSeason(month: day.month) ? intervals.rest : intervals.growing
     }
 
     /// The day the task is next due, or `nil` if it is not scheduled (paused, or never advised).
@@ -41,19 +43,31 @@ public struct CareScheduler: Sendable {
         _ task: CareTask, profile: CareProfile, settings: CareScheduleSettings?, lastDone: CalendarDay?,
         start: CalendarDay
     ) -> CalendarDay? {
-        let (growing, rest) = intervals(for: task, profile: profile, settings: settings)
-        guard growing != nil || rest != nil else { return nil }
-        var day = lastDone ?? start
+        nextDue(intervals(for: task, profile: profile, settings: settings), lastDone: lastDone, start: start,
+                snoozedUntil: settings?.snoozedUntil)
+    }
+
+    /// The next due day for effective `intervals` (see ``effective(_:settings:)``).
+    public func nextDue(
+        _ intervals: TaskIntervals, lastDone: CalendarDay?, start: CalendarDay, snoozedUntil: CalendarDay?
+    ) -> CalendarDay? {
+        guard intervals.growing != nil || intervals.rest != nil else { return nil }
+        let from = lastDone ?? start
+        // The same interval all year needs no walk through the seasons.
+        if intervals.growing == intervals.rest, let interval = intervals.growing {
+            return max(from.adding(days: interval), snoozedUntil ?? from)
+        }
+        var day = from
         var remaining = 1.0
         // Each pass covers one month; intervals are at most 3650 days, so 130 months always suffice.
         for _ in 0..<130 {
             let boundary = day.startOfNextMonth
             let span = Double(boundary.days(since: day))
-            if let interval = self.interval(on: day, growing: growing, rest: rest) {
+            if let interval = self.interval(on: day, intervals) {
                 let needed = remaining * Double(interval)
                 if needed <= span + 1e-9 {
                     let due = day.adding(days: max(1, Int((needed - 1e-9).rounded(.up))))
-                    return max(due, settings?.snoozedUntil ?? due)
+                    return max(due, snoozedUntil ?? due)
                 }
                 remaining -= span / Double(interval)
             }

@@ -2,13 +2,76 @@ import Foundation
 import GRDB
 import PlantGuideCore
 
-/// What the planner needs to know about one plant to schedule its care.
+/// One value per care task, stored inline (no heap allocation), indexed by task or position.
+public struct PerTask<Element: Sendable & Hashable>: Sendable, Hashable {
+    public var water, fertilize, repot, mist, prune: Element
+
+    /// The same value for every task.
+    public init(repeating value: Element) {
+        (water, fertilize, repot, mist, prune) = (value, value, value, value, value)
+    }
+
+    /// One value per task, in ``CareTask/allCases`` order.
+    public init(_ water: Element, _ fertilize: Element, _ repot: Element, _ mist: Element, _ prune: Element) {
+        (self.water, self.fertilize, self.repot, self.mist, self.prune) = (water, fertilize, repot, mist, prune)
+    }
+
+    /// The value at a task's position in ``CareTask/allCases``.
+    public subscript(index: Int) -> Element {
+        get {
+            switch index {
+            case 0: water
+            case 1: fertilize
+            case 2: repot
+            case 3: mist
+            default: prune
+            }
+        }
+        set {
+            switch index {
+            case 0: water = newValue
+            case 1: fertilize = newValue
+            case 2: repot = newValue
+            case 3: mist = newValue
+            default: prune = newValue
+            }
+        }
+    }
+
+    /// The value for a task.
+    public subscript(task: CareTask) -> Element {
+        get { self[task.index] }
+        set { self[task.index] = newValue }
+    }
+}
+
+/// Days between occurrences of a task in each season (`nil`: not done in that season).
+public struct TaskIntervals: Sendable, Hashable {
+    public var growing: Int?
+    public var rest: Int?
+
+    /// Intervals for the two seasons.
+    public init(growing: Int?, rest: Int?) {
+        self.growing = growing
+        self.rest = rest
+    }
+}
+
+/// What the planner needs to know about one plant to schedule its care: read in bulk, with arrays
+/// indexed in ``CareTask/allCases`` order.
 public struct PlantCareState: Sendable, Hashable {
-    public var plant: Plant
-    public var profile: CareProfile
-    public var settings: [CareTask: CareScheduleSettings]
+    public var plantId: Int64
+    public var plantUUID: String
+    /// The nickname if there is one, else the name.
+    public var displayName: String
+    public var room: String?
+    public var createdAt: Date
+    /// The care profile's intervals per task.
+    public var intervals: PerTask<TaskIntervals>
+    /// The plant's own settings per task, if any.
+    public var settings: PerTask<CareScheduleSettings?>
     /// The last day each task was done.
-    public var lastDone: [CareTask: CalendarDay]
+    public var lastDone: PerTask<CalendarDay?>
 }
 
 extension CollectionDatabase {
@@ -74,42 +137,94 @@ extension CollectionDatabase {
     /// Care state of every plant (or one plant, or one room's), read in one snapshot.
     public func careStates(plantId: Int64? = nil, room: String? = nil) throws(StoreError) -> [PlantCareState] {
         try read("read care schedules") { db in
-            var plantFilter = "", arguments = StatementArguments()
+            var filter = "", arguments = StatementArguments()
             if let plantId {
-                plantFilter = " WHERE plantId = ?"
+                filter = " WHERE p.id = ?"
                 arguments = [plantId]
-            }
-            let plants: [Plant]
-            if let plantId {
-                plants = try Plant.fetchOne(db, key: plantId).map { [$0] } ?? []
             } else if let room {
-                plants = try Plant.fetchAll(db, sql: "SELECT * FROM plant WHERE room = ? COLLATE NOCASE", arguments: [room])
-            } else {
-                plants = try Plant.fetchAll(db)
+                filter = " WHERE p.room = ? COLLATE NOCASE"
+                arguments = [room]
             }
-            var profiles: [Int64: CareProfile] = [:]
-            for row in try CareProfileRow.fetchAll(db, sql: "SELECT * FROM careProfile" + plantFilter, arguments: arguments) {
-                profiles[row.plantId] = row.profile
-            }
-            var settings: [Int64: [CareTask: CareScheduleSettings]] = [:]
-            for row in try CareScheduleSettings.fetchAll(db, sql: "SELECT * FROM careSchedule" + plantFilter, arguments: arguments) {
-                settings[row.plantId, default: [:]][row.task] = row
-            }
-            var lastDone: [Int64: [CareTask: CalendarDay]] = [:]
-            let rows = try Row.fetchCursor(
-                db, sql: "SELECT plantId, task, MAX(day) FROM careEvent\(plantFilter) GROUP BY plantId, task",
-                arguments: arguments
-            )
-            while let row = try rows.next() {
-                guard let task = CareTask(rawValue: row[1]), let day = CalendarDay(row[2] as String) else { continue }
-                lastDone[row[0], default: [:]][task] = day
-            }
-            return plants.map { plant in
-                PlantCareState(
-                    plant: plant, profile: profiles[plant.id] ?? CareGuide.fallbackProfile,
-                    settings: settings[plant.id] ?? [:], lastDone: lastDone[plant.id] ?? [:]
+            var fallback = PerTask(repeating: TaskIntervals(growing: nil, rest: nil))
+            for task in CareTask.allCases {
+                fallback[task] = TaskIntervals(
+                    growing: CareGuide.fallbackProfile.growingInterval(for: task), rest: CareGuide.fallbackProfile.restInterval(for: task)
                 )
             }
+            let noSettings = PerTask<CareScheduleSettings?>(repeating: nil)
+            let noDays = PerTask<CalendarDay?>(repeating: nil)
+            var states: [PlantCareState] = []
+            // Plants come in id order, so the per-task tables below can be merged in without lookups;
+            // days and times arrive as numbers, computed by SQLite, so no text is parsed here.
+            let plants = try Row.fetchCursor(db, sql: """
+                SELECT p.id, p.uuid, coalesce(p.nickname, p.name), p.room,
+                       CAST(round((julianday(p.createdAt) - 2440587.5) * 86400000) AS INTEGER), c.plantId,
+                       c.waterGrowingDays, c.waterWinterDays, c.fertilizeGrowingDays, c.mistDays, c.repotDays, c.pruneDays
+                FROM plant p LEFT JOIN careProfile c ON c.plantId = p.id
+                """ + filter + " ORDER BY p.id", arguments: arguments)
+            while let row = try plants.next() {
+                var intervals = fallback
+                if row[5] as Int64? != nil {
+                    let mist: Int? = row[9]
+                    intervals = PerTask(
+                        TaskIntervals(growing: row[6], rest: row[7]),
+                        TaskIntervals(growing: row[8], rest: nil),
+                        TaskIntervals(growing: row[10], rest: row[10]),
+                        TaskIntervals(growing: mist, rest: mist.map { $0 * 2 }),
+                        TaskIntervals(growing: row[11], rest: nil)
+                    )
+                }
+                let createdMilliseconds: Int64 = row[4]
+                states.append(PlantCareState(
+                    plantId: row[0], plantUUID: row[1], displayName: row[2], room: row[3],
+                    createdAt: Date(timeIntervalSince1970: Double(createdMilliseconds) / 1000),
+                    intervals: intervals, settings: noSettings, lastDone: noDays
+                ))
+            }
+            /// The position of `plantId` in `states`, moving `cursor` forward (rows come in id order).
+            func position(of plantId: Int64, from cursor: inout Int) -> Int? {
+                while cursor < states.count && states[cursor].plantId < plantId { cursor += 1 }
+                return cursor < states.count && states[cursor].plantId == plantId ? cursor : nil
+            }
+            let plantFilter = plantId == nil ? "" : " WHERE plantId = ?"
+            let plantArguments: StatementArguments = plantId.map { [$0] } ?? []
+            let lastDone = try Row.fetchCursor(db, sql: """
+                SELECT plantId, CASE task WHEN 'water' THEN 0 WHEN 'fertilize' THEN 1 WHEN 'repot' THEN 2
+                                          WHEN 'mist' THEN 3 ELSE 4 END,
+                       CAST(julianday(day) - 2440587.5 AS INTEGER)
+                FROM careLastDone
+                """ + plantFilter + " ORDER BY plantId", arguments: plantArguments)
+            var cursor = 0
+            while let row = try lastDone.next() {
+                guard let found = position(of: row[0], from: &cursor) else { continue }
+                let task: Int = row[1], day: Int = row[2]
+                states[found].lastDone[task] = CalendarDay(dayNumber: day)
+            }
+            cursor = 0
+            let settings = try CareScheduleSettings.fetchAll(
+                db, sql: "SELECT * FROM careSchedule" + plantFilter + " ORDER BY plantId", arguments: plantArguments
+            )
+            for entry in settings {
+                guard let found = position(of: entry.plantId, from: &cursor) else { continue }
+                states[found].settings[entry.task.index] = entry
+            }
+            return states
+        }
+    }
+}
+
+extension CareTask {
+    /// Number of tasks.
+    static let count = 5
+
+    /// Position in ``CareTask/allCases``.
+    var index: Int {
+        switch self {
+        case .water: 0
+        case .fertilize: 1
+        case .repot: 2
+        case .mist: 3
+        case .prune: 4
         }
     }
 }

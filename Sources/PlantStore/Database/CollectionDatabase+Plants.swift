@@ -38,7 +38,7 @@ extension CollectionDatabase {
 
     /// The plant with this id, if any.
     public func plant(id: Int64) throws(StoreError) -> Plant? {
-        try read("read a plant") { db in try Plant.fetchOne(db, key: id) }
+        try read("read a plant") { db in try Plant.fetch(db, id: id) }
     }
 
     /// Plants ordered by room, then name; only one room's when `room` is given (case-insensitive).
@@ -46,12 +46,12 @@ extension CollectionDatabase {
         try read("list plants") { db in
             if let room {
                 return try Plant.fetchAll(
-                    db, sql: "SELECT * FROM plant WHERE room = ? COLLATE NOCASE ORDER BY name COLLATE NOCASE, id",
+                    db, sql: "SELECT \(Plant.columnList) FROM plant WHERE room = ? COLLATE NOCASE ORDER BY name COLLATE NOCASE, id",
                     arguments: [room]
                 )
             }
             return try Plant.fetchAll(
-                db, sql: "SELECT * FROM plant ORDER BY room IS NULL, room COLLATE NOCASE, name COLLATE NOCASE, id"
+                db, sql: "SELECT \(Plant.columnList) FROM plant ORDER BY room IS NULL, room COLLATE NOCASE, name COLLATE NOCASE, id"
             )
         }
     }
@@ -64,7 +64,7 @@ extension CollectionDatabase {
     /// Everything about one plant: profile, schedule settings, photos, events and identifications.
     public func details(ofPlant id: Int64) throws(StoreError) -> PlantDetails {
         try read("read a plant") { db in
-            guard let plant = try Plant.fetchOne(db, key: id) else { throw StoreError.plantNotFound(id) }
+            guard let plant = try Plant.fetch(db, id: id) else { throw StoreError.plantNotFound(id) }
             return PlantDetails(
                 plant: plant,
                 profile: try CareProfileRow.fetchOne(db, key: id)?.profile,
@@ -89,7 +89,7 @@ extension CollectionDatabase {
     @discardableResult
     public func updatePlant(_ plant: Plant, now: Date) throws(StoreError) -> Plant {
         try write("update a plant") { db in
-            guard let existing = try Plant.fetchOne(db, key: plant.id) else { throw StoreError.plantNotFound(plant.id) }
+            guard let existing = try Plant.fetch(db, id: plant.id) else { throw StoreError.plantNotFound(plant.id) }
             var updated = plant
             updated.uuid = existing.uuid
             updated.createdAt = existing.createdAt
@@ -133,6 +133,11 @@ extension CollectionDatabase {
         try read("find a photo") { db in
             try StoredPhoto.fetchOne(db, sql: "SELECT * FROM photo WHERE originalSHA256 = ? LIMIT 1", arguments: [originalSHA256])
         }
+    }
+
+    /// The recorded photo with this content address, if any.
+    public func photo(sha256: String) throws(StoreError) -> StoredPhoto? {
+        try read("find a photo") { db in try StoredPhoto.fetchOne(db, key: sha256) }
     }
 
     /// Every recorded photo.

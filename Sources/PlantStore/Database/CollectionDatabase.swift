@@ -72,6 +72,15 @@ public struct CollectionDatabase: Sendable {
         try read("check the database") { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
     }
 
+    /// Copies the write-ahead log into the database file and empties it (e.g. before measuring size).
+    public func checkpoint() throws(StoreError) {
+        do {
+            _ = try writer.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+        } catch {
+            throw Self.classify(error, path: path, operation: "checkpoint the database")
+        }
+    }
+
     /// Writes a consistent copy of the database to `url` while it stays in use (SQLite online backup).
     /// An existing file at `url` is replaced only once the copy is complete.
     public func backup(to url: URL) throws(StoreError) {

@@ -11,6 +11,7 @@ enum Schema {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1", migrate: createCollection)
         migrator.registerMigration("v2", migrate: addSchedules)
+        migrator.registerMigration("v3", migrate: addLastDone)
         return migrator
     }
 
@@ -117,6 +118,40 @@ enum Schema {
                 PRIMARY KEY (plantId, task)
             ) WITHOUT ROWID;
             CREATE INDEX plant_room ON plant(room);
+            """)
+    }
+
+    /// Version 3: the last day each task was done per plant, kept by triggers so every write path
+    /// (logging, import, raw SQL) keeps it right; the due list reads it instead of scanning events.
+    private static func addLastDone(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE careLastDone (
+                plantId INTEGER NOT NULL REFERENCES plant(id) ON DELETE CASCADE,
+                task TEXT NOT NULL CHECK (task IN \(tasks)),
+                day TEXT NOT NULL CHECK (\(isDay("day"))),
+                PRIMARY KEY (plantId, task)
+            ) WITHOUT ROWID;
+            INSERT INTO careLastDone (plantId, task, day)
+                SELECT plantId, task, MAX(day) FROM careEvent GROUP BY plantId, task;
+            CREATE TRIGGER careEvent_inserted AFTER INSERT ON careEvent BEGIN
+                INSERT INTO careLastDone (plantId, task, day) VALUES (new.plantId, new.task, new.day)
+                    ON CONFLICT (plantId, task) DO UPDATE SET day = max(day, excluded.day);
+            END;
+            CREATE TRIGGER careEvent_deleted AFTER DELETE ON careEvent BEGIN
+                DELETE FROM careLastDone WHERE plantId = old.plantId AND task = old.task;
+                INSERT INTO careLastDone (plantId, task, day)
+                    SELECT plantId, task, MAX(day) FROM careEvent WHERE plantId = old.plantId AND task = old.task
+                        AND EXISTS (SELECT 1 FROM plant WHERE id = old.plantId)
+                    GROUP BY plantId, task;
+            END;
+            CREATE TRIGGER careEvent_updated AFTER UPDATE OF plantId, task, day ON careEvent BEGIN
+                DELETE FROM careLastDone WHERE (plantId = old.plantId AND task = old.task)
+                    OR (plantId = new.plantId AND task = new.task);
+                INSERT OR REPLACE INTO careLastDone (plantId, task, day)
+                    SELECT plantId, task, MAX(day) FROM careEvent
+                    WHERE (plantId = old.plantId AND task = old.task) OR (plantId = new.plantId AND task = new.task)
+                    GROUP BY plantId, task;
+            END;
             """)
     }
 }

@@ -5,7 +5,14 @@ import Foundation
 enum SHA256 {
     /// The digest of `data` as 64 lower-case hex digits.
     static func hex(_ data: Data) -> String {
-        digest(data).map { String(format: "%02x", $0) }.joined()
+        let digits = Array("0123456789abcdef".utf8)
+        var text = [UInt8]()
+        text.reserveCapacity(64)
+        for byte in digest(data) {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
     static func digest(_ data: Data) -> [UInt8] {

@@ -29,7 +29,7 @@ extension CareEvent: FetchableRecord, PersistableRecord {
         self.task = task
         self.day = day
         note = row["note"]
-        createdAt = row["createdAt"]
+        createdAt = row.timestamp("createdAt")
     }
 
     public func encode(to container: inout PersistenceContainer) throws {

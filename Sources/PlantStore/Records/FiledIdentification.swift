@@ -34,7 +34,7 @@ extension FiledIdentification: FetchableRecord, PersistableRecord {
         let predictions = try JSONDecoder().decode([SpeciesPrediction].self, from: Data(predictionsJSON.utf8))
         identification = Identification(
             source: source, model: row["model"], predictions: predictions, uncertain: row["uncertain"],
-            timings: [:], date: row["identifiedAt"]
+            timings: [:], date: row.timestamp("identifiedAt")
         )
     }
 

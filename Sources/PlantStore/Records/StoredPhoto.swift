@@ -47,7 +47,7 @@ extension StoredPhoto: FetchableRecord, PersistableRecord {
         width = row["width"]
         height = row["height"]
         thumbnailSHA256 = row["thumbnailSHA256"]
-        createdAt = row["createdAt"]
+        createdAt = row.timestamp("createdAt")
     }
 
     public func encode(to container: inout PersistenceContainer) throws {

@@ -32,14 +32,14 @@ public struct CollectionArchive: Sendable {
     /// The collection as the export format, read in one consistent snapshot.
     public func snapshot(now: Date) throws(StoreError) -> CollectionExport {
         try database.read("read the collection for export") { db in
-            let plants = try Plant.fetchAll(db, sql: "SELECT * FROM plant ORDER BY uuid")
+            let plants = try Plant.fetchAll(db, sql: "SELECT \(Plant.columnList) FROM plant ORDER BY uuid")
             var profiles: [Int64: CareProfile] = [:]
             for row in try CareProfileRow.fetchAll(db) { profiles[row.plantId] = row.profile }
             let schedules = Dictionary(grouping: try CareScheduleSettings.fetchAll(db, sql: "SELECT * FROM careSchedule ORDER BY task"), by: \.plantId)
             let events = Dictionary(grouping: try CareEvent.fetchAll(db, sql: "SELECT * FROM careEvent ORDER BY uuid"), by: \.plantId)
             var links: [Int64: [CollectionExport.ExportedPhotoLink]] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT plantId, photoSHA256, addedAt FROM plantPhoto ORDER BY photoSHA256") {
-                links[row["plantId"], default: []].append(.init(sha256: row["photoSHA256"], addedAt: row["addedAt"]))
+                links[row["plantId"], default: []].append(.init(sha256: row["photoSHA256"], addedAt: row.timestamp("addedAt")))
             }
             let uuids = Dictionary(uniqueKeysWithValues: plants.map { ($0.id, $0.uuid) })
             let exportedPlants = plants.map { plant in

@@ -18,6 +18,19 @@ enum Measure {
         return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     }
 
+    /// CPU time this thread spent running `body`, in seconds: unlike wall time, it does not grow
+    /// when other processes compete for the cores, so it tells load from contention.
+    static func threadCPUSeconds(_ body: () throws -> Void) rethrows -> Double {
+        func now() -> Double {
+            var spec = timespec()
+            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
+            return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+        }
+        let start = now()
+        try body()
+        return now() - start
+    }
+
     /// The value at fraction `p` (0…1) of sorted samples, nearest rank.
     static func percentile(_ samples: [Double], _ p: Double) -> Double {
         guard !samples.isEmpty else { return .nan }

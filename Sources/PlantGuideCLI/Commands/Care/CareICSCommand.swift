@@ -22,22 +22,26 @@ struct CareICSCommand: AsyncParsableCommand {
     @Option(help: "How many days ahead to include.")
     var days = 30
 
-    @Flag(help: "Print a JSON summary (file, events) instead of the calendar.")
+    @Flag(help: "Print JSON: {file, events} with --output, else {events, calendar} with the calendar text.")
     var json = false
 
     func validate() throws {
         guard (0...730).contains(days) else { throw ValidationError("--days must be between 0 and 730.") }
-        if json && output == nil { throw ValidationError("--json needs --output FILE (the calendar itself is not JSON).") }
     }
 
     func run() async throws {
         let console = Console()
-        let planner = try CollectionEnvironment.load().planner
+        let environment = try CollectionEnvironment.load()
+        let planner = environment.planner
         let today = planner.today
         let tasks = try planner.upcoming(through: today.adding(days: days))
-        let text = ICalendarWriter(now: Date()).calendar(for: tasks, today: today)
+        let text = ICalendarWriter(now: environment.now()).calendar(for: tasks, today: today)
         guard let output else {
-            FileHandle.standardOutput.write(Data(text.utf8))
+            if json {
+                try console.printJSON(CalendarJSON(file: nil, events: tasks.count, calendar: text))
+            } else {
+                FileHandle.standardOutput.write(Data(text.utf8))
+            }
             return
         }
         do {
@@ -46,9 +50,15 @@ struct CareICSCommand: AsyncParsableCommand {
             throw ValidationError("Cannot write \(output): \(error.localizedDescription)")
         }
         if json {
-            try console.printJSON(["file": output, "events": "\(tasks.count)"])
+            try console.printJSON(CalendarJSON(file: output, events: tasks.count, calendar: nil))
         } else {
             console.print("Wrote \(tasks.count) event\(tasks.count == 1 ? "" : "s") to \(output).")
         }
+    }
+
+    private struct CalendarJSON: Encodable {
+        var file: String?
+        var events: Int
+        var calendar: String?
     }
 }

@@ -10,7 +10,8 @@ struct CollectionAddCommand: AsyncParsableCommand {
         discussion: """
             A name the catalog knows (scientific or common) links the plant to its species and care \
             profile; any other name is kept as written with general care defaults. --species must be \
-            in the catalog.
+            in the catalog. With TREFLE_TOKEN set, light, humidity and temperatures are refined from \
+            the Trefle API when it answers (PLANTGUIDE_TREFLE_URL overrides its address).
 
             Examples:
               plantguide collection add "Snake plant" --room Bedroom
@@ -57,11 +58,29 @@ struct CollectionAddCommand: AsyncParsableCommand {
             name: name.isEmpty ? nil : name.joined(separator: " "), species: species, nickname: nickname, room: room,
             acquiredOn: try parseDay(acquired, option: "--acquired"), notes: notes, photo: photoData
         )
+        if let client = try trefleClient(), plant.species != nil,
+           let failure = await environment.collection.enrichCareProfile(ofPlant: plant.id, client: client) {
+            console.warn("warning: \(failure) The plant was added with PlantGuide's own care profile.")
+        }
         if output.json {
             try console.printJSON(PlantJSON(plant: plant))
             return
         }
         console.print("Added" + console.plantLine(plant))
         if plant.species == nil { console.print(console.style("  Not in the catalog: using general care defaults.", .dim)) }
+    }
+
+    /// A Trefle client when `TREFLE_TOKEN` is set.
+    private func trefleClient() throws -> TrefleClient? {
+        let environment = ProcessInfo.processInfo.environment
+        guard let token = environment["TREFLE_TOKEN"], !token.isEmpty else { return nil }
+        var baseURL: URL?
+        if let override = environment["PLANTGUIDE_TREFLE_URL"], !override.isEmpty {
+            guard let url = URL(string: override), url.scheme == "http" || url.scheme == "https" else {
+                throw ValidationError("PLANTGUIDE_TREFLE_URL must be an http(s) URL.")
+            }
+            baseURL = url
+        }
+        return try TrefleClient(token: token, baseURL: baseURL, timeout: 5)
     }
 }

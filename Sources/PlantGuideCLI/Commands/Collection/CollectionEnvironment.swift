@@ -15,6 +15,8 @@ struct CollectionEnvironment {
     let collection: PlantCollection
     let planner: CarePlanner
     let catalog: PlantCatalog
+    /// The current time (pinned by `PLANTGUIDE_NOW`).
+    let now: @Sendable () -> Date
 
     var database: CollectionDatabase { collection.database }
 
@@ -27,7 +29,7 @@ struct CollectionEnvironment {
             in: directory, encoder: LivePhotoEncoder.make(), lookup: Self.lookup(in: catalog), now: now
         )
         let planner = CarePlanner(database: collection.database, hemisphere: hemisphere, timeZone: .current, now: now)
-        return CollectionEnvironment(directory: directory, collection: collection, planner: planner, catalog: catalog)
+        return CollectionEnvironment(directory: directory, collection: collection, planner: planner, catalog: catalog, now: now)
     }
 
     /// Finds a catalog entry by scientific name, or by a common name that matches exactly.

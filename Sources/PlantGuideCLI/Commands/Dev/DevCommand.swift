@@ -1,15 +1,14 @@
 import ArgumentParser
 
-/// `plantguide dev …`: tools for development, demos and tests, hidden from the main help.
+/// `plantguide dev …`: tools for development, demos and the crash-safety tests.
 struct DevCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dev",
-        abstract: "Tools for development, demos and tests.",
+        abstract: "Tools for development and demos.",
         discussion: """
             Example:
               plantguide dev plantnet-stub --port 8089
             """,
-        shouldDisplay: false,
         subcommands: [PlantNetStubCommand.self, WriteStressCommand.self]
     )
 }

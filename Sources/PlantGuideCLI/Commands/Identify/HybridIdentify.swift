@@ -52,16 +52,16 @@ enum HybridIdentify {
         var plantNetOptions: PlantNetOptions { PlantNetOptions(project: project, language: language) }
     }
 
-    /// Why no on-device answer is possible in this build.
-    static let noModelReason = "no on-device model is installed (the classifier is not part of this build yet); "
-        + "use --strategy api with a Pl@ntNet key."
-
-    /// Reads the photos, wires the hybrid identifier and runs it.
-    static func run(
-        photoPaths: [String], options: Options, onDevice: OnDeviceIdentifier?, console: Console,
-        setup: PlantNetSetup = PlantNetSetup()
-    ) async throws -> (HybridResult, QuotaStatus) {
-        let photos = try photoPaths.map(readPhoto)
+    /// Wires the hybrid identifier: the given on-device classifier, Pl@ntNet when a key is configured, and
+    /// the catalog for enrichment (skipped, with a warning, when it cannot be read).
+    /// - Parameters:
+    ///   - onDevice: the live classifier, or `nil` when no model is installed.
+    ///   - onDeviceMissingReason: what to tell the person when a strategy needs the missing classifier.
+    ///   - top: how many candidates the on-device classifier reports.
+    static func makeIdentifier(
+        options: Options, onDevice: OnDeviceIdentifier?, onDeviceMissingReason: String, top: Int,
+        console: Console, setup: PlantNetSetup
+    ) -> HybridIdentifier {
         var onlineMissing = "no Pl@ntNet API key is configured."
         var online: OnlineIdentifier?
         switch setup.service(console: console, verbose: options.verbose) {
@@ -75,14 +75,21 @@ enum HybridIdentify {
             console.warn(console.style("warning: the plant catalog is unavailable, so answers are not enriched: \(error)", .yellow))
             catalog = nil
         }
-        let identifier = HybridIdentifier(
-            onDevice: onDevice, online: online, catalog: catalog, threshold: options.threshold,
-            onDeviceMissingReason: noModelReason, onlineMissingReason: onlineMissing
+        return HybridIdentifier(
+            onDevice: onDevice, online: online, catalog: catalog, threshold: options.threshold, top: top,
+            onDeviceMissingReason: onDeviceMissingReason, onlineMissingReason: onlineMissing
         )
-        let result = try await identifier.identify(
+    }
+
+    /// Reads the photos of one plant and identifies it.
+    static func run(
+        photoPaths: [String], options: Options, identifier: HybridIdentifier
+    ) async throws -> HybridResult {
+        var photos: [Data] = []
+        for path in photoPaths { photos.append(try readPhoto(path)) }
+        return try await identifier.identify(
             photos: photos, organs: options.organs, strategy: options.strategy, options: options.plantNetOptions
         )
-        return (result, setup.quota.status())
     }
 
     /// The upload preparation: JPEG q 90, long side ≤ 1280 px, metadata stripped; hashes of the original.
@@ -93,13 +100,21 @@ enum HybridIdentify {
         )
     }
 
-    static func readPhoto(_ path: String) throws -> Data {
+    static func readPhoto(_ path: String) throws(PhotoError) -> Data {
         do {
             return try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe)
         } catch {
             let reason = FileManager.default.fileExists(atPath: path) ? "it cannot be opened" : "no such file"
-            throw ValidationError("Cannot read the photo '\(path)': \(reason).")
+            throw PhotoError(path: path, reason: reason)
         }
+    }
+
+    /// A photo named on the command line could not be read.
+    struct PhotoError: Error, CustomStringConvertible {
+        var path: String
+        var reason: String
+
+        var description: String { "Cannot read the photo '\(path)': \(reason)." }
     }
 
     // MARK: - Output
@@ -118,7 +133,15 @@ enum HybridIdentify {
         var onDevice: Source?
         var online: Source?
         var notes: [String]
+        var timings: [String: Double]
         var totalMilliseconds: Double
+        /// Where `--save` filed the answer.
+        var saved: Saved?
+
+        struct Saved: Encodable {
+            var identificationId: Int64
+            var plantId: Int64?
+        }
 
         struct Prediction: Encodable {
             var rank: Int
@@ -126,6 +149,7 @@ enum HybridIdentify {
             var authorship: String?
             var commonNames: [String]
             var confidence: Double
+            var classIndex: Int?
             var gbifId: String?
             var family: String?
             var category: String?
@@ -137,6 +161,7 @@ enum HybridIdentify {
                 authorship = prediction.authorship
                 commonNames = prediction.commonNames
                 confidence = prediction.confidence
+                classIndex = prediction.classIndex
                 gbifId = prediction.gbifId
                 family = prediction.family
                 category = prediction.category?.rawValue
@@ -144,7 +169,7 @@ enum HybridIdentify {
             }
 
             private enum CodingKeys: String, CodingKey {
-                case rank, scientificName, authorship, commonNames, confidence, gbifId, family, category, inCatalog
+                case rank, scientificName, authorship, commonNames, confidence, classIndex, gbifId, family, category, inCatalog
             }
 
             // Optional keys are written as null so every prediction has the same keys.
@@ -155,6 +180,7 @@ enum HybridIdentify {
                 try container.encode(authorship, forKey: .authorship)
                 try container.encode(commonNames, forKey: .commonNames)
                 try container.encode(confidence, forKey: .confidence)
+                try container.encode(classIndex, forKey: .classIndex)
                 try container.encode(gbifId, forKey: .gbifId)
                 try container.encode(family, forKey: .family)
                 try container.encode(category, forKey: .category)
@@ -201,12 +227,13 @@ enum HybridIdentify {
             onDevice = result.onDevice.map(Source.init)
             online = result.online.map(Source.init)
             notes = result.notes
+            timings = result.preferred.timings
             totalMilliseconds = result.totalMilliseconds
         }
 
         private enum CodingKeys: String, CodingKey {
             case source, strategy, model, uncertain, notAPlant, remainingRequests, quotaLevel, predictions, suggestions
-            case onDevice, online, notes, totalMilliseconds
+            case onDevice, online, notes, timings, totalMilliseconds, saved
         }
 
         func encode(to encoder: any Encoder) throws {
@@ -223,14 +250,20 @@ enum HybridIdentify {
             try container.encode(onDevice, forKey: .onDevice)
             try container.encode(online, forKey: .online)
             try container.encode(notes, forKey: .notes)
+            try container.encode(timings, forKey: .timings)
             try container.encode(totalMilliseconds, forKey: .totalMilliseconds)
+            try container.encodeIfPresent(saved, forKey: .saved)
         }
     }
 
-    /// Prints the result for people.
-    static func printText(_ result: HybridResult, quota: QuotaStatus, console: Console, top: Int = 5) {
+    /// Prints the result for people: the photos and the source, then each candidate with a confidence bar
+    /// (green above 70 %, yellow from 40 %, red below), whether the catalog knows it, and what to do when
+    /// the answer is uncertain.
+    static func printText(
+        _ result: HybridResult, quota: QuotaStatus, photos: [String], threshold: Double, top: Int, console: Console
+    ) {
         let sourceName = switch result.source {
-        case .onDevice: "on-device model"
+        case .onDevice: "on-device model \(result.preferred.model ?? "")"
         case .plantNetAPI: "Pl@ntNet"
         case .cache: "Pl@ntNet (cached answer)"
         }
@@ -238,23 +271,26 @@ enum HybridIdentify {
         if result.notAPlant {
             console.print("Pl@ntNet found no plant in this photo (\"Species not found\").")
         }
+        let names = photos.map { ($0 as NSString).lastPathComponent }.joined(separator: ", ")
         if !result.preferred.predictions.isEmpty {
-            console.print(console.style("Identified by \(sourceName)", .bold)
-                + console.style(String(format: "  (%.0f ms)", result.totalMilliseconds), .dim))
+            console.print(console.style(names, .bold)
+                + console.style(String(format: "  %@, %.0f ms", sourceName, result.totalMilliseconds), .dim))
         }
         for prediction in result.preferred.predictions.prefix(top) {
-            let percent = String(format: "%5.1f%%", prediction.confidence * 100)
-            var line = "  \(prediction.rank). \(percent)  " + console.style(prediction.scientificName, .bold)
-            if let common = prediction.commonNames.first { line += " — \(common)" }
+            let rank = String(repeating: " ", count: max(0, 3 - String(prediction.rank).count)) + "\(prediction.rank)"
+            var line = "\(rank). \(console.confidenceText(prediction.confidence))  " + console.style(prediction.scientificName, .bold)
+            if !prediction.commonNames.isEmpty { line += " — " + prediction.commonNames.prefix(3).joined(separator: ", ") }
             var details: [String] = []
             if let family = prediction.family { details.append(family) }
             if let category = prediction.category { details.append(category.rawValue) }
-            details.append(prediction.inCatalog ? "in local database" : "not in local database")
-            line += "  " + console.style("(" + details.joined(separator: " · ") + ")", .dim)
+            if prediction.inCatalog { details.append("in local database") }
+            if !details.isEmpty { line += "  " + console.style("(" + details.joined(separator: " · ") + ")", .dim) }
             console.print(line)
         }
         if result.preferred.uncertain, !result.preferred.predictions.isEmpty {
-            console.print(console.style("This answer is uncertain.", .yellow))
+            console.print(console.style(
+                "Uncertain: the best match is below \(String(format: "%.0f", threshold * 100)) %. "
+                    + "Try a sharper photo of a leaf or flower, or several photos of the same plant.", .yellow))
         }
         if !result.suggestions.isEmpty {
             console.print("Did you mean:")

@@ -1,39 +1,45 @@
 import ArgumentParser
 import Foundation
-import PlantCatalog
 import PlantClassifier
 import PlantGuideCore
 import PlantIdentification
 import PlantNetAPI
+import PlantStore
 
+/// `plantguide identify PHOTO…`: what plant is this? On the device, with Pl@ntNet, or both.
 struct IdentifyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "identify",
-        abstract: "Identify a plant from one or more photos.",
+        abstract: "Identify a plant from photos of it, on the device and/or with Pl@ntNet.",
         discussion: """
-            Several photos of the same plant are combined (their probabilities averaged). A folder, \
-            more than 5 files, or --batch identifies each photo on its own, with a progress bar.
+            Up to 5 photos of the same plant are combined into one answer. A folder, more than 5 files, \
+            or --batch identifies each photo on its own, with a progress bar.
+
+            Strategies: on-device (offline), api (Pl@ntNet only), on-device-first (the default: Pl@ntNet \
+            only when the device is unsure) and parallel (both at once, Pl@ntNet preferred). When \
+            Pl@ntNet cannot be reached or its daily quota is used up, the device answers instead; \
+            with --strategy api that is an error. Pl@ntNet answers are cached for 7 days by photo.
+
+            The on-device model is installed with `plantguide model install`. Pl@ntNet needs a free API \
+            key from https://my.plantnet.org: set PLANTNET_API_KEY or run `plantguide config set-api-key`.
 
             Confidence bars are green above 70 %, yellow from 40 to 70 %, red below 40 %; below \
             --threshold the answer is marked uncertain.
 
-            With --strategy (on-device, api, on-device-first, parallel), or when a Pl@ntNet key is set \
-            (PLANTNET_API_KEY or `plantguide config set-api-key`), the hybrid identifier answers: \
-            Pl@ntNet and the installed model together, falling back to the device when offline.
-
             Examples:
               plantguide identify leaf.jpg
-              plantguide identify leaf.jpg flower.jpg --top 5
-              plantguide identify ~/Pictures/garden --json
-              plantguide identify photo.heic --model ~/models/resnet18-plantnet300k.pgmodel
-              plantguide identify leaf.jpg flower.jpg --organ leaf --organ flower --strategy api
+              plantguide identify leaf.jpg flower.jpg --organ leaf --organ flower --strategy parallel
+              plantguide identify ~/Pictures/garden --strategy on-device --json
+              plantguide identify plant.heic --model ~/models/resnet18.pgmodel --top 5
+              plantguide identify fern.jpg --save --create-plant --room Bathroom
+              plantguide identify leaf.jpg --save --plant 3
             """
     )
 
-    @Argument(help: "Photos (JPEG, PNG, WebP, HEIC) or folders of photos.")
+    @Argument(help: "Photos (JPEG, PNG, WebP, HEIC) of one plant, or folders of photos.")
     var photos: [String]
 
-    @Option(help: "Model file to use instead of the installed default.")
+    @Option(help: "On-device model file to use instead of the installed default.")
     var model: String?
 
     @Option(help: "How many species to show.")
@@ -42,48 +48,70 @@ struct IdentifyCommand: AsyncParsableCommand {
     @Flag(help: "Identify each photo separately instead of combining them.")
     var batch = false
 
-    @Option(help: "CPU threads for the model (default: all cores).")
+    @Option(help: "CPU threads for the on-device model (default: all cores).")
     var threads: Int?
+
+    @Flag(help: "File the answer, with the first photo, in the collection's identification history.")
+    var save = false
+
+    @Option(help: "With --save: the collection plant (id) the answer belongs to.")
+    var plant: Int64?
+
+    @Flag(help: "With --save: add the identified species to the collection as a new plant.")
+    var createPlant = false
+
+    @Option(help: "With --create-plant: the new plant's room.")
+    var room: String?
 
     @OptionGroup var hybrid: HybridIdentify.Options
 
     @OptionGroup var output: OutputOptions
 
-    private var threshold: Double { hybrid.threshold }
-
     func validate() throws {
         guard top > 0 else { throw ValidationError("--top must be at least 1.") }
-        if let threads, threads < 1 { throw ValidationError("--threads must be at least 1.") }
-        if !batch, photos.allSatisfy({ !isFolder($0) }) { try hybrid.validate(photoCount: photos.count) }
-    }
-
-    /// Whether the photos go to the hybrid identifier (Pl@ntNet and/or the device) or straight to the
-    /// on-device classifier: the hybrid one when a strategy is asked for, or when Pl@ntNet is set up and no
-    /// classifier-only option (--model, --top, --batch, --threads, a folder) is given.
-    private var usesHybrid: Bool {
-        let arguments = CommandLine.arguments
-        if arguments.contains(where: { $0 == "--strategy" || $0.hasPrefix("--strategy=") }) { return true }
-        if model != nil || batch || threads != nil || arguments.contains("--top") || photos.contains(where: isFolder) {
-            return false
+        if !save, plant != nil || createPlant || room != nil {
+            throw ValidationError("--plant, --create-plant and --room go with --save.")
         }
-        return PlantNetSetup().keyStore.key() != nil
+        if plant != nil, createPlant { throw ValidationError("Give --plant ID or --create-plant, not both.") }
+        if room != nil, !createPlant { throw ValidationError("--room applies to a new plant: add --create-plant.") }
+        if save, batch { throw ValidationError("--save files one plant's answer; it does not work with --batch.") }
+        if let threads, threads < 1 { throw ValidationError("--threads must be at least 1.") }
+        // Several photos of one plant go to Pl@ntNet in one request, so its rules apply then.
+        if !batch, photos.count <= PlantNetRequestRules.maximumImages {
+            try hybrid.validate(photoCount: photos.count)
+        } else if !hybrid.organs.isEmpty {
+            throw ValidationError("--organ applies to up to \(PlantNetRequestRules.maximumImages) photos of one plant, not to a batch.")
+        }
     }
 
-    private func isFolder(_ path: String) -> Bool {
-        var directory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &directory) && directory.boolValue
-    }
-
-    private func runHybrid(console: Console) async throws {
+    func run() async throws {
+        let console = Console()
+        let (files, sawFolder) = try PhotoFiles.expand(photos)
+        let store = ModelStore(dataDirectory: .resolve())
+        let identifier = HybridIdentify.makeIdentifier(
+            options: hybrid, onDevice: try onDeviceIdentifier(store: store),
+            onDeviceMissingReason: IdentifyCommandError.noModelAdvice(dataDirectory: store.dataDirectory.url.path),
+            top: top, console: console, setup: PlantNetSetup()
+        )
+        if batch || sawFolder || files.count > PlantNetRequestRules.maximumImages {
+            try await runBatch(files, identifier: identifier, console: console)
+            return
+        }
         do {
-            let onDevice = ModelStore(dataDirectory: .resolve()).defaultModel() == nil ? nil : try makeIdentifier()
-            let (result, quota) = try await HybridIdentify.run(
-                photoPaths: photos, options: hybrid, onDevice: onDevice, console: console
-            )
+            let result = try await HybridIdentify.run(photoPaths: files, options: hybrid, identifier: identifier)
+            let quota = PlantNetSetup().quota.status()
+            let filed = try save ? file(result.preferred, photo: files[0]) : nil
             if output.json {
-                try console.printJSON(HybridIdentify.Output(result, quota: quota))
+                var answer = HybridIdentify.Output(result, quota: quota)
+                answer.saved = filed.map { HybridIdentify.Output.Saved(identificationId: $0.id, plantId: $0.plantId) }
+                try console.printJSON(answer)
             } else {
-                HybridIdentify.printText(result, quota: quota, console: console)
+                HybridIdentify.printText(
+                    result, quota: quota, photos: files, threshold: hybrid.threshold, top: top, console: console
+                )
+                if let filed {
+                    console.print("Saved as identification \(filed.id)" + (filed.plantId.map { " of plant \($0)" } ?? "") + ".")
+                }
             }
         } catch let error as HybridError {
             console.warn("error: \(error)")
@@ -91,63 +119,38 @@ struct IdentifyCommand: AsyncParsableCommand {
         }
     }
 
-    func run() async throws {
-        let console = Console()
-        if usesHybrid {
-            try await runHybrid(console: console)
-            return
-        }
-        let identifier = try makeIdentifier()
-        let (files, sawFolder) = try PhotoFiles.expand(photos)
-        let enricher = CatalogEnricher(catalog: PlantCatalog())
-        if batch || sawFolder || files.count > 5 {
-            try await runBatch(files, identifier: identifier, enricher: enricher, console: console)
-            return
-        }
-        let data = try files.map(read)
-        var identification = try await identifier.identify(data, top)
-        enricher.enrich(&identification)
-        if output.json {
-            try console.printJSON(identification)
-        } else {
-            console.printIdentification(identification, photos: files, threshold: threshold)
-        }
+    /// Files the preferred answer in the collection, with the photo (stored once, without metadata).
+    private func file(_ identification: Identification, photo path: String) throws -> FiledIdentification {
+        let environment = try CollectionEnvironment.load()
+        return try environment.collection.fileIdentification(
+            identification, photo: try HybridIdentify.readPhoto(path), plantId: plant, createPlant: createPlant, room: room
+        )
     }
 
-    /// The identifier `identify` uses. The one place that chooses an implementation, so other
-    /// strategies (online, hybrid) slot in here.
-    func makeIdentifier() throws -> OnDeviceIdentifier {
-        let store = ModelStore(dataDirectory: .resolve())
-        guard let url = model.map({ URL(fileURLWithPath: $0) }) ?? store.defaultModel() else {
-            throw IdentifyCommandError.noModel(dataDirectory: store.dataDirectory.url.path)
-        }
+    /// The on-device classifier: `--model`, else the installed default, else none (the hybrid then
+    /// explains how to install one when a strategy needs it).
+    private func onDeviceIdentifier(store: ModelStore) throws -> OnDeviceIdentifier? {
+        guard let url = model.map({ URL(fileURLWithPath: $0) }) ?? store.defaultModel() else { return nil }
         let classifier = try Classifier(contentsOf: url, threads: threads ?? ProcessInfo.processInfo.activeProcessorCount)
-        return .live(classifier: classifier, threshold: threshold)
-    }
-
-    private func read(_ path: String) throws -> Data {
-        do {
-            return try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe)
-        } catch {
-            throw IdentifyCommandError.unreadablePhoto(path)
-        }
+        return .live(classifier: classifier, threshold: hybrid.threshold)
     }
 
     private struct BatchItem: Encodable {
         var file: String
-        var identification: Identification?
+        var identification: HybridIdentify.Output?
         var error: String?
     }
 
-    private func runBatch(_ files: [String], identifier: OnDeviceIdentifier, enricher: CatalogEnricher, console: Console) async throws {
+    private func runBatch(_ files: [String], identifier: HybridIdentifier, console: Console) async throws {
         let bar = ProgressBar(label: "Identifying")
         var items: [BatchItem] = []
+        let setup = PlantNetSetup()
         for (index, file) in files.enumerated() {
-            bar.update(done: Double(index), total: Double(files.count), detail: "\(index)/\(files.count) \((file as NSString).lastPathComponent)", force: true)
+            let name = (file as NSString).lastPathComponent
+            bar.update(done: Double(index), total: Double(files.count), detail: "\(index)/\(files.count) \(name)", force: true)
             do {
-                var identification = try await identifier.identify([try read(file)], top)
-                enricher.enrich(&identification)
-                items.append(BatchItem(file: file, identification: identification))
+                let result = try await HybridIdentify.run(photoPaths: [file], options: hybrid, identifier: identifier)
+                items.append(BatchItem(file: file, identification: HybridIdentify.Output(result, quota: setup.quota.status())))
             } catch {
                 items.append(BatchItem(file: file, error: "\(error)"))
             }
@@ -160,9 +163,10 @@ struct IdentifyCommand: AsyncParsableCommand {
             let width = min(40, files.map { ($0 as NSString).lastPathComponent.count }.max() ?? 0)
             for item in items {
                 let name = (item.file as NSString).lastPathComponent.padding(toLength: width, withPad: " ", startingAt: 0)
-                if let best = item.identification?.best, let identification = item.identification {
+                if let answer = item.identification, let best = answer.predictions.first {
                     console.print("\(name)  \(console.confidenceText(best.confidence))  \(console.style(best.scientificName, .bold))"
-                        + (best.commonNames.first.map { " — \($0)" } ?? "") + (identification.uncertain ? console.style("  (uncertain)", .yellow) : ""))
+                        + (best.commonNames.first.map { " — \($0)" } ?? "")
+                        + (answer.uncertain ? console.style("  (uncertain)", .yellow) : ""))
                 } else {
                     console.print("\(name)  " + console.style("error: \(item.error ?? "no result")", .red))
                 }

@@ -8,18 +8,22 @@ enum IdentifyCommandError: Error, CustomStringConvertible {
 
     var description: String {
         switch self {
-        case .missingPhoto(let path): "No such photo or folder: \(path)"
+        case .missingPhoto(let path): "Cannot read the photo '\(path)': no such file or folder."
         case .unreadablePhoto(let path): "Cannot read \(path)"
         case .noPhotos: "No photos found (looked for .jpg, .jpeg, .png, .webp, .heic)."
-        case .noModel(let directory):
-            """
-            No on-device model is installed (looked in \(directory)/models).
-            Install one with:
-              plantguide model install                  download the PlantNet-300K ResNet50 (about 100 MB)
-              plantguide model install FILE             use a downloaded <arch>_weights_best_acc.tar
-            or pass --model FILE, or identify online with the Pl@ntNet API (set PLANTNET_API_KEY).
-            """
+        case .noModel(let directory): Self.noModelAdvice(dataDirectory: directory)
         case .someFailed(let failed, let total): "\(failed) of \(total) photos could not be identified."
         }
+    }
+
+    /// How to get an on-device model, also used as the hybrid identifier's reason when it has none.
+    static func noModelAdvice(dataDirectory: String) -> String {
+        """
+        no on-device model is installed (looked in \(dataDirectory)/models).
+        Install one with:
+          plantguide model install                  download the PlantNet-300K ResNet50 (about 100 MB)
+          plantguide model install FILE             use a downloaded <arch>_weights_best_acc.tar
+        or pass --model FILE, or identify online with the Pl@ntNet API (set PLANTNET_API_KEY).
+        """
     }
 }

@@ -44,7 +44,9 @@ struct PrepareImageCommand: AsyncParsableCommand {
         spec.crop = size
         spec.resize = resize
         let start = ContinuousClock.now
-        let decoded = try ImageDecoder().decode(data, minimumShortSide: resize)
+        let decoded = try LibraryChatter.silenced { () throws(ImagingError) in
+            try ImageDecoder().decode(data, minimumShortSide: resize)
+        }
         let decodedAt = ContinuousClock.now
         let tensor = Preprocessor(spec: spec).tensor(from: decoded.image)
         let end = ContinuousClock.now

@@ -40,7 +40,8 @@ struct UploadImageCommand: AsyncParsableCommand {
     func run() async throws {
         let console = Console()
         let data = try ImageFiles.read(image)
-        let upload = try UploadPreparer(maxLongSide: maxSide, quality: quality).prepare(data)
+        let preparer = UploadPreparer(maxLongSide: maxSide, quality: quality)
+        let upload = try LibraryChatter.silenced { () throws(ImagingError) in try preparer.prepare(data) }
         try ImageFiles.write(upload.jpeg, to: output)
         let report = UploadReport(
             output: output, sourceFormat: upload.sourceFormat.rawValue, width: upload.width, height: upload.height,

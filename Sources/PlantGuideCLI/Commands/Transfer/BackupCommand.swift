@@ -27,9 +27,15 @@ struct BackupCommand: AsyncParsableCommand {
         try database.backup(to: url)
         let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
         if output.json {
-            try console.printJSON(["file": file, "bytes": "\(size)"])
+            try console.printJSON(BackupJSON(file: file, bytes: size, plants: try database.plantCount()))
         } else {
             console.print("Backed up \(try database.plantCount()) plants to \(file) (\(size) bytes).")
         }
+    }
+
+    private struct BackupJSON: Encodable {
+        var file: String
+        var bytes: Int
+        var plants: Int
     }
 }

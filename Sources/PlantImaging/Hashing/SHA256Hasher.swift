@@ -2,7 +2,7 @@ import Foundation
 
 /// SHA-256 (FIPS 180-4), written here to keep the module free of a crypto dependency: it only names
 /// photos in the identification cache, so speed matters little and constant time not at all.
-public struct SHA256: Sendable {
+public struct SHA256Hasher: Sendable {
     private static let roundConstants: [UInt32] = [
         0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
         0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
@@ -94,7 +94,7 @@ private extension UInt32 {
 
 /// Lowercase hex SHA-256 of `data`, e.g. for the identification cache key of an original photo.
 public func sha256Hex(_ data: Data) -> String {
-    var hasher = SHA256()
+    var hasher = SHA256Hasher()
     hasher.update(data)
     return hasher.finalize().map { String(format: "%02x", $0) }.joined()
 }

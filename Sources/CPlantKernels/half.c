@@ -1,0 +1,60 @@
+#include "PlantKernels.h"
+
+#include <string.h>
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
+static float half_to_float_scalar(uint16_t half) {
+    uint32_t sign = (uint32_t)(half & 0x8000u) << 16;
+    uint32_t exponent = (half >> 10) & 0x1fu;
+    uint32_t mantissa = half & 0x3ffu;
+    uint32_t bits;
+    if (exponent == 0) {
+        if (mantissa == 0) {
+            bits = sign;
+        } else {
+            // Subnormal half: normalise it, a float32 can represent it exactly.
+            exponent = 127 - 15 + 1;
+            while ((mantissa & 0x400u) == 0) {
+                mantissa <<= 1;
+                exponent--;
+            }
+            bits = sign | (exponent << 23) | ((mantissa & 0x3ffu) << 13);
+        }
+    } else if (exponent == 31) {
+        bits = sign | 0x7f800000u | (mantissa << 13);
+    } else {
+        bits = sign | ((exponent + 112) << 23) | (mantissa << 13);
+    }
+    float value;
+    memcpy(&value, &bits, sizeof value);
+    return value;
+}
+
+#if defined(__x86_64__)
+__attribute__((target("avx,f16c")))
+static void half_to_float_f16c(const uint16_t *source, float *destination, size_t count) {
+    size_t index = 0;
+    for (; index + 8 <= count; index += 8) {
+        __m128i halves = _mm_loadu_si128((const __m128i *)(source + index));
+        _mm256_storeu_ps(destination + index, _mm256_cvtph_ps(halves));
+    }
+    for (; index < count; index++) destination[index] = half_to_float_scalar(source[index]);
+}
+#endif
+
+void pg_half_to_float(const uint16_t *source, float *destination, size_t count) {
+#if defined(__x86_64__)
+    if (__builtin_cpu_supports("f16c")) {
+        half_to_float_f16c(source, destination, count);
+        return;
+    }
+#elif defined(__aarch64__)
+    const __fp16 *halves = (const __fp16 *)source;
+    for (size_t index = 0; index < count; index++) destination[index] = (float)halves[index];
+    return;
+#endif
+    for (size_t index = 0; index < count; index++) destination[index] = half_to_float_scalar(source[index]);
+}

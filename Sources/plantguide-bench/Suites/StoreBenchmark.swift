@@ -1,0 +1,120 @@
+import Foundation
+import PlantGuideCore
+import PlantStore
+
+/// A large collection: 10,000 plants with care events and photos; times the due list and the
+/// plant list, and reports the database size.
+struct StoreBenchmark: BenchmarkSuite {
+    let name = "store"
+    /// 10,000 unless `PLANTGUIDE_BENCH_STORE_PLANTS` says otherwise (smaller runs for profiling).
+    let plantCount = ProcessInfo.processInfo.environment["PLANTGUIDE_BENCH_STORE_PLANTS"].flatMap(Int.init) ?? 10_000
+    let eventsPerPlant = 12
+
+    func run() async throws -> [BenchmarkRow] {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("plantguide-bench-store-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let directory = DataDirectory(url: folder)
+        let database = try CollectionDatabase.open(in: directory)
+        let photos = PhotoLibrary(directory: directory, encoder: .storingOriginal)
+        let guide = try CareGuide.bundled()
+        let categories = PlantCategory.allCases
+        let genera = guide.genera.keys.sorted()
+        let rooms = ["Living room", "Kitchen", "Bedroom", "Bathroom", "Office", "Hall", "Balcony", "Studio"]
+        let start = Date(timeIntervalSince1970: 1_780_000_000)  // 2026-05-28
+        let startDay = CalendarDay(start, in: .current)
+        var generator = SplitMix64(seed: 42)
+
+        // Add in batches of 500 plants per transaction, as an import would.
+        var seeds: [PlantSeed] = []
+        let addSeconds = try Measure.seconds {
+            for index in 0..<plantCount {
+                var bytes = [UInt8](repeating: 0, count: 2048)
+                for offset in stride(from: 0, to: bytes.count, by: 8) {
+                    withUnsafeBytes(of: generator.next()) { word in
+                        for (i, byte) in word.enumerated() where offset + i < bytes.count { bytes[offset + i] = byte }
+                    }
+                }
+                bytes.replaceSubrange(0..<3, with: [0xFF, 0xD8, 0xFF])
+                let photo = try photos.store(Data(bytes), now: start)
+                let genus = genera[index % genera.count]
+                let profile = index % 3 == 0
+                    ? guide.profile(genus: nil, category: categories[index % categories.count])
+                    : guide.profile(genus: genus, category: nil)
+                let events = (0..<eventsPerPlant).map { number in
+                    (task: CareTask.allCases[number % 3 == 2 ? 1 : 0], day: startDay.adding(days: -Int(generator.next() % 200)), note: nil as String?)
+                }
+                seeds.append(PlantSeed(
+                    plant: NewPlant(name: "\(genus.capitalized) \(index)", room: rooms[index % rooms.count]),
+                    profile: profile, photo: photo, events: events
+                ))
+                if seeds.count == 500 {
+                    try database.addPlants(seeds, now: start)
+                    seeds.removeAll(keepingCapacity: true)
+                }
+            }
+            if !seeds.isEmpty { try database.addPlants(seeds, now: start) }
+        }
+
+        let planner = CarePlanner(database: database, hemisphere: .north, timeZone: .current) { start.addingTimeInterval(86_400 * 3) }
+        var dueCount = 0, listCount = 0
+        _ = try planner.due(withinDays: 7)
+        _ = try database.plants()
+        var stateRead: [Double] = [], due: [Double] = [], list: [Double] = [], roomList: [Double] = [], dueCPU: [Double] = [], listCPU: [Double] = []
+        for _ in 0..<20 {
+            var cpu = Self.threadCPUSeconds()
+            due.append(try Measure.seconds { dueCount = try planner.due(withinDays: 7).rooms.reduce(0) { $0 + $1.tasks.count } })
+            dueCPU.append(Self.threadCPUSeconds() - cpu)
+            cpu = Self.threadCPUSeconds()
+            list.append(try Measure.seconds { listCount = try database.plants().count })
+            listCPU.append(Self.threadCPUSeconds() - cpu)
+            roomList.append(try Measure.seconds { _ = try database.plants(room: "Kitchen") })
+            stateRead.append(try Measure.seconds { _ = try database.careStates() })
+        }
+        try database.checkpoint()
+        let files = [CollectionDatabase.fileName, CollectionDatabase.fileName + "-wal"]
+        let bytes = files.compactMap { try? FileManager.default.attributesOfItem(atPath: directory.appending($0).path)[.size] as? Int }
+            .reduce(0, +)
+        let ms = 1000.0
+        return [
+            BenchmarkRow(suite: name, name: "plants added (\(eventsPerPlant) events + 1 photo each)", value: Double(plantCount), unit: "plants"),
+            BenchmarkRow(suite: name, name: "add rate", value: Double(plantCount) / addSeconds, unit: "plants/s"),
+            BenchmarkRow(suite: name, name: "care due (7 days) p50", value: Measure.percentile(due, 0.5) * ms, unit: "ms", below: 20),
+            BenchmarkRow(suite: name, name: "care due (7 days) p95", value: Measure.percentile(due, 0.95) * ms, unit: "ms", below: 20),
+            BenchmarkRow(suite: name, name: "care state read (part of care due) p50", value: Measure.percentile(stateRead, 0.5) * ms, unit: "ms"),
+            BenchmarkRow(suite: name, name: "care due (7 days) min", value: (due.min() ?? 0) * ms, unit: "ms", below: 20),
+            BenchmarkRow(suite: name, name: "care due (7 days) CPU p50", value: Measure.percentile(dueCPU, 0.5) * ms, unit: "ms", below: 20),
+            BenchmarkRow(suite: name, name: "care due tasks found", value: Double(dueCount), unit: "tasks"),
+            BenchmarkRow(suite: name, name: "collection list p50", value: Measure.percentile(list, 0.5) * ms, unit: "ms", below: 20),
+            BenchmarkRow(suite: name, name: "collection list p95", value: Measure.percentile(list, 0.95) * ms, unit: "ms", below: 20),
+            BenchmarkRow(suite: name, name: "collection list min", value: (list.min() ?? 0) * ms, unit: "ms", below: 20),
+            BenchmarkRow(suite: name, name: "collection list CPU p50", value: Measure.percentile(listCPU, 0.5) * ms, unit: "ms", below: 20),
+            BenchmarkRow(suite: name, name: "collection list plants", value: Double(listCount), unit: "plants"),
+            BenchmarkRow(suite: name, name: "collection list --room p50", value: Measure.percentile(roomList, 0.5) * ms, unit: "ms", below: 20),
+            BenchmarkRow(suite: name, name: "database size", value: Double(bytes) / 1_048_576, unit: "MiB"),
+            BenchmarkRow(suite: name, name: "peak memory", value: Measure.peakResidentMiB(), unit: "MiB"),
+        ]
+    }
+}
+
+extension StoreBenchmark {
+    /// CPU time of the calling thread: unlike wall time, it does not grow when other processes
+    /// share the cores, so the figures stay comparable on a busy machine.
+    static func threadCPUSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+}
+
+/// A small deterministic generator so every run builds the same collection.
+private struct SplitMix64 {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
