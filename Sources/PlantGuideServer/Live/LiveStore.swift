@@ -69,7 +69,7 @@ enum LiveStore {
             },
             photo: { id in
                 guard id.count == 64, id.allSatisfy(\.isHexDigit),
-                    let photo = try database.allPhotos().first(where: { $0.sha256 == id })
+                    let photo = try database.photo(sha256: id)
                 else { return nil }
                 return try? Data(contentsOf: collection.photos.url(of: photo))
             }
