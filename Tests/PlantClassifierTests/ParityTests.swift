@@ -5,12 +5,27 @@ import Testing
 /// The engine against PyTorch: same checkpoints, same inputs, logits from `torch` itself.
 @Suite struct ParityTests {
     static let architectures: [ResNetArchitecture] = [.resnet18, .resnet34, .resnet50]
+    /// PlantGuide's own kernels everywhere, and oneDNN where this machine has it.
+    static let backends: [ConvolutionBackend] = [.blas] + (DNNLConvolutions.isAvailable ? [.oneDNN] : [])
 
-    @Test(arguments: architectures)
-    func float32MatchesPyTorchLogits(architecture: ResNetArchitecture) throws {
+    /// How a float16 model runs: widened once at load or per layer (BLAS), or widened into oneDNN's layout.
+    struct HalfPath: Sendable, CustomTestStringConvertible {
+        var widenBelow: Int
+        var backend: ConvolutionBackend
+
+        static let all = [HalfPath(widenBelow: .max, backend: .blas), HalfPath(widenBelow: 0, backend: .blas)]
+            + backends.filter { $0 != .blas }.map { HalfPath(widenBelow: 0, backend: $0) }
+
+        var testDescription: String { "\(backend.rawValue), widened below \(widenBelow) bytes" }
+    }
+
+    @Test(arguments: architectures, backends)
+    func float32MatchesPyTorchLogits(architecture: ResNetArchitecture, backend: ConvolutionBackend) throws {
         let (file, model) = try FixtureModels.importModel(architecture, precision: .float32)
         defer { try? FileManager.default.removeItem(at: file) }
-        let classifier = try Classifier(contentsOf: file, threads: 2)
+        let classifier = try Classifier(
+            contentsOf: file, threads: 2, widenAtLoadBelowBytes: ModelLoader.widenAtLoadBelowBytes, backend: backend
+        )
         #expect(classifier.manifest.classes == model.classes)
         #expect(classifier.manifest.baseWidth == model.width)
         for (input, expected) in zip(try FixtureModels.inputs(), model.logits) {
@@ -22,11 +37,13 @@ import Testing
         }
     }
 
-    @Test(arguments: architectures)
-    func batchOfTwoEqualsTwoSingleImages(architecture: ResNetArchitecture) throws {
+    @Test(arguments: architectures, backends)
+    func batchOfTwoEqualsTwoSingleImages(architecture: ResNetArchitecture, backend: ConvolutionBackend) throws {
         let (file, model) = try FixtureModels.importModel(architecture, precision: .float32)
         defer { try? FileManager.default.removeItem(at: file) }
-        let classifier = try Classifier(contentsOf: file, threads: 2)
+        let classifier = try Classifier(
+            contentsOf: file, threads: 2, widenAtLoadBelowBytes: ModelLoader.widenAtLoadBelowBytes, backend: backend
+        )
         let inputs = try FixtureModels.inputs()
         let batched = try classifier.logits(inputs[0] + inputs[1], batch: 2, height: 64, width: 64)
         let expected = model.logits[0] + model.logits[1]
@@ -35,12 +52,13 @@ import Testing
         #expect(worst < 1e-4)
     }
 
-    /// Float16 storage, both widened once at load and kept half-size and widened per layer.
-    @Test(arguments: architectures, [Int.max, 0])
-    func float16KeepsTopTenAndProbabilities(architecture: ResNetArchitecture, widenBelow: Int) throws {
+    /// Float16 storage, both widened once at load and kept half-size and widened per layer (BLAS), and
+    /// widened into oneDNN's layout at load.
+    @Test(arguments: architectures, HalfPath.all)
+    func float16KeepsTopTenAndProbabilities(architecture: ResNetArchitecture, path: HalfPath) throws {
         let (file, model) = try FixtureModels.importModel(architecture, precision: .float16)
         defer { try? FileManager.default.removeItem(at: file) }
-        let classifier = try Classifier(contentsOf: file, threads: 2, widenAtLoadBelowBytes: widenBelow)
+        let classifier = try Classifier(contentsOf: file, threads: 2, widenAtLoadBelowBytes: path.widenBelow, backend: path.backend)
         #expect(classifier.manifest.precision == .float16)
         for (input, expected) in zip(try FixtureModels.inputs(), model.logits) {
             let probabilities = try classifier.probabilities(input)

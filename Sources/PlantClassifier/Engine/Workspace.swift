@@ -16,7 +16,11 @@ final class Workspace {
     let zeros: UnsafeMutablePointer<Float>
     let activationCapacity: Int
 
-    init(spec: NetworkSpec, batch: Int, height: Int, width: Int, weightScratch: Int, winograd: Set<String>) {
+    /// `gathersPatches` is false when the convolutions run elsewhere (oneDNN) and need no patch buffers.
+    init(
+        spec: NetworkSpec, batch: Int, height: Int, width: Int, weightScratch: Int, winograd: Set<String>,
+        gathersPatches: Bool = true
+    ) {
         self.batch = batch
         self.height = height
         self.width = width
@@ -29,7 +33,9 @@ final class Workspace {
             let oh = conv.outputSize(inH), ow = conv.outputSize(inW)
             largest = max(largest, batch * oh * ow * conv.outChannels)
             widest = max(widest, conv.inChannels, conv.outChannels)
-            if winograd.contains(conv.name) {
+            if !gathersPatches {
+                return (oh, ow)
+            } else if winograd.contains(conv.name) {
                 let tiles = batch * ((oh + 1) / 2) * ((ow + 1) / 2)
                 largestColumns = max(largestColumns, 16 * tiles * conv.inChannels)
                 largestProducts = max(largestProducts, 16 * tiles * conv.outChannels)

@@ -1,0 +1,213 @@
+#include "PlantDNNL.h"
+
+#if defined(__linux__) && __has_include(<oneapi/dnnl/dnnl.h>)
+#include <oneapi/dnnl/dnnl.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+void omp_set_num_threads(int);
+
+static dnnl_engine_t engine;
+static dnnl_stream_t stream;
+static int engine_ready;
+static pthread_once_t engine_once = PTHREAD_ONCE_INIT;
+
+static void start_engine(void) {
+    if (dnnl_engine_create(&engine, dnnl_cpu, 0) != dnnl_success) return;
+    if (dnnl_stream_create(&stream, engine, dnnl_stream_default_flags) != dnnl_success) return;
+    engine_ready = 1;
+}
+
+int pg_dnnl_available(void) {
+    pthread_once(&engine_once, start_engine);
+    return engine_ready;
+}
+
+struct pg_conv {
+    int cin, cout, kernel, stride, pad, relu, accumulate;
+    /* Weights in the layout of `weights_md`, bias in `bias`. */
+    dnnl_memory_desc_t weights_md;
+    void *weights;
+    size_t weights_bytes;
+    float *bias;
+    /* The primitive for the last size run, with memory objects whose handles are swapped per call. */
+    int batch, height, width;
+    dnnl_primitive_t primitive;
+    dnnl_memory_t src_memory, weights_memory, bias_memory, dst_memory;
+};
+
+static void release_primitive(pg_conv *conv) {
+    if (conv->primitive) dnnl_primitive_destroy(conv->primitive);
+    if (conv->src_memory) dnnl_memory_destroy(conv->src_memory);
+    if (conv->weights_memory) dnnl_memory_destroy(conv->weights_memory);
+    if (conv->bias_memory) dnnl_memory_destroy(conv->bias_memory);
+    if (conv->dst_memory) dnnl_memory_destroy(conv->dst_memory);
+    conv->primitive = NULL;
+    conv->src_memory = conv->weights_memory = conv->bias_memory = conv->dst_memory = NULL;
+}
+
+/* Copies `bytes` laid out as `from` at `source` into `to` at `target` with a reorder primitive. */
+static int reorder(const dnnl_memory_desc_t *from, const void *source, const dnnl_memory_desc_t *to, void *target) {
+    dnnl_primitive_desc_t pd = NULL;
+    dnnl_primitive_t primitive = NULL;
+    dnnl_memory_t in = NULL, out = NULL;
+    int ok = dnnl_reorder_primitive_desc_create(&pd, from, engine, to, engine, NULL) == dnnl_success
+        && dnnl_primitive_create(&primitive, pd) == dnnl_success
+        && dnnl_memory_create(&in, from, engine, (void *)source) == dnnl_success
+        && dnnl_memory_create(&out, to, engine, target) == dnnl_success;
+    if (ok) {
+        dnnl_exec_arg_t args[2] = {{DNNL_ARG_FROM, in}, {DNNL_ARG_TO, out}};
+        ok = dnnl_primitive_execute(primitive, stream, 2, args) == dnnl_success && dnnl_stream_wait(stream) == dnnl_success;
+    }
+    if (in) dnnl_memory_destroy(in);
+    if (out) dnnl_memory_destroy(out);
+    if (primitive) dnnl_primitive_destroy(primitive);
+    if (pd) dnnl_primitive_desc_destroy(pd);
+    return ok;
+}
+
+/* Builds the primitive for a size; moves the weights into the layout it wants when that changed. */
+static int build(pg_conv *conv, int batch, int height, int width) {
+    release_primitive(conv);
+    int out_h = (height + 2 * conv->pad - conv->kernel) / conv->stride + 1;
+    int out_w = (width + 2 * conv->pad - conv->kernel) / conv->stride + 1;
+    dnnl_dims_t src_dims = {batch, conv->cin, height, width};
+    dnnl_dims_t dst_dims = {batch, conv->cout, out_h, out_w};
+    dnnl_dims_t weight_dims = {conv->cout, conv->cin, conv->kernel, conv->kernel};
+    dnnl_dims_t bias_dims = {conv->cout};
+    dnnl_dims_t strides = {conv->stride, conv->stride};
+    dnnl_dims_t padding = {conv->pad, conv->pad};
+    dnnl_memory_desc_t src_md, dst_md, any_weights_md, bias_md;
+    if (dnnl_memory_desc_init_by_tag(&src_md, 4, src_dims, dnnl_f32, dnnl_nhwc) != dnnl_success
+        || dnnl_memory_desc_init_by_tag(&dst_md, 4, dst_dims, dnnl_f32, dnnl_nhwc) != dnnl_success
+        || dnnl_memory_desc_init_by_tag(&any_weights_md, 4, weight_dims, dnnl_f32, dnnl_format_tag_any) != dnnl_success
+        || dnnl_memory_desc_init_by_tag(&bias_md, 1, bias_dims, dnnl_f32, dnnl_x) != dnnl_success)
+        return 0;
+    dnnl_convolution_desc_t desc;
+    if (dnnl_convolution_forward_desc_init(&desc, dnnl_forward_inference, dnnl_convolution_direct, &src_md, &any_weights_md,
+                                           &bias_md, &dst_md, strides, padding, padding) != dnnl_success)
+        return 0;
+    dnnl_post_ops_t post_ops = NULL;
+    dnnl_primitive_attr_t attr = NULL;
+    int ok = dnnl_post_ops_create(&post_ops) == dnnl_success && dnnl_primitive_attr_create(&attr) == dnnl_success;
+    if (ok && conv->accumulate) ok = dnnl_post_ops_append_sum(post_ops, 1.0f) == dnnl_success;
+    if (ok && conv->relu) ok = dnnl_post_ops_append_eltwise(post_ops, 1.0f, dnnl_eltwise_relu, 0.0f, 0.0f) == dnnl_success;
+    if (ok) ok = dnnl_primitive_attr_set_post_ops(attr, post_ops) == dnnl_success;
+    dnnl_primitive_desc_t pd = NULL;
+    if (ok) ok = dnnl_primitive_desc_create(&pd, &desc, attr, engine, NULL) == dnnl_success;
+    if (post_ops) dnnl_post_ops_destroy(post_ops);
+    if (attr) dnnl_primitive_attr_destroy(attr);
+    if (!ok) return 0;
+    const dnnl_memory_desc_t *wanted = dnnl_primitive_desc_query_md(pd, dnnl_query_weights_md, 0);
+    if (!dnnl_memory_desc_equal(wanted, &conv->weights_md)) {
+        size_t bytes = dnnl_memory_desc_get_size(wanted);
+        void *moved = aligned_alloc(64, (bytes + 63) / 64 * 64);
+        if (!moved || !reorder(&conv->weights_md, conv->weights, wanted, moved)) {
+            free(moved);
+            dnnl_primitive_desc_destroy(pd);
+            return 0;
+        }
+        free(conv->weights);
+        conv->weights = moved;
+        conv->weights_bytes = bytes;
+        conv->weights_md = *wanted;
+    }
+    ok = dnnl_primitive_create(&conv->primitive, pd) == dnnl_success
+        && dnnl_memory_create(&conv->src_memory, &src_md, engine, DNNL_MEMORY_NONE) == dnnl_success
+        && dnnl_memory_create(&conv->weights_memory, &conv->weights_md, engine, conv->weights) == dnnl_success
+        && dnnl_memory_create(&conv->bias_memory, &bias_md, engine, conv->bias) == dnnl_success
+        && dnnl_memory_create(&conv->dst_memory, &dst_md, engine, DNNL_MEMORY_NONE) == dnnl_success;
+    dnnl_primitive_desc_destroy(pd);
+    if (!ok) {
+        release_primitive(conv);
+        return 0;
+    }
+    conv->batch = batch;
+    conv->height = height;
+    conv->width = width;
+    return 1;
+}
+
+pg_conv *pg_conv_create(int batch, int height, int width, int cin, int cout, int kernel, int stride, int pad,
+                        const float *weights, const float *bias, int relu, int accumulate) {
+    if (!pg_dnnl_available()) return NULL;
+    pg_conv *conv = calloc(1, sizeof(pg_conv));
+    if (!conv) return NULL;
+    conv->cin = cin;
+    conv->cout = cout;
+    conv->kernel = kernel;
+    conv->stride = stride;
+    conv->pad = pad;
+    conv->relu = relu;
+    conv->accumulate = accumulate;
+    conv->bias = malloc(sizeof(float) * (size_t)cout);
+    dnnl_dims_t weight_dims = {cout, cin, kernel, kernel};
+    /* Start from the caller's HWIO copy; the first build moves it into the primitive's layout. */
+    size_t bytes = sizeof(float) * (size_t)cout * (size_t)cin * (size_t)kernel * (size_t)kernel;
+    conv->weights = aligned_alloc(64, (bytes + 63) / 64 * 64);
+    if (!conv->bias || !conv->weights
+        || dnnl_memory_desc_init_by_tag(&conv->weights_md, 4, weight_dims, dnnl_f32, dnnl_hwio) != dnnl_success) {
+        pg_conv_destroy(conv);
+        return NULL;
+    }
+    memcpy(conv->bias, bias, sizeof(float) * (size_t)cout);
+    memcpy(conv->weights, weights, bytes);
+    conv->weights_bytes = bytes;
+    if (!build(conv, batch, height, width)) {
+        pg_conv_destroy(conv);
+        return NULL;
+    }
+    return conv;
+}
+
+int pg_conv_run(pg_conv *conv, int batch, int height, int width, const float *src, float *dst, int threads) {
+    if (!conv) return 1;
+    if (!conv->primitive || conv->batch != batch || conv->height != height || conv->width != width) {
+        if (!build(conv, batch, height, width)) return 2;
+    }
+    omp_set_num_threads(threads > 0 ? threads : 1);
+    if (dnnl_memory_set_data_handle(conv->src_memory, (void *)src) != dnnl_success
+        || dnnl_memory_set_data_handle(conv->dst_memory, dst) != dnnl_success)
+        return 3;
+    dnnl_exec_arg_t args[4] = {
+        {DNNL_ARG_SRC, conv->src_memory},
+        {DNNL_ARG_WEIGHTS, conv->weights_memory},
+        {DNNL_ARG_BIAS, conv->bias_memory},
+        {DNNL_ARG_DST, conv->dst_memory},
+    };
+    if (dnnl_primitive_execute(conv->primitive, stream, 4, args) != dnnl_success) return 4;
+    return dnnl_stream_wait(stream) == dnnl_success ? 0 : 5;
+}
+
+size_t pg_conv_weight_bytes(const pg_conv *conv) { return conv ? conv->weights_bytes : 0; }
+
+void pg_conv_destroy(pg_conv *conv) {
+    if (!conv) return;
+    release_primitive(conv);
+    free(conv->weights);
+    free(conv->bias);
+    free(conv);
+}
+
+#else
+
+int pg_dnnl_available(void) { return 0; }
+
+pg_conv *pg_conv_create(int batch, int height, int width, int cin, int cout, int kernel, int stride, int pad,
+                        const float *weights, const float *bias, int relu, int accumulate) {
+    (void)batch; (void)height; (void)width; (void)cin; (void)cout; (void)kernel; (void)stride; (void)pad;
+    (void)weights; (void)bias; (void)relu; (void)accumulate;
+    return NULL;
+}
+
+int pg_conv_run(pg_conv *conv, int batch, int height, int width, const float *src, float *dst, int threads) {
+    (void)conv; (void)batch; (void)height; (void)width; (void)src; (void)dst; (void)threads;
+    return 1;
+}
+
+size_t pg_conv_weight_bytes(const pg_conv *conv) { (void)conv; return 0; }
+
+void pg_conv_destroy(pg_conv *conv) { (void)conv; }
+
+#endif

@@ -1,0 +1,71 @@
+import CPlantDNNL
+
+/// The network's convolutions as oneDNN primitives (JIT kernels for the machine's vector unit, NHWC,
+/// bias, residual add and ReLU fused), with their weights in oneDNN's own layout. Created while
+/// loading; only available where oneDNN is (Linux with libdnnl), elsewhere the engine multiplies
+/// through BLAS. Forward passes are serialised by ``Classifier``; a primitive is rebuilt when the input
+/// size changes.
+final class DNNLConvolutions: @unchecked Sendable {
+    private var convolutions: [String: OpaquePointer] = [:]
+
+    /// Whether oneDNN is compiled in and starts on this machine.
+    static var isAvailable: Bool { pg_dnnl_available() != 0 }
+
+    init() {}
+
+    deinit {
+        for convolution in convolutions.values { pg_conv_destroy(convolution) }
+    }
+
+    /// Bytes of weights held in oneDNN's layout.
+    var weightBytes: Int { convolutions.values.reduce(0) { $0 + Int(pg_conv_weight_bytes($1)) } }
+
+    /// Adds `conv` for `height`×`width` inputs from HWIO weights (`[(ky·k + kx)·cin + ci, co]`, the
+    /// packed layout of the model file). Returns false when oneDNN refuses it.
+    func add(
+        _ conv: ConvSpec, height: Int, width: Int, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>,
+        relu: Bool, accumulate: Bool
+    ) -> Bool {
+        guard let created = pg_conv_create(
+            1, Int32(height), Int32(width), Int32(conv.inChannels), Int32(conv.outChannels), Int32(conv.kernel),
+            Int32(conv.stride), Int32(conv.padding), weights, bias, relu ? 1 : 0, accumulate ? 1 : 0
+        ) else { return false }
+        if let old = convolutions.updateValue(created, forKey: conv.name) { pg_conv_destroy(old) }
+        return true
+    }
+
+    /// Whether every one of `convs` is here.
+    func covers(_ convs: [ConvSpec]) -> Bool { convs.allSatisfy { convolutions[$0.name] != nil } }
+
+    /// Runs `conv` on NHWC `input` of `shape` into `output` (which must already hold the shortcut for a
+    /// convolution added with `accumulate`). Returns false when oneDNN fails.
+    func run(
+        _ conv: ConvSpec, _ input: UnsafePointer<Float>, _ shape: FeatureShape, into output: UnsafeMutablePointer<Float>,
+        threads: Int
+    ) -> Bool {
+        guard let convolution = convolutions[conv.name] else { return false }
+        return pg_conv_run(
+            convolution, Int32(shape.batch), Int32(shape.height), Int32(shape.width), input, output, Int32(max(1, threads))
+        ) == 0
+    }
+
+    /// Plain 3×3 weights (HWIO) from Winograd-transformed ones `U = G g Gᵀ` (`[16, cin, cout]`):
+    /// `g = L U Lᵀ` with the left inverse `L` of `G` (rows e₀, e₁ − e₂, e₃).
+    static func untransformWinograd(_ transformed: UnsafePointer<Float>, planes: Int, into weights: UnsafeMutablePointer<Float>) {
+        // Which rows (or columns) of U, with which sign, make up each row (or column) of g.
+        let terms: [[(index: Int, sign: Float)]] = [[(0, 1)], [(1, 1), (2, -1)], [(3, 1)]]
+        for a in 0..<3 {
+            for b in 0..<3 {
+                let target = weights + (a * 3 + b) * planes
+                target.update(repeating: 0, count: planes)
+                for row in terms[a] {
+                    for column in terms[b] {
+                        let source = transformed + (row.index * 4 + column.index) * planes
+                        let sign = row.sign * column.sign
+                        for i in 0..<planes { target[i] += sign * source[i] }
+                    }
+                }
+            }
+        }
+    }
+}
