@@ -67,9 +67,9 @@ static int reorder(const dnnl_memory_desc_t *from, const void *source, const dnn
     return ok;
 }
 
-/* Builds the primitive for a size; moves the weights into the layout it wants when that changed. */
-static int build(pg_conv *conv, int batch, int height, int width) {
-    release_primitive(conv);
+/* The primitive descriptor for a size, weights in whatever layout oneDNN prefers. */
+static dnnl_primitive_desc_t describe(const pg_conv *conv, int batch, int height, int width,
+                                      dnnl_memory_desc_t *src_md, dnnl_memory_desc_t *bias_md, dnnl_memory_desc_t *dst_md) {
     int out_h = (height + 2 * conv->pad - conv->kernel) / conv->stride + 1;
     int out_w = (width + 2 * conv->pad - conv->kernel) / conv->stride + 1;
     dnnl_dims_t src_dims = {batch, conv->cin, height, width};
@@ -78,16 +78,16 @@ static int build(pg_conv *conv, int batch, int height, int width) {
     dnnl_dims_t bias_dims = {conv->cout};
     dnnl_dims_t strides = {conv->stride, conv->stride};
     dnnl_dims_t padding = {conv->pad, conv->pad};
-    dnnl_memory_desc_t src_md, dst_md, any_weights_md, bias_md;
-    if (dnnl_memory_desc_init_by_tag(&src_md, 4, src_dims, dnnl_f32, dnnl_nhwc) != dnnl_success
-        || dnnl_memory_desc_init_by_tag(&dst_md, 4, dst_dims, dnnl_f32, dnnl_nhwc) != dnnl_success
+    dnnl_memory_desc_t any_weights_md;
+    if (dnnl_memory_desc_init_by_tag(src_md, 4, src_dims, dnnl_f32, dnnl_nhwc) != dnnl_success
+        || dnnl_memory_desc_init_by_tag(dst_md, 4, dst_dims, dnnl_f32, dnnl_nhwc) != dnnl_success
         || dnnl_memory_desc_init_by_tag(&any_weights_md, 4, weight_dims, dnnl_f32, dnnl_format_tag_any) != dnnl_success
-        || dnnl_memory_desc_init_by_tag(&bias_md, 1, bias_dims, dnnl_f32, dnnl_x) != dnnl_success)
-        return 0;
+        || dnnl_memory_desc_init_by_tag(bias_md, 1, bias_dims, dnnl_f32, dnnl_x) != dnnl_success)
+        return NULL;
     dnnl_convolution_desc_t desc;
-    if (dnnl_convolution_forward_desc_init(&desc, dnnl_forward_inference, dnnl_convolution_direct, &src_md, &any_weights_md,
-                                           &bias_md, &dst_md, strides, padding, padding) != dnnl_success)
-        return 0;
+    if (dnnl_convolution_forward_desc_init(&desc, dnnl_forward_inference, dnnl_convolution_direct, src_md, &any_weights_md,
+                                           bias_md, dst_md, strides, padding, padding) != dnnl_success)
+        return NULL;
     dnnl_post_ops_t post_ops = NULL;
     dnnl_primitive_attr_t attr = NULL;
     int ok = dnnl_post_ops_create(&post_ops) == dnnl_success && dnnl_primitive_attr_create(&attr) == dnnl_success;
@@ -95,15 +95,24 @@ static int build(pg_conv *conv, int batch, int height, int width) {
     if (ok && conv->relu) ok = dnnl_post_ops_append_eltwise(post_ops, 1.0f, dnnl_eltwise_relu, 0.0f, 0.0f) == dnnl_success;
     if (ok) ok = dnnl_primitive_attr_set_post_ops(attr, post_ops) == dnnl_success;
     dnnl_primitive_desc_t pd = NULL;
-    if (ok) ok = dnnl_primitive_desc_create(&pd, &desc, attr, engine, NULL) == dnnl_success;
+    if (ok && dnnl_primitive_desc_create(&pd, &desc, attr, engine, NULL) != dnnl_success) pd = NULL;
     if (post_ops) dnnl_post_ops_destroy(post_ops);
     if (attr) dnnl_primitive_attr_destroy(attr);
-    if (!ok) return 0;
+    return pd;
+}
+
+/* Builds the primitive for a size from `pd`. The weights come from `source` laid out as `source_md`
+   (the caller's HWIO copy, or the layout of an earlier size) unless that already is the layout wanted. */
+static int build(pg_conv *conv, int batch, int height, int width, const dnnl_memory_desc_t *source_md, const void *source) {
+    release_primitive(conv);
+    dnnl_memory_desc_t src_md, bias_md, dst_md;
+    dnnl_primitive_desc_t pd = describe(conv, batch, height, width, &src_md, &bias_md, &dst_md);
+    if (!pd) return 0;
     const dnnl_memory_desc_t *wanted = dnnl_primitive_desc_query_md(pd, dnnl_query_weights_md, 0);
-    if (!dnnl_memory_desc_equal(wanted, &conv->weights_md)) {
+    if (!conv->weights || !dnnl_memory_desc_equal(wanted, source_md)) {
         size_t bytes = dnnl_memory_desc_get_size(wanted);
         void *moved = aligned_alloc(64, (bytes + 63) / 64 * 64);
-        if (!moved || !reorder(&conv->weights_md, conv->weights, wanted, moved)) {
+        if (!moved || !reorder(source_md, source, wanted, moved)) {
             free(moved);
             dnnl_primitive_desc_destroy(pd);
             return 0;
@@ -113,7 +122,7 @@ static int build(pg_conv *conv, int batch, int height, int width) {
         conv->weights_bytes = bytes;
         conv->weights_md = *wanted;
     }
-    ok = dnnl_primitive_create(&conv->primitive, pd) == dnnl_success
+    int ok = dnnl_primitive_create(&conv->primitive, pd) == dnnl_success
         && dnnl_memory_create(&conv->src_memory, &src_md, engine, DNNL_MEMORY_NONE) == dnnl_success
         && dnnl_memory_create(&conv->weights_memory, &conv->weights_md, engine, conv->weights) == dnnl_success
         && dnnl_memory_create(&conv->bias_memory, &bias_md, engine, conv->bias) == dnnl_success
@@ -143,18 +152,14 @@ pg_conv *pg_conv_create(int batch, int height, int width, int cin, int cout, int
     conv->accumulate = accumulate;
     conv->bias = malloc(sizeof(float) * (size_t)cout);
     dnnl_dims_t weight_dims = {cout, cin, kernel, kernel};
-    /* Start from the caller's HWIO copy; the first build moves it into the primitive's layout. */
-    size_t bytes = sizeof(float) * (size_t)cout * (size_t)cin * (size_t)kernel * (size_t)kernel;
-    conv->weights = aligned_alloc(64, (bytes + 63) / 64 * 64);
-    if (!conv->bias || !conv->weights
-        || dnnl_memory_desc_init_by_tag(&conv->weights_md, 4, weight_dims, dnnl_f32, dnnl_hwio) != dnnl_success) {
+    dnnl_memory_desc_t hwio_md;
+    if (!conv->bias || dnnl_memory_desc_init_by_tag(&hwio_md, 4, weight_dims, dnnl_f32, dnnl_hwio) != dnnl_success) {
         pg_conv_destroy(conv);
         return NULL;
     }
     memcpy(conv->bias, bias, sizeof(float) * (size_t)cout);
-    memcpy(conv->weights, weights, bytes);
-    conv->weights_bytes = bytes;
-    if (!build(conv, batch, height, width)) {
+    /* The first build reorders the caller's HWIO weights straight into the primitive's layout. */
+    if (!build(conv, batch, height, width, &hwio_md, weights)) {
         pg_conv_destroy(conv);
         return NULL;
     }
@@ -164,7 +169,8 @@ pg_conv *pg_conv_create(int batch, int height, int width, int cin, int cout, int
 int pg_conv_run(pg_conv *conv, int batch, int height, int width, const float *src, float *dst, int threads) {
     if (!conv) return 1;
     if (!conv->primitive || conv->batch != batch || conv->height != height || conv->width != width) {
-        if (!build(conv, batch, height, width)) return 2;
+        dnnl_memory_desc_t stored_md = conv->weights_md;
+        if (!build(conv, batch, height, width, &stored_md, conv->weights)) return 2;
     }
     omp_set_num_threads(threads > 0 ? threads : 1);
     if (dnnl_memory_set_data_handle(conv->src_memory, (void *)src) != dnnl_success
