@@ -4,7 +4,12 @@
 #include <oneapi/dnnl/dnnl.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <malloc.h>
 #include <string.h>
+#include <stdint.h>
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 void omp_set_num_threads(int);
 
@@ -30,6 +35,9 @@ struct pg_conv {
     dnnl_memory_desc_t weights_md;
     void *weights;
     size_t weights_bytes;
+    /* Half mode: the weights (same layout) as float16 in `halves`, `weights` is NULL between builds and
+       each run gets a widened copy from the caller. */
+    uint16_t *halves;
     float *bias;
     /* The primitive for the last size run, with memory objects whose handles are swapped per call. */
     int batch, height, width;
@@ -66,6 +74,35 @@ static int reorder(const dnnl_memory_desc_t *from, const void *source, const dnn
     if (pd) dnnl_primitive_desc_destroy(pd);
     return ok;
 }
+
+/* float32 → float16 (round to nearest even) for keeping weights half-size. */
+#if defined(__x86_64__)
+__attribute__((target("avx,f16c"))) static void narrow(const float *source, uint16_t *target, size_t count) {
+    size_t i = 0;
+    for (; i + 8 <= count; i += 8)
+        _mm_storeu_si128((__m128i *)(target + i), _mm256_cvtps_ph(_mm256_loadu_ps(source + i), _MM_FROUND_TO_NEAREST_INT));
+    for (; i < count; i++) target[i] = _cvtss_sh(source[i], _MM_FROUND_TO_NEAREST_INT);
+}
+__attribute__((target("avx,f16c"))) static void widen(const uint16_t *source, float *target, size_t count) {
+    size_t i = 0;
+    for (; i + 8 <= count; i += 8)
+        _mm256_storeu_ps(target + i, _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(source + i))));
+    for (; i < count; i++) target[i] = _cvtsh_ss(source[i]);
+}
+static int can_halve(void) { return __builtin_cpu_supports("f16c"); }
+#elif defined(__aarch64__)
+static void narrow(const float *source, uint16_t *target, size_t count) {
+    for (size_t i = 0; i < count; i++) { __fp16 h = (__fp16)source[i]; memcpy(target + i, &h, 2); }
+}
+static void widen(const uint16_t *source, float *target, size_t count) {
+    for (size_t i = 0; i < count; i++) { __fp16 h; memcpy(&h, source + i, 2); target[i] = (float)h; }
+}
+static int can_halve(void) { return 1; }
+#else
+static void narrow(const float *source, uint16_t *target, size_t count) { (void)source; (void)target; (void)count; }
+static void widen(const uint16_t *source, float *target, size_t count) { (void)source; (void)target; (void)count; }
+static int can_halve(void) { return 0; }
+#endif
 
 /* The primitive descriptor for a size, weights in whatever layout oneDNN prefers. */
 static dnnl_primitive_desc_t describe(const pg_conv *conv, int batch, int height, int width,
@@ -124,7 +161,8 @@ static int build(pg_conv *conv, int batch, int height, int width, const dnnl_mem
     }
     int ok = dnnl_primitive_create(&conv->primitive, pd) == dnnl_success
         && dnnl_memory_create(&conv->src_memory, &src_md, engine, DNNL_MEMORY_NONE) == dnnl_success
-        && dnnl_memory_create(&conv->weights_memory, &conv->weights_md, engine, conv->weights) == dnnl_success
+        && dnnl_memory_create(&conv->weights_memory, &conv->weights_md, engine, conv->weights ? conv->weights : DNNL_MEMORY_NONE)
+            == dnnl_success
         && dnnl_memory_create(&conv->bias_memory, &bias_md, engine, conv->bias) == dnnl_success
         && dnnl_memory_create(&conv->dst_memory, &dst_md, engine, DNNL_MEMORY_NONE) == dnnl_success;
     dnnl_primitive_desc_destroy(pd);
@@ -138,9 +176,20 @@ static int build(pg_conv *conv, int batch, int height, int width, const dnnl_mem
     return 1;
 }
 
+/* Half mode: keeps the laid-out weights as float16 and drops the float32 copy. */
+static int halve(pg_conv *conv) {
+    size_t count = conv->weights_bytes / sizeof(float);
+    conv->halves = malloc(count * sizeof(uint16_t));
+    if (!conv->halves) return 0;
+    narrow(conv->weights, conv->halves, count);
+    free(conv->weights);
+    conv->weights = NULL;
+    return dnnl_memory_set_data_handle(conv->weights_memory, DNNL_MEMORY_NONE) == dnnl_success;
+}
+
 pg_conv *pg_conv_create(int batch, int height, int width, int cin, int cout, int kernel, int stride, int pad,
-                        const float *weights, const float *bias, int relu, int accumulate) {
-    if (!pg_dnnl_available()) return NULL;
+                        const float *weights, const float *bias, int relu, int accumulate, int half) {
+    if (!pg_dnnl_available() || (half && !can_halve())) return NULL;
     pg_conv *conv = calloc(1, sizeof(pg_conv));
     if (!conv) return NULL;
     conv->cin = cin;
@@ -158,21 +207,44 @@ pg_conv *pg_conv_create(int batch, int height, int width, int cin, int cout, int
         return NULL;
     }
     memcpy(conv->bias, bias, sizeof(float) * (size_t)cout);
+    /* One thread for the weight reorder: on a shared machine a second OpenMP thread that has lost its
+       core stalls the whole reorder, and loading is short anyway. */
+    omp_set_num_threads(1);
     /* The first build reorders the caller's HWIO weights straight into the primitive's layout. */
-    if (!build(conv, batch, height, width, &hwio_md, weights)) {
+    if (!build(conv, batch, height, width, &hwio_md, weights) || (half && !halve(conv))) {
         pg_conv_destroy(conv);
         return NULL;
     }
     return conv;
 }
 
-int pg_conv_run(pg_conv *conv, int batch, int height, int width, const float *src, float *dst, int threads) {
-    if (!conv) return 1;
+int pg_conv_prepare(pg_conv *conv, int batch, int height, int width) {
+    if (!conv) return 0;
     if (!conv->primitive || conv->batch != batch || conv->height != height || conv->width != width) {
         dnnl_memory_desc_t stored_md = conv->weights_md;
-        if (!build(conv, batch, height, width, &stored_md, conv->weights)) return 2;
+        if (conv->halves) {
+            /* Rebuild from a float32 copy, then keep the (possibly new) layout half-size again. */
+            size_t count = conv->weights_bytes / sizeof(float);
+            float *full = malloc(count * sizeof(float));
+            if (!full) return 0;
+            widen(conv->halves, full, count);
+            free(conv->halves);
+            conv->halves = NULL;
+            conv->weights = full;
+            if (!build(conv, batch, height, width, &stored_md, conv->weights) || !halve(conv)) return 0;
+        } else if (!build(conv, batch, height, width, &stored_md, conv->weights)) {
+            return 0;
+        }
     }
+    return 1;
+}
+
+int pg_conv_run(pg_conv *conv, int batch, int height, int width, const float *src, float *dst, int threads,
+                float *widened) {
+    if (!conv || (conv->halves && !widened)) return 1;
     omp_set_num_threads(threads > 0 ? threads : 1);
+    if (!pg_conv_prepare(conv, batch, height, width)) return 2;
+    if (conv->halves && dnnl_memory_set_data_handle(conv->weights_memory, widened) != dnnl_success) return 3;
     if (dnnl_memory_set_data_handle(conv->src_memory, (void *)src) != dnnl_success
         || dnnl_memory_set_data_handle(conv->dst_memory, dst) != dnnl_success)
         return 3;
@@ -186,12 +258,24 @@ int pg_conv_run(pg_conv *conv, int batch, int height, int width, const float *sr
     return dnnl_stream_wait(stream) == dnnl_success ? 0 : 5;
 }
 
-size_t pg_conv_weight_bytes(const pg_conv *conv) { return conv ? conv->weights_bytes : 0; }
+void pg_dnnl_trim(void) { malloc_trim(0); }
+
+size_t pg_conv_weight_bytes(const pg_conv *conv) {
+    if (!conv) return 0;
+    return conv->halves ? conv->weights_bytes / 2 : conv->weights_bytes;
+}
+
+const uint16_t *pg_conv_half_weights(const pg_conv *conv, size_t *count) {
+    if (!conv || !conv->halves) return NULL;
+    if (count) *count = conv->weights_bytes / sizeof(float);
+    return conv->halves;
+}
 
 void pg_conv_destroy(pg_conv *conv) {
     if (!conv) return;
     release_primitive(conv);
     free(conv->weights);
+    free(conv->halves);
     free(conv->bias);
     free(conv);
 }
@@ -201,18 +285,31 @@ void pg_conv_destroy(pg_conv *conv) {
 int pg_dnnl_available(void) { return 0; }
 
 pg_conv *pg_conv_create(int batch, int height, int width, int cin, int cout, int kernel, int stride, int pad,
-                        const float *weights, const float *bias, int relu, int accumulate) {
+                        const float *weights, const float *bias, int relu, int accumulate, int half) {
     (void)batch; (void)height; (void)width; (void)cin; (void)cout; (void)kernel; (void)stride; (void)pad;
-    (void)weights; (void)bias; (void)relu; (void)accumulate;
+    (void)weights; (void)bias; (void)relu; (void)accumulate; (void)half;
     return NULL;
 }
 
-int pg_conv_run(pg_conv *conv, int batch, int height, int width, const float *src, float *dst, int threads) {
-    (void)conv; (void)batch; (void)height; (void)width; (void)src; (void)dst; (void)threads;
+int pg_conv_prepare(pg_conv *conv, int batch, int height, int width) {
+    (void)conv; (void)batch; (void)height; (void)width;
+    return 0;
+}
+
+int pg_conv_run(pg_conv *conv, int batch, int height, int width, const float *src, float *dst, int threads,
+                float *widened) {
+    (void)conv; (void)batch; (void)height; (void)width; (void)src; (void)dst; (void)threads; (void)widened;
     return 1;
 }
 
+const uint16_t *pg_conv_half_weights(const pg_conv *conv, size_t *count) {
+    (void)conv; (void)count;
+    return NULL;
+}
+
 size_t pg_conv_weight_bytes(const pg_conv *conv) { (void)conv; return 0; }
+
+void pg_dnnl_trim(void) {}
 
 void pg_conv_destroy(pg_conv *conv) { (void)conv; }
 

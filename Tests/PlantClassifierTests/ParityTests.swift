@@ -69,6 +69,24 @@ import Testing
         }
     }
 
+    /// Float16 weights kept half-size in oneDNN's layout survive the primitives being rebuilt for
+    /// another batch size: a batch of two gives each image's own logits.
+    @Test(arguments: backends)
+    func float16BatchMatchesSingleImagesAfterRebuild(backend: ConvolutionBackend) throws {
+        let (file, _) = try FixtureModels.importModel(.resnet50, precision: .float16)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let classifier = try Classifier(contentsOf: file, threads: 2, widenAtLoadBelowBytes: 0, backend: backend)
+        #expect(classifier.backend == backend)
+        let inputs = try FixtureModels.inputs()
+        let single = try inputs.prefix(2).flatMap { try classifier.logits($0, height: 64, width: 64) }
+        let batched = try classifier.logits(inputs[0] + inputs[1], batch: 2, height: 64, width: 64)
+        let again = try classifier.logits(inputs[0], height: 64, width: 64)
+        #expect(batched.count == single.count)
+        let worst = zip(batched, single).map { abs($0 - $1) }.max() ?? .infinity
+        #expect(worst < 1e-4, "largest logit difference \(worst)")
+        #expect(again == Array(single.prefix(again.count)))
+    }
+
     @Test func float16HalvesTheFile() throws {
         let (half, _) = try FixtureModels.importModel(.resnet50, precision: .float16)
         let (full, _) = try FixtureModels.importModel(.resnet50, precision: .float32)

@@ -30,8 +30,7 @@ public final class Classifier: Sendable {
     /// Loads the model file at `url`.
     /// - Parameter threads: cores to use, like Core ML's compute units; defaults to all. Each product
     ///   is split over them by the engine; BLAS itself is kept single-threaded (process-wide).
-    /// - Parameter backend: what runs the convolutions; by default oneDNN where it is available, except
-    ///   for a big float16 model, whose weights stay half-size on the BLAS path to keep memory low.
+    /// - Parameter backend: what runs the convolutions; by default oneDNN where it is available.
     public convenience init(
         contentsOf url: URL, threads: Int = ProcessInfo.processInfo.activeProcessorCount, backend: ConvolutionBackend? = nil
     ) throws {

@@ -9,7 +9,7 @@ final class ResNetEngine: Sendable {
     let winograd: Set<String>
 
     /// Floats of scratch a workspace needs for widening float16 weights.
-    var weightScratch: Int { weights.largestHalfTensor }
+    var weightScratch: Int { max(weights.largestHalfTensor, convolutions?.largestHalfLayer ?? 0) }
 
     /// The convolutions as oneDNN primitives, when they run there; `weights` then holds only biases
     /// and the final linear layer.
@@ -37,7 +37,7 @@ final class ResNetEngine: Sendable {
         Kernels.toChannelsLast(input, shape, into: buffers[0])
 
         if let convolutions {
-            shape = try run(convolutions, spec.stem, buffers[0], shape, into: buffers[1], threads: threads)
+            shape = try run(convolutions, spec.stem, buffers[0], shape, into: buffers[1], workspace: workspace, threads: threads)
         } else {
             shape = convolve(spec.stem, buffers[0], shape, into: buffers[1], relu: true, workspace: workspace, threads: threads)
         }
@@ -49,7 +49,7 @@ final class ResNetEngine: Sendable {
         var current = 2
         for block in spec.blocks {
             if let convolutions {
-                current = try residualBlock(block, convolutions, buffers, &shape, current: current, threads: threads)
+                current = try residualBlock(block, convolutions, buffers, &shape, current: current, workspace: workspace, threads: threads)
             } else {
                 current = residualBlock(block, buffers, &shape, current: current, workspace: workspace, threads: threads)
             }
@@ -95,18 +95,18 @@ final class ResNetEngine: Sendable {
     /// place, so the block ends in the shortcut's buffer.
     private func residualBlock(
         _ block: BlockSpec, _ convolutions: DNNLConvolutions, _ buffers: [UnsafeMutablePointer<Float>],
-        _ shape: inout FeatureShape, current: Int, threads: Int
+        _ shape: inout FeatureShape, current: Int, workspace: Workspace, threads: Int
     ) throws -> Int {
         let free = (0..<4).filter { $0 != current }
         var shortcut = current
         if let downsample = block.downsample {
-            _ = try run(convolutions, downsample, buffers[current], shape, into: buffers[free[2]], threads: threads)
+            _ = try run(convolutions, downsample, buffers[current], shape, into: buffers[free[2]], workspace: workspace, threads: threads)
             shortcut = free[2]
         }
         var source = current
         for (index, conv) in block.convs.enumerated() {
             let target = index == block.convs.count - 1 ? shortcut : (source == free[0] ? free[1] : free[0])
-            shape = try run(convolutions, conv, buffers[source], shape, into: buffers[target], threads: threads)
+            shape = try run(convolutions, conv, buffers[source], shape, into: buffers[target], workspace: workspace, threads: threads)
             source = target
         }
         return source
@@ -114,9 +114,11 @@ final class ResNetEngine: Sendable {
 
     private func run(
         _ convolutions: DNNLConvolutions, _ conv: ConvSpec, _ input: UnsafeMutablePointer<Float>, _ shape: FeatureShape,
-        into output: UnsafeMutablePointer<Float>, threads: Int
+        into output: UnsafeMutablePointer<Float>, workspace: Workspace, threads: Int
     ) throws -> FeatureShape {
-        guard convolutions.run(conv, input, shape, into: output, threads: threads) else {
+        guard convolutions.run(
+            conv, input, shape, into: output, scratch: workspace.weights, scratchCapacity: workspace.weightCapacity, threads: threads
+        ) else {
             throw ClassifierError.engineFailed("oneDNN could not run \(conv.name) on a \(shape.height)×\(shape.width) map")
         }
         return FeatureShape(

@@ -10,6 +10,8 @@ final class Workspace {
     private(set) var activations: [UnsafeMutablePointer<Float>]
     let columns: UnsafeMutablePointer<Float>
     let weights: UnsafeMutablePointer<Float>
+    /// Floats `weights` has room for.
+    let weightCapacity: Int
     /// Winograd tile products, `[16, tiles, outChannels]`.
     let products: UnsafeMutablePointer<Float>
     /// A row of zeros as wide as the widest feature map: padding for Winograd tiles.
@@ -57,7 +59,8 @@ final class Workspace {
         activationCapacity = largest
         activations = (0..<4).map { _ in UnsafeMutablePointer<Float>.allocate(capacity: largest) }
         columns = .allocate(capacity: largestColumns)
-        weights = .allocate(capacity: max(weightScratch, 1))
+        weightCapacity = max(weightScratch, 1)
+        weights = .allocate(capacity: weightCapacity)
         products = .allocate(capacity: largestProducts)
         zeros = .allocate(capacity: widest)
         zeros.initialize(repeating: 0, count: widest)

@@ -23,7 +23,7 @@ enum ModelLoader {
         // 45 MiB does not, and widening once here makes its forward pass faster.
         let floatBytes = allTensors.reduce(0) { $0 + $1.shape.reduce(1, *) } * 4
         let keepHalf = manifest.precision == .float16 && floatBytes > widenAtLoadBelowBytes
-        let backend = requested ?? .automatic(keepsHalfWeights: keepHalf)
+        let backend = requested ?? .automatic
         // With oneDNN the convolution weights go straight into its primitives, not the store.
         let convWeights = Set(spec.allConvs.flatMap { ["\($0.name).weight", "\($0.name).winograd"] })
         let needed = backend == .oneDNN ? allTensors.filter { !convWeights.contains($0.name) } : allTensors
@@ -105,13 +105,14 @@ enum ModelLoader {
                 weights.baseAddress.map {
                     convolutions.add(
                         conv, height: placement.height, width: placement.width, weights: $0, bias: bias,
-                        relu: placement.relu, accumulate: placement.accumulate
+                        relu: placement.relu, accumulate: placement.accumulate, half: keepHalf
                     )
                 } ?? false
             }
             // oneDNN refused a layer (an unusual shape or CPU): run the whole model through BLAS.
             guard added else { return try load(url, widenAtLoadBelowBytes: widenAtLoadBelowBytes, backend: .blas) }
         }
+        convolutions.finishLoading()
         return (manifest, ResNetEngine(spec: spec, weights: store, winograd: [], convolutions: convolutions))
     }
 }
