@@ -14,13 +14,11 @@
 void omp_set_num_threads(int);
 
 static dnnl_engine_t engine;
-static dnnl_stream_t stream;
 static int engine_ready;
 static pthread_once_t engine_once = PTHREAD_ONCE_INIT;
 
 static void start_engine(void) {
     if (dnnl_engine_create(&engine, dnnl_cpu, 0) != dnnl_success) return;
-    if (dnnl_stream_create(&stream, engine, dnnl_stream_default_flags) != dnnl_success) return;
     engine_ready = 1;
 }
 
@@ -31,6 +29,9 @@ int pg_dnnl_available(void) {
 
 struct pg_conv {
     int cin, cout, kernel, stride, pad, relu, accumulate;
+    /* Each convolution has its own stream, so models loaded or run on different threads share nothing
+       but the engine (which is thread-safe). */
+    dnnl_stream_t stream;
     /* Weights in the layout of `weights_md`, bias in `bias`. */
     dnnl_memory_desc_t weights_md;
     void *weights;
@@ -56,7 +57,7 @@ static void release_primitive(pg_conv *conv) {
 }
 
 /* Copies `bytes` laid out as `from` at `source` into `to` at `target` with a reorder primitive. */
-static int reorder(const dnnl_memory_desc_t *from, const void *source, const dnnl_memory_desc_t *to, void *target) {
+static int reorder(dnnl_stream_t stream, const dnnl_memory_desc_t *from, const void *source, const dnnl_memory_desc_t *to, void *target) {
     dnnl_primitive_desc_t pd = NULL;
     dnnl_primitive_t primitive = NULL;
     dnnl_memory_t in = NULL, out = NULL;
@@ -149,7 +150,7 @@ static int build(pg_conv *conv, int batch, int height, int width, const dnnl_mem
     if (!conv->weights || !dnnl_memory_desc_equal(wanted, source_md)) {
         size_t bytes = dnnl_memory_desc_get_size(wanted);
         void *moved = aligned_alloc(64, (bytes + 63) / 64 * 64);
-        if (!moved || !reorder(source_md, source, wanted, moved)) {
+        if (!moved || !reorder(conv->stream, source_md, source, wanted, moved)) {
             free(moved);
             dnnl_primitive_desc_destroy(pd);
             return 0;
@@ -202,7 +203,8 @@ pg_conv *pg_conv_create(int batch, int height, int width, int cin, int cout, int
     conv->bias = malloc(sizeof(float) * (size_t)cout);
     dnnl_dims_t weight_dims = {cout, cin, kernel, kernel};
     dnnl_memory_desc_t hwio_md;
-    if (!conv->bias || dnnl_memory_desc_init_by_tag(&hwio_md, 4, weight_dims, dnnl_f32, dnnl_hwio) != dnnl_success) {
+    if (!conv->bias || dnnl_stream_create(&conv->stream, engine, dnnl_stream_default_flags) != dnnl_success
+        || dnnl_memory_desc_init_by_tag(&hwio_md, 4, weight_dims, dnnl_f32, dnnl_hwio) != dnnl_success) {
         pg_conv_destroy(conv);
         return NULL;
     }
@@ -254,8 +256,8 @@ int pg_conv_run(pg_conv *conv, int batch, int height, int width, const float *sr
         {DNNL_ARG_BIAS, conv->bias_memory},
         {DNNL_ARG_DST, conv->dst_memory},
     };
-    if (dnnl_primitive_execute(conv->primitive, stream, 4, args) != dnnl_success) return 4;
-    return dnnl_stream_wait(stream) == dnnl_success ? 0 : 5;
+    if (dnnl_primitive_execute(conv->primitive, conv->stream, 4, args) != dnnl_success) return 4;
+    return dnnl_stream_wait(conv->stream) == dnnl_success ? 0 : 5;
 }
 
 void pg_dnnl_trim(void) { malloc_trim(0); }
@@ -277,6 +279,7 @@ void pg_conv_destroy(pg_conv *conv) {
     free(conv->weights);
     free(conv->halves);
     free(conv->bias);
+    if (conv->stream) dnnl_stream_destroy(conv->stream);
     free(conv);
 }
 

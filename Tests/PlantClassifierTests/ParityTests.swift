@@ -99,6 +99,30 @@ import Testing
         #expect(Double(halfSize) < Double(fullSize) * 0.6)
     }
 
+    /// Separate models loaded and run at the same time share no convolution state.
+    @Test func separateModelsRunConcurrently() async throws {
+        let (file, model) = try FixtureModels.importModel(.resnet34, precision: .float32)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let inputs = try FixtureModels.inputs()
+        let results = try await withThrowingTaskGroup(of: [Float].self) { group in
+            for round in 0..<4 {
+                group.addTask {
+                    let classifier = try Classifier(contentsOf: file, threads: 1)
+                    var logits: [Float] = []
+                    for _ in 0..<3 { logits = try classifier.logits(inputs[round % 2], height: 64, width: 64) }
+                    return logits + [Float(round % 2)]
+                }
+            }
+            return try await group.reduce(into: [[Float]]()) { $0.append($1) }
+        }
+        #expect(results.count == 4)
+        for result in results {
+            let index = Int(result[result.count - 1])
+            let worst = zip(result.dropLast(), model.logits[index]).map { abs($0 - $1) }.max() ?? .infinity
+            #expect(worst < 1e-4, "largest logit difference \(worst)")
+        }
+    }
+
     @Test func concurrentCallersGetTheSameAnswers() async throws {
         let (file, _) = try FixtureModels.importModel(.resnet18, precision: .float32)
         defer { try? FileManager.default.removeItem(at: file) }
