@@ -12,6 +12,7 @@
 #endif
 
 void omp_set_num_threads(int);
+int omp_get_max_threads(void);
 
 static dnnl_engine_t engine;
 static int engine_ready;
@@ -150,7 +151,13 @@ static int build(pg_conv *conv, int batch, int height, int width, const dnnl_mem
     if (!conv->weights || !dnnl_memory_desc_equal(wanted, source_md)) {
         size_t bytes = dnnl_memory_desc_get_size(wanted);
         void *moved = aligned_alloc(64, (bytes + 63) / 64 * 64);
-        if (!moved || !reorder(conv->stream, source_md, source, wanted, moved)) {
+        /* One thread for the weight reorder: on a shared machine a second OpenMP thread that has lost
+           its core stalls the whole reorder. The primitive keeps the thread count it was described with. */
+        int threads = omp_get_max_threads();
+        omp_set_num_threads(1);
+        int reordered = moved && reorder(conv->stream, source_md, source, wanted, moved);
+        omp_set_num_threads(threads);
+        if (!reordered) {
             free(moved);
             dnnl_primitive_desc_destroy(pd);
             return 0;
@@ -189,7 +196,7 @@ static int halve(pg_conv *conv) {
 }
 
 pg_conv *pg_conv_create(int batch, int height, int width, int cin, int cout, int kernel, int stride, int pad,
-                        const float *weights, const float *bias, int relu, int accumulate, int half) {
+                        const float *weights, const float *bias, int relu, int accumulate, int half, int threads) {
     if (!pg_dnnl_available() || (half && !can_halve())) return NULL;
     pg_conv *conv = calloc(1, sizeof(pg_conv));
     if (!conv) return NULL;
@@ -209,9 +216,8 @@ pg_conv *pg_conv_create(int batch, int height, int width, int cin, int cout, int
         return NULL;
     }
     memcpy(conv->bias, bias, sizeof(float) * (size_t)cout);
-    /* One thread for the weight reorder: on a shared machine a second OpenMP thread that has lost its
-       core stalls the whole reorder, and loading is short anyway. */
-    omp_set_num_threads(1);
+    /* oneDNN splits the work of a primitive when it is described, for the threads allowed then. */
+    omp_set_num_threads(threads > 0 ? threads : 1);
     /* The first build reorders the caller's HWIO weights straight into the primitive's layout. */
     if (!build(conv, batch, height, width, &hwio_md, weights) || (half && !halve(conv))) {
         pg_conv_destroy(conv);
@@ -288,7 +294,8 @@ void pg_conv_destroy(pg_conv *conv) {
 int pg_dnnl_available(void) { return 0; }
 
 pg_conv *pg_conv_create(int batch, int height, int width, int cin, int cout, int kernel, int stride, int pad,
-                        const float *weights, const float *bias, int relu, int accumulate, int half) {
+                        const float *weights, const float *bias, int relu, int accumulate, int half, int threads) {
+    (void)threads;
     (void)batch; (void)height; (void)width; (void)cin; (void)cout; (void)kernel; (void)stride; (void)pad;
     (void)weights; (void)bias; (void)relu; (void)accumulate; (void)half;
     return NULL;

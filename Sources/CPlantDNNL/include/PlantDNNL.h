@@ -17,9 +17,10 @@ int pg_dnnl_available(void);
 /// `[kernel][kernel][cin][cout]` (HWIO) and are copied; `bias` (`cout` values) is copied. The output
 /// gets bias, then the previous contents of the output when `accumulate` (the residual add), then
 /// ReLU when `relu`. With `half`, the weights are kept as float16 in oneDNN's layout (see
-/// `pg_conv_half_weights`). Returns NULL when oneDNN refuses.
+/// `pg_conv_half_weights`). The primitive's work is split for `threads` OpenMP threads (run it with the
+/// same count). Returns NULL when oneDNN refuses.
 pg_conv *pg_conv_create(int batch, int height, int width, int cin, int cout, int kernel, int stride, int pad,
-                        const float *weights, const float *bias, int relu, int accumulate, int half);
+                        const float *weights, const float *bias, int relu, int accumulate, int half, int threads);
 
 /// Builds the primitive for `batch`×`height`×`width` input unless the last one was for that size
 /// (which may move the weights into another layout). Returns 1 when ready.

@@ -39,7 +39,9 @@ public final class Classifier: Sendable {
 
     /// Loads with an explicit size below which float16 weights are widened once at load.
     init(contentsOf url: URL, threads: Int, widenAtLoadBelowBytes: Int, backend: ConvolutionBackend?) throws {
-        let (manifest, engine) = try ModelLoader.load(url, widenAtLoadBelowBytes: widenAtLoadBelowBytes, backend: backend)
+        let (manifest, engine) = try ModelLoader.load(
+            url, widenAtLoadBelowBytes: widenAtLoadBelowBytes, backend: backend, threads: max(1, threads)
+        )
         self.manifest = manifest
         self.engine = engine
         labels = try LabelSet.named(manifest.labels, classes: manifest.classes)

@@ -26,14 +26,16 @@ final class DNNLConvolutions: @unchecked Sendable {
     /// Adds `conv` for `height`×`width` inputs from HWIO weights (`[(ky·k + kx)·cin + ci, co]`, the
     /// packed layout of the model file). Returns false when oneDNN refuses it.
     /// With `half`, the weights are kept as float16 in oneDNN's layout and widened into the forward
-    /// pass's scratch right before their layer runs (half the resident size, like the BLAS path).
+    /// pass's scratch right before their layer runs (half the resident size, like the BLAS path). oneDNN
+    /// splits each layer's work for `threads` when it is added; runs should use the same count.
     func add(
         _ conv: ConvSpec, height: Int, width: Int, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>,
-        relu: Bool, accumulate: Bool, half: Bool
+        relu: Bool, accumulate: Bool, half: Bool, threads: Int
     ) -> Bool {
         guard let created = pg_conv_create(
             1, Int32(height), Int32(width), Int32(conv.inChannels), Int32(conv.outChannels), Int32(conv.kernel),
-            Int32(conv.stride), Int32(conv.padding), weights, bias, relu ? 1 : 0, accumulate ? 1 : 0, half ? 1 : 0
+            Int32(conv.stride), Int32(conv.padding), weights, bias, relu ? 1 : 0, accumulate ? 1 : 0, half ? 1 : 0,
+            Int32(max(1, threads))
         ) else { return false }
         if let old = convolutions.updateValue(created, forKey: conv.name) { pg_conv_destroy(old) }
         var count = 0

@@ -7,8 +7,10 @@ enum ModelLoader {
     /// Models whose float32 weights fit in this many bytes are widened once while loading.
     static let widenAtLoadBelowBytes = 64 << 20
 
+    /// `threads` is what forward passes will use (oneDNN plans each layer's split for it at load).
     static func load(
-        _ url: URL, widenAtLoadBelowBytes: Int = widenAtLoadBelowBytes, backend requested: ConvolutionBackend? = nil
+        _ url: URL, widenAtLoadBelowBytes: Int = widenAtLoadBelowBytes, backend requested: ConvolutionBackend? = nil,
+        threads: Int = 1
     ) throws -> (ModelManifest, ResNetEngine) {
         let (manifest, handle, dataStart, _) = try ModelFile.open(url)
         defer { try? handle.close() }
@@ -105,12 +107,13 @@ enum ModelLoader {
                 weights.baseAddress.map {
                     convolutions.add(
                         conv, height: placement.height, width: placement.width, weights: $0, bias: bias,
-                        relu: placement.relu, accumulate: placement.accumulate, half: keepHalf
+                        relu: placement.relu, accumulate: placement.accumulate, half: keepHalf,
+                        threads: threads
                     )
                 } ?? false
             }
             // oneDNN refused a layer (an unusual shape or CPU): run the whole model through BLAS.
-            guard added else { return try load(url, widenAtLoadBelowBytes: widenAtLoadBelowBytes, backend: .blas) }
+            guard added else { return try load(url, widenAtLoadBelowBytes: widenAtLoadBelowBytes, backend: .blas, threads: threads) }
         }
         convolutions.finishLoading()
         return (manifest, ResNetEngine(spec: spec, weights: store, winograd: [], convolutions: convolutions))
