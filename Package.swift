@@ -148,9 +148,14 @@ let blasDependency: [Target.Dependency] = ["COpenBLAS"]
 let classifier: [Target] = blas + [
     .systemLibrary(name: "CPlantZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
     .target(name: "CPlantKernels"),
+    // oneDNN's convolutions on Linux (libdnnl-dev, OpenMP); elsewhere the target compiles to stubs.
+    .target(
+        name: "CPlantDNNL",
+        linkerSettings: [.linkedLibrary("dnnl", .when(platforms: [.linux])), .linkedLibrary("gomp", .when(platforms: [.linux]))]
+    ),
     .target(
         name: "PlantClassifier",
-        dependencies: ["PlantGuideCore", "PlantImaging", "CPlantZlib", "CPlantKernels"] + blasDependency,
+        dependencies: ["PlantGuideCore", "PlantImaging", "CPlantZlib", "CPlantKernels", "CPlantDNNL"] + blasDependency,
         exclude: ["Resources/SOURCES.md"],
         resources: [
             .copy("Resources/class_idx_to_species_id.json"),

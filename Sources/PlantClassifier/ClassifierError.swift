@@ -26,6 +26,8 @@ public enum ClassifierError: Error, Sendable, Equatable {
     case invalidModelFile(String)
     /// The input tensor has the wrong number of values for the model.
     case badInput(expected: Int, found: Int)
+    /// The convolution library failed while running the model.
+    case engineFailed(String)
     /// No model is installed and none was given.
     case noModelInstalled(dataDirectory: String)
     /// A download failed.
@@ -60,6 +62,8 @@ extension ClassifierError: LocalizedError, CustomStringConvertible {
             "Not a valid PlantGuide model file: \(detail)"
         case .badInput(let expected, let found):
             "The input has \(found) values; the model needs \(expected)."
+        case .engineFailed(let detail):
+            "The on-device model could not run: \(detail)"
         case .noModelInstalled(let directory):
             "No on-device model is installed (looked in \(directory)/models)."
         case .downloadFailed(let url, let reason):

@@ -5,12 +5,27 @@ import Testing
 /// The engine against PyTorch: same checkpoints, same inputs, logits from `torch` itself.
 @Suite struct ParityTests {
     static let architectures: [ResNetArchitecture] = [.resnet18, .resnet34, .resnet50]
+    /// PlantGuide's own kernels everywhere, and oneDNN where this machine has it.
+    static let backends: [ConvolutionBackend] = [.blas] + (DNNLConvolutions.isAvailable ? [.oneDNN] : [])
 
-    @Test(arguments: architectures)
-    func float32MatchesPyTorchLogits(architecture: ResNetArchitecture) throws {
+    /// How a float16 model runs: widened once at load or per layer (BLAS), or widened into oneDNN's layout.
+    struct HalfPath: Sendable, CustomTestStringConvertible {
+        var widenBelow: Int
+        var backend: ConvolutionBackend
+
+        static let all = [HalfPath(widenBelow: .max, backend: .blas), HalfPath(widenBelow: 0, backend: .blas)]
+            + backends.filter { $0 != .blas }.map { HalfPath(widenBelow: 0, backend: $0) }
+
+        var testDescription: String { "\(backend.rawValue), widened below \(widenBelow) bytes" }
+    }
+
+    @Test(arguments: architectures, backends)
+    func float32MatchesPyTorchLogits(architecture: ResNetArchitecture, backend: ConvolutionBackend) throws {
         let (file, model) = try FixtureModels.importModel(architecture, precision: .float32)
         defer { try? FileManager.default.removeItem(at: file) }
-        let classifier = try Classifier(contentsOf: file, threads: 2)
+        let classifier = try Classifier(
+            contentsOf: file, threads: 2, widenAtLoadBelowBytes: ModelLoader.widenAtLoadBelowBytes, backend: backend
+        )
         #expect(classifier.manifest.classes == model.classes)
         #expect(classifier.manifest.baseWidth == model.width)
         for (input, expected) in zip(try FixtureModels.inputs(), model.logits) {
@@ -22,11 +37,13 @@ import Testing
         }
     }
 
-    @Test(arguments: architectures)
-    func batchOfTwoEqualsTwoSingleImages(architecture: ResNetArchitecture) throws {
+    @Test(arguments: architectures, backends)
+    func batchOfTwoEqualsTwoSingleImages(architecture: ResNetArchitecture, backend: ConvolutionBackend) throws {
         let (file, model) = try FixtureModels.importModel(architecture, precision: .float32)
         defer { try? FileManager.default.removeItem(at: file) }
-        let classifier = try Classifier(contentsOf: file, threads: 2)
+        let classifier = try Classifier(
+            contentsOf: file, threads: 2, widenAtLoadBelowBytes: ModelLoader.widenAtLoadBelowBytes, backend: backend
+        )
         let inputs = try FixtureModels.inputs()
         let batched = try classifier.logits(inputs[0] + inputs[1], batch: 2, height: 64, width: 64)
         let expected = model.logits[0] + model.logits[1]
@@ -35,12 +52,13 @@ import Testing
         #expect(worst < 1e-4)
     }
 
-    /// Float16 storage, both widened once at load and kept half-size and widened per layer.
-    @Test(arguments: architectures, [Int.max, 0])
-    func float16KeepsTopTenAndProbabilities(architecture: ResNetArchitecture, widenBelow: Int) throws {
+    /// Float16 storage, both widened once at load and kept half-size and widened per layer (BLAS), and
+    /// widened into oneDNN's layout at load.
+    @Test(arguments: architectures, HalfPath.all)
+    func float16KeepsTopTenAndProbabilities(architecture: ResNetArchitecture, path: HalfPath) throws {
         let (file, model) = try FixtureModels.importModel(architecture, precision: .float16)
         defer { try? FileManager.default.removeItem(at: file) }
-        let classifier = try Classifier(contentsOf: file, threads: 2, widenAtLoadBelowBytes: widenBelow)
+        let classifier = try Classifier(contentsOf: file, threads: 2, widenAtLoadBelowBytes: path.widenBelow, backend: path.backend)
         #expect(classifier.manifest.precision == .float16)
         for (input, expected) in zip(try FixtureModels.inputs(), model.logits) {
             let probabilities = try classifier.probabilities(input)
@@ -49,6 +67,24 @@ import Testing
             #expect(worst < 5e-3, "largest probability difference \(worst)")
             #expect(topIndices(probabilities, 10) == topIndices(reference, 10))
         }
+    }
+
+    /// Float16 weights kept half-size in oneDNN's layout survive the primitives being rebuilt for
+    /// another batch size: a batch of two gives each image's own logits.
+    @Test(arguments: backends)
+    func float16BatchMatchesSingleImagesAfterRebuild(backend: ConvolutionBackend) throws {
+        let (file, _) = try FixtureModels.importModel(.resnet50, precision: .float16)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let classifier = try Classifier(contentsOf: file, threads: 2, widenAtLoadBelowBytes: 0, backend: backend)
+        #expect(classifier.backend == backend)
+        let inputs = try FixtureModels.inputs()
+        let single = try inputs.prefix(2).flatMap { try classifier.logits($0, height: 64, width: 64) }
+        let batched = try classifier.logits(inputs[0] + inputs[1], batch: 2, height: 64, width: 64)
+        let again = try classifier.logits(inputs[0], height: 64, width: 64)
+        #expect(batched.count == single.count)
+        let worst = zip(batched, single).map { abs($0 - $1) }.max() ?? .infinity
+        #expect(worst < 1e-4, "largest logit difference \(worst)")
+        #expect(again == Array(single.prefix(again.count)))
     }
 
     @Test func float16HalvesTheFile() throws {
@@ -61,6 +97,30 @@ import Testing
         let halfSize = try #require(try FileManager.default.attributesOfItem(atPath: half.path)[.size] as? Int)
         let fullSize = try #require(try FileManager.default.attributesOfItem(atPath: full.path)[.size] as? Int)
         #expect(Double(halfSize) < Double(fullSize) * 0.6)
+    }
+
+    /// Separate models loaded and run at the same time share no convolution state.
+    @Test func separateModelsRunConcurrently() async throws {
+        let (file, model) = try FixtureModels.importModel(.resnet34, precision: .float32)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let inputs = try FixtureModels.inputs()
+        let results = try await withThrowingTaskGroup(of: [Float].self) { group in
+            for round in 0..<4 {
+                group.addTask {
+                    let classifier = try Classifier(contentsOf: file, threads: 1)
+                    var logits: [Float] = []
+                    for _ in 0..<3 { logits = try classifier.logits(inputs[round % 2], height: 64, width: 64) }
+                    return logits + [Float(round % 2)]
+                }
+            }
+            return try await group.reduce(into: [[Float]]()) { $0.append($1) }
+        }
+        #expect(results.count == 4)
+        for result in results {
+            let index = Int(result[result.count - 1])
+            let worst = zip(result.dropLast(), model.logits[index]).map { abs($0 - $1) }.max() ?? .infinity
+            #expect(worst < 1e-4, "largest logit difference \(worst)")
+        }
     }
 
     @Test func concurrentCallersGetTheSameAnswers() async throws {

@@ -107,3 +107,22 @@ struct SplitMix {
     /// Uniform in -1…1.
     mutating func nextFloat() -> Float { Float(next() >> 40) / Float(1 << 23) - 1 }
 }
+
+/// oneDNN gets plain 3×3 weights back from the Winograd-transformed ones stored in model files.
+@Suite struct WinogradInverseTests {
+    @Test(arguments: [(1, 1), (3, 5), (8, 16)])
+    func untransformingRecoversTheWeights(inChannels: Int, outChannels: Int) {
+        var generator = SystemRandomNumberGenerator()
+        let weights = (0..<(9 * inChannels * outChannels)).map { _ in Float.random(in: -1...1, using: &generator) }
+        let transformed = Winograd.transformWeights(weights, inChannels: inChannels, outChannels: outChannels)
+        var recovered = [Float](repeating: .nan, count: weights.count)
+        transformed.withUnsafeBufferPointer { source in
+            recovered.withUnsafeMutableBufferPointer { target in
+                guard let from = source.baseAddress, let to = target.baseAddress else { return }
+                DNNLConvolutions.untransformWinograd(from, planes: inChannels * outChannels, into: to)
+            }
+        }
+        let worst = zip(weights, recovered).map { abs($0 - $1) }.max() ?? .infinity
+        #expect(worst < 1e-5, "largest weight difference \(worst)")
+    }
+}

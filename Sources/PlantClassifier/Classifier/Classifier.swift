@@ -21,6 +21,8 @@ public final class Classifier: Sendable {
     public let labels: LabelSet
     /// Threads used for BLAS and the loops around it.
     public let threads: Int
+    /// What runs the convolutions (oneDNN may have been asked for but be unavailable).
+    public var backend: ConvolutionBackend { engine.convolutions == nil ? .blas : .oneDNN }
     private let engine: ResNetEngine
     private let groups: [[Int]]
     private let workspace = Mutex<Workspace?>(nil)
@@ -28,13 +30,18 @@ public final class Classifier: Sendable {
     /// Loads the model file at `url`.
     /// - Parameter threads: cores to use, like Core ML's compute units; defaults to all. Each product
     ///   is split over them by the engine; BLAS itself is kept single-threaded (process-wide).
-    public convenience init(contentsOf url: URL, threads: Int = ProcessInfo.processInfo.activeProcessorCount) throws {
-        try self.init(contentsOf: url, threads: threads, widenAtLoadBelowBytes: ModelLoader.widenAtLoadBelowBytes)
+    /// - Parameter backend: what runs the convolutions; by default oneDNN where it is available.
+    public convenience init(
+        contentsOf url: URL, threads: Int = ProcessInfo.processInfo.activeProcessorCount, backend: ConvolutionBackend? = nil
+    ) throws {
+        try self.init(contentsOf: url, threads: threads, widenAtLoadBelowBytes: ModelLoader.widenAtLoadBelowBytes, backend: backend)
     }
 
     /// Loads with an explicit size below which float16 weights are widened once at load.
-    init(contentsOf url: URL, threads: Int, widenAtLoadBelowBytes: Int) throws {
-        let (manifest, engine) = try ModelLoader.load(url, widenAtLoadBelowBytes: widenAtLoadBelowBytes)
+    init(contentsOf url: URL, threads: Int, widenAtLoadBelowBytes: Int, backend: ConvolutionBackend?) throws {
+        let (manifest, engine) = try ModelLoader.load(
+            url, widenAtLoadBelowBytes: widenAtLoadBelowBytes, backend: backend, threads: max(1, threads)
+        )
         self.manifest = manifest
         self.engine = engine
         labels = try LabelSet.named(manifest.labels, classes: manifest.classes)
@@ -50,20 +57,20 @@ public final class Classifier: Sendable {
         guard batch > 0, height >= 8, width >= 8, input.count == batch * 3 * height * width else {
             throw ClassifierError.badInput(expected: max(batch, 1) * 3 * height * width, found: input.count)
         }
-        return workspace.withLock { cached -> [Float] in
+        return try workspace.withLock { cached -> [Float] in
             let current: Workspace
             if let cached, cached.fits(batch: batch, height: height, width: width) {
                 current = cached
             } else {
                 current = Workspace(
                     spec: engine.spec, batch: batch, height: height, width: width, weightScratch: engine.weightScratch,
-                    winograd: engine.winograd
+                    winograd: engine.winograd, gathersPatches: engine.gathersPatches
                 )
                 cached = current
             }
-            return input.withUnsafeBufferPointer { pointer in
+            return try input.withUnsafeBufferPointer { pointer in
                 guard let base = pointer.baseAddress else { return [] }
-                return engine.forward(base, batch: batch, height: height, width: width, workspace: current, threads: threads)
+                return try engine.forward(base, batch: batch, height: height, width: width, workspace: current, threads: threads)
             }
         }
     }

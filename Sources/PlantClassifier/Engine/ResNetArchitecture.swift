@@ -52,6 +52,15 @@ struct ConvSpec: Sendable, Hashable {
     func outputSize(_ size: Int) -> Int { (size + 2 * padding - kernel) / stride + 1 }
 }
 
+/// Where a convolution runs in the network: the size of its input map and what its epilogue fuses.
+struct ConvPlacement: Sendable, Hashable {
+    var height: Int
+    var width: Int
+    var relu: Bool
+    /// Adds the output's previous contents (the block's shortcut) before the ReLU.
+    var accumulate: Bool
+}
+
 /// A residual block: its convolutions in order, and the projection of the shortcut when shapes change.
 struct BlockSpec: Sendable, Hashable {
     var convs: [ConvSpec]
@@ -132,6 +141,27 @@ struct NetworkSpec: Sendable, Hashable {
             size = blockSize
         }
         return names
+    }
+
+    /// Every convolution with the size of the (square) map it reads for an input of `inputSize`, and
+    /// its fused epilogue: ReLU everywhere but the shortcut projections, and the residual add in the
+    /// last convolution of each block.
+    func convPlacements(inputSize: Int) -> [(conv: ConvSpec, placement: ConvPlacement)] {
+        var placements = [(stem, ConvPlacement(height: inputSize, width: inputSize, relu: true, accumulate: false))]
+        var size = (stem.outputSize(inputSize) - 1) / 2 + 1
+        for block in blocks {
+            if let downsample = block.downsample {
+                placements.append((downsample, ConvPlacement(height: size, width: size, relu: false, accumulate: false)))
+            }
+            var blockSize = size
+            for (index, conv) in block.convs.enumerated() {
+                let isLast = index == block.convs.count - 1
+                placements.append((conv, ConvPlacement(height: blockSize, width: blockSize, relu: true, accumulate: isLast)))
+                blockSize = conv.outputSize(blockSize)
+            }
+            size = blockSize
+        }
+        return placements
     }
 
     /// The tensors of PlantGuide's model file for a model fed `inputSize` images, with their (packed)

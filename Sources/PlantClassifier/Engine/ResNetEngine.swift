@@ -9,25 +9,38 @@ final class ResNetEngine: Sendable {
     let winograd: Set<String>
 
     /// Floats of scratch a workspace needs for widening float16 weights.
-    var weightScratch: Int { weights.largestHalfTensor }
+    var weightScratch: Int { max(weights.largestHalfTensor, convolutions?.largestHalfLayer ?? 0) }
+
+    /// The convolutions as oneDNN primitives, when they run there; `weights` then holds only biases
+    /// and the final linear layer.
+    let convolutions: DNNLConvolutions?
 
     /// Uses `weights`, which must hold every tensor of `spec.packedTensors` (`<conv>.winograd` instead
-    /// of `<conv>.weight` for the convolutions in `winograd`).
-    init(spec: NetworkSpec, weights: WeightStore, winograd: Set<String> = []) {
+    /// of `<conv>.weight` for the convolutions in `winograd`), or only the biases and `fc` tensors when
+    /// `convolutions` covers every convolution.
+    init(spec: NetworkSpec, weights: WeightStore, winograd: Set<String> = [], convolutions: DNNLConvolutions? = nil) {
         self.spec = spec
         self.weights = weights
         self.winograd = winograd
+        self.convolutions = convolutions.flatMap { $0.covers(spec.allConvs) ? $0 : nil }
     }
+
+    /// Whether the forward pass gathers patches (or Winograd tiles) into a workspace buffer.
+    var gathersPatches: Bool { convolutions == nil }
 
     /// Logits for `batch` images in NCHW order (3 channels, `height`×`width`), `[batch, classes]`.
     func forward(
         _ input: UnsafePointer<Float>, batch: Int, height: Int, width: Int, workspace: Workspace, threads: Int
-    ) -> [Float] {
+    ) throws -> [Float] {
         let buffers = workspace.activations
         var shape = FeatureShape(batch: batch, height: height, width: width, channels: 3)
         Kernels.toChannelsLast(input, shape, into: buffers[0])
 
-        shape = convolve(spec.stem, buffers[0], shape, into: buffers[1], relu: true, workspace: workspace, threads: threads)
+        if let convolutions {
+            shape = try run(convolutions, spec.stem, buffers[0], shape, into: buffers[1], workspace: workspace, threads: threads)
+        } else {
+            shape = convolve(spec.stem, buffers[0], shape, into: buffers[1], relu: true, workspace: workspace, threads: threads)
+        }
         let pooledHeight = (shape.height - 1) / 2 + 1, pooledWidth = (shape.width - 1) / 2 + 1
         Kernels.maxPool(buffers[1], shape, into: buffers[2], outHeight: pooledHeight, outWidth: pooledWidth, threads: threads)
         shape.height = pooledHeight
@@ -35,25 +48,11 @@ final class ResNetEngine: Sendable {
 
         var current = 2
         for block in spec.blocks {
-            let free = (0..<4).filter { $0 != current }
-            var shortcut = buffers[current]
-            if let downsample = block.downsample {
-                _ = convolve(downsample, buffers[current], shape, into: buffers[free[2]], relu: false, workspace: workspace, threads: threads)
-                shortcut = buffers[free[2]]
+            if let convolutions {
+                current = try residualBlock(block, convolutions, buffers, &shape, current: current, workspace: workspace, threads: threads)
+            } else {
+                current = residualBlock(block, buffers, &shape, current: current, workspace: workspace, threads: threads)
             }
-            var blockShape = shape
-            var source = current
-            for (index, conv) in block.convs.enumerated() {
-                let isLast = index == block.convs.count - 1
-                let target = source == free[0] ? free[1] : free[0]
-                blockShape = convolve(
-                    conv, buffers[source], blockShape, into: buffers[target], residual: isLast ? UnsafePointer(shortcut) : nil,
-                    relu: true, workspace: workspace, threads: threads
-                )
-                source = target
-            }
-            current = source
-            shape = blockShape
         }
 
         let pooled = buffers[(current + 1) % 4]
@@ -66,6 +65,65 @@ final class ResNetEngine: Sendable {
             residual: nil, relu: false, threads: 1
         )
         return Array(UnsafeBufferPointer(start: logits, count: batch * spec.classes))
+    }
+
+    /// One residual block through BLAS: the block reads `buffers[current]`; returns the buffer it wrote.
+    private func residualBlock(
+        _ block: BlockSpec, _ buffers: [UnsafeMutablePointer<Float>], _ shape: inout FeatureShape, current: Int,
+        workspace: Workspace, threads: Int
+    ) -> Int {
+        let free = (0..<4).filter { $0 != current }
+        var shortcut = buffers[current]
+        if let downsample = block.downsample {
+            _ = convolve(downsample, buffers[current], shape, into: buffers[free[2]], relu: false, workspace: workspace, threads: threads)
+            shortcut = buffers[free[2]]
+        }
+        var source = current
+        for (index, conv) in block.convs.enumerated() {
+            let isLast = index == block.convs.count - 1
+            let target = source == free[0] ? free[1] : free[0]
+            shape = convolve(
+                conv, buffers[source], shape, into: buffers[target], residual: isLast ? UnsafePointer(shortcut) : nil,
+                relu: true, workspace: workspace, threads: threads
+            )
+            source = target
+        }
+        return source
+    }
+
+    /// One residual block through oneDNN. Its last convolution adds its output onto the shortcut in
+    /// place, so the block ends in the shortcut's buffer.
+    private func residualBlock(
+        _ block: BlockSpec, _ convolutions: DNNLConvolutions, _ buffers: [UnsafeMutablePointer<Float>],
+        _ shape: inout FeatureShape, current: Int, workspace: Workspace, threads: Int
+    ) throws -> Int {
+        let free = (0..<4).filter { $0 != current }
+        var shortcut = current
+        if let downsample = block.downsample {
+            _ = try run(convolutions, downsample, buffers[current], shape, into: buffers[free[2]], workspace: workspace, threads: threads)
+            shortcut = free[2]
+        }
+        var source = current
+        for (index, conv) in block.convs.enumerated() {
+            let target = index == block.convs.count - 1 ? shortcut : (source == free[0] ? free[1] : free[0])
+            shape = try run(convolutions, conv, buffers[source], shape, into: buffers[target], workspace: workspace, threads: threads)
+            source = target
+        }
+        return source
+    }
+
+    private func run(
+        _ convolutions: DNNLConvolutions, _ conv: ConvSpec, _ input: UnsafeMutablePointer<Float>, _ shape: FeatureShape,
+        into output: UnsafeMutablePointer<Float>, workspace: Workspace, threads: Int
+    ) throws -> FeatureShape {
+        guard convolutions.run(
+            conv, input, shape, into: output, scratch: workspace.weights, scratchCapacity: workspace.weightCapacity, threads: threads
+        ) else {
+            throw ClassifierError.engineFailed("oneDNN could not run \(conv.name) on a \(shape.height)×\(shape.width) map")
+        }
+        return FeatureShape(
+            batch: shape.batch, height: conv.outputSize(shape.height), width: conv.outputSize(shape.width), channels: conv.outChannels
+        )
     }
 
     /// One folded convolution: gather patches unless the conv is a plain 1×1, multiply, then add bias

@@ -10,13 +10,19 @@ final class Workspace {
     private(set) var activations: [UnsafeMutablePointer<Float>]
     let columns: UnsafeMutablePointer<Float>
     let weights: UnsafeMutablePointer<Float>
+    /// Floats `weights` has room for.
+    let weightCapacity: Int
     /// Winograd tile products, `[16, tiles, outChannels]`.
     let products: UnsafeMutablePointer<Float>
     /// A row of zeros as wide as the widest feature map: padding for Winograd tiles.
     let zeros: UnsafeMutablePointer<Float>
     let activationCapacity: Int
 
-    init(spec: NetworkSpec, batch: Int, height: Int, width: Int, weightScratch: Int, winograd: Set<String>) {
+    /// `gathersPatches` is false when the convolutions run elsewhere (oneDNN) and need no patch buffers.
+    init(
+        spec: NetworkSpec, batch: Int, height: Int, width: Int, weightScratch: Int, winograd: Set<String>,
+        gathersPatches: Bool = true
+    ) {
         self.batch = batch
         self.height = height
         self.width = width
@@ -29,7 +35,9 @@ final class Workspace {
             let oh = conv.outputSize(inH), ow = conv.outputSize(inW)
             largest = max(largest, batch * oh * ow * conv.outChannels)
             widest = max(widest, conv.inChannels, conv.outChannels)
-            if winograd.contains(conv.name) {
+            if !gathersPatches {
+                return (oh, ow)
+            } else if winograd.contains(conv.name) {
                 let tiles = batch * ((oh + 1) / 2) * ((ow + 1) / 2)
                 largestColumns = max(largestColumns, 16 * tiles * conv.inChannels)
                 largestProducts = max(largestProducts, 16 * tiles * conv.outChannels)
@@ -51,7 +59,8 @@ final class Workspace {
         activationCapacity = largest
         activations = (0..<4).map { _ in UnsafeMutablePointer<Float>.allocate(capacity: largest) }
         columns = .allocate(capacity: largestColumns)
-        weights = .allocate(capacity: max(weightScratch, 1))
+        weightCapacity = max(weightScratch, 1)
+        weights = .allocate(capacity: weightCapacity)
         products = .allocate(capacity: largestProducts)
         zeros = .allocate(capacity: widest)
         zeros.initialize(repeating: 0, count: widest)

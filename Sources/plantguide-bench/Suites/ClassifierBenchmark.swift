@@ -61,9 +61,17 @@ struct ClassifierBenchmark: BenchmarkSuite {
             let data = try Data(contentsOf: input)
             let tensor = data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
             let exactClassifier = try Classifier(contentsOf: full, threads: threads)
+            // PlantGuide's own kernels, the fallback where oneDNN is missing, in the same rounds.
+            var blasLoads: [Double] = []
+            var blasClassifier: Classifier?
+            for _ in 0..<5 {
+                blasLoads.append(try Measure.seconds { blasClassifier = try Classifier(contentsOf: half, threads: threads, backend: .blas) })
+            }
+            guard let blasClassifier else { continue }
             for _ in 0..<5 {
                 _ = try classifier.logits(tensor, height: 224, width: 224)
                 _ = try exactClassifier.logits(tensor, height: 224, width: 224)
+                _ = try blasClassifier.logits(tensor, height: 224, width: 224)
             }
             session.send("run 5")
             _ = try session.readLine()
@@ -72,11 +80,12 @@ struct ClassifierBenchmark: BenchmarkSuite {
             var latencies: [Double] = []
             var exactLatencies: [Double] = []
             var peerLatencies: [Double] = []
+            var blasLatencies: [Double] = []
             for round in 0..<(runs / 5) {
                 // Rotate who goes first, and let ONNX Runtime's worker threads stop spinning before
                 // the others run.
-                for turn in 0..<3 {
-                    switch (round + turn) % 3 {
+                for turn in 0..<4 {
+                    switch (round + turn) % 4 {
                     case 0:
                         session.send("run 5")
                         peerLatencies += try JSONDecoder().decode([Double].self, from: Data(session.readLine().utf8)).map { $0 / 1000 }
@@ -84,6 +93,10 @@ struct ClassifierBenchmark: BenchmarkSuite {
                     case 1:
                         for _ in 0..<5 {
                             latencies.append(try Measure.seconds { _ = try classifier.logits(tensor, height: 224, width: 224) })
+                        }
+                    case 3:
+                        for _ in 0..<5 {
+                            blasLatencies.append(try Measure.seconds { _ = try blasClassifier.logits(tensor, height: 224, width: 224) })
                         }
                     default:
                         for _ in 0..<5 {
@@ -96,6 +109,7 @@ struct ClassifierBenchmark: BenchmarkSuite {
             let peer = try JSONDecoder().decode(PeerResult.self, from: Data(session.readLine().utf8))
             session.wait()
             let exact = try exactClassifier.logits(tensor, height: 224, width: 224)
+            let blasExact = try blasClassifier.logits(tensor, height: 224, width: 224)
             let stored = try classifier.logits(tensor, height: 224, width: 224)
             let parity = zip(exact, peer.logits).map { abs(Double($0) - $1) }.max() ?? .nan
             let halfParity = zip(stored, peer.logits).map { abs(Double($0) - $1) }.max() ?? .nan
@@ -106,14 +120,20 @@ struct ClassifierBenchmark: BenchmarkSuite {
             rows += [
                 BenchmarkRow(suite: name, name: "\(arch) load (median of 5)", value: Measure.percentile(loads, 0.5) * ms, unit: "ms",
                              below: 200, peer: (ort, peer.loadMs)),
-                BenchmarkRow(suite: name, name: "\(arch) forward p50 (\(threads) threads, \(runs) runs)",
+                BenchmarkRow(suite: name, name: "\(arch) forward p50 (\(threads) threads, \(runs) runs, \(classifier.backend.rawValue))",
                              value: Measure.percentile(latencies, 0.5) * ms, unit: "ms", peer: (ort, Measure.percentile(peerLatencies, 0.5) * ms)),
                 BenchmarkRow(suite: name, name: "\(arch) forward p90 (\(threads) threads, \(runs) runs)",
                              value: Measure.percentile(latencies, 0.9) * ms, unit: "ms", peer: (ort, Measure.percentile(peerLatencies, 0.9) * ms)),
-                BenchmarkRow(suite: name, name: "\(arch) forward p50, float32 file", value: Measure.percentile(exactLatencies, 0.5) * ms,
+                BenchmarkRow(suite: name, name: "\(arch) forward p50, float32 file (\(exactClassifier.backend.rawValue))", value: Measure.percentile(exactLatencies, 0.5) * ms,
                              unit: "ms", peer: (ort, Measure.percentile(peerLatencies, 0.5) * ms)),
+                BenchmarkRow(suite: name, name: "\(arch) forward p50, BLAS path (float16 file)", value: Measure.percentile(blasLatencies, 0.5) * ms,
+                             unit: "ms", peer: (ort, Measure.percentile(peerLatencies, 0.5) * ms)),
+                BenchmarkRow(suite: name, name: "\(arch) load, BLAS path (median of 5)", value: Measure.percentile(blasLoads, 0.5) * ms,
+                             unit: "ms", below: 200),
                 BenchmarkRow(suite: name, name: "\(arch) max |Δ logit| vs ORT, float32 file", value: parity, unit: "", below: 1e-3),
                 BenchmarkRow(suite: name, name: "\(arch) max |Δ logit| vs ORT, float16 file", value: halfParity, unit: ""),
+                BenchmarkRow(suite: name, name: "\(arch) max |Δ logit| BLAS path vs ORT, float16 file",
+                             value: zip(blasExact, peer.logits).map { abs(Double($0) - $1) }.max() ?? .nan, unit: ""),
                 BenchmarkRow(suite: name, name: "\(arch) same top-10 as ORT", value: sameTop ? 1 : 0, unit: "bool"),
             ]
 

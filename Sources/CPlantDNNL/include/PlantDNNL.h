@@ -1,0 +1,48 @@
+// Convolutions through oneDNN (JIT AVX2/AVX-512 kernels, NHWC float32), for the classifier's fast
+// path on Linux. Everywhere oneDNN is missing the functions exist but report it unavailable, so the
+// engine falls back to its own BLAS path.
+#ifndef PLANT_DNNL_H
+#define PLANT_DNNL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/// One folded convolution with its weights in oneDNN's preferred layout and its fused epilogue.
+typedef struct pg_conv pg_conv;
+
+/// Whether oneDNN is compiled in and its CPU engine starts.
+int pg_dnnl_available(void);
+
+/// Creates a convolution for NHWC float32 maps of `batch`×`height`×`width`×`cin`. `weights` are
+/// `[kernel][kernel][cin][cout]` (HWIO) and are copied; `bias` (`cout` values) is copied. The output
+/// gets bias, then the previous contents of the output when `accumulate` (the residual add), then
+/// ReLU when `relu`. With `half`, the weights are kept as float16 in oneDNN's layout (see
+/// `pg_conv_half_weights`). The primitive's work is split for `threads` OpenMP threads (run it with the
+/// same count). Returns NULL when oneDNN refuses.
+pg_conv *pg_conv_create(int batch, int height, int width, int cin, int cout, int kernel, int stride, int pad,
+                        const float *weights, const float *bias, int relu, int accumulate, int half, int threads);
+
+/// Builds the primitive for `batch`×`height`×`width` input unless the last one was for that size
+/// (which may move the weights into another layout). Returns 1 when ready.
+int pg_conv_prepare(pg_conv *conv, int batch, int height, int width);
+
+/// Runs the convolution on `batch`×`height`×`width` input (rebuilding the primitive when the size
+/// differs from the last call) with `threads` OpenMP threads. A half-mode convolution needs
+/// `widened`: its float16 weights widened to float32 by the caller; otherwise pass NULL. Returns 0 on
+/// success.
+int pg_conv_run(pg_conv *conv, int batch, int height, int width, const float *src, float *dst, int threads,
+                float *widened);
+
+/// The float16 weights of a half-mode convolution (`count` values, already in oneDNN's layout), or NULL.
+const uint16_t *pg_conv_half_weights(const pg_conv *conv, size_t *count);
+
+/// Bytes of weights held by `conv`.
+size_t pg_conv_weight_bytes(const pg_conv *conv);
+
+void pg_conv_destroy(pg_conv *conv);
+
+/// Hands freed heap memory back to the system (glibc's malloc_trim) after loading, when the float32
+/// copies made on the way to float16 would otherwise stay resident.
+void pg_dnnl_trim(void);
+
+#endif

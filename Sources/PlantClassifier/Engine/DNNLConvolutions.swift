@@ -1,0 +1,96 @@
+import CPlantDNNL
+import CPlantKernels
+
+/// The network's convolutions as oneDNN primitives (JIT kernels for the machine's vector unit, NHWC,
+/// bias, residual add and ReLU fused), with their weights in oneDNN's own layout. Created while
+/// loading; only available where oneDNN is (Linux with libdnnl), elsewhere the engine multiplies
+/// through BLAS. Forward passes are serialised by ``Classifier``; a primitive is rebuilt when the input
+/// size changes.
+final class DNNLConvolutions: @unchecked Sendable {
+    private var convolutions: [String: OpaquePointer] = [:]
+    /// Floats of scratch a forward pass needs to widen the largest float16 layer.
+    private(set) var largestHalfLayer = 0
+
+    /// Whether oneDNN is compiled in and starts on this machine.
+    static var isAvailable: Bool { pg_dnnl_available() != 0 }
+
+    init() {}
+
+    deinit {
+        for convolution in convolutions.values { pg_conv_destroy(convolution) }
+    }
+
+    /// Bytes of weights held in oneDNN's layout.
+    var weightBytes: Int { convolutions.values.reduce(0) { $0 + Int(pg_conv_weight_bytes($1)) } }
+
+    /// Adds `conv` for `height`×`width` inputs from HWIO weights (`[(ky·k + kx)·cin + ci, co]`, the
+    /// packed layout of the model file). Returns false when oneDNN refuses it.
+    /// With `half`, the weights are kept as float16 in oneDNN's layout and widened into the forward
+    /// pass's scratch right before their layer runs (half the resident size, like the BLAS path). oneDNN
+    /// splits each layer's work for `threads` when it is added; runs should use the same count.
+    func add(
+        _ conv: ConvSpec, height: Int, width: Int, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>,
+        relu: Bool, accumulate: Bool, half: Bool, threads: Int
+    ) -> Bool {
+        guard let created = pg_conv_create(
+            1, Int32(height), Int32(width), Int32(conv.inChannels), Int32(conv.outChannels), Int32(conv.kernel),
+            Int32(conv.stride), Int32(conv.padding), weights, bias, relu ? 1 : 0, accumulate ? 1 : 0, half ? 1 : 0,
+            Int32(max(1, threads))
+        ) else { return false }
+        if let old = convolutions.updateValue(created, forKey: conv.name) { pg_conv_destroy(old) }
+        var count = 0
+        if pg_conv_half_weights(created, &count) != nil { largestHalfLayer = max(largestHalfLayer, count) }
+        return true
+    }
+
+    /// Returns memory freed while adding layers to the system; call once after the last ``add``.
+    func finishLoading() { pg_dnnl_trim() }
+
+    /// Whether every one of `convs` is here.
+    func covers(_ convs: [ConvSpec]) -> Bool { convs.allSatisfy { convolutions[$0.name] != nil } }
+
+    /// Runs `conv` on NHWC `input` of `shape` into `output` (which must already hold the shortcut for a
+    /// convolution added with `accumulate`). Returns false when oneDNN fails.
+    /// `scratch` (room for ``largestHalfLayer`` floats) takes float16 weights widened for the call.
+    func run(
+        _ conv: ConvSpec, _ input: UnsafePointer<Float>, _ shape: FeatureShape, into output: UnsafeMutablePointer<Float>,
+        scratch: UnsafeMutablePointer<Float>, scratchCapacity: Int, threads: Int
+    ) -> Bool {
+        guard let convolution = convolutions[conv.name],
+            pg_conv_prepare(convolution, Int32(shape.batch), Int32(shape.height), Int32(shape.width)) == 1
+        else { return false }
+        var count = 0
+        var widened: UnsafeMutablePointer<Float>?
+        if let halves = pg_conv_half_weights(convolution, &count) {
+            guard count <= scratchCapacity else { return false }
+            parallelRanges(count, threads: threads, minimumPerThread: 262_144) { range in
+                pg_half_to_float(halves + range.lowerBound, scratch + range.lowerBound, range.count)
+            }
+            widened = scratch
+        }
+        return pg_conv_run(
+            convolution, Int32(shape.batch), Int32(shape.height), Int32(shape.width), input, output, Int32(max(1, threads)),
+            widened
+        ) == 0
+    }
+
+    /// Plain 3×3 weights (HWIO) from Winograd-transformed ones `U = G g Gᵀ` (`[16, cin, cout]`):
+    /// `g = L U Lᵀ` with the left inverse `L` of `G` (rows e₀, e₁ − e₂, e₃).
+    static func untransformWinograd(_ transformed: UnsafePointer<Float>, planes: Int, into weights: UnsafeMutablePointer<Float>) {
+        // Which rows (or columns) of U, with which sign, make up each row (or column) of g.
+        let terms: [[(index: Int, sign: Float)]] = [[(0, 1)], [(1, 1), (2, -1)], [(3, 1)]]
+        for a in 0..<3 {
+            for b in 0..<3 {
+                let target = weights + (a * 3 + b) * planes
+                target.update(repeating: 0, count: planes)
+                for row in terms[a] {
+                    for column in terms[b] {
+                        let source = transformed + (row.index * 4 + column.index) * planes
+                        let sign = row.sign * column.sign
+                        for i in 0..<planes { target[i] += sign * source[i] }
+                    }
+                }
+            }
+        }
+    }
+}
