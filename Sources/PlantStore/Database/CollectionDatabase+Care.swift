@@ -154,6 +154,8 @@ extension CollectionDatabase {
             let noSettings = PerTask<CareScheduleSettings?>(repeating: nil)
             let noDays = PerTask<CalendarDay?>(repeating: nil)
             var states: [PlantCareState] = []
+            // States are large; growing the array step by step copied them over and over.
+            states.reserveCapacity(try Int.fetchOne(db, sql: "SELECT count(*) FROM plant p" + filter, arguments: arguments) ?? 0)
             // Plants come in id order, so the per-task tables below can be merged in without lookups;
             // days and times arrive as numbers, computed by SQLite, so no text is parsed here.
             let plants = try Row.fetchCursor(db, sql: """
