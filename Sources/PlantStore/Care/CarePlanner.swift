@@ -157,7 +157,10 @@ public struct CarePlanner: Sendable {
                         slot = group
                     } else {
                         let roomKey = byRoom ? buffer[position].room : nil
-                        if let known = groupOfRoom[roomKey] {
+                        // Few rooms: comparing with each is cheaper than hashing the name.
+                        if groupRooms.count <= 16, let known = groupRooms.firstIndex(of: roomKey) {
+                            slot = known
+                        } else if let known = groupOfRoom[roomKey] {
                             slot = known
                         } else {
                             slot = groups.count
@@ -243,15 +246,21 @@ public struct CarePlanner: Sendable {
 private struct StartDays {
     let timeZone: TimeZone
     var offsets: [Int: Int] = [:]
+    /// The hour looked up last and its offset: a plant's tasks ask for the same instant in a row.
+    var last: (hour: Int, offset: Int)?
 
     mutating func day(of date: Date) -> CalendarDay {
         let hour = Int((date.timeIntervalSince1970 / 3600).rounded(.down))
         let offset: Int
-        if let known = offsets[hour] {
+        if let last, last.hour == hour {
+            offset = last.offset
+        } else if let known = offsets[hour] {
             offset = known
+            last = (hour, known)
         } else {
             offset = timeZone.secondsFromGMT(for: date)
             offsets[hour] = offset
+            last = (hour, offset)
         }
         return CalendarDay(dayNumber: Int(((date.timeIntervalSince1970 + Double(offset)) / 86_400).rounded(.down)))
     }
