@@ -50,6 +50,35 @@ import Testing
         #expect(Set(tasks.map(\.plantId)).count == 12)
     }
 
+    @Test func manyRoomsGroupByExactNameInOrder() throws {
+        let (home, database, clock, planner) = try setUp()
+        defer { home.cleanUp() }
+        // More than a handful of rooms, names differing only by case, and plants without a room.
+        let rooms: [String?] = (0..<20).map { "Room \(19 - $0)" } + ["kitchen", "Kitchen", nil]
+        let seeds = (0..<69).map { index in
+            PlantSeed(plant: NewPlant(name: "Plant \(index)", room: rooms[index % rooms.count]), profile: .fixture(water: 2 + index % 4))
+        }
+        try database.addPlants(seeds, now: clock.now)
+        clock.advance(days: 6)
+        let list = try planner.due(withinDays: 2)
+        let all = try planner.upcoming(through: list.through)
+        #expect(list.tasks.count == all.count)
+        #expect(Set(list.tasks) == Set(all))
+        #expect(list.rooms.count == rooms.count)
+        #expect(list.rooms.last?.room == nil)
+        for group in list.rooms {
+            #expect(group.tasks.allSatisfy { $0.room == group.room })
+            // Within a room: the same order as the whole list.
+            #expect(group.tasks == all.filter { $0.room == group.room })
+        }
+        let named = list.rooms.compactMap(\.room)
+        #expect(named == named.sorted { $0.localizedCaseInsensitiveCompare($1) == .orderedAscending })
+        #expect(Set(named.filter { $0.lowercased() == "kitchen" }) == ["kitchen", "Kitchen"])
+        let kitchen = try database.plants(room: "KITCHEN")
+        #expect(kitchen.count == 6)
+        #expect(kitchen.map(\.name) == kitchen.map(\.name).sorted { $0.localizedCaseInsensitiveCompare($1) == .orderedAscending })
+    }
+
     @Test func markingDoneLogsAnEventAndMovesTheSchedule() throws {
         let (home, database, clock, planner) = try setUp()
         defer { home.cleanUp() }

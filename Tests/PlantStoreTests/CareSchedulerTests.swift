@@ -89,6 +89,45 @@ import Testing
         #expect(day("2026-12-31").adding(days: 1) == day("2027-01-01"))
         #expect(day("2026-03-01").days(since: day("2026-02-01")) == 28)
     }
+
+    /// The walk through the seasons month by month, written the plain way (a date conversion per
+    /// month), as a reference for the stepping one.
+    private func referenceDue(_ scheduler: CareScheduler, _ intervals: TaskIntervals, from: CalendarDay) -> CalendarDay? {
+        var day = from
+        var remaining = 1.0
+        for _ in 0..<130 {
+            let boundary = day.startOfNextMonth
+            let span = Double(boundary.days(since: day))
+            if let interval = scheduler.interval(on: day, intervals) {
+                let needed = remaining * Double(interval)
+                if needed <= span + 1e-9 { return day.adding(days: max(1, Int((needed - 1e-9).rounded(.up)))) }
+                remaining -= span / Double(interval)
+            }
+            day = boundary
+        }
+        return nil
+    }
+
+    @Test func steppingThroughMonthsMatchesTheDateByDateWalk() throws {
+        let first = try #require(CalendarDay("2023-01-01"))
+        let shapes = [
+            TaskIntervals(growing: 7, rest: 14), TaskIntervals(growing: 30, rest: nil), TaskIntervals(growing: nil, rest: 9),
+            TaskIntervals(growing: 3, rest: 40), TaskIntervals(growing: 365, rest: 700), TaskIntervals(growing: 1, rest: 2),
+        ]
+        var checked = 0
+        // Every start day over three years (a leap February included), both hemispheres.
+        for offset in stride(from: 0, to: 3 * 366, by: 1) {
+            let from = first.adding(days: offset)
+            for scheduler in [north, south] {
+                for intervals in shapes {
+                    let due = scheduler.nextDue(intervals, lastDone: from, start: from, snoozedUntil: nil)
+                    #expect(due == referenceDue(scheduler, intervals, from: from), "from \(from), \(intervals)")
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked == 3 * 366 * 2 * shapes.count)
+    }
 }
 
 @Suite struct DatabaseTimestampTests {

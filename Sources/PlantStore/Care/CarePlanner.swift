@@ -76,25 +76,8 @@ public struct CarePlanner: Sendable {
     public func due(withinDays days: Int, room: String? = nil) throws(StoreError) -> DueList {
         let today = today
         let through = today.adding(days: max(0, days))
-        let tasks = try upcoming(through: through, room: room, today: today)
-        // Count per room first so each room's list is allocated once.
-        var roomIndex: [String?: Int] = [:]
-        var counts: [Int] = []
-        let slots = tasks.map { task -> Int in
-            if let index = roomIndex[task.room] {
-                counts[index] += 1
-                return index
-            }
-            roomIndex[task.room] = counts.count
-            counts.append(1)
-            return counts.count - 1
-        }
-        var rooms = roomIndex.sorted { $0.value < $1.value }.map { entry in
-            var room = DueList.Room(room: entry.key, tasks: [])
-            room.tasks.reserveCapacity(counts[entry.value])
-            return room
-        }
-        for (task, slot) in zip(tasks, slots) { rooms[slot].tasks.append(task) }
+        var rooms = try collect(through: through, room: room, today: today, byRoom: true)
+            .map { DueList.Room(room: $0.room, tasks: $0.tasks) }
         rooms.sort { lhs, rhs in
             switch (lhs.room, rhs.room) {
             case (nil, _): false
@@ -107,7 +90,7 @@ public struct CarePlanner: Sendable {
 
     /// Scheduled tasks due on or before `through`, soonest first.
     public func upcoming(through: CalendarDay, room: String? = nil) throws(StoreError) -> [ScheduledTask] {
-        try upcoming(through: through, room: room, today: today)
+        try collect(through: through, room: room, today: today, byRoom: false).first?.tasks ?? []
     }
 
     /// Logs `task` as done (today unless `day` is given) and returns the event and the moved task.
@@ -136,38 +119,83 @@ public struct CarePlanner: Sendable {
         return next
     }
 
-    private func upcoming(through: CalendarDay, room: String?, today: CalendarDay) throws(StoreError) -> [ScheduledTask] {
+    /// Scheduled tasks due on or before `through`, soonest first (then by plant and task): one
+    /// group, or one per room (exact room name) when `byRoom`, the groups ordered by their first task.
+    private func collect(
+        through: CalendarDay, room: String?, today: CalendarDay, byRoom: Bool
+    ) throws(StoreError) -> [(room: String?, tasks: [ScheduledTask])] {
         // Find due tasks as plain numbers and sort those: copying and sorting full tasks (strings
-        // and all) costs more than finding them once there are thousands.
+        // and all) costs more than finding them once there are thousands. Tasks go straight into
+        // their room's group, found once per plant rather than hashed once per task.
+        // Each task found is one number: due day, position of the plant's state (states come in id
+        // order, so this orders by plant id) and task. Sorting plain numbers is several times
+        // faster than sorting tuples through a closure.
         let states = try database.careStates(room: room)
-        var found: [(key: UInt64, state: Int, intervals: TaskIntervals)] = []
-        found.reserveCapacity(states.count * 2)
+        var groups: [[UInt64]] = []
+        var groupRooms: [String?] = []
+        var groupOfRoom: [String?: Int] = [:]
         var startDays = StartDays(timeZone: timeZone)
         let allTasks = CareTask.allCases
+        let groupCapacity = byRoom ? 0 : states.count * 2
         states.withUnsafeBufferPointer { buffer in
             // Reading fields through the buffer avoids copying each plant's state (and retaining
             // its strings) once per task.
             for position in buffer.indices {
-                let createdAt = buffer[position].createdAt, plantId = buffer[position].plantId
+                let createdAt = buffer[position].createdAt
+                var group: Int?
                 for task in allTasks {
-                    let (intervals, due) = dueDay(
+                    let (_, due) = dueDay(
                         intervals: buffer[position].intervals[task.index], settings: buffer[position].settings[task.index],
                         lastDone: buffer[position].lastDone[task.index], createdAt: createdAt, startDays: &startDays
                     )
                     guard let due, due <= through else { continue }
-                    // Soonest (most overdue) first, then by plant and task: day, id and task packed in one key.
                     let key = UInt64(max(0, due.dayNumber + (1 << 19))) << 43
-                        | (UInt64(truncatingIfNeeded: plantId) & ((1 << 40) - 1)) << 3
+                        | (UInt64(truncatingIfNeeded: position) & ((1 << 40) - 1)) << 3
                         | UInt64(task.index)
-                    found.append((key, position, intervals))
+                    let slot: Int
+                    if let group {
+                        slot = group
+                    } else {
+                        let roomKey = byRoom ? buffer[position].room : nil
+                        // Few rooms: comparing with each is cheaper than hashing the name.
+                        if groupRooms.count <= 16, let known = groupRooms.firstIndex(of: roomKey) {
+                            slot = known
+                        } else if let known = groupOfRoom[roomKey] {
+                            slot = known
+                        } else {
+                            slot = groups.count
+                            groupOfRoom[roomKey] = slot
+                            groupRooms.append(roomKey)
+                            groups.append([])
+                            groups[slot].reserveCapacity(groupCapacity)
+                        }
+                        group = slot
+                    }
+                    groups[slot].append(key)
                 }
             }
         }
-        found.sort { $0.key < $1.key }
-        return found.map { entry in
-            let task = allTasks[Int(entry.key & 7)]
-            let due = CalendarDay(dayNumber: Int(entry.key >> 43) - (1 << 19))
-            return scheduledTask(task, of: states[entry.state], intervals: entry.intervals, due: due, today: today)
+        for index in groups.indices { groups[index].sort() }
+        let order = groups.indices.sorted { groups[$0][0] < groups[$1][0] }
+        return states.withUnsafeBufferPointer { buffer in
+            order.map { index in
+                let tasks = groups[index].map { key in
+                    let task = allTasks[Int(key & 7)]
+                    let position = Int((key >> 3) & ((1 << 40) - 1))
+                    let due = CalendarDay(dayNumber: Int(key >> 43) - (1 << 19))
+                    let settings = buffer[position].settings[task.index]
+                    let intervals = scheduler.effective(buffer[position].intervals[task.index], settings: settings)
+                    return ScheduledTask(
+                        plantId: buffer[position].plantId, plantUUID: buffer[position].plantUUID,
+                        plantName: buffer[position].displayName, room: buffer[position].room, task: task,
+                        dueOn: due, lastDone: buffer[position].lastDone[task.index],
+                        intervalDays: scheduler.interval(on: due, intervals),
+                        snoozedUntil: settings?.snoozedUntil, paused: settings?.paused ?? false,
+                        overdueDays: max(0, today.days(since: due))
+                    )
+                }
+                return (groupRooms[index], tasks)
+            }
         }
     }
 
@@ -218,15 +246,21 @@ public struct CarePlanner: Sendable {
 private struct StartDays {
     let timeZone: TimeZone
     var offsets: [Int: Int] = [:]
+    /// The hour looked up last and its offset: a plant's tasks ask for the same instant in a row.
+    var last: (hour: Int, offset: Int)?
 
     mutating func day(of date: Date) -> CalendarDay {
         let hour = Int((date.timeIntervalSince1970 / 3600).rounded(.down))
         let offset: Int
-        if let known = offsets[hour] {
+        if let last, last.hour == hour {
+            offset = last.offset
+        } else if let known = offsets[hour] {
             offset = known
+            last = (hour, known)
         } else {
             offset = timeZone.secondsFromGMT(for: date)
             offsets[hour] = offset
+            last = (hour, offset)
         }
         return CalendarDay(dayNumber: Int(((date.timeIntervalSince1970 + Double(offset)) / 86_400).rounded(.down)))
     }

@@ -59,11 +59,14 @@ public struct CareScheduler: Sendable {
         }
         var day = from
         var remaining = 1.0
+        // Work out the calendar date once, then step whole months: the due list walks thousands of
+        // these, and converting a day number to a date each step was a large part of its time.
+        var (year, month, dayOfMonth) = from.components
         // Each pass covers one month; intervals are at most 3650 days, so 130 months always suffice.
         for _ in 0..<130 {
-            let boundary = day.startOfNextMonth
+            let boundary = day.adding(days: Self.daysIn(month: month, year: year) - dayOfMonth + 1)
             let span = Double(boundary.days(since: day))
-            if let interval = self.interval(on: day, intervals) {
+            if let interval = hemisphere.isRestSeason(month: month) ? intervals.rest : intervals.growing {
                 let needed = remaining * Double(interval)
                 if needed <= span + 1e-9 {
                     let due = day.adding(days: max(1, Int((needed - 1e-9).rounded(.up))))
@@ -72,7 +75,18 @@ public struct CareScheduler: Sendable {
                 remaining -= span / Double(interval)
             }
             day = boundary
+            dayOfMonth = 1
+            if month == 12 { (year, month) = (year + 1, 1) } else { month += 1 }
         }
         return nil
+    }
+
+    /// Days in a month of the proleptic Gregorian calendar.
+    private static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
     }
 }

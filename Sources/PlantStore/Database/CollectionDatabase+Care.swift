@@ -153,9 +153,28 @@ extension CollectionDatabase {
             }
             let noSettings = PerTask<CareScheduleSettings?>(repeating: nil)
             let noDays = PerTask<CalendarDay?>(repeating: nil)
+            // The per-task tables are read first into small arrays, then merged in while each plant's
+            // state is built, so every (large) state is written once, in order: updating states
+            // afterwards missed the cache on every plant. All rows come in plant id order, so the
+            // merge needs no lookups.
+            let plantFilter = plantId == nil ? "" : " WHERE plantId = ?"
+            let plantArguments: StatementArguments = plantId.map { [$0] } ?? []
+            var done: [(plantId: Int64, task: Int, day: Int)] = []
+            let lastDone = try Row.fetchCursor(db, sql: """
+                SELECT plantId, CASE task WHEN 'water' THEN 0 WHEN 'fertilize' THEN 1 WHEN 'repot' THEN 2
+                                          WHEN 'mist' THEN 3 ELSE 4 END,
+                       CAST(julianday(day) - 2440587.5 AS INTEGER)
+                FROM careLastDone
+                """ + plantFilter + " ORDER BY plantId", arguments: plantArguments)
+            while let row = try lastDone.next() { done.append((row[0], row[1], row[2])) }
+            let settings = try CareScheduleSettings.fetchAll(
+                db, sql: "SELECT * FROM careSchedule" + plantFilter + " ORDER BY plantId", arguments: plantArguments
+            )
             var states: [PlantCareState] = []
-            // Plants come in id order, so the per-task tables below can be merged in without lookups;
-            // days and times arrive as numbers, computed by SQLite, so no text is parsed here.
+            // States are large; growing the array step by step copied them over and over.
+            states.reserveCapacity(try Int.fetchOne(db, sql: "SELECT count(*) FROM plant p" + filter, arguments: arguments) ?? 0)
+            var doneCursor = 0, settingsCursor = 0
+            // Days and times arrive as numbers, computed by SQLite, so no text is parsed here.
             let plants = try Row.fetchCursor(db, sql: """
                 SELECT p.id, p.uuid, coalesce(p.nickname, p.name), p.room,
                        CAST(round((julianday(p.createdAt) - 2440587.5) * 86400000) AS INTEGER), c.plantId,
@@ -163,6 +182,7 @@ extension CollectionDatabase {
                 FROM plant p LEFT JOIN careProfile c ON c.plantId = p.id
                 """ + filter + " ORDER BY p.id", arguments: arguments)
             while let row = try plants.next() {
+                let id: Int64 = row[0]
                 var intervals = fallback
                 if row[5] as Int64? != nil {
                     let mist: Int? = row[9]
@@ -174,39 +194,24 @@ extension CollectionDatabase {
                         TaskIntervals(growing: row[11], rest: nil)
                     )
                 }
+                var days = noDays
+                while doneCursor < done.count && done[doneCursor].plantId < id { doneCursor += 1 }
+                while doneCursor < done.count && done[doneCursor].plantId == id {
+                    days[done[doneCursor].task] = CalendarDay(dayNumber: done[doneCursor].day)
+                    doneCursor += 1
+                }
+                var own = noSettings
+                while settingsCursor < settings.count && settings[settingsCursor].plantId < id { settingsCursor += 1 }
+                while settingsCursor < settings.count && settings[settingsCursor].plantId == id {
+                    own[settings[settingsCursor].task.index] = settings[settingsCursor]
+                    settingsCursor += 1
+                }
                 let createdMilliseconds: Int64 = row[4]
                 states.append(PlantCareState(
-                    plantId: row[0], plantUUID: row[1], displayName: row[2], room: row[3],
+                    plantId: id, plantUUID: row[1], displayName: row[2], room: row[3],
                     createdAt: Date(timeIntervalSince1970: Double(createdMilliseconds) / 1000),
-                    intervals: intervals, settings: noSettings, lastDone: noDays
+                    intervals: intervals, settings: own, lastDone: days
                 ))
-            }
-            /// The position of `plantId` in `states`, moving `cursor` forward (rows come in id order).
-            func position(of plantId: Int64, from cursor: inout Int) -> Int? {
-                while cursor < states.count && states[cursor].plantId < plantId { cursor += 1 }
-                return cursor < states.count && states[cursor].plantId == plantId ? cursor : nil
-            }
-            let plantFilter = plantId == nil ? "" : " WHERE plantId = ?"
-            let plantArguments: StatementArguments = plantId.map { [$0] } ?? []
-            let lastDone = try Row.fetchCursor(db, sql: """
-                SELECT plantId, CASE task WHEN 'water' THEN 0 WHEN 'fertilize' THEN 1 WHEN 'repot' THEN 2
-                                          WHEN 'mist' THEN 3 ELSE 4 END,
-                       CAST(julianday(day) - 2440587.5 AS INTEGER)
-                FROM careLastDone
-                """ + plantFilter + " ORDER BY plantId", arguments: plantArguments)
-            var cursor = 0
-            while let row = try lastDone.next() {
-                guard let found = position(of: row[0], from: &cursor) else { continue }
-                let task: Int = row[1], day: Int = row[2]
-                states[found].lastDone[task] = CalendarDay(dayNumber: day)
-            }
-            cursor = 0
-            let settings = try CareScheduleSettings.fetchAll(
-                db, sql: "SELECT * FROM careSchedule" + plantFilter + " ORDER BY plantId", arguments: plantArguments
-            )
-            for entry in settings {
-                guard let found = position(of: entry.plantId, from: &cursor) else { continue }
-                states[found].settings[entry.task.index] = entry
             }
             return states
         }

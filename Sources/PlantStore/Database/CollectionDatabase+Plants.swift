@@ -45,8 +45,12 @@ extension CollectionDatabase {
     public func plants(room: String? = nil) throws(StoreError) -> [Plant] {
         try read("list plants") { db in
             if let room {
+                // `(room IS NULL) = 0` adds nothing to the filter but lets SQLite search the list-order index.
                 return try Plant.fetchAll(
-                    db, sql: "SELECT \(Plant.columnList) FROM plant WHERE room = ? COLLATE NOCASE ORDER BY name COLLATE NOCASE, id",
+                    db, sql: """
+                        SELECT \(Plant.columnList) FROM plant WHERE (room IS NULL) = 0 AND room = ? COLLATE NOCASE
+                        ORDER BY name COLLATE NOCASE, id
+                        """,
                     arguments: [room]
                 )
             }

@@ -12,6 +12,7 @@ enum Schema {
         migrator.registerMigration("v1", migrate: createCollection)
         migrator.registerMigration("v2", migrate: addSchedules)
         migrator.registerMigration("v3", migrate: addLastDone)
+        migrator.registerMigration("v4", migrate: addListOrder)
         return migrator
     }
 
@@ -152,6 +153,14 @@ enum Schema {
                     WHERE (plantId = old.plantId AND task = old.task) OR (plantId = new.plantId AND task = new.task)
                     GROUP BY plantId, task;
             END;
+            """)
+    }
+
+    /// Version 4: an index in the plant list's order (rooms A–Z ignoring case, plants without a room
+    /// last, then name and id), so listing reads it in order instead of sorting every plant.
+    private static func addListOrder(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE INDEX plant_listOrder ON plant(room IS NULL, room COLLATE NOCASE, name COLLATE NOCASE, id);
             """)
     }
 }
