@@ -31,7 +31,7 @@ let catalog: [Target] = [
         resources: [.copy("Resources/houseplants.json")],
         swiftSettings: settings
     ),
-    .target(name: "CatalogBuilding", swiftSettings: settings),
+    .target(name: "CatalogBuilding", dependencies: ["PlantGuideCore"], swiftSettings: settings),
     .executableTarget(
         name: "plantguide-catalog-build",
         dependencies: ["CatalogBuilding"],

@@ -1,3 +1,4 @@
+import PlantGuideCore
 import Foundation
 import Testing
 @testable import PlantClassifier
@@ -123,7 +124,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: file) }
         let manifest = try ModelFile.manifest(at: file)
         let source = try Data(contentsOf: FixtureModels.url("tiny-resnet18.pth"))
-        #expect(manifest.sourceSHA256 == SHA256.hex(of: source))
+        #expect(manifest.sourceSHA256 == sha256Hex(source))
         #expect(manifest.sourceName == "tiny-resnet18.pth")
         #expect(manifest.architecture == .resnet18)
         #expect(manifest.labels == "plantnet300k")
@@ -136,6 +137,6 @@ import Testing
         (String(repeating: "a", count: 1000), "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3"),
     ])
     func sha256MatchesKnownDigests(text: String, digest: String) {
-        #expect(SHA256.hex(of: Data(text.utf8)) == digest)
+        #expect(sha256Hex(Data(text.utf8)) == digest)
     }
 }

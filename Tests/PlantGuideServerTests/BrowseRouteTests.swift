@@ -128,7 +128,7 @@ import Testing
         try await makeApp().test(.router) { client in
             try await client.execute(uri: "/api/catalog/plants/Echeveria%20elegans", method: .get) { response in
                 let body = try JSONDecoder().decode(PlantDetailBody.self, from: Data(buffer: response.body))
-                #expect(body.plant.category == "Succulent")
+                #expect(body.plant.category == .succulent)
             }
             try await client.execute(uri: "/api/catalog/plants/Nothing%20here", method: .get) { response in
                 #expect(response.status == .notFound)

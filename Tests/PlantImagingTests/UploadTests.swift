@@ -1,3 +1,4 @@
+import PlantGuideCore
 import Foundation
 import PlantImaging
 import Testing

@@ -4,21 +4,6 @@ import Testing
 @testable import PlantStore
 
 @Suite struct PhotoAndHistoryTests {
-    @Test(arguments: [
-        ("", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
-        ("abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
-        ("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
-         "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"),
-    ])
-    func sha256MatchesTheStandardVectors(input: String, expected: String) {
-        #expect(SHA256.hex(Data(input.utf8)) == expected)
-    }
-
-    @Test func sha256OfAMillionAs() {
-        #expect(SHA256.hex(Data(repeating: 0x61, count: 1_000_000))
-            == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
-    }
-
     @Test func photosAreStoredOnceByContentWithAThumbnail() throws {
         let home = try TemporaryHome()
         defer { home.cleanUp() }
@@ -31,8 +16,8 @@ import Testing
         let library = PhotoLibrary(directory: home.directory, encoder: encoder)
         let original = Data([0xFF, 0xD8, 0xFF, 0xE1, 9, 9, 9, 9])
         let photo = try library.store(original, now: Date())
-        #expect(photo.sha256 == SHA256.hex(try Data(contentsOf: library.url(of: photo))))
-        #expect(photo.originalSHA256 == SHA256.hex(original))
+        #expect(photo.sha256 == sha256Hex(try Data(contentsOf: library.url(of: photo))))
+        #expect(photo.originalSHA256 == sha256Hex(original))
         #expect(library.url(of: photo).path.hasSuffix("photos/\(photo.sha256.prefix(2))/\(photo.sha256).jpg"))
         let thumbnail = try #require(library.thumbnailURL(of: photo))
         #expect(FileManager.default.fileExists(atPath: thumbnail.path))

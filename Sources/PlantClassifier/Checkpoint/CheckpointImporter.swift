@@ -1,3 +1,4 @@
+import PlantGuideCore
 import Foundation
 
 /// Turns a PyTorch ResNet checkpoint into PlantGuide's model file: checks every tensor against the
@@ -39,7 +40,7 @@ public struct CheckpointImporter: Sendable {
         }
         let source = try TorchCheckpoint(data: data)
         let tensors = try source.floatTensors()
-        let (manifest, packed) = try pack(tensors, options: options, sha256: SHA256.hex(of: data), sourceName: checkpoint.lastPathComponent)
+        let (manifest, packed) = try pack(tensors, options: options, sha256: sha256Hex(data), sourceName: checkpoint.lastPathComponent)
         try ModelFile.write(manifest: manifest, tensors: packed, to: output)
         return try ModelFile.manifest(at: output)
     }

@@ -80,13 +80,13 @@ struct CatalogRoutes {
             plants = try catalog.search(query, category: category, family: family).map(\.plant)
         }
         let page = Array(plants.prefix(limit ?? plants.count))
-        return JSONResponse.make(PlantListBody(count: plants.count, plants: page.map(PlantBody.init)))
+        return JSONResponse.make(PlantListBody(count: plants.count, plants: page))
     }
 
     private func plantAPI(_ context: AppRequestContext) throws -> Response {
         let plant = try plantNamed(context)
         let related = try requireCatalog().suggestMatches(for: plant.scientificName, confidence: 1).filter { $0 != plant }
-        return JSONResponse.make(PlantDetailBody(plant: PlantBody(plant), related: related.map(PlantBody.init)))
+        return JSONResponse.make(PlantDetailBody(plant: plant, related: related))
     }
 
     private func categoriesAPI() throws -> Response {
@@ -98,29 +98,14 @@ struct CatalogRoutes {
     }
 }
 
-/// A catalog plant in the API.
-struct PlantBody: Codable, Sendable {
-    var scientificName: String
-    var commonNames: [String]
-    var family: String
-    var category: String
-
-    init(_ plant: CatalogPlant) {
-        scientificName = plant.scientificName
-        commonNames = plant.commonNames
-        family = plant.family
-        category = plant.category.rawValue
-    }
-}
-
 struct PlantListBody: Codable, Sendable {
     var count: Int
-    var plants: [PlantBody]
+    var plants: [CatalogPlant]
 }
 
 struct PlantDetailBody: Codable, Sendable {
-    var plant: PlantBody
-    var related: [PlantBody]
+    var plant: CatalogPlant
+    var related: [CatalogPlant]
 }
 
 struct CategoryBody: Codable, Sendable {

@@ -118,7 +118,7 @@ struct IdentifyResultBody: Codable, Sendable {
     var offline: Bool
     var quotaRemaining: Int?
     var predictions: [SpeciesPrediction]
-    var didYouMean: [PlantBody]
+    var didYouMean: [CatalogPlant]
 
     init(_ result: IdentifyResult) {
         uploadId = result.uploadID
@@ -128,6 +128,6 @@ struct IdentifyResultBody: Codable, Sendable {
         offline = result.outcome.offline
         quotaRemaining = result.outcome.quotaRemaining
         predictions = result.outcome.identification.predictions
-        didYouMean = result.didYouMean.map(PlantBody.init)
+        didYouMean = result.didYouMean
     }
 }

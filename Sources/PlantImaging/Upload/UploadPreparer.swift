@@ -1,3 +1,4 @@
+import PlantGuideCore
 import Foundation
 
 /// Re-encodes any supported photo as an upright JPEG for upload: long side at most `maxLongSide`

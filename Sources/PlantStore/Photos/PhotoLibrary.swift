@@ -27,7 +27,7 @@ public struct PhotoLibrary: Sendable {
     ) throws(StoreError) -> StoredPhoto {
         guard !original.isEmpty else { throw .photo("the file is empty") }
         guard original.count <= maxBytes else { throw .photo("the file is larger than \(maxBytes / 1_048_576) MB") }
-        let originalSHA = SHA256.hex(original)
+        let originalSHA = sha256Hex(original)
         if let known = try existing(originalSHA), FileManager.default.fileExists(atPath: url(of: known).path) {
             return known
         }
@@ -38,11 +38,11 @@ public struct PhotoLibrary: Sendable {
             throw .photo("cannot read the image (\(error))")
         }
         guard !encoded.data.isEmpty else { throw .photo("the encoder produced an empty file") }
-        let sha = SHA256.hex(encoded.data)
+        let sha = sha256Hex(encoded.data)
         try writeOnce(encoded.data, to: fileURL(sha: sha, mediaType: encoded.mediaType))
         var thumbnailSHA: String?
         if let thumbnail = encoded.thumbnail, !thumbnail.isEmpty {
-            let thumbSHA = SHA256.hex(thumbnail)
+            let thumbSHA = sha256Hex(thumbnail)
             try writeOnce(thumbnail, to: thumbnailURL(sha: thumbSHA))
             thumbnailSHA = thumbSHA
         }
@@ -54,10 +54,10 @@ public struct PhotoLibrary: Sendable {
 
     /// Stores the exact bytes of an already-encoded photo (used by import), checking the checksum.
     public func restore(_ photo: StoredPhoto, data: Data, thumbnail: Data?) throws(StoreError) {
-        guard SHA256.hex(data) == photo.sha256 else { throw .badArchive("photo \(photo.sha256) does not match its checksum") }
+        guard sha256Hex(data) == photo.sha256 else { throw .badArchive("photo \(photo.sha256) does not match its checksum") }
         try writeOnce(data, to: url(of: photo))
         if let thumbnail, let thumbSHA = photo.thumbnailSHA256 {
-            guard SHA256.hex(thumbnail) == thumbSHA else { throw .badArchive("thumbnail \(thumbSHA) does not match its checksum") }
+            guard sha256Hex(thumbnail) == thumbSHA else { throw .badArchive("thumbnail \(thumbSHA) does not match its checksum") }
             try writeOnce(thumbnail, to: thumbnailURL(sha: thumbSHA))
         }
     }

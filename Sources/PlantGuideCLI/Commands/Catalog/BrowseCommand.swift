@@ -26,7 +26,7 @@ struct BrowseCommand: AsyncParsableCommand {
         let console = Console()
         let sections = try PlantCatalog().browse(category: try parseCategory(category))
         if output.json {
-            try console.printJSON(sections.map { BrowseSection(letter: $0.letter, plants: $0.plants.map(PlantSummary.init)) })
+            try console.printJSON(sections)
             return
         }
         for section in sections {
@@ -35,10 +35,5 @@ struct BrowseCommand: AsyncParsableCommand {
         }
         let total = sections.reduce(0) { $0 + $1.plants.count }
         console.print("\(total) plants")
-    }
-
-    private struct BrowseSection: Encodable {
-        var letter: String
-        var plants: [PlantSummary]
     }
 }

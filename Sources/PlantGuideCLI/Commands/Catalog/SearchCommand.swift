@@ -42,7 +42,8 @@ struct SearchCommand: AsyncParsableCommand {
         let text = query.joined(separator: " ")
         let results = try PlantCatalog().search(text, category: try parseCategory(category), family: family, limit: limit)
         if output.json {
-            try console.printJSON(results.map { PlantSummary($0.plant) })
+            // A plant prints as `{scientificName, commonNames, family, category}`.
+            try console.printJSON(results.map(\.plant))
             return
         }
         guard !results.isEmpty else {
@@ -52,21 +53,6 @@ struct SearchCommand: AsyncParsableCommand {
         for (rank, result) in results.enumerated() {
             console.print(console.plantLine(result.plant, rank: rank + 1))
         }
-    }
-}
-
-/// A plant as printed by `--json`: `{scientificName, commonNames, family, category}`.
-struct PlantSummary: Encodable {
-    var scientificName: String
-    var commonNames: [String]
-    var family: String
-    var category: String
-
-    init(_ plant: CatalogPlant) {
-        scientificName = plant.scientificName
-        commonNames = plant.commonNames
-        family = plant.family
-        category = plant.category.rawValue
     }
 }
 

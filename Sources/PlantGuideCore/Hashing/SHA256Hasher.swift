@@ -1,7 +1,8 @@
 import Foundation
 
-/// SHA-256 (FIPS 180-4), written here to keep the module free of a crypto dependency: it only names
-/// photos in the identification cache, so speed matters little and constant time not at all.
+/// SHA-256 (FIPS 180-4), written here to keep the core free of a crypto dependency. It names photos
+/// (collection, identification cache) and records checkpoint digests: nothing secret is hashed, so
+/// constant time does not matter.
 public struct SHA256Hasher: Sendable {
     private static let roundConstants: [UInt32] = [
         0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
