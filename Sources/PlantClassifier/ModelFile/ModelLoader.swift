@@ -33,7 +33,9 @@ enum ModelLoader {
             (name, shape.reduce(1, *), keepHalf && !name.hasSuffix(".bias"))
         })
         var scratch = Data()
-        for (name, shape) in needed {
+        /// Reads one stored tensor's bytes into `scratch`, checking that it exists, has the expected
+        /// shape and is complete.
+        func read(_ name: String, shape: [Int], into scratch: inout Data) throws -> (ModelManifest.Tensor, Int) {
             guard let tensor = stored[name] else { throw ClassifierError.invalidModelFile("tensor \(name) is missing") }
             guard tensor.shape == shape else {
                 throw ClassifierError.invalidModelFile("tensor \(name) has shape \(tensor.shape), expected \(shape)")
@@ -46,6 +48,10 @@ enum ModelLoader {
                 throw ClassifierError.unreadableFile(path: url.path, reason: (error as NSError).localizedDescription)
             }
             guard scratch.count == byteCount else { throw ClassifierError.invalidModelFile("tensor \(name) is truncated") }
+            return (tensor, byteCount)
+        }
+        for (name, shape) in needed {
+            let (tensor, byteCount) = try read(name, shape: shape, into: &scratch)
             // Model files are little-endian, as is every platform PlantGuide runs on.
             scratch.withUnsafeBytes { bytes in
                 guard let base = bytes.baseAddress else { return }
@@ -67,18 +73,7 @@ enum ModelLoader {
             let isWinograd = winograd.contains(conv.name)
             let name = isWinograd ? "\(conv.name).winograd" : "\(conv.name).weight"
             let shape = isWinograd ? [16, conv.inChannels, conv.outChannels] : [conv.reduction, conv.outChannels]
-            guard let tensor = stored[name] else { throw ClassifierError.invalidModelFile("tensor \(name) is missing") }
-            guard tensor.shape == shape else {
-                throw ClassifierError.invalidModelFile("tensor \(name) has shape \(tensor.shape), expected \(shape)")
-            }
-            let byteCount = tensor.count * manifest.precision.bytesPerValue
-            do {
-                try handle.seek(toOffset: dataStart + UInt64(tensor.offset))
-                scratch = try handle.read(upToCount: byteCount) ?? Data()
-            } catch {
-                throw ClassifierError.unreadableFile(path: url.path, reason: (error as NSError).localizedDescription)
-            }
-            guard scratch.count == byteCount else { throw ClassifierError.invalidModelFile("tensor \(name) is truncated") }
+            let (tensor, byteCount) = try read(name, shape: shape, into: &scratch)
             var values = [Float](repeating: 0, count: tensor.count)
             values.withUnsafeMutableBufferPointer { target in
                 scratch.withUnsafeBytes { bytes in
