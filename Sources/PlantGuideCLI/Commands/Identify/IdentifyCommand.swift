@@ -88,18 +88,19 @@ struct IdentifyCommand: AsyncParsableCommand {
         let console = Console()
         let (files, sawFolder) = try PhotoFiles.expand(photos)
         let store = ModelStore(dataDirectory: .resolve())
+        let setup = PlantNetSetup()
         let identifier = HybridIdentify.makeIdentifier(
             options: hybrid, onDevice: try onDeviceIdentifier(store: store),
             onDeviceMissingReason: IdentifyCommandError.noModelAdvice(dataDirectory: store.dataDirectory.url.path),
-            top: top, console: console, setup: PlantNetSetup()
+            top: top, console: console, setup: setup
         )
         if batch || sawFolder || files.count > PlantNetRequestRules.maximumImages {
-            try await runBatch(files, identifier: identifier, console: console)
+            try await runBatch(files, identifier: identifier, quota: setup.quota, console: console)
             return
         }
         do {
             let result = try await HybridIdentify.run(photoPaths: files, options: hybrid, identifier: identifier)
-            let quota = PlantNetSetup().quota.status()
+            let quota = setup.quota.status()
             let filed = try save ? file(result.preferred, photo: files[0]) : nil
             if output.json {
                 var answer = HybridIdentify.Output(result, quota: quota)
@@ -141,16 +142,17 @@ struct IdentifyCommand: AsyncParsableCommand {
         var error: String?
     }
 
-    private func runBatch(_ files: [String], identifier: HybridIdentifier, console: Console) async throws {
+    private func runBatch(
+        _ files: [String], identifier: HybridIdentifier, quota: QuotaTracker, console: Console
+    ) async throws {
         let bar = ProgressBar(label: "Identifying")
         var items: [BatchItem] = []
-        let setup = PlantNetSetup()
         for (index, file) in files.enumerated() {
             let name = (file as NSString).lastPathComponent
             bar.update(done: Double(index), total: Double(files.count), detail: "\(index)/\(files.count) \(name)", force: true)
             do {
                 let result = try await HybridIdentify.run(photoPaths: [file], options: hybrid, identifier: identifier)
-                items.append(BatchItem(file: file, identification: HybridIdentify.Output(result, quota: setup.quota.status())))
+                items.append(BatchItem(file: file, identification: HybridIdentify.Output(result, quota: quota.status())))
             } catch {
                 items.append(BatchItem(file: file, error: "\(error)"))
             }
