@@ -28,7 +28,7 @@ let catalog: [Target] = [
     .target(
         name: "PlantCatalog",
         dependencies: ["PlantGuideCore"],
-        resources: [.copy("Resources/houseplants.json")],
+        resources: [.copy("Resources/houseplants.json"), .copy("Resources/species-directory.json")],
         swiftSettings: settings
     ),
     .target(name: "CatalogBuilding", dependencies: ["PlantGuideCore"], swiftSettings: settings),
@@ -197,6 +197,7 @@ let web: [Target] = [
         dependencies: [
             "PlantGuideServer",
             "PlantClassifier",
+            "PlantIdentification",
             "PlantGuideTestSupport",
             hummingbird,
             .product(name: "HummingbirdTesting", package: "hummingbird"),

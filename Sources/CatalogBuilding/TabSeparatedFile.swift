@@ -12,17 +12,21 @@ struct TabSeparatedFile {
 
     let rows: [Row]
 
-    init(contents: String, path: String, header: [String]) throws(CatalogBuildError) {
-        let lines = contents.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+    /// Reads `contents`. With `comments`, lines starting with `#` (before the header or anywhere after it)
+    /// are notes for curators and are skipped; line numbers in errors still count them.
+    init(contents: String, path: String, header: [String], comments: Bool = false) throws(CatalogBuildError) {
+        let allLines = contents.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+        let skipped = comments ? allLines.prefix(while: { $0.hasPrefix("#") }).count : 0
+        let lines = allLines.dropFirst(skipped)
         guard let first = lines.first, first.split(separator: "\t", omittingEmptySubsequences: false)
             .map(String.init) == header
         else {
-            throw .malformedRow(CatalogLocation(file: path, line: 1),
+            throw .malformedRow(CatalogLocation(file: path, line: skipped + 1),
                                 reason: "header must be '\(header.joined(separator: "\\t"))'")
         }
         var rows: [Row] = []
-        for (offset, line) in lines.enumerated().dropFirst() where !line.isEmpty {
-            let location = CatalogLocation(file: path, line: offset + 1)
+        for (offset, line) in lines.enumerated().dropFirst() where !line.isEmpty && !(comments && line.hasPrefix("#")) {
+            let location = CatalogLocation(file: path, line: skipped + offset + 1)
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
             guard fields.count == header.count else {
                 throw .malformedRow(location, reason: "expected \(header.count) tab-separated fields, found \(fields.count)")

@@ -18,6 +18,7 @@ public struct PlantGuideCommand: AsyncParsableCommand {
         subcommands: [
             SearchCommand.self,
             BrowseCommand.self,
+            SpeciesCommand.self,
             CatalogCommand.self,
             ServeCommand.self,
             CollectionCommand.self,

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A plant name taken apart: `Philodendron hederaceum 'Brasil'` → genus `Philodendron`, epithet
-/// `hederaceum`, cultivar `Brasil`. Authorship (`Lactuca virosa L.`) and hybrid signs are dropped.
+/// `hederaceum`, cultivar `Brasil`. Authorship (`Lactuca virosa L.`) and hybrid signs (`×`, or `x`/`X` as some sources write it) are dropped.
 public struct ScientificName: Sendable, Hashable {
     /// The genus, capitalised as written.
     public var genus: String
@@ -22,7 +22,7 @@ public struct ScientificName: Sendable, Hashable {
             rest = text[..<open]
         }
         let words = rest.split(whereSeparator: { $0 == " " || $0 == "\t" })
-            .filter { $0 != "×" && $0 != "x" }
+            .filter { $0 != "×" && $0 != "x" && $0 != "X" }
         genus = words.first.map(String.init) ?? ""
         if words.count > 1, let first = words[1].first, first.isLowercase, !words[1].hasSuffix(".") {
             epithet = String(words[1])

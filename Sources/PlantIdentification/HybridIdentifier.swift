@@ -22,21 +22,29 @@ public struct HybridIdentifier: Sendable {
     /// Why there is no online identifier (e.g. no API key), shown when a strategy needs one.
     public var onlineMissingReason: String
     /// The catalog used for enrichment and suggestions; `nil` skips enrichment.
-    public var catalog: PlantCatalog?
+    public var catalog: PlantCatalog? { enricher.catalog }
+    /// Turns candidates into answers (names, family, catalog entry, related plants, uncertainty).
+    public var enricher: AnswerEnricher
     /// Below this best confidence an answer is uncertain, and `on-device-first` asks Pl@ntNet.
     public var threshold: Double
     /// How many on-device candidates to ask for.
     public var top: Int
 
     /// Creates a hybrid identifier from its parts.
+    /// - Parameters:
+    ///   - catalog: used for enrichment when no `enricher` is given.
+    ///   - enricher: the full enrichment (species directory, learned names, care); its minimum confidence is set
+    ///     to `threshold`.
     public init(
         onDevice: OnDeviceIdentifier?, online: OnlineIdentifier?, catalog: PlantCatalog?, threshold: Double = 0.7,
         top: Int = 5, onDeviceMissingReason: String = "no on-device model is installed.",
-        onlineMissingReason: String = "no Pl@ntNet API key is configured."
+        onlineMissingReason: String = "no Pl@ntNet API key is configured.", enricher: AnswerEnricher? = nil
     ) {
         self.onDevice = onDevice
         self.online = online
-        self.catalog = catalog
+        var enricher = enricher ?? AnswerEnricher(catalog: catalog)
+        enricher.uncertainty.minimumConfidence = threshold
+        self.enricher = enricher
         self.threshold = threshold
         self.top = top
         self.onDeviceMissingReason = onDeviceMissingReason
@@ -53,6 +61,7 @@ public struct HybridIdentifier: Sendable {
         let started = ContinuousClock.now
         var outcome = try await run(strategy, photos: photos, organs: organs, options: options)
         outcome.totalMilliseconds = Timing.milliseconds(ContinuousClock.now - started)
+        if let online = outcome.online, online.source == .plantNetAPI { learn(from: online, language: options.language) }
         return enrich(outcome)
     }
 
@@ -176,32 +185,26 @@ public struct HybridIdentifier: Sendable {
 
     private func enrich(_ outcome: HybridResult) -> HybridResult {
         var enriched = outcome
-        enriched.preferred = enrich(outcome.preferred)
-        enriched.onDevice = outcome.onDevice.map(enrich)
-        enriched.online = outcome.online.map(enrich)
-        if enriched.preferred.uncertain, let catalog, let best = enriched.preferred.best {
-            enriched.suggestions = (try? catalog.suggestMatches(for: best.scientificName, confidence: best.confidence)) ?? []
-        }
+        enriched.preferred = enricher.enrich(outcome.preferred)
+        enriched.onDevice = outcome.onDevice.map(enricher.enrich)
+        enriched.online = outcome.online.map(enricher.enrich)
+        enriched.suggestions = enricher.didYouMean(for: enriched.preferred)
         return enriched
     }
 
-    /// Looks every candidate up in the catalog (family, category, "found in local database") and applies the
-    /// threshold.
-    private func enrich(_ identification: Identification) -> Identification {
-        var result = identification
-        result.uncertain = (identification.best?.confidence ?? 0) < threshold
-        guard let catalog else { return result }
-        result.predictions = identification.predictions.map { prediction in
-            var enriched = prediction
-            if let plant = try? catalog.plant(named: prediction.scientificName) {
-                enriched.inCatalog = true
-                enriched.category = plant.category
-                enriched.family = enriched.family ?? plant.family
-                if enriched.commonNames.isEmpty { enriched.commonNames = plant.commonNames }
-            }
-            return enriched
+    /// Keeps the names, family and ids Pl@ntNet gave, for later answers; a failure to store them never fails
+    /// the answer.
+    private func learn(from identification: Identification, language: String) {
+        guard let store = enricher.learnedNames else { return }
+        let learned = identification.predictions.compactMap { prediction -> LearnedSpecies? in
+            guard !prediction.commonNames.isEmpty || prediction.family != nil || prediction.gbifId != nil else { return nil }
+            return LearnedSpecies(
+                binomial: ScientificName(parsing: prediction.scientificName).binomial, language: language,
+                commonNames: prediction.commonNames, family: prediction.family, gbifId: prediction.gbifId,
+                powoId: prediction.powoId, learnedAt: identification.date
+            )
         }
-        return result
+        if !learned.isEmpty { try? store.record(learned) }
     }
 }
 

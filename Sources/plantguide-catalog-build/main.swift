@@ -1,5 +1,6 @@
-// Builds Sources/PlantCatalog/Resources/houseplants.json from the curated files in Data/catalog,
-// or with --check verifies that the committed resource matches a fresh build.
+// Builds Sources/PlantCatalog/Resources/houseplants.json from the curated files in Data/catalog, and
+// species-directory.json (the on-device model's classes with families and common names) from Data/species,
+// the ITIS extract and the model's labels; with --check verifies that the committed resources match a fresh build.
 import CatalogBuilding
 import Foundation
 
@@ -7,9 +8,12 @@ let usage = """
     usage: plantguide-catalog-build [--check] [--root DIR]
 
     Builds \(CatalogPaths.resource) from \(CatalogPaths.plants), \(CatalogPaths.genera),
-    \(CatalogPaths.exceptions), \(CatalogPaths.configuration) and \(CatalogPaths.grinNames).
+    \(CatalogPaths.exceptions), \(CatalogPaths.configuration) and \(CatalogPaths.grinNames);
+    then \(CatalogPaths.speciesResource) from the model's labels, \(CatalogPaths.itisNames),
+    \(CatalogPaths.speciesGenera), \(CatalogPaths.speciesFamilies) and the catalog's common names,
+    and prints its coverage (family, species-level and any-level English names).
 
-      --check     do not write; exit 1 if the committed resource differs from a fresh build
+      --check     do not write; exit 1 if a committed resource differs from a fresh build
       --root DIR  package root containing Data/ (default: the current directory)
       --help      show this help
     """
@@ -60,29 +64,45 @@ func summary(of catalog: Catalog) -> String {
 func run(_ options: Options) throws(Outcome) {
     let builder = CatalogBuilder(sourcesDirectory: options.root)
     let catalog: Catalog
+    let species: BuiltSpeciesDirectory
     let resource: Data
+    let speciesResource: Data
     do {
         catalog = try builder.load()
         resource = try CatalogBuilder.resource(for: catalog)
+        species = try SpeciesDirectoryBuilder(sourcesDirectory: options.root).load(catalog: catalog)
+        speciesResource = try SpeciesDirectoryBuilder.resource(for: species)
     } catch {
         throw .failure(error.description)
     }
-    let output = options.root.appending(path: CatalogPaths.resource)
+    try emit(resource, to: CatalogPaths.resource, options: options)
+    print(summary(of: catalog))
+    try emit(speciesResource, to: CatalogPaths.speciesResource, options: options)
+    print(species.coverage.lines.joined(separator: "\n"))
+    if !species.familyDisagreements.isEmpty {
+        print("families differing from ITIS/USDA (curated APG IV / PPG I kept): \(species.familyDisagreements.count)")
+        for item in species.familyDisagreements {
+            print("  \(item.genus): \(item.curated) (\(item.source): \(item.theirs))")
+        }
+    }
+}
+
+func emit(_ data: Data, to path: String, options: Options) throws(Outcome) {
+    let output = options.root.appending(path: path)
     if options.check {
         let committed = try? Data(contentsOf: output)
-        guard committed == resource else {
-            throw .failure("\(CatalogPaths.resource) is out of date; run plantguide-catalog-build and commit the result")
+        guard committed == data else {
+            throw .failure("\(path) is out of date; run plantguide-catalog-build and commit the result")
         }
-        print("\(CatalogPaths.resource) is up to date")
+        print("\(path) is up to date")
     } else {
         do {
-            try resource.write(to: output, options: .atomic)
+            try data.write(to: output, options: .atomic)
         } catch {
-            throw .failure("cannot write \(CatalogPaths.resource): \(error.localizedDescription)")
+            throw .failure("cannot write \(path): \(error.localizedDescription)")
         }
-        print("wrote \(CatalogPaths.resource)")
+        print("wrote \(path)")
     }
-    print(summary(of: catalog))
 }
 
 func printError(_ message: String) {

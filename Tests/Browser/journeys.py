@@ -172,6 +172,16 @@ def identify_journey(j, status, photo):
         identify(j, photo, "plantnet")
         j.check("Source: Pl@ntNet" in j.driver.page_source, "the Pl@ntNet answer says where it came from")
         j.check("Found in local database" in j.driver.page_source, "catalog plants carry the local-database badge")
+        # Answers a person can read: the common name first, the family, and a bridge to the catalog.
+        first = j.driver.find_element(By.CSS_SELECTOR, "ol.results li[data-rank='1']")
+        common = first.find_element(By.CSS_SELECTOR, "strong.common").text
+        j.check(common == "Swiss Cheese Plant", f"the best candidate is titled by its common name, got {common!r}")
+        j.check("Family Araceae" in first.text, "the best candidate shows its family")
+        related = j.driver.find_elements(By.CSS_SELECTOR, "ol.results p.related a")
+        j.check(any(link.text.startswith("Monstera deliciosa") for link in related),
+                f"an out-of-catalog Monstera links to the catalog's Monsteras: {[link.text for link in related][:4]}")
+        j.check(all("/plants/Monstera%20" in link.get_attribute("href") for link in related if link.text.startswith("Monstera")),
+                "related-plant links open catalog plant pages")
         j.screenshot("results-plantnet")
         j.driver.find_element(By.LINK_TEXT, "Identify again").click()
         j.wait(EC.title_contains("Identify"))
@@ -182,6 +192,10 @@ def identify_journey(j, status, photo):
     j.check(ranks == list(range(1, 11)), f"results page shows 10 ranked entries, got {ranks}")
     bars = j.driver.find_elements(By.CSS_SELECTOR, "ol.results .bar[role=meter]")
     j.check(len(bars) == 10 and all(bar.get_attribute("aria-valuenow") for bar in bars), "confidence bars carry aria values")
+    families = j.driver.find_elements(By.CSS_SELECTOR, "ol.results .family")
+    j.check(len(families) == 10, f"every on-device candidate shows a family from the species directory ({len(families)})")
+    named = j.driver.find_elements(By.CSS_SELECTOR, "ol.results strong.common, ol.results .genus-name")
+    j.check(len(named) >= 9, f"on-device candidates carry common or genus-level names ({len(named)} of 10)")
     loaded = j.driver.execute_script("const i = document.querySelector('img.photo'); return i.complete && i.naturalWidth > 0")
     j.check(loaded, "the uploaded photo is shown")
     j.screenshot("results")

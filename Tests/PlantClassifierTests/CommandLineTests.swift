@@ -42,7 +42,16 @@ import Testing
         #expect(Set(predictions.compactMap { $0["scientificName"] as? String }).count == 10)
         let timings = try #require(json["timings"] as? [String: Double])
         #expect(timings["inference"] != nil)
-        #expect(json["uncertain"] as? Bool == ((confidences.first ?? 0) < 0.05))
+        // Uncertain below the threshold, or when the runner-up scores at least half the best (the default rule).
+        let close = confidences.count > 1 && confidences[1] >= confidences[0] * 0.5
+        #expect(json["uncertain"] as? Bool == ((confidences.first ?? 0) < 0.05 || close))
+        #expect((json["uncertainReason"] as? String != nil) == (json["uncertain"] as? Bool == true))
+        // Every candidate is one of the model's classes, so the species directory names its genus and family.
+        for prediction in predictions {
+            #expect((prediction["family"] as? String)?.hasSuffix("aceae") == true, "\(prediction)")
+            #expect(prediction["genus"] as? String != nil)
+            #expect(prediction.keys.contains("commonNameLevel") && prediction.keys.contains("relatedCatalogPlants"))
+        }
 
         // The same model and photo through the library.
         let model = runner.home.appendingPathComponent("models/resnet18-plantnet300k.pgmodel")

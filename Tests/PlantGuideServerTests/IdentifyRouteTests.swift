@@ -84,7 +84,8 @@ import Testing
                 #expect(page.contains("Did you mean"))
                 #expect(page.contains(">Echeveria elegans</a>"))
                 #expect(page.contains(#"<span class="mid pct-55">"#))
-                #expect(page.contains("not sure"))
+                #expect(page.contains("Not sure:"))
+                #expect(page.contains("scores only 55 %"))
                 #expect(page.contains("Offline:"))
             }
         }

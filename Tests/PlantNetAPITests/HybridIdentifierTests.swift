@@ -181,7 +181,36 @@ final class FakeClassifier: Sendable {
             #expect(result.preferred.predictions[1].inCatalog == false)
             #expect(result.preferred.predictions[1].family == "Asteraceae")
             #expect(result.preferred.uncertain)
-            #expect(result.suggestions.map(\.scientificName).contains("Ficus elastica"))
+            // "Did you mean" offers the catalog's other close names, never a candidate already shown.
+            #expect(!result.suggestions.map(\.scientificName).contains("Ficus elastica"))
+            #expect(result.preferred.uncertainReason?.contains("41 %") == true)
+        }
+    }
+
+    /// Names, family and ids from a Pl@ntNet answer are kept and name the same species in a later offline answer.
+    @Test func namesLearnedOnlineNameLaterOfflineAnswers() async throws {
+        var behaviour = PlantNetStubBehaviour()
+        behaviour.species = [StubSpecies("Bellis perennis", authorship: "L.", family: "Asteraceae",
+                                         commonNames: ["Lawn daisy"], score: 0.88, gbifId: "3117424")]
+        let memory = MemoryLearnedNames()
+        try await withStub(behaviour) { stub in
+            let identifier = HybridIdentifier(
+                onDevice: FakeClassifier("Bellis perennis", confidence: 0.9).identifier, online: try online(stub), catalog: nil,
+                enricher: AnswerEnricher(learnedNames: memory.store)
+            )
+            _ = try await identifier.identify(photos: [photo(1)], strategy: .api, options: PlantNetOptions(language: "en"))
+            let learned = try #require(memory.all.first)
+            #expect(learned.binomial == "Bellis perennis")
+            #expect(learned.commonNames == ["Lawn daisy"])
+            #expect(learned.gbifId == "3117424")
+            #expect(learned.family == "Asteraceae")
+            #expect(learned.language == "en")
+
+            let offline = try await identifier.identify(photos: [photo(2)], strategy: .onDevice)
+            let best = try #require(offline.preferred.best)
+            #expect(best.commonNames == ["Lawn daisy"])
+            #expect(best.family == "Asteraceae")
+            #expect(best.gbifId == "3117424")
         }
     }
 

@@ -10,6 +10,10 @@ extension Classifier {
 
     /// Identifies one plant from several photos of it: decode and prepare each, run the network, average
     /// the probabilities (like smoothing over frames), merge classes of one binomial, keep the `top`.
+    ///
+    /// The mean of the photos' probabilities is the combined score: each photo counts once, whatever its
+    /// size, and a species must do well on most photos to lead. The answer also says how many photos, each
+    /// identified alone, had the combined best species first (``Identification/agreeingPhotos``).
     public func identify(
         photos: [Data], top: Int, threshold: Double, decoder: ImageDecoder = ImageDecoder(), now: Date = Date()
     ) throws -> Identification {
@@ -17,6 +21,7 @@ extension Classifier {
         let preprocessor = Preprocessor(spec: inputSpec, decoder: decoder)
         var sum = [Double](repeating: 0, count: manifest.classes)
         var preparing = 0.0, inference = 0.0
+        var photoBests: [String] = []
         for photo in photos {
             let start = ContinuousClock.now
             let tensor = try preprocessor.tensor(fromFile: photo)
@@ -24,6 +29,7 @@ extension Classifier {
             let probabilities = try self.probabilities(tensor)
             let finished = ContinuousClock.now
             for index in sum.indices { sum[index] += Double(probabilities[index]) }
+            if photos.count > 1, let best = predictions(from: probabilities, top: 1).first { photoBests.append(best.scientificName) }
             preparing += milliseconds(prepared - start)
             inference += milliseconds(finished - prepared)
         }
@@ -34,10 +40,12 @@ extension Classifier {
                 confidence: prediction.probability, classIndex: prediction.classIndex
             )
         }
+        let agreeing = ranked.first.map { best in photoBests.filter { $0 == best.scientificName }.count }
         return Identification(
             source: .onDevice, model: manifest.displayName, predictions: ranked,
             uncertain: (ranked.first?.confidence ?? 0) < threshold,
-            timings: ["decodeAndPrepare": preparing, "inference": inference], date: now
+            timings: ["decodeAndPrepare": preparing, "inference": inference], date: now,
+            photoCount: photos.count, agreeingPhotos: photos.count > 1 ? agreeing : nil
         )
     }
 

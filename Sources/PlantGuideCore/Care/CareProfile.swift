@@ -89,3 +89,21 @@ public struct CareProfile: Sendable, Codable, Hashable {
         }
     }
 }
+
+extension CareProfile {
+    /// The profile in one line, e.g. `bright indirect light · water every 7 days (21 in winter) · high humidity ·
+    /// 15–30 °C · toxic to cats and dogs`.
+    public var summary: String {
+        var parts = ["\(light.rawValue) light", "water every \(waterGrowingDays) days (\(waterWinterDays) in winter)"]
+        parts.append("\(humidity.rawValue) humidity")
+        parts.append("\(minTemperature)–\(maxTemperature) °C")
+        let pets = switch (toxicToCats, toxicToDogs) {
+        case (true, true): "toxic to cats and dogs"
+        case (true, false): "toxic to cats"
+        case (false, true): "toxic to dogs"
+        case (false, false): "not toxic to cats or dogs"
+        }
+        parts.append(pets)
+        return parts.joined(separator: " · ")
+    }
+}

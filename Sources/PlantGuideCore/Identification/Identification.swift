@@ -10,6 +10,14 @@ public enum IdentificationSource: String, Sendable, Codable, Hashable, CaseItera
     case cache
 }
 
+/// How specific a common name is: of the species itself, or of its genus ("a stonecrop").
+public enum CommonNameLevel: String, Sendable, Codable, Hashable, CaseIterable {
+    /// The name of this species.
+    case species
+    /// A name of the whole genus, shown when no name of the species is known.
+    case genus
+}
+
 /// One candidate species of an identification.
 public struct SpeciesPrediction: Sendable, Codable, Hashable {
     /// 1 for the best candidate.
@@ -32,12 +40,25 @@ public struct SpeciesPrediction: Sendable, Codable, Hashable {
     public var category: PlantCategory?
     /// Whether the species is in the bundled catalog ("found in local database").
     public var inCatalog: Bool
+    /// The genus, e.g. `Monstera`.
+    public var genus: String?
+    /// Whether ``commonNames`` name this species or only its genus; `nil` when there is no common name.
+    public var commonNameLevel: CommonNameLevel?
+    /// Plants of the World Online id (Pl@ntNet results), e.g. `urn:lsid:ipni.org:names:…`.
+    public var powoId: String?
+    /// One line of care advice from the catalog entry's care profile, when the species is in the catalog.
+    public var careSummary: String?
+    /// Catalog plants of the same genus (when the species itself is not in the catalog, or beside it),
+    /// so a person holding an out-of-catalog answer is one step from a care page.
+    public var relatedCatalogPlants: [CatalogPlant]
 
     /// Creates a prediction.
     public init(
         rank: Int, scientificName: String, authorship: String? = nil, commonNames: [String] = [],
         confidence: Double, classIndex: Int? = nil, gbifId: String? = nil, family: String? = nil,
-        category: PlantCategory? = nil, inCatalog: Bool = false
+        category: PlantCategory? = nil, inCatalog: Bool = false, genus: String? = nil,
+        commonNameLevel: CommonNameLevel? = nil, powoId: String? = nil, careSummary: String? = nil,
+        relatedCatalogPlants: [CatalogPlant] = []
     ) {
         self.rank = rank
         self.scientificName = scientificName
@@ -49,6 +70,37 @@ public struct SpeciesPrediction: Sendable, Codable, Hashable {
         self.family = family
         self.category = category
         self.inCatalog = inCatalog
+        self.genus = genus
+        self.commonNameLevel = commonNameLevel ?? (commonNames.isEmpty ? nil : .species)
+        self.powoId = powoId
+        self.careSummary = careSummary
+        self.relatedCatalogPlants = relatedCatalogPlants
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case rank, scientificName, authorship, commonNames, confidence, classIndex, gbifId, family, category, inCatalog
+        case genus, commonNameLevel, powoId, careSummary, relatedCatalogPlants
+    }
+
+    /// Decodes a prediction, including those stored before genus, name level and related plants existed.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        rank = try container.decode(Int.self, forKey: .rank)
+        scientificName = try container.decode(String.self, forKey: .scientificName)
+        authorship = try container.decodeIfPresent(String.self, forKey: .authorship)
+        commonNames = try container.decodeIfPresent([String].self, forKey: .commonNames) ?? []
+        confidence = try container.decode(Double.self, forKey: .confidence)
+        classIndex = try container.decodeIfPresent(Int.self, forKey: .classIndex)
+        gbifId = try container.decodeIfPresent(String.self, forKey: .gbifId)
+        family = try container.decodeIfPresent(String.self, forKey: .family)
+        category = try container.decodeIfPresent(PlantCategory.self, forKey: .category)
+        inCatalog = try container.decodeIfPresent(Bool.self, forKey: .inCatalog) ?? false
+        genus = try container.decodeIfPresent(String.self, forKey: .genus)
+        commonNameLevel = try container.decodeIfPresent(CommonNameLevel.self, forKey: .commonNameLevel)
+            ?? (commonNames.isEmpty ? nil : .species)
+        powoId = try container.decodeIfPresent(String.self, forKey: .powoId)
+        careSummary = try container.decodeIfPresent(String.self, forKey: .careSummary)
+        relatedCatalogPlants = try container.decodeIfPresent([CatalogPlant].self, forKey: .relatedCatalogPlants) ?? []
     }
 }
 
@@ -60,8 +112,14 @@ public struct Identification: Sendable, Codable, Hashable {
     public var model: String?
     /// Candidates, best first.
     public var predictions: [SpeciesPrediction]
-    /// Whether the best candidate is below the confidence threshold.
+    /// Whether the answer should not be trusted as it stands (see ``uncertainReason``).
     public var uncertain: Bool
+    /// Why the answer is uncertain and what to do next, when ``uncertain`` is true.
+    public var uncertainReason: String?
+    /// How many photos the answer combines.
+    public var photoCount: Int?
+    /// How many of those photos, identified alone, had the combined answer's best species first.
+    public var agreeingPhotos: Int?
     /// Named durations in milliseconds, e.g. `decode`, `inference`, `request`.
     public var timings: [String: Double]
     /// When the identification was made.
@@ -70,8 +128,12 @@ public struct Identification: Sendable, Codable, Hashable {
     /// Creates an identification.
     public init(
         source: IdentificationSource, model: String? = nil, predictions: [SpeciesPrediction],
-        uncertain: Bool, timings: [String: Double] = [:], date: Date = Date()
+        uncertain: Bool, timings: [String: Double] = [:], date: Date = Date(), uncertainReason: String? = nil,
+        photoCount: Int? = nil, agreeingPhotos: Int? = nil
     ) {
+        self.uncertainReason = uncertainReason
+        self.photoCount = photoCount
+        self.agreeingPhotos = agreeingPhotos
         self.source = source
         self.model = model
         self.predictions = predictions

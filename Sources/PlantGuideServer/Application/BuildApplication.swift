@@ -81,7 +81,9 @@ extension ServerDependencies {
         let store = LiveStore.make(directory: directory, catalog: catalog, now: now, log: log)
         return ServerDependencies(
             catalog: usableCatalog,
-            identification: LiveIdentification.make(directory: directory, environment: environment, catalog: catalog, log: log),
+            identification: LiveIdentification.make(
+                directory: directory, environment: environment, catalog: usableCatalog, collection: store?.2, log: log
+            ),
             collection: store?.0, care: store?.1,
             settings: LiveSettings.make(directory: directory, environment: environment, log: log),
             now: now

@@ -66,13 +66,19 @@ public struct IdentifyOutcome: Sendable {
     public var quotaRemaining: Int?
     /// Remarks worth showing, e.g. why one of two identifiers did not answer.
     public var notes: [String]
+    /// Catalog plants to offer when the answer is uncertain ("did you mean…"), none repeating a candidate.
+    public var suggestions: [CatalogPlant]
 
     /// Creates an outcome.
-    public init(identification: Identification, offline: Bool = false, quotaRemaining: Int? = nil, notes: [String] = []) {
+    public init(
+        identification: Identification, offline: Bool = false, quotaRemaining: Int? = nil, notes: [String] = [],
+        suggestions: [CatalogPlant] = []
+    ) {
         self.identification = identification
         self.offline = offline
         self.quotaRemaining = quotaRemaining
         self.notes = notes
+        self.suggestions = suggestions
     }
 }
 

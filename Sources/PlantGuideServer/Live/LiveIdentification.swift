@@ -5,12 +5,14 @@ import PlantGuideCore
 import PlantIdentification
 import PlantImaging
 import PlantNetAPI
+import PlantStore
 
 /// Identification over the hybrid identifier: the installed on-device model and/or Pl@ntNet.
 enum LiveIdentification {
     /// The capability, or `nil` when neither a model nor an API key is available.
     static func make(
-        directory: DataDirectory, environment: [String: String], catalog: PlantCatalog, log: @escaping @Sendable (String) -> Void
+        directory: DataDirectory, environment: [String: String], catalog: PlantCatalog?, collection: PlantCollection?,
+        log: @escaping @Sendable (String) -> Void
     ) -> IdentificationCapability? {
         var onDevice: OnDeviceIdentifier?
         var summaries: [String] = []
@@ -44,8 +46,9 @@ enum LiveIdentification {
         }
         guard onDevice != nil || online != nil else { return nil }
         let hybrid = HybridIdentifier(
-            onDevice: onDevice, online: online, catalog: catalog, threshold: 0.7, top: 10,
-            onDeviceMissingReason: onDeviceMissing, onlineMissingReason: onlineMissing
+            onDevice: onDevice, online: online, catalog: nil, threshold: 0.7, top: 10,
+            onDeviceMissingReason: onDeviceMissing, onlineMissingReason: onlineMissing,
+            enricher: enricher(catalog: catalog, collection: collection, log: log)
         )
         var strategies: [IdentifyStrategy] = [.auto]
         if onDevice != nil { strategies.append(.onDevice) }
@@ -67,12 +70,31 @@ enum LiveIdentification {
                 let offline = strategy != .onDevice && result.online == nil && result.preferred.source == .onDevice
                 return IdentifyOutcome(
                     identification: result.preferred, offline: offline, quotaRemaining: result.remainingRequests,
-                    notes: result.notes
+                    notes: result.notes, suggestions: result.suggestions
                 )
             } catch {
                 throw ServerError.failed("\(error)")
             }
         }
+    }
+
+    /// The one enrichment of answers (names, family, catalog entry, care, related plants, uncertainty): the
+    /// catalog, the species directory, names learned from Pl@ntNet and the care guide, each when available.
+    static func enricher(
+        catalog: PlantCatalog?, collection: PlantCollection?, log: @escaping @Sendable (String) -> Void
+    ) -> AnswerEnricher {
+        var enricher = AnswerEnricher(catalog: catalog, learnedNames: collection?.database.learnedNames)
+        let directory = SpeciesDirectory()
+        do {
+            try directory.load()
+            enricher.directory = directory
+        } catch {
+            log("species directory not loaded: \(error)")
+        }
+        if let guide = collection?.careGuide {
+            enricher.careProfile = { plant in guide.profile(for: plant, name: plant.scientificName) }
+        }
+        return enricher
     }
 
     static func quota(_ directory: DataDirectory) -> QuotaTracker {

@@ -6,11 +6,12 @@ import PlantStore
 
 /// The collection and care schedules over PlantStore's database in the data directory.
 enum LiveStore {
-    /// Opens the collection; `nil` (and a log line) when the database cannot be opened.
+    /// Opens the collection; `nil` (and a log line) when the database cannot be opened. The collection itself is
+    /// returned too, for the identification layer's learned names and care summaries.
     static func make(
         directory: DataDirectory, catalog: PlantCatalog, now: @escaping @Sendable () -> Date,
         log: @escaping @Sendable (String) -> Void
-    ) -> (CollectionCapability, CareCapability)? {
+    ) -> (CollectionCapability, CareCapability, PlantCollection)? {
         let collection: PlantCollection
         do {
             try directory.create()
@@ -20,7 +21,7 @@ enum LiveStore {
             return nil
         }
         let planner = CarePlanner(database: collection.database, hemisphere: .north, timeZone: .current, now: now)
-        return (collectionCapability(collection), careCapability(planner, timeZone: .current))
+        return (collectionCapability(collection), careCapability(planner, timeZone: .current), collection)
     }
 
     private static func collectionCapability(_ collection: PlantCollection) -> CollectionCapability {

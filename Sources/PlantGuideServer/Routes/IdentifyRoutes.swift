@@ -71,34 +71,10 @@ struct IdentifyRoutes {
         } catch {
             throw ServerError.failed("Identification failed: \(error)")
         }
-        let enriched = enrich(outcome)
+        // Enrichment (names, family, catalog entry, related plants, uncertainty) happened in the identification layer.
         let id = UUID().uuidString.lowercased()
-        uploads.add(.init(id: id, photo: photos[0], kind: kinds[0], outcome: enriched, sessionID: context.sessionID))
-        return IdentifyResult(uploadID: id, outcome: enriched, didYouMean: didYouMean(enriched.identification))
-    }
-
-    /// Marks candidates found in the catalog ("found in local database") with category and family.
-    private func enrich(_ outcome: IdentifyOutcome) -> IdentifyOutcome {
-        guard let catalog else { return outcome }
-        var outcome = outcome
-        outcome.identification.predictions = outcome.identification.predictions.map { prediction in
-            var prediction = prediction
-            if let plant = try? catalog.plant(named: prediction.scientificName) {
-                prediction.inCatalog = true
-                prediction.category = plant.category
-                prediction.family = prediction.family ?? plant.family
-                if prediction.commonNames.isEmpty { prediction.commonNames = plant.commonNames }
-            }
-            return prediction
-        }
-        return outcome
-    }
-
-    private func didYouMean(_ identification: Identification) -> [CatalogPlant] {
-        guard let catalog, let best = identification.best, identification.uncertain || best.confidence < 0.7 else { return [] }
-        let shown = Set(identification.predictions.map(\.scientificName))
-        return ((try? catalog.suggestMatches(for: best.scientificName, confidence: best.confidence)) ?? [])
-            .filter { !shown.contains($0.scientificName) }
+        uploads.add(.init(id: id, photo: photos[0], kind: kinds[0], outcome: outcome, sessionID: context.sessionID))
+        return IdentifyResult(uploadID: id, outcome: outcome, didYouMean: outcome.suggestions)
     }
 }
 
@@ -115,6 +91,9 @@ struct IdentifyResultBody: Codable, Sendable {
     var source: String
     var model: String?
     var uncertain: Bool
+    var uncertainReason: String?
+    var photoCount: Int?
+    var agreeingPhotos: Int?
     var offline: Bool
     var quotaRemaining: Int?
     var predictions: [SpeciesPrediction]
@@ -125,6 +104,9 @@ struct IdentifyResultBody: Codable, Sendable {
         source = result.outcome.identification.source.rawValue
         model = result.outcome.identification.model
         uncertain = result.outcome.identification.uncertain
+        uncertainReason = result.outcome.identification.uncertainReason
+        photoCount = result.outcome.identification.photoCount
+        agreeingPhotos = result.outcome.identification.agreeingPhotos
         offline = result.outcome.offline
         quotaRemaining = result.outcome.quotaRemaining
         predictions = result.outcome.identification.predictions

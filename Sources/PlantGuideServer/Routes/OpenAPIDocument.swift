@@ -68,13 +68,20 @@ enum OpenAPIDocument {
             "properties": { "name": { "type": "string" }, "slug": { "type": "string" }, "count": { "type": "integer" } }
           },
           "Prediction": {
-            "type": "object", "required": ["rank", "scientificName", "confidence", "inCatalog"],
+            "type": "object", "required": ["rank", "scientificName", "commonNames", "confidence", "inCatalog", "relatedCatalogPlants"],
             "properties": {
               "rank": { "type": "integer", "minimum": 1 }, "scientificName": { "type": "string" },
               "authorship": { "type": "string" }, "commonNames": { "type": "array", "items": { "type": "string" } },
+              "commonNameLevel": { "type": "string", "enum": ["species", "genus"],
+                "description": "Whether commonNames name the species or only its genus (e.g. 'stonecrop')." },
+              "genus": { "type": "string" },
               "confidence": { "type": "number", "minimum": 0, "maximum": 1 }, "classIndex": { "type": "integer" },
-              "gbifId": { "type": "string" }, "family": { "type": "string" }, "category": { "type": "string" },
-              "inCatalog": { "type": "boolean", "description": "Found in the local catalog." }
+              "gbifId": { "type": "string" }, "powoId": { "type": "string" },
+              "family": { "type": "string", "description": "APG IV / PPG I family." }, "category": { "type": "string" },
+              "inCatalog": { "type": "boolean", "description": "Found in the local catalog." },
+              "careSummary": { "type": "string", "description": "One line of care advice, when in the catalog." },
+              "relatedCatalogPlants": { "type": "array", "items": { "$ref": "#/components/schemas/Plant" },
+                "description": "Catalog plants of the same genus, when the species itself is not in the catalog." }
             }
           },
           "IdentifyResult": {
@@ -83,6 +90,10 @@ enum OpenAPIDocument {
               "uploadId": { "type": "string", "description": "Pass to POST /api/collection to save this photo." },
               "source": { "type": "string", "enum": ["onDevice", "plantNetAPI", "cache"] },
               "model": { "type": "string" }, "uncertain": { "type": "boolean" }, "offline": { "type": "boolean" },
+              "uncertainReason": { "type": "string", "description": "Why the answer is uncertain and what to do next." },
+              "photoCount": { "type": "integer", "minimum": 1 },
+              "agreeingPhotos": { "type": "integer", "minimum": 0,
+                "description": "Photos that, identified alone, had the combined best species first." },
               "quotaRemaining": { "type": "integer" },
               "predictions": { "type": "array", "items": { "$ref": "#/components/schemas/Prediction" }, "maxItems": 10 },
               "didYouMean": { "type": "array", "items": { "$ref": "#/components/schemas/Plant" } }

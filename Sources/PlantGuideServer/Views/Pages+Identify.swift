@@ -64,7 +64,12 @@ extension Pages {
         if identification.predictions.isEmpty {
             notices.append("<div class=\"notice error\" role=\"alert\">No plant was recognised in this photo. Try a closer photo of a leaf or flower.</div>")
         } else if identification.uncertain {
-            notices.append("<div class=\"notice\" role=\"status\">PlantGuide is not sure about this one: compare the candidates below with your plant.</div>")
+            let reason = identification.uncertainReason ?? "Compare the candidates below with your plant."
+            notices.append("<div class=\"notice uncertain\" role=\"status\"><strong>Not sure:</strong> \(reason)</div>")
+        }
+        if let count = identification.photoCount, count > 1 {
+            let agreeing = identification.agreeingPhotos.map { "; \($0) of \(count) had the best match first on their own" } ?? ""
+            notices.append("<p class=\"meta\">\(count) photos combined\(agreeing).</p>")
         }
         let items: [HTML] = identification.predictions.map(predictionItem)
         let didYouMean: HTML =
@@ -109,26 +114,54 @@ extension Pages {
         )
     }
 
+    /// One candidate: the common name first (the scientific name first when only a genus-level name is known,
+    /// marked as such), then the confidence, family, the catalog entry with its care summary, and the catalog's
+    /// plants of the same genus.
     static func predictionItem(_ prediction: SpeciesPrediction) -> HTML {
         let percent = Int((min(max(prediction.confidence, 0), 1) * 100).rounded())
         let level = prediction.confidence > 0.7 ? "high" : prediction.confidence >= 0.4 ? "mid" : "low"
-        let common: HTML =
-            prediction.commonNames.isEmpty ? "" : "<span class=\"meta\">\(prediction.commonNames.prefix(3).joined(separator: ", "))</span>"
+        let title: HTML
+        switch (prediction.commonNameLevel, prediction.commonNames.first) {
+        case (.species?, let name?):
+            let others: HTML = prediction.commonNames.count > 1
+                ? "<span class=\"meta\">Also: \(prediction.commonNames.dropFirst().prefix(2).joined(separator: ", "))</span>" : ""
+            title = """
+                <strong class="common">\(name.prefix(1).uppercased() + name.dropFirst())</strong> \
+                <span class="sci">\(prediction.scientificName)</span>\(others)
+                """
+        case (.genus?, let name?):
+            title = """
+                <strong class="sci">\(prediction.scientificName)</strong> \
+                <span class="genus-name">\(name) <small>(name of the genus)</small></span>
+                """
+        default:
+            title = "<strong class=\"sci\">\(prediction.scientificName)</strong>"
+        }
+        let family: HTML = prediction.family.map { "<span class=\"meta family\">Family \($0)</span>" } ?? ""
         var badge: HTML = ""
         if prediction.inCatalog {
             let details = [prediction.category?.rawValue, prediction.family].compactMap { $0 }.joined(separator: " · ")
+            let care: HTML = prediction.careSummary.map { "<span class=\"meta care\">Care: \($0)</span>" } ?? ""
             badge = """
-                <a class="badge db" href="/plants/\(urlComponent(prediction.scientificName))">Found in local database · \(details)</a>
+                <a class="badge db" href="/plants/\(urlComponent(prediction.scientificName))">Found in local database · \(details)</a>\(care)
                 """
-        } else if let family = prediction.family {
-            badge = "<span class=\"meta\">\(family)</span>"
+        }
+        var related: HTML = ""
+        if !prediction.relatedCatalogPlants.isEmpty {
+            let links: [HTML] = prediction.relatedCatalogPlants.prefix(4).map { plant in
+                let common: HTML = plant.commonNames.first.map { " (\($0))" } ?? ""
+                return "<a href=\"/plants/\(urlComponent(plant.scientificName))\"><span class=\"sci\">\(plant.scientificName)</span>\(common)</a>"
+            }
+            related = """
+                <p class="related"><span class="meta">Related plants in the catalog:</span> \(HTML(stringLiteral: links.map(\.description).joined(separator: ", ")))</p>
+                """
         }
         return """
             <li data-rank="\(prediction.rank)"><span class="rank" aria-label="Rank \(prediction.rank)">\(prediction.rank)</span>\
-            <strong class="sci">\(prediction.scientificName)</strong>\(common)
+            \(title)
             <div class="bar" role="meter" aria-valuemin="0" aria-valuemax="100" aria-valuenow="\(percent)"
              aria-label="Confidence \(percent) percent"><span class="\(level) pct-\(percent)"></span></div>
-            <span class="confidence">\(percent) %</span> \(badge)
+            <span class="confidence">\(percent) %</span> \(family)\(badge)\(related)
             </li>
             """
     }

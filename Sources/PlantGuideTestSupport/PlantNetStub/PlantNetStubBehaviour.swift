@@ -47,7 +47,7 @@ public struct StubSpecies: Sendable, Hashable {
         self.gbifId = gbifId
     }
 
-    /// A confident Monstera answer with two distant runners-up.
+    /// A confident Monstera answer with three distant runners-up, the last not in the catalog (its genus is).
     public static let houseplants = [
         StubSpecies(
             "Monstera deliciosa", authorship: "Liebm.", family: "Araceae",
@@ -61,6 +61,7 @@ public struct StubSpecies: Sendable, Hashable {
             "Philodendron hederaceum", authorship: "(Jacq.) Schott", family: "Araceae",
             commonNames: ["Heartleaf philodendron"], score: 0.02, gbifId: "2871034"
         ),
+        StubSpecies("Monstera acuminata", authorship: "K.Koch", family: "Araceae", commonNames: [], score: 0.01, gbifId: "2868237"),
     ]
 }
 

@@ -176,7 +176,9 @@ public struct PlantNetClient: Sendable {
                     commonNames: species.commonNames ?? [],
                     confidence: min(max(result.score, 0), 1),
                     gbifId: result.gbif?.id,
-                    family: species.family?.scientificNameWithoutAuthor ?? species.family?.scientificName
+                    family: species.family?.scientificNameWithoutAuthor ?? species.family?.scientificName,
+                    genus: species.genus?.scientificNameWithoutAuthor ?? species.genus?.scientificName,
+                    powoId: result.powo?.id
                 )
             }
             let identification = Identification(

@@ -13,6 +13,7 @@ enum Schema {
         migrator.registerMigration("v2", migrate: addSchedules)
         migrator.registerMigration("v3", migrate: addLastDone)
         migrator.registerMigration("v4", migrate: addListOrder)
+        migrator.registerMigration("v5", migrate: addLearnedNames)
         return migrator
     }
 
@@ -161,6 +162,24 @@ enum Schema {
     private static func addListOrder(_ db: Database) throws {
         try db.execute(sql: """
             CREATE INDEX plant_listOrder ON plant(room IS NULL, room COLLATE NOCASE, name COLLATE NOCASE, id);
+            """)
+    }
+
+    /// Version 5: what Pl@ntNet answers taught about species (common names per language, family, GBIF and
+    /// POWO ids, with the date), so later answers, online or offline, can name them.
+    private static func addLearnedNames(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE learnedSpecies (
+                speciesKey TEXT NOT NULL CHECK (length(speciesKey) > 0 AND speciesKey = lower(speciesKey)),
+                language TEXT NOT NULL CHECK (length(language) BETWEEN 2 AND 16),
+                binomial TEXT NOT NULL CHECK (length(trim(binomial)) > 0),
+                commonNames TEXT NOT NULL CHECK (json_valid(commonNames) AND json_type(commonNames) = 'array'),
+                family TEXT,
+                gbifId TEXT,
+                powoId TEXT,
+                learnedAt DATETIME NOT NULL,
+                PRIMARY KEY (speciesKey, language)
+            ) WITHOUT ROWID;
             """)
     }
 }

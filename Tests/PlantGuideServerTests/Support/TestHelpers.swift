@@ -1,4 +1,5 @@
 import Foundation
+import PlantIdentification
 import HTTPTypes
 import Hummingbird
 import Logging
@@ -44,9 +45,14 @@ final class FakeIdentifier: Sendable {
             let predictions = species.prefix(request.top).enumerated().map { index, name in
                 SpeciesPrediction(rank: index + 1, scientificName: name, confidence: index == 0 ? confidence : 0.5 / Double(index + 1))
             }
+            // The identification layer enriches answers (catalog, names, uncertainty) before the routes see them.
+            let enricher = AnswerEnricher(catalog: fixtureCatalog)
+            let identification = enricher.enrich(
+                Identification(source: .onDevice, model: "fake", predictions: Array(predictions), uncertain: false)
+            )
             return IdentifyOutcome(
-                identification: Identification(source: .onDevice, model: "fake", predictions: Array(predictions), uncertain: confidence < 0.7),
-                offline: request.strategy == .onDevice, quotaRemaining: 12
+                identification: identification, offline: request.strategy == .onDevice, quotaRemaining: 12,
+                suggestions: enricher.didYouMean(for: identification)
             )
         }
     }

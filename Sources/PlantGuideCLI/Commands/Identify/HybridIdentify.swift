@@ -68,16 +68,10 @@ enum HybridIdentify {
         case .success(let service): online = .live(service: service, prepare: prepare)
         case .failure(let error): onlineMissing = error.description
         }
-        var catalog: PlantCatalog? = PlantCatalog()
-        do {
-            try catalog?.load()
-        } catch {
-            console.warn(console.style("warning: the plant catalog is unavailable, so answers are not enriched: \(error)", .yellow))
-            catalog = nil
-        }
         return HybridIdentifier(
-            onDevice: onDevice, online: online, catalog: catalog, threshold: options.threshold, top: top,
-            onDeviceMissingReason: onDeviceMissingReason, onlineMissingReason: onlineMissing
+            onDevice: onDevice, online: online, catalog: nil, threshold: options.threshold, top: top,
+            onDeviceMissingReason: onDeviceMissingReason, onlineMissingReason: onlineMissing,
+            enricher: LiveEnrichment.make(language: options.language, console: console)
         )
     }
 
@@ -125,6 +119,9 @@ enum HybridIdentify {
         var strategy: IdentificationStrategy
         var model: String?
         var uncertain: Bool
+        var uncertainReason: String?
+        var photoCount: Int?
+        var agreeingPhotos: Int?
         var notAPlant: Bool
         var remainingRequests: Int?
         var quotaLevel: QuotaLevel
@@ -148,28 +145,39 @@ enum HybridIdentify {
             var scientificName: String
             var authorship: String?
             var commonNames: [String]
+            var commonNameLevel: CommonNameLevel?
+            var genus: String?
             var confidence: Double
             var classIndex: Int?
             var gbifId: String?
+            var powoId: String?
             var family: String?
             var category: String?
             var inCatalog: Bool
+            var careSummary: String?
+            var relatedCatalogPlants: [Suggestion]
 
             init(_ prediction: SpeciesPrediction) {
                 rank = prediction.rank
                 scientificName = prediction.scientificName
                 authorship = prediction.authorship
                 commonNames = prediction.commonNames
+                commonNameLevel = prediction.commonNameLevel
+                genus = prediction.genus
                 confidence = prediction.confidence
                 classIndex = prediction.classIndex
                 gbifId = prediction.gbifId
+                powoId = prediction.powoId
                 family = prediction.family
                 category = prediction.category?.rawValue
                 inCatalog = prediction.inCatalog
+                careSummary = prediction.careSummary
+                relatedCatalogPlants = prediction.relatedCatalogPlants.map(Suggestion.init)
             }
 
             private enum CodingKeys: String, CodingKey {
-                case rank, scientificName, authorship, commonNames, confidence, classIndex, gbifId, family, category, inCatalog
+                case rank, scientificName, authorship, commonNames, commonNameLevel, genus, confidence, classIndex, gbifId
+                case powoId, family, category, inCatalog, careSummary, relatedCatalogPlants
             }
 
             // Optional keys are written as null so every prediction has the same keys.
@@ -179,12 +187,17 @@ enum HybridIdentify {
                 try container.encode(scientificName, forKey: .scientificName)
                 try container.encode(authorship, forKey: .authorship)
                 try container.encode(commonNames, forKey: .commonNames)
+                try container.encode(commonNameLevel, forKey: .commonNameLevel)
+                try container.encode(genus, forKey: .genus)
                 try container.encode(confidence, forKey: .confidence)
                 try container.encode(classIndex, forKey: .classIndex)
                 try container.encode(gbifId, forKey: .gbifId)
+                try container.encode(powoId, forKey: .powoId)
                 try container.encode(family, forKey: .family)
                 try container.encode(category, forKey: .category)
                 try container.encode(inCatalog, forKey: .inCatalog)
+                try container.encode(careSummary, forKey: .careSummary)
+                try container.encode(relatedCatalogPlants, forKey: .relatedCatalogPlants)
             }
         }
 
@@ -193,6 +206,13 @@ enum HybridIdentify {
             var commonNames: [String]
             var family: String
             var category: String
+
+            init(_ plant: CatalogPlant) {
+                scientificName = plant.scientificName
+                commonNames = plant.commonNames
+                family = plant.family
+                category = plant.category.rawValue
+            }
         }
 
         struct Source: Encodable {
@@ -220,10 +240,10 @@ enum HybridIdentify {
             remainingRequests = result.remainingRequests ?? quota.remaining
             quotaLevel = quota.level
             predictions = result.preferred.predictions.map(Prediction.init)
-            suggestions = result.suggestions.map {
-                Suggestion(scientificName: $0.scientificName, commonNames: $0.commonNames, family: $0.family,
-                           category: $0.category.rawValue)
-            }
+            suggestions = result.suggestions.map(Suggestion.init)
+            uncertainReason = result.preferred.uncertainReason
+            photoCount = result.preferred.photoCount
+            agreeingPhotos = result.preferred.agreeingPhotos
             onDevice = result.onDevice.map(Source.init)
             online = result.online.map(Source.init)
             notes = result.notes
@@ -232,8 +252,8 @@ enum HybridIdentify {
         }
 
         private enum CodingKeys: String, CodingKey {
-            case source, strategy, model, uncertain, notAPlant, remainingRequests, quotaLevel, predictions, suggestions
-            case onDevice, online, notes, timings, totalMilliseconds, saved
+            case source, strategy, model, uncertain, uncertainReason, photoCount, agreeingPhotos, notAPlant, remainingRequests
+            case quotaLevel, predictions, suggestions, onDevice, online, notes, timings, totalMilliseconds, saved
         }
 
         func encode(to encoder: any Encoder) throws {
@@ -242,6 +262,9 @@ enum HybridIdentify {
             try container.encode(strategy, forKey: .strategy)
             try container.encode(model, forKey: .model)
             try container.encode(uncertain, forKey: .uncertain)
+            try container.encodeIfPresent(uncertainReason, forKey: .uncertainReason)
+            try container.encodeIfPresent(photoCount, forKey: .photoCount)
+            try container.encodeIfPresent(agreeingPhotos, forKey: .agreeingPhotos)
             try container.encode(notAPlant, forKey: .notAPlant)
             try container.encode(remainingRequests, forKey: .remainingRequests)
             try container.encode(quotaLevel, forKey: .quotaLevel)
@@ -276,21 +299,16 @@ enum HybridIdentify {
             console.print(console.style(names, .bold)
                 + console.style(String(format: "  %@, %.0f ms", sourceName, result.totalMilliseconds), .dim))
         }
-        for prediction in result.preferred.predictions.prefix(top) {
-            let rank = String(repeating: " ", count: max(0, 3 - String(prediction.rank).count)) + "\(prediction.rank)"
-            var line = "\(rank). \(console.confidenceText(prediction.confidence))  " + console.style(prediction.scientificName, .bold)
-            if !prediction.commonNames.isEmpty { line += " — " + prediction.commonNames.prefix(3).joined(separator: ", ") }
-            var details: [String] = []
-            if let family = prediction.family { details.append(family) }
-            if let category = prediction.category { details.append(category.rawValue) }
-            if prediction.inCatalog { details.append("in local database") }
-            if !details.isEmpty { line += "  " + console.style("(" + details.joined(separator: " · ") + ")", .dim) }
-            console.print(line)
+        for (position, prediction) in result.preferred.predictions.prefix(top).enumerated() {
+            printCandidate(prediction, detailed: position < 3, console: console)
+        }
+        if let count = result.preferred.photoCount, count > 1 {
+            let agreeing = result.preferred.agreeingPhotos.map { ", \($0) of \(count) had the best species first on their own" } ?? ""
+            console.print(console.style("\(count) photos combined (mean of their scores)\(agreeing).", .dim))
         }
         if result.preferred.uncertain, !result.preferred.predictions.isEmpty {
-            console.print(console.style(
-                "Uncertain: the best match is below \(String(format: "%.0f", threshold * 100)) %. "
-                    + "Try a sharper photo of a leaf or flower, or several photos of the same plant.", .yellow))
+            let reason = result.preferred.uncertainReason ?? "the best match is below \(String(format: "%.0f", threshold * 100)) %."
+            console.print(console.style("Uncertain: " + reason, .yellow))
         }
         if !result.suggestions.isEmpty {
             console.print("Did you mean:")
@@ -307,6 +325,44 @@ enum HybridIdentify {
         if quota.level.isWarning {
             console.warn(console.style(QuotaText.warning(quota), .yellow))
         }
+    }
+}
+
+extension HybridIdentify {
+    /// One candidate: the common name first (or the scientific name with the genus-level name, marked), then
+    /// family and catalog details, the care summary and related catalog plants for the leading candidates.
+    static func printCandidate(_ prediction: SpeciesPrediction, detailed: Bool, console: Console) {
+        let rank = String(repeating: " ", count: max(0, 3 - String(prediction.rank).count)) + "\(prediction.rank)"
+        var line = "\(rank). \(console.confidenceText(prediction.confidence))  "
+        switch (prediction.commonNameLevel, prediction.commonNames.first) {
+        case (.species?, let name?):
+            line += console.style(capitalised(name), .bold) + " — " + prediction.scientificName
+        case (.genus?, let name?):
+            line += console.style(prediction.scientificName, .bold) + " — " + name + console.style(" (genus name)", .dim)
+        default:
+            line += console.style(prediction.scientificName, .bold)
+        }
+        console.print(line)
+        var details: [String] = []
+        if let family = prediction.family { details.append(family) }
+        if prediction.commonNameLevel == .species, prediction.commonNames.count > 1 {
+            details.append("also " + prediction.commonNames.dropFirst().prefix(2).joined(separator: ", "))
+        }
+        if let category = prediction.category, prediction.inCatalog { details.append("in the catalog: \(category.rawValue)") }
+        let indent = "              "
+        if !details.isEmpty { console.print(indent + console.style(details.joined(separator: " · "), .dim)) }
+        guard detailed else { return }
+        if let care = prediction.careSummary { console.print(indent + console.style("Care: \(care)", .dim)) }
+        if !prediction.relatedCatalogPlants.isEmpty {
+            let names = prediction.relatedCatalogPlants.prefix(4).map { plant in
+                plant.commonNames.first.map { "\(plant.scientificName) (\($0))" } ?? plant.scientificName
+            }
+            console.print(indent + console.style("Related plants in the catalog: " + names.joined(separator: ", "), .dim))
+        }
+    }
+
+    static func capitalised(_ name: String) -> String {
+        name.prefix(1).uppercased() + name.dropFirst()
     }
 }
 

@@ -13,7 +13,8 @@ struct ModelCommand: AsyncParsableCommand {
               plantguide model install ~/Downloads/resnet50_weights_best_acc.tar
               plantguide model import resnet18.tar --arch resnet18 --output r18.pgmodel
               plantguide model inspect resnet50_weights_best_acc.tar --json
+              plantguide model labels --json                        The classes with genus, family, common names.
             """,
-        subcommands: [ModelInstallCommand.self, ModelImportCommand.self, ModelInspectCommand.self]
+        subcommands: [ModelInstallCommand.self, ModelImportCommand.self, ModelInspectCommand.self, ModelLabelsCommand.self]
     )
 }

@@ -1,0 +1,58 @@
+import Foundation
+import GRDB
+import PlantGuideCore
+
+extension CollectionDatabase {
+    /// Stores what Pl@ntNet said about some species, replacing what an earlier answer said about the same
+    /// species in the same language; all in one transaction.
+    public func recordLearnedSpecies(_ species: [LearnedSpecies]) throws(StoreError) {
+        guard !species.isEmpty else { return }
+        try write("remember the names Pl@ntNet gave") { db in
+            for item in species {
+                let key = LearnedSpecies.key(for: item.binomial)
+                guard !key.isEmpty else { continue }
+                let names = String(decoding: try JSONEncoder().encode(item.commonNames), as: UTF8.self)
+                try db.execute(
+                    sql: """
+                        INSERT INTO learnedSpecies (speciesKey, language, binomial, commonNames, family, gbifId, powoId, learnedAt)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                        ON CONFLICT (speciesKey, language) DO UPDATE SET binomial = excluded.binomial,
+                            commonNames = excluded.commonNames, family = coalesce(excluded.family, family),
+                            gbifId = coalesce(excluded.gbifId, gbifId), powoId = coalesce(excluded.powoId, powoId),
+                            learnedAt = excluded.learnedAt
+                        """,
+                    arguments: [key, item.language, item.binomial, names, item.family, item.gbifId, item.powoId,
+                                item.learnedAt.roundedToMilliseconds]
+                )
+            }
+        }
+    }
+
+    /// Everything learned about one species (any spelling, authorship ignored), newest first.
+    public func learnedSpecies(named name: String) throws(StoreError) -> [LearnedSpecies] {
+        let key = LearnedSpecies.key(for: name)
+        return try read("read the names Pl@ntNet gave") { db in
+            try Row.fetchAll(
+                db, sql: """
+                    SELECT binomial, language, commonNames, family, gbifId, powoId, learnedAt FROM learnedSpecies
+                    WHERE speciesKey = ? ORDER BY learnedAt DESC, language
+                    """,
+                arguments: [key]
+            ).map { row in
+                let names = (try? JSONDecoder().decode([String].self, from: Data((row[2] as String).utf8))) ?? []
+                return LearnedSpecies(
+                    binomial: row[0], language: row[1], commonNames: names, family: row[3], gbifId: row[4], powoId: row[5],
+                    learnedAt: DatabaseTimestamp.date(row, 6)
+                )
+            }
+        }
+    }
+
+    /// The learned-names store over this database, for the identification layer.
+    public var learnedNames: LearnedNames {
+        LearnedNames(
+            record: { species in try self.recordLearnedSpecies(species) },
+            lookup: { name in try self.learnedSpecies(named: name) }
+        )
+    }
+}
