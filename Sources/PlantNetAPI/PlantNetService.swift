@@ -5,7 +5,7 @@ import PlantGuideCore
 /// ``IdentificationCache``, the ``QuotaTracker`` and the offline back-off (``Reachability``).
 ///
 /// Order of one call: validate → cache (a hit makes no request) → offline back-off → quota → request →
-/// record quota → store in cache.
+/// record quota → store in cache (a failure to store only warns: the answer was paid for).
 public final class PlantNetService: Sendable {
     /// The HTTP client.
     public let client: PlantNetClient
@@ -52,7 +52,8 @@ public final class PlantNetService: Sendable {
         var result = answer
         let status = try? quota.record(remaining: answer.remainingRequests)
         result.remainingRequests = answer.remainingRequests ?? status?.remaining
-        try cache?.store(answer, for: key)
+        // The call was made and counted: a cache that cannot be written only costs a later repeat call.
+        cache?.storeKeepingAnswer(answer, for: key)
         return result
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import PlantGuideTestSupport
 import PlantNetAPI
+import Synchronization
 import Testing
 
 @Suite struct PlantNetServiceTests {
@@ -29,6 +30,27 @@ import Testing
             #expect(second.identification.source == .cache)
             #expect(second.identification.predictions == first.identification.predictions)
             #expect(stub.requestCount == 1)
+        }
+    }
+
+    /// The call was made and counted: a cache that cannot be written must not lose the answer.
+    @Test func aCacheThatCannotBeWrittenStillAnswers() async throws {
+        try await withStub { stub in
+            let folder = try temporaryFolder()
+            let blocker = folder.appendingPathComponent("not-a-folder")
+            try Data("x".utf8).write(to: blocker)
+            let warnings = WarningLog()
+            let api = PlantNetService(
+                client: PlantNetClient(configuration: PlantNetConfiguration(baseURL: stub.baseURL, apiKey: "stub-key"), sleep: { _ in }),
+                quota: QuotaTracker(file: folder.appendingPathComponent("quota.json")),
+                cache: IdentificationCache(file: blocker.appendingPathComponent("cache.json"), warn: warnings.add),
+                reachability: Reachability()
+            )
+            let answer = try await api.identify([image(3)])
+            #expect(answer.identification.source == .plantNetAPI)
+            #expect(answer.identification.best?.scientificName == "Monstera deliciosa")
+            #expect(stub.requestCount == 1)
+            #expect(warnings.lines.contains { $0.contains("could not be cached") })
         }
     }
 
@@ -71,4 +93,11 @@ import Testing
             #expect(api.reachability.isReachable)
         }
     }
+}
+
+/// Collects warnings for tests.
+final class WarningLog: Sendable {
+    private let store = Mutex<[String]>([])
+    var lines: [String] { store.withLock { $0 } }
+    var add: @Sendable (String) -> Void { { line in self.store.withLock { $0.append(line) } } }
 }

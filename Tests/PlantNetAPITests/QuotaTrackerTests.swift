@@ -27,6 +27,25 @@ import Testing
         #expect(try tracker.record(remaining: remaining).level == level)
     }
 
+    /// A reset date far ahead (a hand edit, a clock that jumped, a malformed 429) must not block the API for longer
+    /// than the quota's one-day period.
+    @Test func aResetDateFarAheadIsTreatedAsDamage() throws {
+        let folder = try temporaryFolder()
+        let file = folder.appendingPathComponent("quota.json")
+        let time = ManualTime(iso8601: "2026-03-01T10:00:00Z")
+        let tracker = QuotaTracker(file: file, now: time.now)
+        try tracker.recordExhausted(resetsAt: ISO8601DateFormatter().date(from: "2099-01-01T00:00:00Z")!)
+        let status = tracker.status()
+        #expect(status.isBlocked)
+        #expect(status.resetsAt.timeIntervalSince(time.now()) <= 25 * 3600)
+
+        let damaged = #"{"remaining":0,"blocked":true,"resetsAt":"2099-01-01T00:00:00Z","updatedAt":"2026-03-01T09:00:00Z"}"#
+        try Data(damaged.utf8).write(to: file)
+        let reread = QuotaTracker(file: file, now: time.now).status()
+        #expect(!reread.isBlocked)
+        #expect(reread.resetsAt == ISO8601DateFormatter().date(from: "2026-03-02T00:00:00Z"))
+    }
+
     @Test func zeroLeftBlocksUntilMidnightUTCThenResets() throws {
         let file = try temporaryFolder().appendingPathComponent("quota.json")
         let time = ManualTime(iso8601: "2026-03-01T23:50:00Z")

@@ -224,4 +224,44 @@ import Testing
         #expect(try copy.plantCount() == 50)
         #expect(try copy.integrityCheck() == ["ok"])
     }
+
+    /// A backup is what people restore from: a source damaged in the middle is refused, and nothing is written.
+    @Test func backupRefusesADamagedSource() throws {
+        let home = try TemporaryHome()
+        defer { home.cleanUp() }
+        do {
+            let database = try home.open()
+            for index in 0..<400 {
+                try database.addPlant(NewPlant(name: "Plant \(index)", notes: String(repeating: "n", count: 400)), profile: .fixture(), now: Date())
+            }
+            try database.checkpoint()
+        }
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: home.databaseURL.path)[.size] as? Int)
+        let handle = try FileHandle(forWritingTo: home.databaseURL)
+        try handle.seek(toOffset: UInt64(size / 2 / 4096 * 4096 + 16))
+        handle.write(Data(repeating: 0xA5, count: 2048))
+        try handle.close()
+        let target = home.directory.appending("backup.sqlite")
+        var message = ""
+        do {
+            try home.open().backup(to: target)
+        } catch {
+            message = "\(error)"
+        }
+        #expect(message.contains("damaged"), "got: \(message)")
+        #expect(!FileManager.default.fileExists(atPath: target.path))
+    }
+
+    /// An existing empty file is not silently turned into an empty collection.
+    @Test func refusesAZeroByteFile() throws {
+        let home = try TemporaryHome()
+        defer { home.cleanUp() }
+        try Data().write(to: home.databaseURL)
+        #expect {
+            _ = try home.open()
+        } throws: { error in
+            "\(error)".contains("is empty (0 bytes)")
+        }
+        #expect(try Data(contentsOf: home.databaseURL).isEmpty)
+    }
 }

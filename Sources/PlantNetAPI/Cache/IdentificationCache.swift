@@ -51,6 +51,20 @@ public final class IdentificationCache: Sendable {
 
     /// Stores `answer` for `key` and saves the cache.
     public func store(_ answer: PlantNetAnswer, for key: CacheKey) throws(PlantNetError) {
+        try storeOrThrow(answer, for: key)
+    }
+
+    /// Stores an answer, and on failure only warns: the answer was paid for with quota, so losing its cached
+    /// copy must not lose the answer itself.
+    public func storeKeepingAnswer(_ answer: PlantNetAnswer, for key: CacheKey) {
+        do {
+            try storeOrThrow(answer, for: key)
+        } catch {
+            warn("the identification could not be cached (\(error)); it is still answered")
+        }
+    }
+
+    private func storeOrThrow(_ answer: PlantNetAnswer, for key: CacheKey) throws(PlantNetError) {
         let time = now()
         try state.withLock { storage throws(PlantNetError) in
             var current = storage ?? load()

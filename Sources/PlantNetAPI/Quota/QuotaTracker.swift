@@ -47,7 +47,9 @@ public final class QuotaTracker: Sendable {
         try update { state in
             state.remaining = 0
             state.blocked = true
-            state.resetsAt = max(resetsAt, now())
+            // The quota resets daily: a reset further away than a day is a malformed answer, not a reason to
+            // block for longer.
+            state.resetsAt = min(max(resetsAt, now()), now().addingTimeInterval(Self.longestWait))
         }
     }
 
@@ -98,6 +100,12 @@ public final class QuotaTracker: Sendable {
         decoder.dateDecodingStrategy = .iso8601
         // A damaged file only loses the count, which the next answer restores; it is overwritten then.
         guard let saved = try? decoder.decode(State.self, from: data) else { return fresh }
-        return saved.resetsAt <= time ? fresh : saved
+        // A reset further ahead than the quota's one-day period is damage (a hand edit, a clock that jumped),
+        // which would block the API until the file is deleted: start afresh instead.
+        guard saved.resetsAt > time, saved.resetsAt <= time.addingTimeInterval(Self.longestWait) else { return fresh }
+        return saved
     }
+
+    /// The longest a block can last: the quota resets every day at 00:00 UTC, plus an hour of clock slack.
+    static let longestWait: TimeInterval = 25 * 3600
 }

@@ -83,13 +83,26 @@ public struct CollectionDatabase: Sendable {
 
     /// Writes a consistent copy of the database to `url` while it stays in use (SQLite online backup).
     /// An existing file at `url` is replaced only once the copy is complete.
+    ///
+    /// The source gets SQLite's full integrity check first, and the copy a quick one before it replaces anything:
+    /// a backup is what people restore from, so a damaged source is an error (``StoreError/corrupted(path:reason:)``),
+    /// never a copy reported as a success.
     public func backup(to url: URL) throws(StoreError) {
+        let problems = try integrityCheck()
+        guard problems == ["ok"] else {
+            throw .corrupted(path: path, reason: "the integrity check found \(problems.count) problem(s), first: \(problems.first ?? "?"); "
+                + "no backup was written")
+        }
         let temporary = url.deletingLastPathComponent()
             .appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).partial")
         do {
             let destination = try DatabaseQueue(path: temporary.path)
             try writer.backup(to: destination)
+            let copyCheck = try destination.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check") }
             try destination.close()
+            guard copyCheck == ["ok"] else {
+                throw StoreError.corrupted(path: url.path, reason: "the copy failed its check (\(copyCheck.first ?? "?"))")
+            }
             if FileManager.default.fileExists(atPath: url.path) {
                 _ = try FileManager.default.replaceItemAt(url, withItemAt: temporary)
             } else {
@@ -147,7 +160,12 @@ public struct CollectionDatabase: Sendable {
         }
         defer { try? handle.close() }
         let header = (try? handle.read(upToCount: 16)) ?? Data()
-        if header.isEmpty { return false }
+        // An existing empty file is not a new collection: it may be what is left of one (a truncated copy, a full
+        // disk). Opening it would silently start an empty collection over it, so it is refused.
+        if header.isEmpty {
+            throw .file(path: path, reason: "is empty (0 bytes), so it holds no collection. PlantGuide left it untouched: "
+                + "restore your backup over it, or delete it to start a new collection")
+        }
         guard header == Data("SQLite format 3\0".utf8) else { throw .notADatabase(path: path) }
         return true
     }
@@ -157,6 +175,8 @@ public struct CollectionDatabase: Sendable {
     private static func inspectReadOnly(path: String) throws(StoreError) {
         var configuration = Configuration()
         configuration.readonly = true
+        // Another process may be writing or checkpointing: wait for it like the writer does, never fail at once.
+        configuration.busyMode = .timeout(10)
         do {
             let queue = try DatabaseQueue(path: path, configuration: configuration)
             defer { try? queue.close() }
