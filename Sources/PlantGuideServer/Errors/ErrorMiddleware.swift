@@ -41,11 +41,18 @@ struct ErrorMiddleware: RouterMiddleware {
         case let error as any HTTPResponseError:
             return (error.status, Self.defaultMessage(error.status), nil)
         case let error as CatalogError:
-            return (.internalServerError, error.description, nil)
+            switch error {
+            case .queryTooLong, .queryHasTooManyWords: return (.badRequest, error.description, nil)
+            case .resourceMissing, .resourceUnreadable: return (.internalServerError, error.description, nil)
+            }
         default:
-            return (.internalServerError, "Something went wrong on the server. Try again; if it keeps happening, check the server log.", nil)
+            return (.internalServerError, Self.internalMessage, nil)
         }
     }
+
+    private static let internalMessage =
+        "Something went wrong on the server. Try again; if it keeps happening, check the server log."
+
 
     static func defaultMessage(_ status: HTTPResponse.Status) -> String {
         switch status {
