@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import PlantGuideCore
 
 /// Log-in and log-out, for the pages and for API clients. Only used when a password is configured.
 struct AuthRoutes {
@@ -14,7 +15,7 @@ struct AuthRoutes {
             return Response.html(Pages.login(context: context, next: next, message: nil))
         }
         router.post("/login") { request, context in
-            let form = try await request.formData(context: context, limit: 64 * 1024)
+            let form = try await request.formData(context: context, limit: InputLimits.formBodyBytes)
             let next = Self.safeNext(form["next"])
             do {
                 return try logIn(password: form["password"] ?? "", context: context, then: Response.redirect(to: next, type: .normal))
@@ -33,7 +34,7 @@ struct AuthRoutes {
             JSONResponse.make(SessionBody(requiresLogin: context.requiresLogin, loggedIn: context.isLoggedIn, csrfToken: context.csrfToken))
         }
         router.post("/api/session") { request, context in
-            let body = try await request.decode(as: PasswordBody.self, context: context)
+            let body = try await request.decodeJSON(as: PasswordBody.self, context: context)
             return try logIn(password: body.password, context: context, then: Response(status: .noContent))
         }
         router.delete("/api/session") { _, context in

@@ -1,3 +1,5 @@
+import PlantGuideCore
+
 /// The OpenAPI 3.1 description of the JSON API, served at `/openapi.json`. Written by hand; the router
 /// tests check that every path it names is served and every API route is named.
 enum OpenAPIDocument {
@@ -110,7 +112,7 @@ enum OpenAPIDocument {
           },
           "NewCollectionEntry": {
             "type": "object", "required": ["scientificName"],
-            "properties": { "uploadId": { "type": "string" }, "scientificName": { "type": "string" }, "nickname": { "type": "string" }, "room": { "type": "string" } }
+            "properties": { "uploadId": { "type": "string" }, "scientificName": { "type": "string", "minLength": 1, "maxLength": \#(InputLimits.plantNameCharacters) }, "nickname": { "type": "string", "maxLength": \#(InputLimits.nicknameCharacters) }, "room": { "type": "string", "maxLength": \#(InputLimits.roomCharacters) } }
           },
           "CareTask": {
             "type": "object",
@@ -149,7 +151,7 @@ enum OpenAPIDocument {
           "get": {
             "summary": "Search or list catalog plants",
             "parameters": [
-              { "name": "q", "in": "query", "schema": { "type": "string" }, "description": "Search text; empty lists all." },
+              { "name": "q", "in": "query", "schema": { "type": "string", "maxLength": \#(InputLimits.queryCharacters) }, "description": "Search text of at most \#(InputLimits.queryCharacters) characters and \#(InputLimits.queryWords) words; empty lists all." },
               { "name": "category", "in": "query", "schema": { "type": "string" }, "description": "Category slug, e.g. cactus or tropical-foliage." },
               { "name": "family", "in": "query", "schema": { "type": "string" } },
               { "name": "limit", "in": "query", "schema": { "type": "integer", "minimum": 1 } }
@@ -203,7 +205,7 @@ enum OpenAPIDocument {
           "post": {
             "summary": "Add a plant (optionally the photo of an identification)",
             "requestBody": { "required": true, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/NewCollectionEntry" } } } },
-            "responses": { "201": { "description": "Added", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/CollectionEntry" } } } }, "400": { "$ref": "#/components/responses/Error" }, "404": { "$ref": "#/components/responses/Error" } }
+            "responses": { "201": { "description": "Added", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/CollectionEntry" } } } }, "400": { "$ref": "#/components/responses/Error" }, "404": { "$ref": "#/components/responses/Error" }, "413": { "$ref": "#/components/responses/Error" }, "422": { "$ref": "#/components/responses/Error" } }
           }
         },
         "/api/collection/{id}": {
