@@ -65,9 +65,35 @@ struct AuthRoutes {
     }
 
     /// Only local paths, so the log-in form cannot bounce a user to another site.
+    ///
+    /// Browsers drop tabs and line breaks from a `Location` and read backslashes as slashes, so
+    /// `/<TAB>/evil.example` and `/\evil.example` lead off-site: the target is judged as a browser would
+    /// read it, also after undoing percent-encoding (`/%2F/evil.example`), and the normalised path is
+    /// what is returned. Anything that is not a path on this site, or is the log-in page itself, is `/`.
     static func safeNext(_ text: String?) -> String {
-        guard let text, text.hasPrefix("/"), !text.hasPrefix("//"), !text.contains("\\"), !text.hasPrefix("/login") else { return "/" }
-        return text
+        guard let text else { return "/" }
+        let path = browserReading(text)
+        guard isLocalPath(path), !path.unicodeScalars.contains(where: { $0.value < 0x21 || $0.value == 0x7F }) else { return "/" }
+        var decoded = path
+        for _ in 0..<3 {
+            guard let once = decoded.removingPercentEncoding, once != decoded else { break }
+            decoded = browserReading(once)
+            guard isLocalPath(decoded) else { return "/" }
+        }
+        return path
+    }
+
+    /// The text as a browser follows it: tabs and line breaks gone, backslashes as slashes.
+    private static func browserReading(_ text: String) -> String {
+        var scalars = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars where scalar != "\t" && scalar != "\n" && scalar != "\r" {
+            scalars.append(scalar == "\\" ? "/" : scalar)
+        }
+        return String(scalars)
+    }
+
+    private static func isLocalPath(_ path: String) -> Bool {
+        path.hasPrefix("/") && !path.hasPrefix("//") && !path.hasPrefix("/login")
     }
 }
 

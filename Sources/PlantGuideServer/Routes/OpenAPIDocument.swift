@@ -226,7 +226,7 @@ enum OpenAPIDocument {
         "/api/care/{id}/snooze": {
           "post": {
             "summary": "Move a task later", "parameters": [{ "$ref": "#/components/parameters/Id" }, { "name": "days", "in": "query", "schema": { "type": "integer", "minimum": 1, "maximum": 30, "default": 1 } }],
-            "responses": { "204": { "$ref": "#/components/responses/NoContent" }, "400": { "$ref": "#/components/responses/Error" } }
+            "responses": { "204": { "$ref": "#/components/responses/NoContent" }, "400": { "$ref": "#/components/responses/Error" }, "404": { "$ref": "#/components/responses/Error" } }
           }
         },
         "/api/settings": {
