@@ -192,7 +192,7 @@ enum OpenAPIDocument {
               "200": { "description": "Candidates, best first", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/IdentifyResult" } } } },
               "400": { "$ref": "#/components/responses/Error" }, "403": { "$ref": "#/components/responses/Error" },
               "413": { "$ref": "#/components/responses/Error" }, "415": { "$ref": "#/components/responses/Error" },
-              "501": { "$ref": "#/components/responses/Error" },
+              "422": { "$ref": "#/components/responses/Error" }, "501": { "$ref": "#/components/responses/Error" },
               "503": { "description": "Busy; retry after the given seconds.", "headers": { "Retry-After": { "schema": { "type": "integer" } } }, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Error" } } } }
             }
           }
