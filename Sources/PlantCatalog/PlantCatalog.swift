@@ -51,6 +51,10 @@ public final class PlantCatalog: Sendable {
     /// or a part of one, and words of four letters or more tolerate typos (one edit, two from eight
     /// letters). Results come best first: exact, then prefix, then word, then fuzzy matches, ties
     /// broken by fewer edits, species before cultivars, then by name. An empty query finds nothing.
+    ///
+    /// A query over ``PlantGuideCore/InputLimits/queryCharacters`` characters or
+    /// ``PlantGuideCore/InputLimits/queryWords`` words is refused (see ``checkQuery(_:)``), so a search
+    /// costs bounded time and memory whatever it is given.
     /// - Parameters:
     ///   - query: what the person typed.
     ///   - category: keep only this category.
@@ -59,6 +63,7 @@ public final class PlantCatalog: Sendable {
     public func search(
         _ query: String, category: PlantCategory? = nil, family: String? = nil, limit: Int? = nil
     ) throws(CatalogError) -> [CatalogSearchResult] {
+        try Self.checkQuery(query)
         let index = try index()
         let familyKey = family.map { $0.lowercased() }
         let found = index.search(query) { plant in
@@ -66,6 +71,17 @@ public final class PlantCatalog: Sendable {
                 && (familyKey == nil || plant.family.lowercased() == familyKey)
         }
         return found.prefix(limit ?? found.count).map { CatalogSearchResult(plant: index.plants[$0.index], match: $0.match) }
+    }
+
+    /// Refuses a query over the search limits, in time bounded by the limits whatever the query's length.
+    /// - Throws: ``CatalogError/queryTooLong(limit:)`` or ``CatalogError/queryHasTooManyWords(limit:)``.
+    public static func checkQuery(_ query: String) throws(CatalogError) {
+        if InputLimits.exceeds(query, characters: InputLimits.queryCharacters) {
+            throw .queryTooLong(limit: InputLimits.queryCharacters)
+        }
+        if TextFolding.words(TextFolding.fold(query)).count > InputLimits.queryWords {
+            throw .queryHasTooManyWords(limit: InputLimits.queryWords)
+        }
     }
 
     /// Plants filtered by category and/or family, ordered by scientific name.
@@ -120,7 +136,8 @@ public final class PlantCatalog: Sendable {
     public func suggestMatches(for identifiedName: String, confidence: Double) throws(CatalogError) -> [CatalogPlant] {
         let index = try index()
         let parsed = ScientificName(parsing: identifiedName)
-        guard !parsed.genus.isEmpty else { return [] }
+        // A name too long to search for cannot be close to any catalog name.
+        guard !parsed.genus.isEmpty, (try? Self.checkQuery(parsed.binomial)) != nil else { return [] }
         if confidence < 0.7 {
             return try search(parsed.binomial, limit: 5).map(\.plant)
         }

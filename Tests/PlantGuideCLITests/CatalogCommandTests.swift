@@ -57,6 +57,15 @@ import Testing
         #expect((try json.json() as? [Any])?.isEmpty == true)
     }
 
+    @Test func searchesOverTheLimitsAreRefusedWithTheLimit() throws {
+        let long = try cli.run(["search", String(repeating: "a", count: 40_000)])
+        #expect(long.status == 64)
+        #expect(long.stderr.contains("The search is longer than 200 characters."))
+        let wordy = try cli.run(["search"] + Array(repeating: "fern", count: 13))
+        #expect(wordy.status == 64)
+        #expect(wordy.stderr.contains("The search has more than 12 words."))
+    }
+
     @Test func statsJSONHasTheDocumentedShape() throws {
         let outcome = try cli.run(["catalog", "stats", "--json"])
         #expect(outcome.status == 0)

@@ -40,6 +40,19 @@ import Testing
         #expect(try runner.jsonArray(["collection", "list", "--json"]).isEmpty)
     }
 
+    @Test func addRefusesTextOverTheLimits() throws {
+        let runner = try collectionRunner()
+        defer { runner.cleanUp() }
+        let nickname = try runner.run(["collection", "add", "Monstera", "--nickname", String(repeating: "n", count: 101)])
+        #expect(nickname.status != 0)
+        #expect(nickname.stderr.contains("The nickname is longer than 100 characters."))
+        let notes = try runner.run(["collection", "add", "Monstera", "--notes", String(repeating: "n", count: 2_001)])
+        #expect(notes.status != 0)
+        #expect(notes.stderr.contains("The note is longer than 2000 characters."))
+        let atLimit = try runner.jsonObject(["collection", "add", "Monstera", "--room", String(repeating: "r", count: 100), "--json"])
+        #expect((atLimit["room"] as? String)?.count == 100)
+    }
+
     @Test func listFiltersByRoomAndShowGivesEverything() throws {
         let runner = try collectionRunner()
         defer { runner.cleanUp() }

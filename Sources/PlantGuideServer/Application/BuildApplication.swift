@@ -35,7 +35,8 @@ public func buildApplication(
 /// The router with every route and middleware, for ``buildApplication(configuration:dependencies:logger:onServerRunning:)``
 /// and for router tests.
 public func buildRouter(configuration: ServerConfiguration, dependencies: ServerDependencies) -> Router<AppRequestContext> {
-    let router = Router(context: AppRequestContext.self)
+    // HEAD answers wherever GET does: the GET handler's headers without its body.
+    let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
     let sessions = SessionStore(now: dependencies.now)
     let throttle = LoginThrottle(now: dependencies.now)
     let queue = IdentifyQueue(maximumConcurrent: configuration.identifyConcurrency, maximumQueued: configuration.identifyQueueLength)

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import PlantCatalog
+import PlantStore
 
 /// Turns every error into an answer: JSON `{status, message}` for the API, a page with a way to retry
 /// for people. Unknown errors become a 500 whose message reveals nothing internal.
@@ -40,12 +41,25 @@ struct ErrorMiddleware: RouterMiddleware {
             return (error.status, error.body ?? Self.defaultMessage(error.status), nil)
         case let error as any HTTPResponseError:
             return (error.status, Self.defaultMessage(error.status), nil)
+        case let error as StoreError:
+            switch error {
+            case .plantNotFound(let id): return (.notFound, ServerError.notFound("The plant \(id)").description, nil)
+            case .invalid: return (.unprocessableContent, error.description, nil)
+            default: return (.internalServerError, Self.internalMessage, nil)
+            }
         case let error as CatalogError:
-            return (.internalServerError, error.description, nil)
+            switch error {
+            case .queryTooLong, .queryHasTooManyWords: return (.badRequest, error.description, nil)
+            case .resourceMissing, .resourceUnreadable: return (.internalServerError, error.description, nil)
+            }
         default:
-            return (.internalServerError, "Something went wrong on the server. Try again; if it keeps happening, check the server log.", nil)
+            return (.internalServerError, Self.internalMessage, nil)
         }
     }
+
+    private static let internalMessage =
+        "Something went wrong on the server. Try again; if it keeps happening, check the server log."
+
 
     static func defaultMessage(_ status: HTTPResponse.Status) -> String {
         switch status {

@@ -11,6 +11,13 @@ public enum ServerError: Error, Sendable, Equatable {
     case unsupportedImage(String)
     /// The request body is larger than the configured limit.
     case payloadTooLarge(limit: Int)
+    /// A part of the request is larger than its limit (a form field, a photo's pixels); the message says which.
+    case tooLarge(String)
+    /// The URL is longer than ``PlantGuideCore/InputLimits/urlBytes``.
+    case uriTooLong(limit: Int)
+    /// The request is well formed but a value in it is refused (a nickname over its limit, a photo too
+    /// damaged or too small to read); the message says which and why.
+    case unprocessable(String)
     /// A form or API call arrived without the anti-forgery token of its session.
     case csrfRejected
     /// The server is exposed and the request carries no valid session.
@@ -32,7 +39,9 @@ public enum ServerError: Error, Sendable, Equatable {
         case .badRequest: .badRequest
         case .notFound: .notFound
         case .unsupportedImage: .unsupportedMediaType
-        case .payloadTooLarge: .contentTooLarge
+        case .payloadTooLarge, .tooLarge: .contentTooLarge
+        case .uriTooLong: .uriTooLong
+        case .unprocessable: .unprocessableContent
         case .csrfRejected: .forbidden
         case .unauthenticated, .invalidCredentials: .unauthorized
         case .tooManyLoginAttempts: .tooManyRequests
@@ -57,7 +66,10 @@ extension ServerError: CustomStringConvertible, LocalizedError {
         case .badRequest(let message): message
         case .notFound(let what): "\(what) was not found."
         case .unsupportedImage(let detail): "Only JPEG, PNG, WebP and HEIC photos are accepted (\(detail))."
-        case .payloadTooLarge(let limit): "The upload is larger than the limit of \(limit / 1_048_576) MB."
+        case .payloadTooLarge(let limit): "The request body is larger than the limit of \(Self.bytes(limit))."
+        case .tooLarge(let message): message
+        case .uriTooLong(let limit): "The address is longer than the limit of \(Self.bytes(limit))."
+        case .unprocessable(let message): message
         case .csrfRejected: "The form has expired or did not come from this site. Reload the page and try again."
         case .unauthenticated: "Log in first."
         case .invalidCredentials: "That password is not right."
@@ -69,4 +81,11 @@ extension ServerError: CustomStringConvertible, LocalizedError {
     }
 
     public var errorDescription: String? { description }
+
+    /// `25 MB`, `64 KB`, `512 bytes`: limits as people read them.
+    static func bytes(_ count: Int) -> String {
+        if count >= 1_048_576, count % 1_048_576 == 0 { return "\(count / 1_048_576) MB" }
+        if count >= 1024, count % 1024 == 0 { return "\(count / 1024) KB" }
+        return "\(count) bytes"
+    }
 }

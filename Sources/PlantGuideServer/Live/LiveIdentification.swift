@@ -54,6 +54,7 @@ enum LiveIdentification {
         if onDevice != nil { strategies.append(.onDevice) }
         if online != nil { strategies.append(.plantNet) }
         let hasDevice = onDevice != nil
+        let hasOnline = online != nil
         return IdentificationCapability(summary: summaries.joined(separator: " + "), strategies: strategies) { request in
             let strategy: IdentificationStrategy =
                 switch request.strategy {
@@ -67,13 +68,14 @@ enum LiveIdentification {
                     photos: request.photos, organs: Array(repeating: organ, count: request.photos.count), strategy: strategy,
                     options: PlantNetOptions(project: "all", language: "en")
                 )
-                let offline = strategy != .onDevice && result.online == nil && result.preferred.source == .onDevice
+                // "Offline" only when Pl@ntNet is configured and was asked; without a key it is simply not used.
+                let offline = hasOnline && strategy != .onDevice && result.online == nil && result.preferred.source == .onDevice
                 return IdentifyOutcome(
                     identification: result.preferred, offline: offline, quotaRemaining: result.remainingRequests,
                     notes: result.notes, suggestions: result.suggestions
                 )
             } catch {
-                throw ServerError.failed("\(error)")
+                throw serverError(for: error)
             }
         }
     }
@@ -95,6 +97,41 @@ enum LiveIdentification {
             enricher.careProfile = { plant in guide.profile(for: plant, name: plant.scientificName) }
         }
         return enricher
+    }
+
+    /// The answer for a failed identification. A photo the decoder refuses is the client's fault: 413
+    /// when it has too many bytes or pixels, 415 when it is not a photo format PlantGuide reads, 422 when
+    /// it is damaged or too small, each with the decoder's message. A source that is not set up is said
+    /// to be not configured (501); only a failure of the source itself is a 502.
+    static func serverError(for error: any Error) -> ServerError {
+        if let problem = photoProblem(in: error) {
+            switch problem {
+            case .fileTooLarge, .tooLarge: return .tooLarge(problem.description)
+            case .unrecognizedFormat, .unsupported: return .unsupportedImage(problem.description)
+            case .empty, .truncated, .corrupt, .tooSmall: return .unprocessable(problem.description)
+            case .outOfMemory, .encodingFailed: break
+            }
+        }
+        switch error {
+        case HybridError.onlineUnavailable(let reason):
+            return .capabilityMissing("Pl@ntNet is not configured: \(reason) Add an API key in Settings, or identify on the device.")
+        case HybridError.onDeviceUnavailable(let reason):
+            return .capabilityMissing("On-device identification is not set up: \(reason)")
+        case HybridError.noPhotos:
+            return .badRequest("Choose a photo of the plant first.")
+        default:
+            return .failed("\(error)")
+        }
+    }
+
+    /// The decoder's verdict on the photo, wherever it sits in the identifier's error.
+    private static func photoProblem(in error: any Error) -> ImagingError? {
+        switch error {
+        case let problem as ImagingError: problem
+        case HybridError.failed(_, let inner): photoProblem(in: inner)
+        case HybridError.bothFailed(let onDevice, let online): photoProblem(in: onDevice) ?? photoProblem(in: online)
+        default: nil
+        }
     }
 
     static func quota(_ directory: DataDirectory) -> QuotaTracker {

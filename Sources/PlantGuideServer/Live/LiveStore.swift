@@ -34,7 +34,7 @@ enum LiveStore {
                 }
             },
             detail: { id in
-                guard let number = Int64(id), try database.plant(id: number) != nil else { return nil }
+                guard let number = plantID(id), try database.plant(id: number) != nil else { return nil }
                 let details = try database.details(ofPlant: number)
                 let history = details.identifications.map { filed in
                     let best = filed.identification.best
@@ -90,11 +90,11 @@ enum LiveStore {
                 }
             },
             markDone: { id in
-                let (plant, task) = try parseTaskID(id)
+                let (plant, task) = try scheduledTask(id, planner: planner)
                 _ = try planner.markDone(plantId: plant, task: task)
             },
             snooze: { id, days in
-                let (plant, task) = try parseTaskID(id)
+                let (plant, task) = try scheduledTask(id, planner: planner)
                 _ = try planner.snooze(plantId: plant, task: task, days: days)
             },
             calendar: {
@@ -105,12 +105,23 @@ enum LiveStore {
         )
     }
 
-    private static func parseTaskID(_ id: String) throws -> (Int64, CareTask) {
-        let parts = id.split(separator: "-", maxSplits: 1)
-        guard parts.count == 2, let plant = Int64(parts[0]), let task = CareTask(rawValue: String(parts[1])) else {
-            throw ServerError.notFound("The care task “\(id)”")
-        }
+    /// A care task id, `<plant>-<task>` as ``DueCareItem/id`` writes it, of a task the plant has: anything
+    /// else is "not found" before a thing is written.
+    private static func scheduledTask(_ id: String, planner: CarePlanner) throws -> (Int64, CareTask) {
+        let notFound = ServerError.notFound("The care task “\(id)”")
+        guard let dash = id.firstIndex(of: "-"), let plant = plantID(id[..<dash]),
+              let task = CareTask(rawValue: String(id[id.index(after: dash)...]))
+        else { throw notFound }
+        guard try planner.schedule(forPlant: plant).contains(where: { $0.task == task }) else { throw notFound }
         return (plant, task)
+    }
+
+    /// A plant id exactly as the server writes one: decimal digits, no sign, no leading zero.
+    static func plantID(_ text: some StringProtocol) -> Int64? {
+        guard let first = text.utf8.first, first != UInt8(ascii: "0"), text.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
+            return nil
+        }
+        return Int64(text)
     }
 
     private static func entry(_ plant: Plant, photoID: String?) -> CollectionEntry {

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import PlantGuideCore
 
 /// Log-in and log-out, for the pages and for API clients. Only used when a password is configured.
 struct AuthRoutes {
@@ -14,7 +15,7 @@ struct AuthRoutes {
             return Response.html(Pages.login(context: context, next: next, message: nil))
         }
         router.post("/login") { request, context in
-            let form = try await request.formData(context: context, limit: 64 * 1024)
+            let form = try await request.formData(context: context, limit: InputLimits.formBodyBytes)
             let next = Self.safeNext(form["next"])
             do {
                 return try logIn(password: form["password"] ?? "", context: context, then: Response.redirect(to: next, type: .normal))
@@ -33,7 +34,7 @@ struct AuthRoutes {
             JSONResponse.make(SessionBody(requiresLogin: context.requiresLogin, loggedIn: context.isLoggedIn, csrfToken: context.csrfToken))
         }
         router.post("/api/session") { request, context in
-            let body = try await request.decode(as: PasswordBody.self, context: context)
+            let body = try await request.decodeJSON(as: PasswordBody.self, context: context)
             return try logIn(password: body.password, context: context, then: Response(status: .noContent))
         }
         router.delete("/api/session") { _, context in
@@ -64,9 +65,35 @@ struct AuthRoutes {
     }
 
     /// Only local paths, so the log-in form cannot bounce a user to another site.
+    ///
+    /// Browsers drop tabs and line breaks from a `Location` and read backslashes as slashes, so
+    /// `/<TAB>/evil.example` and `/\evil.example` lead off-site: the target is judged as a browser would
+    /// read it, also after undoing percent-encoding (`/%2F/evil.example`), and the normalised path is
+    /// what is returned. Anything that is not a path on this site, or is the log-in page itself, is `/`.
     static func safeNext(_ text: String?) -> String {
-        guard let text, text.hasPrefix("/"), !text.hasPrefix("//"), !text.contains("\\"), !text.hasPrefix("/login") else { return "/" }
-        return text
+        guard let text else { return "/" }
+        let path = browserReading(text)
+        guard isLocalPath(path), !path.unicodeScalars.contains(where: { $0.value < 0x21 || $0.value == 0x7F }) else { return "/" }
+        var decoded = path
+        for _ in 0..<3 {
+            guard let once = decoded.removingPercentEncoding, once != decoded else { break }
+            decoded = browserReading(once)
+            guard isLocalPath(decoded) else { return "/" }
+        }
+        return path
+    }
+
+    /// The text as a browser follows it: tabs and line breaks gone, backslashes as slashes.
+    private static func browserReading(_ text: String) -> String {
+        var scalars = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars where scalar != "\t" && scalar != "\n" && scalar != "\r" {
+            scalars.append(scalar == "\\" ? "/" : scalar)
+        }
+        return String(scalars)
+    }
+
+    private static func isLocalPath(_ path: String) -> Bool {
+        path.hasPrefix("/") && !path.hasPrefix("//") && !path.hasPrefix("/login")
     }
 }
 

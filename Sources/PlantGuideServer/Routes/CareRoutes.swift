@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import PlantGuideCore
 
 /// The Care page, marking tasks done or snoozed, the iCalendar feed, and the care API.
 struct CareRoutes {
@@ -18,7 +19,7 @@ struct CareRoutes {
             return Response.redirect(to: "/care", type: .normal)
         }
         router.post("/care/:id/snooze") { request, context in
-            let form = try await request.formData(context: context, limit: 64 * 1024)
+            let form = try await request.formData(context: context, limit: InputLimits.formBodyBytes)
             try await require().snooze(try Self.id(context), try Self.days(form["days"]))
             return Response.redirect(to: "/care", type: .normal)
         }

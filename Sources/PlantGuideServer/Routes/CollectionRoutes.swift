@@ -69,13 +69,20 @@ struct CollectionRoutes {
         let collection = try require()
         let fields: SaveBody
         if request.headers[.contentType]?.lowercased().hasPrefix("application/json") == true {
-            fields = try await request.decode(as: SaveBody.self, context: context)
+            fields = try await request.decodeJSON(as: SaveBody.self, context: context)
         } else {
-            let form = try await request.formData(context: context, limit: configuration.maxUploadBytes)
+            let form = try await request.formData(context: context, limit: InputLimits.formBodyBytes)
             fields = SaveBody(uploadId: form["uploadId"], scientificName: form["scientificName"] ?? "", nickname: form["nickname"], room: form["room"])
         }
         let name = fields.scientificName.trimmingCharacters(in: .whitespaces)
-        guard !name.isEmpty, name.count <= 200 else { throw ServerError.badRequest("Give the plant's scientific name.") }
+        guard !name.isEmpty else { throw ServerError.badRequest("Give the plant's scientific name.") }
+        for (what, text, limit) in [
+            ("scientific name", name, InputLimits.plantNameCharacters),
+            ("nickname", fields.nickname ?? "", InputLimits.nicknameCharacters),
+            ("room", fields.room ?? "", InputLimits.roomCharacters),
+        ] where InputLimits.exceeds(text, characters: limit) {
+            throw ServerError.unprocessable(InputLimits.tooLong(what, characters: limit))
+        }
         var photo: Data?
         var identification: Identification?
         if let uploadID = fields.uploadId, !uploadID.isEmpty {

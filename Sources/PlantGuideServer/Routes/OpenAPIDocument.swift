@@ -1,3 +1,5 @@
+import PlantGuideCore
+
 /// The OpenAPI 3.1 description of the JSON API, served at `/openapi.json`. Written by hand; the router
 /// tests check that every path it names is served and every API route is named.
 enum OpenAPIDocument {
@@ -121,7 +123,7 @@ enum OpenAPIDocument {
           },
           "NewCollectionEntry": {
             "type": "object", "required": ["scientificName"],
-            "properties": { "uploadId": { "type": "string" }, "scientificName": { "type": "string" }, "nickname": { "type": "string" }, "room": { "type": "string" } }
+            "properties": { "uploadId": { "type": "string" }, "scientificName": { "type": "string", "minLength": 1, "maxLength": \#(InputLimits.plantNameCharacters) }, "nickname": { "type": "string", "maxLength": \#(InputLimits.nicknameCharacters) }, "room": { "type": "string", "maxLength": \#(InputLimits.roomCharacters) } }
           },
           "CareTask": {
             "type": "object",
@@ -160,7 +162,7 @@ enum OpenAPIDocument {
           "get": {
             "summary": "Search or list catalog plants",
             "parameters": [
-              { "name": "q", "in": "query", "schema": { "type": "string" }, "description": "Search text; empty lists all." },
+              { "name": "q", "in": "query", "schema": { "type": "string", "maxLength": \#(InputLimits.queryCharacters) }, "description": "Search text of at most \#(InputLimits.queryCharacters) characters and \#(InputLimits.queryWords) words; empty lists all." },
               { "name": "category", "in": "query", "schema": { "type": "string" }, "description": "Category slug, e.g. cactus or tropical-foliage." },
               { "name": "family", "in": "query", "schema": { "type": "string" } },
               { "name": "limit", "in": "query", "schema": { "type": "integer", "minimum": 1 } }
@@ -201,7 +203,7 @@ enum OpenAPIDocument {
               "200": { "description": "Candidates, best first", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/IdentifyResult" } } } },
               "400": { "$ref": "#/components/responses/Error" }, "403": { "$ref": "#/components/responses/Error" },
               "413": { "$ref": "#/components/responses/Error" }, "415": { "$ref": "#/components/responses/Error" },
-              "501": { "$ref": "#/components/responses/Error" },
+              "422": { "$ref": "#/components/responses/Error" }, "501": { "$ref": "#/components/responses/Error" },
               "503": { "description": "Busy; retry after the given seconds.", "headers": { "Retry-After": { "schema": { "type": "integer" } } }, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Error" } } } }
             }
           }
@@ -214,7 +216,7 @@ enum OpenAPIDocument {
           "post": {
             "summary": "Add a plant (optionally the photo of an identification)",
             "requestBody": { "required": true, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/NewCollectionEntry" } } } },
-            "responses": { "201": { "description": "Added", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/CollectionEntry" } } } }, "400": { "$ref": "#/components/responses/Error" }, "404": { "$ref": "#/components/responses/Error" } }
+            "responses": { "201": { "description": "Added", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/CollectionEntry" } } } }, "400": { "$ref": "#/components/responses/Error" }, "404": { "$ref": "#/components/responses/Error" }, "413": { "$ref": "#/components/responses/Error" }, "422": { "$ref": "#/components/responses/Error" } }
           }
         },
         "/api/collection/{id}": {
@@ -235,7 +237,7 @@ enum OpenAPIDocument {
         "/api/care/{id}/snooze": {
           "post": {
             "summary": "Move a task later", "parameters": [{ "$ref": "#/components/parameters/Id" }, { "name": "days", "in": "query", "schema": { "type": "integer", "minimum": 1, "maximum": 30, "default": 1 } }],
-            "responses": { "204": { "$ref": "#/components/responses/NoContent" }, "400": { "$ref": "#/components/responses/Error" } }
+            "responses": { "204": { "$ref": "#/components/responses/NoContent" }, "400": { "$ref": "#/components/responses/Error" }, "404": { "$ref": "#/components/responses/Error" } }
           }
         },
         "/api/settings": {

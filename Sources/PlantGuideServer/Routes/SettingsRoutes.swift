@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import PlantGuideCore
 
 /// The Settings page and API: key status (never the key), quota, cache and model facts.
 struct SettingsRoutes {
@@ -12,13 +13,13 @@ struct SettingsRoutes {
             return Response.html(Pages.settings(try await facts(), saved: saved, context: context))
         }
         router.post("/settings/api-key") { request, context in
-            let form = try await request.formData(context: context, limit: 64 * 1024)
+            let form = try await request.formData(context: context, limit: InputLimits.formBodyBytes)
             try await replace(form["apiKey"])
             return Response.redirect(to: "/settings?saved=1", type: .normal)
         }
         router.get("/api/settings") { _, _ in JSONResponse.make(try await facts()) }
         router.put("/api/settings/api-key") { request, context in
-            let body = try await request.decode(as: APIKeyBody.self, context: context)
+            let body = try await request.decodeJSON(as: APIKeyBody.self, context: context)
             try await replace(body.apiKey)
             return Response(status: .noContent)
         }

@@ -2,10 +2,14 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import PlantGuideCore
 
 /// Guards every request: gives the client a session cookie, requires a log-in when the server is
-/// exposed, refuses state-changing requests without the session's anti-forgery token, bounds the body
-/// size, and admits identification uploads through the queue before their bodies are read.
+/// exposed, refuses state-changing requests without the session's anti-forgery token, bounds the URL
+/// and body sizes, and admits identification uploads through the queue before their bodies are read.
+///
+/// Everything that can be refused from the headers alone is refused before the body is read, so a
+/// request that cannot pass costs no parsing.
 struct RequestGate: RouterMiddleware {
     typealias Context = AppRequestContext
 
@@ -18,6 +22,9 @@ struct RequestGate: RouterMiddleware {
     let identifyQueue: IdentifyQueue
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard request.uri.description.utf8.count <= InputLimits.urlBytes else {
+            throw ServerError.uriTooLong(limit: InputLimits.urlBytes)
+        }
         var context = context
         var issuedSession: String?
         if let cookie = request.cookies[Self.cookieName]?.value, sessions.isWellFormed(cookie) {
@@ -45,10 +52,10 @@ struct RequestGate: RouterMiddleware {
         if request.method == .post || request.method == .put || request.method == .delete || request.method == .patch {
             if Self.isIdentifyUpload(path) {
                 response = try await identifyQueue.admit {
-                    try await checkedUnsafe(request, context: context, next: next)
+                    try await checkedUnsafe(request, context: context, hasSession: issuedSession == nil, next: next)
                 }
             } else {
-                response = try await checkedUnsafe(request, context: context, next: next)
+                response = try await checkedUnsafe(request, context: context, hasSession: issuedSession == nil, next: next)
             }
         } else {
             response = try await next(request, context)
@@ -57,26 +64,40 @@ struct RequestGate: RouterMiddleware {
         return response
     }
 
+    /// Checks the anti-forgery token of a state-changing request: from the header, or else from the form,
+    /// which is then read (bounded) and parsed once for the route.
+    /// - Parameter hasSession: whether the request came with a session cookie; without one, it cannot
+    ///   know its new session's token, so it is refused before its body is read.
     private func checkedUnsafe(
-        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+        _ request: Request, context: Context, hasSession: Bool, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         var request = request
         var context = context
-        if let length = request.headers[.contentLength].flatMap(Int.init), length > configuration.maxUploadBytes {
-            throw ServerError.payloadTooLarge(limit: configuration.maxUploadBytes)
+        // Only uploads carry files; every other form or JSON body fits in a small one.
+        let isUpload = Self.isIdentifyUpload(request.uri.path)
+        let limit = isUpload ? configuration.maxUploadBytes : InputLimits.formBodyBytes
+        let anyBodyLimit = isUpload ? limit : max(limit, InputLimits.jsonBodyBytes)
+        if let length = request.headers[.contentLength].flatMap(Int.init), length > anyBodyLimit {
+            throw ServerError.payloadTooLarge(limit: anyBodyLimit)
         }
         if let token = request.headers[Self.csrfHeader] {
             guard sessions.verifyCSRF(token, sessionID: context.sessionID) else { throw ServerError.csrfRejected }
             return try await next(request, context)
         }
+        guard hasSession, let encoding = try FormData.encoding(of: request.headers[.contentType]) else {
+            throw ServerError.csrfRejected
+        }
+        if let length = request.headers[.contentLength].flatMap(Int.init), length > limit {
+            throw ServerError.payloadTooLarge(limit: limit)
+        }
         let body: ByteBuffer
         do {
-            body = try await request.collectBody(upTo: configuration.maxUploadBytes)
+            body = try await request.collectBody(upTo: limit)
         } catch is NIOTooManyBytesError {
-            throw ServerError.payloadTooLarge(limit: configuration.maxUploadBytes)
+            throw ServerError.payloadTooLarge(limit: limit)
         }
-        let form = try FormData.parse(contentType: request.headers[.contentType], body: Data(buffer: body))
-        guard let token = form?[Self.csrfField], sessions.verifyCSRF(token, sessionID: context.sessionID) else {
+        let form = try FormData.parse(encoding, body: Data(buffer: body))
+        guard let token = form[Self.csrfField], sessions.verifyCSRF(token, sessionID: context.sessionID) else {
             throw ServerError.csrfRejected
         }
         context.form = form
@@ -101,6 +122,20 @@ struct RequestGate: RouterMiddleware {
 }
 
 extension Request {
+    /// The JSON body decoded, read up to ``PlantGuideCore/InputLimits/jsonBodyBytes``.
+    func decodeJSON<Value: Decodable>(as type: Value.Type, context: AppRequestContext) async throws -> Value {
+        if let length = headers[.contentLength].flatMap(Int.init), length > InputLimits.jsonBodyBytes {
+            throw ServerError.payloadTooLarge(limit: InputLimits.jsonBodyBytes)
+        }
+        var request = self
+        do {
+            _ = try await request.collectBody(upTo: InputLimits.jsonBodyBytes)
+        } catch is NIOTooManyBytesError {
+            throw ServerError.payloadTooLarge(limit: InputLimits.jsonBodyBytes)
+        }
+        return try await request.decode(as: type, context: context)
+    }
+
     /// The parsed form: from middleware when it already read the body, else read now (bounded).
     func formData(context: AppRequestContext, limit: Int) async throws -> FormData {
         if let form = context.form { return form }

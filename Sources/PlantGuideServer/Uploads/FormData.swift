@@ -1,4 +1,5 @@
 import Foundation
+import PlantGuideCore
 
 /// A submitted form: text fields and uploaded files, from `application/x-www-form-urlencoded` or
 /// `multipart/form-data`.
@@ -23,32 +24,76 @@ public struct FormData: Sendable {
         fields.first { $0.name == name }?.value
     }
 
-    /// Parses a body according to its `Content-Type`; `nil` when the type is neither form encoding.
-    public static func parse(contentType: String?, body: Data) throws(ServerError) -> FormData? {
+    /// What kind of form a `Content-Type` announces, checked before any of the body is read.
+    enum Encoding: Equatable {
+        case urlEncoded
+        case multipart(boundary: String)
+    }
+
+    /// The form encoding of a `Content-Type`; `nil` when it is neither form encoding.
+    /// - Throws: ``ServerError/badRequest(_:)`` for a multipart type without a boundary or with one
+    ///   longer than ``PlantGuideCore/InputLimits/boundaryCharacters``.
+    static func encoding(of contentType: String?) throws(ServerError) -> Encoding? {
         guard let contentType else { return nil }
         let lowered = contentType.lowercased()
-        if lowered.hasPrefix("application/x-www-form-urlencoded") {
-            return FormData(urlEncoded: String(decoding: body, as: UTF8.self))
+        if lowered.hasPrefix("application/x-www-form-urlencoded") { return .urlEncoded }
+        guard lowered.hasPrefix("multipart/form-data") else { return nil }
+        guard let boundary = Self.parameter("boundary", in: contentType) else {
+            throw .badRequest("The multipart form has no boundary.")
         }
-        if lowered.hasPrefix("multipart/form-data") {
-            guard let boundary = Self.parameter("boundary", in: contentType) else {
-                throw .badRequest("The multipart form has no boundary.")
-            }
-            return try MultipartParser(boundary: boundary).parse(body)
+        guard boundary.utf8.count <= InputLimits.boundaryCharacters else {
+            throw .badRequest("The multipart boundary is longer than \(InputLimits.boundaryCharacters) characters (RFC 2046).")
         }
-        return nil
+        return .multipart(boundary: boundary)
+    }
+
+    /// Parses a body according to its `Content-Type`; `nil` when the type is neither form encoding.
+    ///
+    /// Time is linear in the body. Forms with more than ``PlantGuideCore/InputLimits/formParts`` parts or a
+    /// text field over ``PlantGuideCore/InputLimits/formFieldBytes`` are refused (413).
+    public static func parse(contentType: String?, body: Data) throws(ServerError) -> FormData? {
+        guard let encoding = try encoding(of: contentType) else { return nil }
+        return try parse(encoding, body: body)
+    }
+
+    /// Parses a body of a known form encoding.
+    static func parse(_ encoding: Encoding, body: Data) throws(ServerError) -> FormData {
+        switch encoding {
+        case .urlEncoded: try FormData(checkedURLEncoded: String(decoding: body, as: UTF8.self))
+        case .multipart(let boundary): try MultipartParser(boundary: boundary).parse(body)
+        }
     }
 
     /// Parses `a=1&b=two+words`.
     public init(urlEncoded text: String) {
         for pair in text.split(separator: "&", omittingEmptySubsequences: true) {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let decode = { (raw: Substring) -> String in
-                String(raw).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? ""
-            }
-            fields.append((decode(parts[0]), parts.count > 1 ? decode(parts[1]) : ""))
+            fields.append(Self.decodePair(pair))
         }
     }
+
+    /// Parses `a=1&b=two+words`, refusing more parts or longer fields than the limits.
+    init(checkedURLEncoded text: String) throws(ServerError) {
+        for pair in text.split(separator: "&", omittingEmptySubsequences: true) {
+            guard fields.count < InputLimits.formParts else { throw Self.tooManyParts }
+            guard pair.utf8.count <= InputLimits.formFieldBytes * 3 else { throw Self.fieldTooLarge }  // %XX triples a byte
+            let field = Self.decodePair(pair)
+            guard field.value.utf8.count <= InputLimits.formFieldBytes else { throw Self.fieldTooLarge }
+            fields.append(field)
+        }
+    }
+
+    private static func decodePair(_ pair: Substring) -> (name: String, value: String) {
+        let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+        let decode = { (raw: Substring) -> String in
+            String(raw).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? ""
+        }
+        return (decode(parts[0]), parts.count > 1 ? decode(parts[1]) : "")
+    }
+
+    static let tooManyParts = ServerError.tooLarge("The form has more than \(InputLimits.formParts) fields.")
+    static let fieldTooLarge = ServerError.tooLarge(
+        "A form field is larger than the limit of \(ServerError.bytes(InputLimits.formFieldBytes))."
+    )
 
     init() {}
 
@@ -65,41 +110,47 @@ public struct FormData: Sendable {
 }
 
 /// Splits a `multipart/form-data` body (RFC 7578) held in memory; the body's size is already bounded.
+///
+/// Each delimiter is found with a Knuth–Morris–Pratt scan, so the whole parse reads every byte a
+/// bounded number of times whatever the boundary and the body hold.
 struct MultipartParser {
     let boundary: String
 
     func parse(_ body: Data) throws(ServerError) -> FormData {
         let bytes = [UInt8](body)
-        let delimiter = Array("--\(boundary)".utf8)
+        let opening = ByteFinder(Array("--\(boundary)".utf8))
         var form = FormData()
-        guard var position = find(delimiter, in: bytes, from: 0) else {
+        guard var position = opening.firstIndex(in: bytes, from: 0) else {
             throw .badRequest("The multipart form is malformed (no opening boundary).")
         }
-        position += delimiter.count
-        let separator = Array("\r\n--\(boundary)".utf8)
-        let headerEnd: [UInt8] = [13, 10, 13, 10]
+        position += opening.count
+        let separator = ByteFinder(Array("\r\n--\(boundary)".utf8))
+        let headerEnd = ByteFinder([13, 10, 13, 10])
+        var parts = 0
         while true {
             // After a boundary: "--" ends the body, CRLF starts a part.
             if bytes.count >= position + 2, bytes[position] == 0x2D, bytes[position + 1] == 0x2D { break }
             guard bytes.count >= position + 2, bytes[position] == 13, bytes[position + 1] == 10 else {
                 throw .badRequest("The multipart form is malformed (bad boundary line).")
             }
+            parts += 1
+            guard parts <= InputLimits.formParts else { throw FormData.tooManyParts }
             position += 2
-            guard let headersStop = find(headerEnd, in: bytes, from: position) else {
+            guard let headersStop = headerEnd.firstIndex(in: bytes, from: position) else {
                 throw .badRequest("The multipart form is malformed (part headers do not end).")
             }
             let headers = String(decoding: bytes[position..<headersStop], as: UTF8.self)
             let contentStart = headersStop + 4
-            guard let contentStop = find(separator, in: bytes, from: contentStart) else {
+            guard let contentStop = separator.firstIndex(in: bytes, from: contentStart) else {
                 throw .badRequest("The multipart form is malformed (a part does not end).")
             }
-            try add(headers: headers, content: Data(bytes[contentStart..<contentStop]), to: &form)
+            try add(headers: headers, content: bytes[contentStart..<contentStop], to: &form)
             position = contentStop + separator.count
         }
         return form
     }
 
-    private func add(headers: String, content: Data, to form: inout FormData) throws(ServerError) {
+    private func add(headers: String, content: ArraySlice<UInt8>, to form: inout FormData) throws(ServerError) {
         var disposition: String?
         for line in headers.split(separator: "\r\n") {
             let pair = line.split(separator: ":", maxSplits: 1)
@@ -111,27 +162,46 @@ struct MultipartParser {
             throw .badRequest("The multipart form has a part without a name.")
         }
         if let filename = FormData.parameter("filename", in: disposition) {
-            form.files.append(.init(field: name, filename: filename, data: content))
+            form.files.append(.init(field: name, filename: filename, data: Data(content)))
         } else if disposition.contains("filename=") {
             // A file input left empty: browsers send `filename=""` and no bytes. Ignore it.
         } else {
+            guard content.count <= InputLimits.formFieldBytes else { throw FormData.fieldTooLarge }
             form.fields.append((name, String(decoding: content, as: UTF8.self)))
         }
     }
+}
 
-    private func find(_ needle: [UInt8], in haystack: [UInt8], from start: Int) -> Int? {
-        guard let first = needle.first, haystack.count >= needle.count else { return nil }
+/// Finds a byte string in a buffer in time linear in the buffer (Knuth–Morris–Pratt): after a partial
+/// match fails, the scan resumes from the longest border of what matched instead of backing up.
+struct ByteFinder {
+    private let needle: [UInt8]
+    /// `border[i]`: length of the longest proper prefix of `needle[0...i]` that is also its suffix.
+    private let border: [Int]
+
+    init(_ needle: [UInt8]) {
+        self.needle = needle
+        var border = [Int](repeating: 0, count: needle.count)
+        var length = 0
+        for index in needle.indices.dropFirst() {
+            while length > 0, needle[index] != needle[length] { length = border[length - 1] }
+            if needle[index] == needle[length] { length += 1 }
+            border[index] = length
+        }
+        self.border = border
+    }
+
+    var count: Int { needle.count }
+
+    /// Where `needle` first starts in `haystack` at or after `start`, or `nil`.
+    func firstIndex(in haystack: [UInt8], from start: Int) -> Int? {
+        guard !needle.isEmpty else { return start <= haystack.count ? start : nil }
+        var matched = 0
         var index = start
-        let last = haystack.count - needle.count
-        while index <= last {
-            if haystack[index] == first {
-                var matched = true
-                for offset in 1..<needle.count where haystack[index + offset] != needle[offset] {
-                    matched = false
-                    break
-                }
-                if matched { return index }
-            }
+        while index < haystack.count {
+            while matched > 0, haystack[index] != needle[matched] { matched = border[matched - 1] }
+            if haystack[index] == needle[matched] { matched += 1 }
+            if matched == needle.count { return index - needle.count + 1 }
             index += 1
         }
         return nil

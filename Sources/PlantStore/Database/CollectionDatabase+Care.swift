@@ -80,6 +80,9 @@ extension CollectionDatabase {
     public func logCare(
         plantId: Int64, task: CareTask, day: CalendarDay, note: String? = nil, now: Date
     ) throws(StoreError) -> CareEvent {
+        if InputLimits.exceeds(note ?? "", characters: InputLimits.noteCharacters) {
+            throw .invalid(InputLimits.tooLong("note", characters: InputLimits.noteCharacters))
+        }
         let now = now.roundedToMilliseconds
         return try write("log care") { db in
             guard try Plant.exists(db, key: plantId) else { throw StoreError.plantNotFound(plantId) }

@@ -29,11 +29,26 @@ extension CollectionDatabase {
 
     /// Inserts a plant row as given except its id, which SQLite assigns.
     func insertPlant(_ plant: Plant, db: Database) throws -> Plant {
+        try Self.checkLimits(of: plant)
         var row = plant
         row.id = 0
         try row.insert(db)
         row.id = db.lastInsertedRowID
         return row
+    }
+
+    /// Refuses text over ``PlantGuideCore/InputLimits``: every way a plant is written passes here.
+    static func checkLimits(of plant: Plant) throws(StoreError) {
+        let fields: [(String, String?, Int)] = [
+            ("name", plant.name, InputLimits.plantNameCharacters),
+            ("species", plant.species, InputLimits.plantNameCharacters),
+            ("nickname", plant.nickname, InputLimits.nicknameCharacters),
+            ("room", plant.room, InputLimits.roomCharacters),
+            ("note", plant.notes, InputLimits.noteCharacters),
+        ]
+        for (what, text, limit) in fields where InputLimits.exceeds(text ?? "", characters: limit) {
+            throw .invalid(InputLimits.tooLong(what, characters: limit))
+        }
     }
 
     /// The plant with this id, if any.
@@ -98,6 +113,7 @@ extension CollectionDatabase {
             updated.uuid = existing.uuid
             updated.createdAt = existing.createdAt
             updated.updatedAt = max(now.roundedToMilliseconds, existing.createdAt)
+            try Self.checkLimits(of: updated)
             try updated.update(db)
             return updated
         }

@@ -35,6 +35,11 @@ struct SearchCommand: AsyncParsableCommand {
     func validate() throws {
         _ = try parseCategory(category)
         guard limit > 0 else { throw ValidationError("--limit must be at least 1.") }
+        do {
+            try PlantCatalog.checkQuery(query.joined(separator: " "))
+        } catch {
+            throw ValidationError(error.description)
+        }
     }
 
     func run() async throws {
