@@ -185,6 +185,7 @@ let web: [Target] = [
             "PlantIdentification",
             "PlantClassifier",
             hummingbird,
+            .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Logging", package: "swift-log"),

@@ -21,7 +21,10 @@ enum LiveIdentification {
             do {
                 // The server limits concurrent identifications itself, so each uses one thread.
                 let classifier = try Classifier(contentsOf: url, threads: 1)
-                onDevice = .live(classifier: classifier)
+                // Decoding and inference run on the work pool, never on the threads that serve requests.
+                onDevice = OnDeviceIdentifier { photos, top in
+                    try await WorkPool.shared.run { try classifier.identify(photos: photos, top: top, threshold: 0.7) }
+                }
                 summaries.append("on-device model \(url.deletingPathExtension().lastPathComponent) (\(classifier.manifest.classes) species)")
             } catch {
                 onDeviceMissing = "the installed model cannot be loaded: \(error)"
@@ -38,7 +41,15 @@ enum LiveIdentification {
                 let service = PlantNetService(
                     client: client, quota: quota(directory), cache: cache(directory, log: log), reachability: Reachability()
                 )
-                online = .live(service: service, prepare: prepare)
+                // Re-encoding the photos for upload is heavy too: it runs on the work pool; the wait does not.
+                online = OnlineIdentifier { photos, organs, options in
+                    let images = try await WorkPool.shared.run {
+                        try photos.enumerated().map { index, photo in
+                            try prepare(photo, organ: index < organs.count ? organs[index] : .auto)
+                        }
+                    }
+                    return try await service.identify(images, options: options)
+                }
                 summaries.append("Pl@ntNet")
             }
         } catch {

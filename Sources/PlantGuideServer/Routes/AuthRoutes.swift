@@ -18,7 +18,7 @@ struct AuthRoutes {
             let form = try await request.formData(context: context, limit: InputLimits.formBodyBytes)
             let next = Self.safeNext(form["next"])
             do {
-                return try logIn(password: form["password"] ?? "", context: context, then: Response.redirect(to: next, type: .normal))
+                return try await logIn(password: form["password"] ?? "", context: context, then: Response.redirect(to: next, type: .normal))
             } catch ServerError.invalidCredentials {
                 let page = Pages.login(context: context, next: next, message: ServerError.invalidCredentials.description)
                 return Response.html(page, status: .unauthorized)
@@ -35,7 +35,7 @@ struct AuthRoutes {
         }
         router.post("/api/session") { request, context in
             let body = try await request.decodeJSON(as: PasswordBody.self, context: context)
-            return try logIn(password: body.password, context: context, then: Response(status: .noContent))
+            return try await logIn(password: body.password, context: context, then: Response(status: .noContent))
         }
         router.delete("/api/session") { _, context in
             sessions.logOut(context.sessionID)
@@ -45,12 +45,14 @@ struct AuthRoutes {
 
     /// Checks the password (throttled per client) and starts a fresh session, so an id planted before
     /// the log-in is worthless after it.
-    private func logIn(password: String, context: AppRequestContext, then response: Response) throws -> Response {
+    private func logIn(password: String, context: AppRequestContext, then response: Response) async throws -> Response {
         guard let hash = configuration.passwordHash else { return response }
         if let wait = throttle.retryAfter(client: context.clientAddress) {
             throw ServerError.tooManyLoginAttempts(retryAfter: wait)
         }
-        guard hash.verify(password) else {
+        // PBKDF2 takes a good fraction of a second of CPU on purpose: it runs on the work pool, not on the threads
+        // that serve other requests.
+        guard try await WorkPool.shared.run({ hash.verify(password) }) else {
             throttle.recordFailure(client: context.clientAddress)
             context.logger.notice("log-in failed", metadata: ["client": "\(context.clientAddress)"])
             throw ServerError.invalidCredentials

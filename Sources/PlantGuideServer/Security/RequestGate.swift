@@ -146,7 +146,14 @@ extension Request {
         } catch is NIOTooManyBytesError {
             throw ServerError.payloadTooLarge(limit: limit)
         }
-        guard let form = try FormData.parse(contentType: headers[.contentType], body: Data(buffer: body)) else {
+        let contentType = headers[.contentType]
+        let data = Data(buffer: body)
+        // Parsing is linear, but a photo upload is megabytes: large bodies are parsed on the work pool so the
+        // threads serving other requests stay free.
+        let parsed = data.count > 256 * 1024
+            ? try await WorkPool.shared.run { try FormData.parse(contentType: contentType, body: data) }
+            : try FormData.parse(contentType: contentType, body: data)
+        guard let form = parsed else {
             throw ServerError.badRequest("Send the form as multipart/form-data or application/x-www-form-urlencoded.")
         }
         return form
