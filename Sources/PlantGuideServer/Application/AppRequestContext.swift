@@ -18,6 +18,9 @@ public struct AppRequestContext: RequestContext {
     public var requiresLogin = false
     /// The form, when middleware already read and parsed the body.
     public var form: FormData?
+    /// Whether the browser's connection was HTTPS: a trusted reverse proxy terminated TLS and said so in
+    /// `X-Forwarded-Proto`. Session cookies are then marked `Secure`.
+    public var isHTTPS = false
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)

@@ -20,8 +20,15 @@ public func buildApplication(
 ) throws -> some ApplicationProtocol {
     try configuration.validate()
     let router = buildRouter(configuration: configuration, dependencies: dependencies)
+    let connections = ConnectionCounter(maximumPerAddress: configuration.maximumConnectionsPerAddress)
     return Application(
         router: router,
+        // Idle connections (and request heads sent too slowly) are closed after the idle timeout; one address
+        // may hold only so many connections. Bodies have their own deadline where they are read.
+        server: .http1(configuration: .init(
+            additionalChannelHandlers: [ConnectionLimiter(counter: connections)],
+            idleTimeout: .seconds(Int64(configuration.idleTimeoutSeconds))
+        )),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "PlantGuide"),
         onServerRunning: { channel in
             let port = channel.localAddress?.port ?? configuration.port

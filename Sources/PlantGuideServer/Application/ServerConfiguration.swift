@@ -17,6 +17,13 @@ public struct ServerConfiguration: Sendable {
     public var passwordHash: PasswordHash?
     /// The data directory shown to the user (models, database, key).
     public var dataDirectory: URL?
+    /// Seconds a connection may stay open without a request in progress (also bounds a request head sent slowly).
+    public var idleTimeoutSeconds: Int = 30
+    /// Open connections allowed from one client address at once; more are closed as they arrive.
+    public var maximumConnectionsPerAddress: Int = 128
+    /// Proxy addresses whose `X-Forwarded-Proto` is believed (a TLS reverse proxy on this machine, by default),
+    /// so the session cookie is marked `Secure` when the browser's connection was HTTPS.
+    public var trustedProxies: Set<String> = ["127.0.0.1", "::1"]
 
     /// Creates a configuration.
     public init(

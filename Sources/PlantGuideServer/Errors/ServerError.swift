@@ -15,6 +15,8 @@ public enum ServerError: Error, Sendable, Equatable {
     case tooLarge(String)
     /// The URL is longer than ``PlantGuideCore/InputLimits/urlBytes``.
     case uriTooLong(limit: Int)
+    /// The request body did not arrive in full in time (408).
+    case requestTimeout(seconds: Int)
     /// The request is well formed but a value in it is refused (a nickname over its limit, a photo too
     /// damaged or too small to read); the message says which and why.
     case unprocessable(String)
@@ -41,6 +43,7 @@ public enum ServerError: Error, Sendable, Equatable {
         case .unsupportedImage: .unsupportedMediaType
         case .payloadTooLarge, .tooLarge: .contentTooLarge
         case .uriTooLong: .uriTooLong
+        case .requestTimeout: .requestTimeout
         case .unprocessable: .unprocessableContent
         case .csrfRejected: .forbidden
         case .unauthenticated, .invalidCredentials: .unauthorized
@@ -69,6 +72,7 @@ extension ServerError: CustomStringConvertible, LocalizedError {
         case .payloadTooLarge(let limit): "The request body is larger than the limit of \(Self.bytes(limit))."
         case .tooLarge(let message): message
         case .uriTooLong(let limit): "The address is longer than the limit of \(Self.bytes(limit))."
+        case .requestTimeout(let seconds): "The request body did not arrive within \(seconds) seconds. Check the connection and send it again."
         case .unprocessable(let message): message
         case .csrfRejected: "The form has expired or did not come from this site. Reload the page and try again."
         case .unauthenticated: "Log in first."

@@ -27,7 +27,7 @@ struct AuthRoutes {
         router.post("/logout") { _, context in
             sessions.logOut(context.sessionID)
             var response = Response.redirect(to: "/login", type: .normal)
-            response.setCookie(Cookie(name: RequestGate.cookieName, value: "", maxAge: 0, path: "/", httpOnly: true, sameSite: .lax))
+            response.setCookie(Cookie(name: RequestGate.cookieName, value: "", maxAge: 0, path: "/", secure: context.isHTTPS, httpOnly: true, sameSite: .lax))
             return response
         }
         router.get("/api/session") { _, context in
@@ -62,7 +62,7 @@ struct AuthRoutes {
         let fresh = sessions.newSessionID()
         sessions.logIn(fresh)
         var response = response
-        response.setCookie(Cookie(name: RequestGate.cookieName, value: fresh, path: "/", httpOnly: true, sameSite: .lax))
+        response.setCookie(Cookie(name: RequestGate.cookieName, value: fresh, path: "/", secure: context.isHTTPS, httpOnly: true, sameSite: .lax))
         return response
     }
 

@@ -16,6 +16,9 @@ struct RequestGate: RouterMiddleware {
     static let cookieName = "pg_session"
     static let csrfHeader = HTTPField.Name("X-CSRF-Token")!
     static let csrfField = "_csrf"
+    static let forwardedProto = HTTPField.Name("X-Forwarded-Proto")!
+    /// How long a request body may take to arrive in full before the request is refused with 408.
+    static let bodyTimeout: Duration = .seconds(60)
 
     let sessions: SessionStore
     let configuration: ServerConfiguration
@@ -34,6 +37,9 @@ struct RequestGate: RouterMiddleware {
             issuedSession = context.sessionID
         }
         context.csrfToken = sessions.csrfToken(for: context.sessionID)
+        // Only a proxy we trust may say the browser used HTTPS; anyone else could claim it.
+        context.isHTTPS = configuration.trustedProxies.contains(context.clientAddress)
+            && request.headers[Self.forwardedProto]?.lowercased() == "https"
         context.requiresLogin = configuration.requiresLogin
         context.isLoggedIn = !configuration.requiresLogin || sessions.isLoggedIn(context.sessionID)
 
@@ -44,7 +50,7 @@ struct RequestGate: RouterMiddleware {
             }
             let target = request.uri.description
             var response = Response.redirect(to: "/login?next=\(urlComponent(target))", type: .found)
-            if let issuedSession { response.setCookie(sessionCookie(issuedSession)) }
+            if let issuedSession { response.setCookie(sessionCookie(issuedSession, secure: context.isHTTPS)) }
             return response
         }
 
@@ -60,7 +66,7 @@ struct RequestGate: RouterMiddleware {
         } else {
             response = try await next(request, context)
         }
-        if let issuedSession { response.setCookie(sessionCookie(issuedSession)) }
+        if let issuedSession { response.setCookie(sessionCookie(issuedSession, secure: context.isHTTPS)) }
         return response
     }
 
@@ -92,7 +98,7 @@ struct RequestGate: RouterMiddleware {
         }
         let body: ByteBuffer
         do {
-            body = try await request.collectBody(upTo: limit)
+            body = try await request.collectBody(upTo: limit, within: Self.bodyTimeout)
         } catch is NIOTooManyBytesError {
             throw ServerError.payloadTooLarge(limit: limit)
         }
@@ -104,8 +110,8 @@ struct RequestGate: RouterMiddleware {
         return try await next(request, context)
     }
 
-    private func sessionCookie(_ id: String) -> Cookie {
-        Cookie(name: Self.cookieName, value: id, path: "/", secure: false, httpOnly: true, sameSite: .lax)
+    private func sessionCookie(_ id: String, secure: Bool) -> Cookie {
+        Cookie(name: Self.cookieName, value: id, path: "/", secure: secure, httpOnly: true, sameSite: .lax)
     }
 
     static func isPublic(_ path: String) -> Bool {
@@ -122,6 +128,26 @@ struct RequestGate: RouterMiddleware {
 }
 
 extension Request {
+    /// Reads the whole body, refusing it with 408 when it has not arrived in full within `timeout` (a client that
+    /// sends a body slowly would otherwise hold its handler and its memory for as long as it likes).
+    mutating func collectBody(upTo limit: Int, within timeout: Duration) async throws -> ByteBuffer {
+        let body = self.body
+        let collected = try await withThrowingTaskGroup(of: ByteBuffer?.self) { group in
+            group.addTask { try await body.collect(upTo: limit) }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let buffer = first else {
+                throw ServerError.requestTimeout(seconds: Int(timeout.components.seconds))
+            }
+            return buffer
+        }
+        self.body = .init(buffer: collected)
+        return collected
+    }
+
     /// The JSON body decoded, read up to ``PlantGuideCore/InputLimits/jsonBodyBytes``.
     func decodeJSON<Value: Decodable>(as type: Value.Type, context: AppRequestContext) async throws -> Value {
         if let length = headers[.contentLength].flatMap(Int.init), length > InputLimits.jsonBodyBytes {
@@ -129,7 +155,7 @@ extension Request {
         }
         var request = self
         do {
-            _ = try await request.collectBody(upTo: InputLimits.jsonBodyBytes)
+            _ = try await request.collectBody(upTo: InputLimits.jsonBodyBytes, within: RequestGate.bodyTimeout)
         } catch is NIOTooManyBytesError {
             throw ServerError.payloadTooLarge(limit: InputLimits.jsonBodyBytes)
         }
@@ -142,7 +168,7 @@ extension Request {
         var request = self
         let body: ByteBuffer
         do {
-            body = try await request.collectBody(upTo: limit)
+            body = try await request.collectBody(upTo: limit, within: RequestGate.bodyTimeout)
         } catch is NIOTooManyBytesError {
             throw ServerError.payloadTooLarge(limit: limit)
         }

@@ -86,6 +86,11 @@ struct ServeCommand: AsyncParsableCommand {
         } catch {
             throw ValidationError(error.description)
         }
+        if !configuration.isLoopback {
+            console.warn(console.style(
+                "warning: PlantGuide is exposed on \(host) over plain HTTP: passwords and photos cross the network "
+                    + "unencrypted. Put it behind a TLS reverse proxy (Caddy or nginx, see docs/tls.md).", .yellow))
+        }
         LoggingSystem.bootstrap { label in JSONLogHandler(label: label) }
         let app = try buildApplication(
             configuration: configuration,
