@@ -264,4 +264,35 @@ import Testing
         }
         #expect(try Data(contentsOf: home.databaseURL).isEmpty)
     }
+
+    /// Damage in the middle of the file, in pages no command reads first, is noticed at open by the periodic
+    /// quick check, and the file is left as it was.
+    @Test func openNoticesDamageInTheMiddleOfTheFile() throws {
+        let home = try TemporaryHome()
+        defer { home.cleanUp() }
+        do {
+            let database = try home.open()
+            for index in 0..<400 {
+                try database.addPlant(NewPlant(name: "Plant \(index)", notes: String(repeating: "n", count: 400)), profile: .fixture(), now: Date())
+            }
+            try database.checkpoint()
+        }
+        // A sound database passes the quick check and records it; a day later the next open checks again.
+        _ = try home.open()
+        let marker = URL(fileURLWithPath: home.databaseURL.path + "-checked")
+        #expect(FileManager.default.fileExists(atPath: marker.path))
+        try Data("0".utf8).write(to: marker)
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: home.databaseURL.path)[.size] as? Int)
+        let handle = try FileHandle(forWritingTo: home.databaseURL)
+        try handle.seek(toOffset: UInt64(size / 2 / 4096 * 4096 + 16))
+        handle.write(Data(repeating: 0xA5, count: 2048))
+        try handle.close()
+        let damaged = try Data(contentsOf: home.databaseURL)
+        #expect {
+            _ = try home.open()
+        } throws: { error in
+            "\(error)".contains("damaged")
+        }
+        #expect(try Data(contentsOf: home.databaseURL) == damaged)
+    }
 }

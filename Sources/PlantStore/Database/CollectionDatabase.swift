@@ -180,10 +180,33 @@ public struct CollectionDatabase: Sendable {
         do {
             let queue = try DatabaseQueue(path: path, configuration: configuration)
             defer { try? queue.close() }
-            try queue.read { db in try checkSchema(db, path: path) }
+            try queue.read { db in
+                try checkSchema(db, path: path)
+                try checkPagesIfDue(db, path: path)
+            }
         } catch {
             throw classify(error, path: path, operation: "open \(path)")
         }
+    }
+
+    /// How often opening the database runs SQLite's quick check (every page read once: tens of milliseconds for
+    /// a large collection, too much for every command, enough to notice damage within a day).
+    static let quickCheckInterval: TimeInterval = 24 * 3600
+
+    /// Runs `PRAGMA quick_check` when the last good one is older than ``quickCheckInterval`` (recorded in a
+    /// small file beside the database), so damage in the middle of the file is noticed by whatever command
+    /// comes first, not only by the commands that happen to read the damaged page.
+    private static func checkPagesIfDue(_ db: Database, path: String) throws {
+        let marker = URL(fileURLWithPath: path + "-checked")
+        if let text = try? String(contentsOf: marker, encoding: .utf8), let last = Double(text.trimmingCharacters(in: .whitespacesAndNewlines)),
+           Date().timeIntervalSince1970 - last < quickCheckInterval, last <= Date().timeIntervalSince1970 {
+            return
+        }
+        let result = try String.fetchAll(db, sql: "PRAGMA quick_check")
+        guard result == ["ok"] else {
+            throw StoreError.corrupted(path: path, reason: "SQLite's quick check found \(result.count) problem(s), first: \(result.first ?? "?")")
+        }
+        try? Data(String(Int(Date().timeIntervalSince1970)).utf8).write(to: marker, options: .atomic)
     }
 
     /// Throws unless the database is empty or was written by this or an older PlantGuide.
