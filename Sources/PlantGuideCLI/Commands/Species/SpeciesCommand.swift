@@ -170,7 +170,9 @@ struct SpeciesReport: Encodable {
     }
 
     func print(console: Console) {
-        let title = names.first(where: { $0.level == .species && $0.language == "en" })?.name
+        // The name the person typed, when it is one of the species' names; else the first English one.
+        let title = names.first(where: { $0.level == .species && $0.name.caseInsensitiveCompare(query) == .orderedSame })?.name
+            ?? names.first(where: { $0.level == .species && $0.language == "en" })?.name
         console.print(console.style(scientificName, .bold) + (authorship.map { " " + $0 } ?? "")
             + (title.map { " — " + HybridIdentify.capitalised($0) } ?? ""))
         var facts = ["genus \(genus)"]
