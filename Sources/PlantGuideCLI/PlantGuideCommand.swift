@@ -12,6 +12,7 @@ public struct PlantGuideCommand: AsyncParsableCommand {
             Examples:
               plantguide search "monstera"            Find plants in the bundled catalog.
               plantguide browse --category cactus     List one category, grouped by letter.
+              plantguide species show "white clover"  One species: family, names, care.
               plantguide catalog stats --json         Counts, machine-readable.
             """,
         version: PlantGuideVersion.current,
