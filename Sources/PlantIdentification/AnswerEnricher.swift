@@ -55,7 +55,7 @@ public struct AnswerEnricher: Sendable {
     /// shown.
     public func didYouMean(for identification: Identification) -> [CatalogPlant] {
         guard identification.uncertain, let catalog, let best = identification.best else { return [] }
-        let shown = Set(identification.predictions.map { $0.scientificName.lowercased() })
+        let shown = Set(identification.predictions.flatMap { [$0.scientificName.lowercased(), LearnedSpecies.key(for: $0.scientificName)] })
         let suggestions = (try? catalog.suggestMatches(for: best.scientificName, confidence: best.confidence)) ?? []
         var seen: Set<String> = []
         return suggestions.filter { plant in
@@ -83,6 +83,8 @@ public struct AnswerEnricher: Sendable {
         }
         if let catalogPlant, language == "en" { add(catalogPlant.commonNames) }
         if enriched.commonNameLevel != .genus { add(prediction.commonNames) }
+        // Names in the wanted language first: learned ones before the directory's English fallback.
+        if language != "en" { for record in learned { add(record.commonNames) } }
         if let entry { add(entry.speciesNames(language: language)) }
         for record in learned { add(record.commonNames) }
         if !species.isEmpty {
@@ -167,7 +169,9 @@ public struct UncertaintyRule: Sendable, Hashable {
 
     /// `nil` when the answer can be trusted; otherwise why not, naming the limit and the next step.
     public func verdict(for identification: Identification) -> String? {
-        guard let best = identification.predictions.first else { return nil }
+        guard let best = identification.predictions.first else {
+            return "No plant was recognised in the photo. Next: take a closer photo of a leaf or a flower, filling most of the picture."
+        }
         let percent = { (value: Double) in "\(Int((value * 100).rounded())) %" }
         var problem: String?
         if best.confidence < minimumConfidence {

@@ -110,6 +110,12 @@ final class MemoryLearnedNames: Sendable {
         #expect(rule.verdict(for: identification) == nil)
     }
 
+    @Test func anAnswerWithoutCandidatesIsUncertain() throws {
+        let answer = enricher().enrich(Identification(source: .plantNetAPI, predictions: [], uncertain: true))
+        #expect(answer.uncertain)
+        #expect(answer.uncertainReason?.contains("No plant was recognised") == true)
+    }
+
     @Test func disagreeingPhotosAreUncertain() throws {
         let rule = UncertaintyRule()
         #expect(rule.verdict(for: onDevice([("Trifolium repens", 0.8, nil)], photos: 3, agreeing: 1))?

@@ -53,6 +53,25 @@ import Testing
         #expect(records.first.map { abs($0.learnedAt.timeIntervalSince(learnedAt) - 3600) < 0.001 } == true)
     }
 
+    @Test func anAnswerWithoutNamesKeepsTheKnownOnesAndHybridSignsDoNotMatter() throws {
+        let home = try TemporaryHome()
+        defer { home.cleanUp() }
+        let database = try home.open()
+        try database.recordLearnedSpecies([LearnedSpecies(
+            binomial: "Fragaria × ananassa", language: "en", commonNames: ["Garden strawberry"], learnedAt: learnedAt
+        )])
+        try database.recordLearnedSpecies([LearnedSpecies(
+            binomial: "Fragaria ×ananassa", language: "en", commonNames: [], family: "Rosaceae", gbifId: "3029779",
+            learnedAt: learnedAt.addingTimeInterval(60)
+        )])
+        let records = try database.learnedSpecies(named: "Fragaria x ananassa Duchesne")
+        #expect(records.count == 1)
+        #expect(records.first?.commonNames == ["Garden strawberry"])
+        #expect(records.first?.family == "Rosaceae")
+        #expect(records.first?.gbifId == "3029779")
+        #expect(try database.learnedSpecies(named: "Fragaria vesca").isEmpty)
+    }
+
     @Test func theSchemaRefusesMalformedRows() throws {
         let home = try TemporaryHome()
         defer { home.cleanUp() }

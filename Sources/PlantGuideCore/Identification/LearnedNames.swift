@@ -36,7 +36,8 @@ public struct LearnedSpecies: Sendable, Codable, Hashable {
     /// (`Monstera deliciosa Liebm.`, `monstera DELICIOSA` → `monstera deliciosa`).
     public static func key(for name: String) -> String {
         let words = name.split(whereSeparator: { $0 == " " || $0 == "\t" })
-            .filter { $0 != "×" && $0 != "x" && $0 != "X" }
+            .map { $0.hasPrefix("×") ? $0.dropFirst() : $0 }
+            .filter { !$0.isEmpty && $0 != "x" && $0 != "X" }
         guard let genus = words.first?.lowercased() else { return "" }
         guard words.count > 1, let first = words[1].first, first.isLetter, !words[1].hasSuffix("."), first != "'" else {
             return genus

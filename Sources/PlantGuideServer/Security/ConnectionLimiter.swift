@@ -51,8 +51,17 @@ final class ConnectionLimiter: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     func channelActive(context: ChannelHandlerContext) {
-        if address == nil { take(context) }
+        if address == nil {
+            take(context)
+            // Refused: the channel is closing, so nothing downstream may hear it became active.
+            guard address != nil else { return }
+        }
         context.fireChannelActive()
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        if let address { counter.release(address) }
+        address = nil
     }
 
     func channelInactive(context: ChannelHandlerContext) {

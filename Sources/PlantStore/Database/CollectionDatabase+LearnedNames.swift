@@ -4,7 +4,7 @@ import PlantGuideCore
 
 extension CollectionDatabase {
     /// Stores what Pl@ntNet said about some species, replacing what an earlier answer said about the same
-    /// species in the same language; all in one transaction.
+    /// species in the same language (an answer without names or ids keeps the known ones); all in one transaction.
     public func recordLearnedSpecies(_ species: [LearnedSpecies]) throws(StoreError) {
         guard !species.isEmpty else { return }
         try write("remember the names Pl@ntNet gave") { db in
@@ -17,7 +17,8 @@ extension CollectionDatabase {
                         INSERT INTO learnedSpecies (speciesKey, language, binomial, commonNames, family, gbifId, powoId, learnedAt)
                         VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                         ON CONFLICT (speciesKey, language) DO UPDATE SET binomial = excluded.binomial,
-                            commonNames = excluded.commonNames, family = coalesce(excluded.family, family),
+                            commonNames = CASE WHEN json_array_length(excluded.commonNames) > 0
+                                THEN excluded.commonNames ELSE commonNames END, family = coalesce(excluded.family, family),
                             gbifId = coalesce(excluded.gbifId, gbifId), powoId = coalesce(excluded.powoId, powoId),
                             learnedAt = excluded.learnedAt
                         """,

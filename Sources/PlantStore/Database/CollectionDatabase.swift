@@ -164,7 +164,8 @@ public struct CollectionDatabase: Sendable {
         // disk). Opening it would silently start an empty collection over it, so it is refused.
         if header.isEmpty {
             throw .file(path: path, reason: "is empty (0 bytes), so it holds no collection. PlantGuide left it untouched: "
-                + "restore your backup over it, or delete it to start a new collection")
+                + "restore your backup over it; or, if PlantGuide was interrupted while creating it, delete it to start "
+                + "a new collection")
         }
         guard header == Data("SQLite format 3\0".utf8) else { throw .notADatabase(path: path) }
         return true

@@ -50,7 +50,10 @@ struct SpeciesShowCommand: AsyncParsableCommand {
         let query = name.joined(separator: " ").trimmingCharacters(in: .whitespaces)
         let catalog = PlantCatalog()
         let directory = SpeciesDirectory()
-        let learned = try? CollectionDatabase.open(in: .resolve())
+        // Names learned from Pl@ntNet, when there is a collection; looking a species up never creates one.
+        let home = DataDirectory.resolve()
+        let learned = FileManager.default.fileExists(atPath: home.appending(CollectionDatabase.fileName).path)
+            ? try? CollectionDatabase.open(in: home) : nil
         let guide = try? CareGuide.bundled()
         guard let report = try SpeciesReport.find(query, catalog: catalog, directory: directory, learned: learned, guide: guide)
         else {
