@@ -226,12 +226,13 @@ enum OpenAPIDocument {
               { "name": "family", "in": "query", "schema": { "type": "string" } },
               { "name": "limit", "in": "query", "schema": { "type": "integer", "minimum": 1, "maximum": \#(Int.max) }, "description": "At most this many plants." }
             ],
-            "responses": { "200": { "description": "Plants", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/PlantList" } } } }, \#(errors([400, 501] + anyRequest)) }
+            "responses": { "200": { "description": "Plants", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/PlantList" } } },
+              "links": { "FirstPlant": { "operationId": "getCatalogPlant", "parameters": { "name": "$response.body#/plants/0/scientificName" } } } }, \#(errors([400, 501] + anyRequest)) }
           }
         },
         "/api/catalog/plants/{name}": {
           "get": {
-            "summary": "One catalog plant and related ones", \#(readSecurity), "parameters": [{ "$ref": "#/components/parameters/Name" }],
+            "summary": "One catalog plant and related ones", "operationId": "getCatalogPlant", \#(readSecurity), "parameters": [{ "$ref": "#/components/parameters/Name" }],
             "responses": { "200": { "description": "Plant", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/PlantDetail" } } } }, \#(errors([404, 501] + anyRequest)) }
           }
         },
@@ -275,12 +276,13 @@ enum OpenAPIDocument {
           "post": {
             "summary": "Add a plant (optionally the photo of an identification)",
             "requestBody": { "required": true, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/NewCollectionEntry" } } } },
-            "responses": { "201": { "description": "Added", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/CollectionEntry" } } } }, \#(errors([400, 404, 422, 501] + unsafeRequest)) }
+            "responses": { "201": { "description": "Added", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/CollectionEntry" } } },
+              "links": { "AddedPlant": { "operationId": "getCollectionEntry", "parameters": { "id": "$response.body#/id" } } } }, \#(errors([400, 404, 422, 501] + unsafeRequest)) }
           }
         },
         "/api/collection/{id}": {
           "get": {
-            "summary": "One plant with photos, history and care log", \#(readSecurity), "parameters": [{ "$ref": "#/components/parameters/Id" }],
+            "summary": "One plant with photos, history and care log", "operationId": "getCollectionEntry", \#(readSecurity), "parameters": [{ "$ref": "#/components/parameters/Id" }],
             "responses": { "200": { "description": "Plant", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/CollectionEntryDetail" } } } }, \#(errors([404, 501] + anyRequest)) }
           }
         },
