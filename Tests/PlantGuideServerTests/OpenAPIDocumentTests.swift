@@ -56,4 +56,88 @@ import Testing
             }
         }
     }
+
+    static func document() throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(OpenAPIDocument.json.utf8)) as? [String: Any])
+    }
+
+    /// The refusals the request gate gives before any route runs are documented on every operation they can reach,
+    /// and reading needs no credentials unless the server is exposed.
+    @Test func everyOperationDocumentsTheGatesAnswersAndItsAuth() throws {
+        let paths = try #require(try Self.document()["paths"] as? [String: [String: [String: Any]]])
+        for (path, operations) in paths {
+            for (method, operation) in operations {
+                let route = "\(method.uppercased()) \(path)"
+                let codes = Set((operation["responses"] as? [String: Any] ?? [:]).keys)
+                #expect(codes.contains("414"), "\(route)")
+                if path != "/api/session" { #expect(codes.contains("401"), "\(route)") }
+                let security = operation["security"] as? [[String: [String]]]
+                if method == "get" {
+                    #expect(security == (path == "/api/session" ? [] : [[:], ["session": []]]), "\(route)")
+                } else {
+                    #expect(codes.isSuperset(of: ["403", "408", "413"]), "\(route)")
+                    #expect(security == nil, "\(route) uses the document's cookie and anti-forgery token")
+                }
+            }
+        }
+    }
+
+    @Test func undocumentedMethodsAtAPIAddressesAre405WithAllow() async throws {
+        #expect(OpenAPIDocument.methods(atPath: "/api/collection/7") == ["GET", "HEAD"])
+        #expect(OpenAPIDocument.methods(atPath: "/api/identify") == ["POST"])
+        #expect(OpenAPIDocument.methods(atPath: "/api/collection/7/x") == nil)
+        #expect(OpenAPIDocument.methods(atPath: "/api/collection/") == nil)
+        try await makeApp().test(.router) { client in
+            for (path, allow) in [("/api/identify", "POST"), ("/api/collection/7", "GET, HEAD"), ("/api/session", "DELETE, GET, HEAD, POST")] {
+                try await client.execute(uri: path, method: .trace) { response in
+                    #expect(response.status == .methodNotAllowed, "\(path)")
+                    #expect(response.headers[.allow] == allow, "\(path)")
+                    try #expect(response.errorBody().status == 405)
+                }
+            }
+            try await client.execute(uri: "/api/nothing", method: .trace) { response in
+                #expect(response.status == .notFound)
+            }
+        }
+    }
+
+    /// The `scientificName` pattern of the document and the server's blank check agree on every character.
+    @Test func blankNamesAreFoundationWhiteSpace() {
+        for value in Array(0...0x3100) + [0xFEFF, 0x1F331] {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            #expect(CollectionRoutes.blankScalars.contains(scalar) == CharacterSet.whitespacesAndNewlines.contains(scalar), "U+\(String(value, radix: 16))")
+        }
+    }
+
+    @Test func apiRequestsValidAgainstTheDocumentAreAcceptedAndOthersRefused() async throws {
+        let store = FakeStore(now: Date())
+        let dependencies = ServerDependencies(catalog: fixtureCatalog, collection: store.collection, care: store.care, settings: store.settings)
+        try await makeApp(dependencies: dependencies).test(.router) { client in
+            let session = try await Session.open(client)
+            var headers = session.headers
+            headers[RequestGate.csrfHeader] = session.csrf
+            headers[.contentType] = "application/json"
+            // The API key is taken as sent: the pattern has no room for spaces.
+            for (key, status) in [("abcd-123_XY", HTTPResponse.Status.noContent), (" abcd-123_XY", .badRequest), ("abcdéfgh", .badRequest), ("short", .badRequest)] {
+                let body = ByteBuffer(string: #"{"apiKey": "\#(key)"}"#)
+                try await client.execute(uri: "/api/settings/api-key", method: .put, headers: headers, body: body) { response in
+                    #expect(response.status == status, "\(key)")
+                }
+            }
+            // A name of only white space is none; null optional fields are absent ones.
+            for (name, status) in [(#"\u3000\n"#, HTTPResponse.Status.badRequest), (#"\u00e9"#, .created), (#" Monstera deliciosa "#, .created)] {
+                let body = ByteBuffer(string: #"{"scientificName": "\#(name)", "room": null, "nickname": null, "uploadId": null}"#)
+                try await client.execute(uri: "/api/collection", method: .post, headers: headers, body: body) { response in
+                    #expect(response.status == status, "\(name)")
+                }
+            }
+            // `+` in a query is a space, as forms and HTTP clients send it.
+            try await client.execute(uri: "/api/catalog/plants?q=monstera+deliciosa&category=Tropical+Foliage", method: .get, headers: session.headers) { response in
+                #expect(response.status == .ok)
+                let list = try JSONDecoder().decode(PlantListBody.self, from: Data(buffer: response.body))
+                #expect(list.plants.first?.scientificName == "Monstera deliciosa")
+            }
+        }
+    }
 }
+

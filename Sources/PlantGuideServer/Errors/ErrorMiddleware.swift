@@ -13,7 +13,13 @@ struct ErrorMiddleware: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch {
-            let (status, message, retryAfter) = Self.describe(error)
+            var (status, message, retryAfter) = Self.describe(error)
+            // No route for this method at a documented API address: 405 with the methods it does answer (RFC 9110).
+            var allow: [String]?
+            if error is HTTPError, status == .notFound, let methods = OpenAPIDocument.methods(atPath: request.uri.path),
+                !methods.contains(request.method.rawValue) {
+                (status, message, allow) = (.methodNotAllowed, Self.defaultMessage(.methodNotAllowed), methods)
+            }
             if status == .internalServerError || status == .badGateway {
                 context.logger.error(
                     "request failed", metadata: ["path": "\(request.uri.path)", "status": "\(status.code)", "error": "\(type(of: error))"]
@@ -29,6 +35,7 @@ struct ErrorMiddleware: RouterMiddleware {
                 response = Response.html(page, status: status)
             }
             if let retryAfter { response.headers[.retryAfter] = String(retryAfter) }
+            if let allow { response.headers[.allow] = allow.joined(separator: ", ") }
             return response
         }
     }

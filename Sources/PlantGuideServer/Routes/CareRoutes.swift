@@ -31,7 +31,7 @@ struct CareRoutes {
             )
         }
         router.get("/api/care") { request, _ in
-            let days = try Self.days(request.uri.queryParameters["days"].map(String.init) ?? "7", maximum: 366)
+            let days = try Self.days(request.queryValue("days") ?? "7", maximum: 366)
             let tasks = try await require().due(now().addingTimeInterval(Double(days) * 86400))
             return JSONResponse.make(tasks)
         }
@@ -40,7 +40,7 @@ struct CareRoutes {
             return Response(status: .noContent)
         }
         router.post("/api/care/:id/snooze") { request, context in
-            let days = try Self.days(request.uri.queryParameters["days"].map(String.init) ?? "1")
+            let days = try Self.days(request.queryValue("days") ?? "1")
             try await require().snooze(try Self.id(context), days)
             return Response(status: .noContent)
         }

@@ -21,7 +21,7 @@ struct CatalogRoutes {
     }
 
     private func category(_ request: Request) throws -> PlantCategory? {
-        guard let text = request.uri.queryParameters["category"].map(String.init), !text.isEmpty else { return nil }
+        guard let text = request.queryValue("category"), !text.isEmpty else { return nil }
         guard let category = PlantCategory(userInput: text) else {
             let names = PlantCategory.allCases.map(\.argumentName).joined(separator: ", ")
             throw ServerError.badRequest("Unknown category “\(text)”. Use one of: \(names).")
@@ -31,7 +31,7 @@ struct CatalogRoutes {
 
     private func browsePage(_ request: Request, context: AppRequestContext) throws -> Response {
         let catalog = try requireCatalog()
-        let query = (request.uri.queryParameters["q"].map(String.init) ?? "").trimmingCharacters(in: .whitespaces)
+        let query = (request.queryValue("q") ?? "").trimmingCharacters(in: .whitespaces)
         let category = try category(request)
         var model = Pages.BrowseModel(query: query, category: category, sections: [], hits: [], count: 0, categoryCounts: [:])
         let everything = query.isEmpty ? try catalog.allPlants() : try catalog.search(query).map(\.plant)
@@ -43,7 +43,7 @@ struct CatalogRoutes {
             model.hits = everything.filter { category == nil || $0.category == category }
             model.count = model.hits.count
         }
-        if request.uri.queryParameters["partial"] == "1" {
+        if request.queryValue("partial") == "1" {
             return .html(Pages.browseResults(model))
         }
         return .html(Pages.browse(model, context: context))
@@ -65,10 +65,10 @@ struct CatalogRoutes {
 
     private func searchAPI(_ request: Request) throws -> Response {
         let catalog = try requireCatalog()
-        let query = request.uri.queryParameters["q"].map(String.init) ?? ""
-        let family = request.uri.queryParameters["family"].map(String.init).flatMap { $0.isEmpty ? nil : $0 }
+        let query = request.queryValue("q") ?? ""
+        let family = request.queryValue("family").flatMap { $0.isEmpty ? nil : $0 }
         var limit: Int?
-        if let text = request.uri.queryParameters["limit"] {
+        if let text = request.queryValue("limit") {
             guard let value = Int(text), value > 0 else { throw ServerError.badRequest("limit must be a positive whole number.") }
             limit = value
         }

@@ -1,32 +1,78 @@
+import Foundation
 import PlantGuideCore
 
 /// The OpenAPI 3.1 description of the JSON API, served at `/openapi.json`. Written by hand; the router
 /// tests check that every path it names is served and every API route is named.
 enum OpenAPIDocument {
+    /// Error answers every operation can give, whatever it does: an exposed server refuses a request without a
+    /// logged-in session (401) and every server refuses an address longer than its limit (414).
+    private static let anyRequest = [401, 414]
+    /// What every state-changing operation can also answer: the anti-forgery check (403) and a body that is too
+    /// large (413) or too slow (408), each refused before the route runs.
+    private static let unsafeRequest = [401, 403, 408, 413, 414]
+
+    /// `"400": { "$ref": "#/components/responses/400" }, …` for the given status codes, sorted.
+    private static func errors(_ codes: [Int]) -> String {
+        Set(codes).sorted().map { ##""\##($0)": { "$ref": "#/components/responses/\##($0)" }"## }.joined(separator: ", ")
+    }
+
+    /// The error responses, each `{status, message}` with what the status means here.
+    private static let errorResponses: String = [
+        (400, "The request is malformed: a missing or mistyped field, a value outside its range, an unknown option, a search over its limits."),
+        (401, "The server is exposed (a password is set) and the request carries no logged-in session; or, for `POST /api/session`, the password is wrong."),
+        (403, "A state-changing request without the anti-forgery token of its session (`X-CSRF-Token` header or `_csrf` form field), or without the session cookie it belongs to."),
+        (404, "Nothing with that name or id."),
+        (408, "The request body did not arrive in full within 60 seconds."),
+        (413, "The body is larger than its limit (\(ServerError.bytes(InputLimits.jsonBodyBytes)) for JSON and forms, the upload limit for photos), or a photo has too many pixels; the message says which."),
+        (414, "The address (path and query) is longer than \(ServerError.bytes(InputLimits.urlBytes))."),
+        (415, "An upload that is not a JPEG, PNG, WebP or HEIC photo (judged by its content)."),
+        (422, "A well-formed request with a value that is refused: a text over its limit, a photo too damaged or too small to read."),
+        (429, "Too many failed log-ins from this client; retry after the given seconds."),
+        (501, "The feature is not installed or configured on this server (catalog, model, API key, collection store)."),
+        (502, "The identification service below the server failed; the message says why."),
+        (503, "The identification queue is full; retry after the given seconds."),
+    ].map { code, meaning in
+        let retry = code == 429 || code == 503
+            ? #", "headers": { "Retry-After": { "description": "Seconds to wait.", "schema": { "type": "integer", "minimum": 0 } } }"#
+            : ""
+        return ##""\##(code)": { "description": "\##(meaning)"\##(retry), "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Error" } } } }"##
+    }.joined(separator: ",\n")
+
+    /// The `category` values the catalog accepts: empty (any), each slug and each name, as JSON strings.
+    private static let categoryNames = ([""] + PlantCategory.allCases.flatMap { [$0.argumentName, $0.rawValue] })
+        .reduce(into: [String]()) { names, name in if !names.contains(name) { names.append(name) } }
+        .map { "\"\($0)\"" }.joined(separator: ", ")
+
+    /// The white space a blank name consists of, as the body of a regular expression character class.
+    private static let blankClass = CollectionRoutes.blankScalars.sorted { $0.value < $1.value }
+        .map { "\\u" + String(format: "%04X", $0.value) }.joined()
+
+    /// Reading operations: open to anyone on a loopback server without a password, a logged-in session otherwise.
+    private static let readSecurity = #""security": [{}, { "session": [] }]"#
+
     static let json = #"""
     {
       "openapi": "3.1.0",
       "info": {
         "title": "PlantGuide",
         "version": "0.1.0",
-        "description": "Identify plants from photos, browse the houseplant catalog, keep a collection and its care schedule. Every state-changing call needs the session cookie `pg_session` and its anti-forgery token in the `X-CSRF-Token` header (get both from `GET /api/session`). When the server is exposed beyond loopback, log in with `POST /api/session` first. Errors are JSON `{status, message}`."
+        "description": "Identify plants from photos, browse the houseplant catalog, keep a collection and its care schedule.\n\nAuthentication. `GET /api/session` sets the session cookie `pg_session` and returns its anti-forgery token `csrfToken`. Every state-changing request (POST, PUT, DELETE) needs both: the cookie, and the token in the `X-CSRF-Token` header (or a `_csrf` form field); without them the answer is 403. Reading (GET, HEAD) needs nothing on a server that listens on loopback without a password (the default). A server exposed beyond loopback must have a password: there every request except `GET /api/session` and `POST /api/session` needs a session logged in with `POST /api/session`, or the answer is 401.\n\nErrors are JSON `{status, message}`; an unsupported method on an API address answers 405 with `Allow`."
       },
       "servers": [{ "url": "/" }],
       "components": {
         "securitySchemes": {
-          "session": { "type": "apiKey", "in": "cookie", "name": "pg_session" },
-          "csrf": { "type": "apiKey", "in": "header", "name": "X-CSRF-Token" }
+          "session": { "type": "apiKey", "in": "cookie", "name": "pg_session",
+            "description": "The session cookie set by any answer to a request without one (get it with `GET /api/session`). Needed by every state-changing request; needed by reading ones only on an exposed server, where the session must also be logged in (`POST /api/session`)." },
+          "csrf": { "type": "apiKey", "in": "header", "name": "X-CSRF-Token",
+            "description": "The session's anti-forgery token, `csrfToken` of `GET /api/session`. Needed by every state-changing request, also on loopback; forms may send it as the `_csrf` field instead." }
         },
         "responses": {
-          "Error": {
-            "description": "An error with a status and a message a person can act on.",
-            "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Error" } } }
-          },
+          \#(errorResponses),
           "NoContent": { "description": "Done." }
         },
         "parameters": {
           "Name": { "name": "name", "in": "path", "required": true, "schema": { "type": "string" }, "description": "Scientific name, e.g. Monstera deliciosa." },
-          "Id": { "name": "id", "in": "path", "required": true, "schema": { "type": "string" } }
+          "Id": { "name": "id", "in": "path", "required": true, "schema": { "type": "string" }, "description": "An id as the list gives it; any other is 404." }
         },
         "schemas": {
           "Error": {
@@ -89,7 +135,7 @@ enum OpenAPIDocument {
           "IdentifyResult": {
             "type": "object", "required": ["uploadId", "source", "uncertain", "offline", "predictions", "didYouMean"],
             "properties": {
-              "uploadId": { "type": "string", "description": "Pass to POST /api/collection to save this photo." },
+              "uploadId": { "type": ["string", "null"], "description": "Pass to POST /api/collection to save this photo." },
               "source": { "type": "string", "enum": ["onDevice", "plantNetAPI", "cache"] },
               "model": { "type": "string" }, "uncertain": { "type": "boolean" }, "offline": { "type": "boolean" },
               "uncertainReason": { "type": "string", "description": "Why the answer is uncertain and what to do next." },
@@ -123,7 +169,12 @@ enum OpenAPIDocument {
           },
           "NewCollectionEntry": {
             "type": "object", "required": ["scientificName"],
-            "properties": { "uploadId": { "type": "string" }, "scientificName": { "type": "string", "minLength": 1, "maxLength": \#(InputLimits.plantNameCharacters) }, "nickname": { "type": "string", "maxLength": \#(InputLimits.nicknameCharacters) }, "room": { "type": "string", "maxLength": \#(InputLimits.roomCharacters) } }
+            "properties": {
+              "uploadId": { "type": ["string", "null"], "description": "The `uploadId` of an identification in this session; 404 once it expired." },
+              "scientificName": { "type": "string", "minLength": 1, "maxLength": \#(InputLimits.plantNameCharacters), "pattern": "[^\#(blankClass)]", "description": "The plant's name (not only white space), at most \#(InputLimits.plantNameCharacters) characters; surrounding spaces are dropped." },
+              "nickname": { "type": ["string", "null"], "maxLength": \#(InputLimits.nicknameCharacters) },
+              "room": { "type": ["string", "null"], "maxLength": \#(InputLimits.roomCharacters), "description": "Null, empty or only spaces: no room." }
+            }
           },
           "CareTask": {
             "type": "object",
@@ -147,50 +198,62 @@ enum OpenAPIDocument {
       "security": [{ "session": [], "csrf": [] }],
       "paths": {
         "/api/session": {
-          "get": { "summary": "The session and its anti-forgery token", "security": [], "responses": { "200": { "description": "Session", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Session" } } } } } },
-          "post": {
-            "summary": "Log in (exposed servers)", "security": [{ "session": [], "csrf": [] }],
-            "requestBody": { "required": true, "content": { "application/json": { "schema": { "type": "object", "required": ["password"], "properties": { "password": { "type": "string" } } } } } },
-            "responses": { "204": { "description": "Logged in; a fresh session cookie is set." }, "401": { "$ref": "#/components/responses/Error" }, "429": { "$ref": "#/components/responses/Error" } }
+          "get": {
+            "summary": "The session and its anti-forgery token", "security": [],
+            "description": "Sets the `pg_session` cookie when the request has none. Open to everyone, also on exposed servers.",
+            "responses": { "200": { "description": "Session", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Session" } } } }, \#(errors([414])) }
           },
-          "delete": { "summary": "Log out", "responses": { "204": { "$ref": "#/components/responses/NoContent" } } }
+          "post": {
+            "summary": "Log in (exposed servers)",
+            "description": "Starts a fresh logged-in session and sets its cookie (get a new `csrfToken` afterwards). On a server without a password it does nothing and answers 204.",
+            "requestBody": { "required": true, "content": { "application/json": { "schema": { "type": "object", "required": ["password"], "properties": { "password": { "type": "string" } } } } } },
+            "responses": { "204": { "description": "Logged in; a fresh session cookie is set." }, \#(errors([400, 429] + unsafeRequest)) }
+          },
+          "delete": { "summary": "Log out", "responses": { "204": { "$ref": "#/components/responses/NoContent" }, \#(errors([403, 408, 413, 414])) } }
         },
         "/api/status": {
-          "get": { "summary": "What this server can do and how busy it is", "responses": { "200": { "description": "Status", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Status" } } } } } }
+          "get": {
+            "summary": "What this server can do and how busy it is", \#(readSecurity),
+            "responses": { "200": { "description": "Status", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Status" } } } }, \#(errors(anyRequest)) }
+          }
         },
         "/api/catalog/plants": {
           "get": {
-            "summary": "Search or list catalog plants",
+            "summary": "Search or list catalog plants", \#(readSecurity),
             "parameters": [
-              { "name": "q", "in": "query", "schema": { "type": "string", "maxLength": \#(InputLimits.queryCharacters) }, "description": "Search text of at most \#(InputLimits.queryCharacters) characters and \#(InputLimits.queryWords) words; empty lists all." },
-              { "name": "category", "in": "query", "schema": { "type": "string" }, "description": "Category slug, e.g. cactus or tropical-foliage." },
+              { "name": "q", "in": "query", "schema": { "type": "string", "maxLength": \#(InputLimits.queryCharacters) }, "description": "Search text of at most \#(InputLimits.queryCharacters) characters and \#(InputLimits.queryWords) words (400 beyond); empty lists all." },
+              { "name": "category", "in": "query", "schema": { "type": "string", "enum": [\#(categoryNames)] }, "description": "Category slug (e.g. cactus or tropical-foliage) or name (e.g. Tropical Foliage); empty is any. Others are 400." },
               { "name": "family", "in": "query", "schema": { "type": "string" } },
-              { "name": "limit", "in": "query", "schema": { "type": "integer", "minimum": 1 } }
+              { "name": "limit", "in": "query", "schema": { "type": "integer", "minimum": 1, "maximum": \#(Int.max) }, "description": "At most this many plants." }
             ],
-            "responses": { "200": { "description": "Plants", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/PlantList" } } } }, "400": { "$ref": "#/components/responses/Error" } }
+            "responses": { "200": { "description": "Plants", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/PlantList" } } },
+              "links": { "FirstPlant": { "operationId": "getCatalogPlant", "parameters": { "name": "$response.body#/plants/0/scientificName" } } } }, \#(errors([400, 501] + anyRequest)) }
           }
         },
         "/api/catalog/plants/{name}": {
           "get": {
-            "summary": "One catalog plant and related ones", "parameters": [{ "$ref": "#/components/parameters/Name" }],
-            "responses": { "200": { "description": "Plant", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/PlantDetail" } } } }, "404": { "$ref": "#/components/responses/Error" } }
+            "summary": "One catalog plant and related ones", "operationId": "getCatalogPlant", \#(readSecurity), "parameters": [{ "$ref": "#/components/parameters/Name" }],
+            "responses": { "200": { "description": "Plant", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/PlantDetail" } } } }, \#(errors([404, 501] + anyRequest)) }
           }
         },
         "/api/catalog/categories": {
-          "get": { "summary": "Categories with counts", "responses": { "200": { "description": "Categories", "content": { "application/json": { "schema": { "type": "array", "items": { "$ref": "#/components/schemas/Category" } } } } } } }
+          "get": {
+            "summary": "Categories with counts", \#(readSecurity),
+            "responses": { "200": { "description": "Categories", "content": { "application/json": { "schema": { "type": "array", "items": { "$ref": "#/components/schemas/Category" } } } } }, \#(errors([501] + anyRequest)) }
+          }
         },
         "/api/identify": {
           "post": {
             "summary": "Identify a plant from 1–5 photos",
-            "description": "Photos are checked by content (JPEG, PNG, WebP, HEIC). Work is bounded by a concurrency limit and a queue; when both are full the answer is 503 with Retry-After.",
+            "description": "Photos are checked by content (JPEG, PNG, WebP, HEIC): anything else is 415, a damaged or too small photo 422, too many bytes or pixels 413. Work is bounded by a concurrency limit and a queue; when both are full the answer is 503 with Retry-After.",
             "requestBody": {
               "required": true,
               "content": {
                 "multipart/form-data": {
                   "schema": {
-                    "type": "object", "required": ["photo"],
+                    "type": "object", "required": ["photo"], "additionalProperties": false,
                     "properties": {
-                      "photo": { "type": "string", "contentMediaType": "application/octet-stream" },
+                      "photo": { "type": "string", "contentMediaType": "application/octet-stream", "description": "A photo; repeat the part (up to 5) for more photos of one plant." },
                       "organ": { "type": "string", "enum": ["auto", "leaf", "flower", "fruit", "bark"] },
                       "strategy": { "type": "string", "enum": ["auto", "on-device", "plantnet"] },
                       "_csrf": { "type": "string", "description": "The token, when not sent as X-CSRF-Token." }
@@ -201,56 +264,84 @@ enum OpenAPIDocument {
             },
             "responses": {
               "200": { "description": "Candidates, best first", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/IdentifyResult" } } } },
-              "400": { "$ref": "#/components/responses/Error" }, "403": { "$ref": "#/components/responses/Error" },
-              "413": { "$ref": "#/components/responses/Error" }, "415": { "$ref": "#/components/responses/Error" },
-              "422": { "$ref": "#/components/responses/Error" }, "501": { "$ref": "#/components/responses/Error" },
-              "503": { "description": "Busy; retry after the given seconds.", "headers": { "Retry-After": { "schema": { "type": "integer" } } }, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Error" } } } }
+              \#(errors([400, 415, 422, 501, 502, 503] + unsafeRequest))
             }
           }
         },
         "/api/collection": {
           "get": {
-            "summary": "Plants in the collection", "parameters": [{ "name": "room", "in": "query", "schema": { "type": "string" } }],
-            "responses": { "200": { "description": "Entries", "content": { "application/json": { "schema": { "type": "array", "items": { "$ref": "#/components/schemas/CollectionEntry" } } } } }, "501": { "$ref": "#/components/responses/Error" } }
+            "summary": "Plants in the collection", \#(readSecurity), "parameters": [{ "name": "room", "in": "query", "schema": { "type": "string" } }],
+            "responses": { "200": { "description": "Entries", "content": { "application/json": { "schema": { "type": "array", "items": { "$ref": "#/components/schemas/CollectionEntry" } } } } }, \#(errors([501] + anyRequest)) }
           },
           "post": {
             "summary": "Add a plant (optionally the photo of an identification)",
             "requestBody": { "required": true, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/NewCollectionEntry" } } } },
-            "responses": { "201": { "description": "Added", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/CollectionEntry" } } } }, "400": { "$ref": "#/components/responses/Error" }, "404": { "$ref": "#/components/responses/Error" }, "413": { "$ref": "#/components/responses/Error" }, "422": { "$ref": "#/components/responses/Error" } }
+            "responses": { "201": { "description": "Added", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/CollectionEntry" } } },
+              "links": { "AddedPlant": { "operationId": "getCollectionEntry", "parameters": { "id": "$response.body#/id" } } } }, \#(errors([400, 404, 422, 501] + unsafeRequest)) }
           }
         },
         "/api/collection/{id}": {
           "get": {
-            "summary": "One plant with photos, history and care log", "parameters": [{ "$ref": "#/components/parameters/Id" }],
-            "responses": { "200": { "description": "Plant", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/CollectionEntryDetail" } } } }, "404": { "$ref": "#/components/responses/Error" } }
+            "summary": "One plant with photos, history and care log", "operationId": "getCollectionEntry", \#(readSecurity), "parameters": [{ "$ref": "#/components/parameters/Id" }],
+            "responses": { "200": { "description": "Plant", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/CollectionEntryDetail" } } } }, \#(errors([404, 501] + anyRequest)) }
           }
         },
         "/api/care": {
           "get": {
-            "summary": "Care tasks due within some days", "parameters": [{ "name": "days", "in": "query", "schema": { "type": "integer", "minimum": 1, "maximum": 366, "default": 7 } }],
-            "responses": { "200": { "description": "Tasks", "content": { "application/json": { "schema": { "type": "array", "items": { "$ref": "#/components/schemas/CareTask" } } } } }, "400": { "$ref": "#/components/responses/Error" } }
+            "summary": "Care tasks due within some days", \#(readSecurity), "parameters": [{ "name": "days", "in": "query", "schema": { "type": "integer", "minimum": 1, "maximum": 366, "default": 7 } }],
+            "responses": { "200": { "description": "Tasks", "content": { "application/json": { "schema": { "type": "array", "items": { "$ref": "#/components/schemas/CareTask" } } } } }, \#(errors([400, 501] + anyRequest)) }
           }
         },
         "/api/care/{id}/done": {
-          "post": { "summary": "Mark a task done", "parameters": [{ "$ref": "#/components/parameters/Id" }], "responses": { "204": { "$ref": "#/components/responses/NoContent" }, "404": { "$ref": "#/components/responses/Error" } } }
+          "post": {
+            "summary": "Mark a task done", "parameters": [{ "$ref": "#/components/parameters/Id" }],
+            "responses": { "204": { "$ref": "#/components/responses/NoContent" }, \#(errors([404, 501] + unsafeRequest)) }
+          }
         },
         "/api/care/{id}/snooze": {
           "post": {
             "summary": "Move a task later", "parameters": [{ "$ref": "#/components/parameters/Id" }, { "name": "days", "in": "query", "schema": { "type": "integer", "minimum": 1, "maximum": 30, "default": 1 } }],
-            "responses": { "204": { "$ref": "#/components/responses/NoContent" }, "400": { "$ref": "#/components/responses/Error" }, "404": { "$ref": "#/components/responses/Error" } }
+            "responses": { "204": { "$ref": "#/components/responses/NoContent" }, \#(errors([400, 404, 501] + unsafeRequest)) }
           }
         },
         "/api/settings": {
-          "get": { "summary": "Key status (never the key), quota, cache and model", "responses": { "200": { "description": "Settings", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Settings" } } } } } }
+          "get": {
+            "summary": "Key status (never the key), quota, cache and model", \#(readSecurity),
+            "responses": { "200": { "description": "Settings", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Settings" } } } }, \#(errors(anyRequest)) }
+          }
         },
         "/api/settings/api-key": {
           "put": {
             "summary": "Store or replace the Pl@ntNet API key",
-            "requestBody": { "required": true, "content": { "application/json": { "schema": { "type": "object", "required": ["apiKey"], "properties": { "apiKey": { "type": "string" } } } } } },
-            "responses": { "204": { "$ref": "#/components/responses/NoContent" }, "400": { "$ref": "#/components/responses/Error" }, "501": { "$ref": "#/components/responses/Error" } }
+            "requestBody": { "required": true, "content": { "application/json": { "schema": { "type": "object", "required": ["apiKey"], "properties": { "apiKey": { "type": "string", "minLength": \#(SettingsRoutes.apiKeyLengths.lowerBound), "maxLength": \#(SettingsRoutes.apiKeyLengths.upperBound), "pattern": "^[A-Za-z0-9_-]{\#(SettingsRoutes.apiKeyLengths.lowerBound),\#(SettingsRoutes.apiKeyLengths.upperBound)}$", "description": "As shown on my.plantnet.org: \#(SettingsRoutes.apiKeyLengths.lowerBound) to \#(SettingsRoutes.apiKeyLengths.upperBound) ASCII letters, digits, `-` and `_`." } } } } } },
+            "responses": { "204": { "$ref": "#/components/responses/NoContent" }, \#(errors([400, 501] + unsafeRequest)) }
           }
         }
       }
     }
     """#
+
+    /// The methods each documented API address answers (HEAD wherever GET), for the 405 answer's `Allow`.
+    private static let addresses: [(segments: [Substring], methods: [String])] = {
+        guard let document = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any],
+              let paths = document["paths"] as? [String: [String: Any]]
+        else { return [] }
+        return paths.map { path, operations in
+            var methods = operations.keys.map { $0.uppercased() }
+            if methods.contains("GET") { methods.append("HEAD") }
+            return (path.split(separator: "/"), methods.sorted())
+        }
+    }()
+
+    /// The methods the documented API address matching `path` answers, or nil when it documents no such address.
+    static func methods(atPath path: String) -> [String]? {
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        for address in addresses where address.segments.count == segments.count {
+            let matches = zip(address.segments, segments).allSatisfy { template, segment in
+                template.hasPrefix("{") ? !segment.isEmpty : template == segment
+            }
+            if matches { return address.methods }
+        }
+        return nil
+    }
 }

@@ -9,26 +9,39 @@ struct SettingsRoutes {
 
     func register(on router: Router<AppRequestContext>) {
         router.get("/settings") { request, context in
-            let saved = request.uri.queryParameters["saved"] == "1"
+            let saved = request.queryValue("saved") == "1"
             return Response.html(Pages.settings(try await facts(), saved: saved, context: context))
         }
         router.post("/settings/api-key") { request, context in
             let form = try await request.formData(context: context, limit: InputLimits.formBodyBytes)
-            try await replace(form["apiKey"])
+            try await replace(form["apiKey"], trimming: true)
             return Response.redirect(to: "/settings?saved=1", type: .normal)
         }
         router.get("/api/settings") { _, _ in JSONResponse.make(try await facts()) }
         router.put("/api/settings/api-key") { request, context in
             let body = try await request.decodeJSON(as: APIKeyBody.self, context: context)
-            try await replace(body.apiKey)
+            try await replace(body.apiKey, trimming: false)
             return Response(status: .noContent)
         }
     }
 
-    private func replace(_ key: String?) async throws {
+    /// The lengths of a Pl@ntNet API key, as the OpenAPI document states them.
+    static let apiKeyLengths = 8...200
+
+    /// Whether `key` looks like a Pl@ntNet API key: ASCII letters, digits, `-` and `_`, of ``apiKeyLengths``
+    /// (the `apiKey` pattern of the OpenAPI document, so both judge a key alike).
+    static func isAPIKey(_ key: String) -> Bool {
+        apiKeyLengths.contains(key.utf8.count)
+            && key.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) || $0 == 0x2D || $0 == 0x5F }
+    }
+
+    /// Stores the key. The settings form drops the spaces a paste brings along; the API takes the key as sent,
+    /// as its schema says.
+    private func replace(_ key: String?, trimming: Bool) async throws {
         guard let settings else { throw ServerError.capabilityMissing("Storing an API key is not available in this build yet.") }
-        let key = (key ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        guard (8...200).contains(key.count), key.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
+        var key = key ?? ""
+        if trimming { key = key.trimmingCharacters(in: .whitespacesAndNewlines) }
+        guard Self.isAPIKey(key) else {
             throw ServerError.badRequest("That does not look like a Pl@ntNet API key (letters and digits, as shown on my.plantnet.org).")
         }
         try await settings.replaceAPIKey(key)
