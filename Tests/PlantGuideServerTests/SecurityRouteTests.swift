@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Synchronization
@@ -145,6 +146,25 @@ import Testing
                 let wait = try #require(response.headers[.retryAfter].flatMap(Int.init))
                 #expect(wait > 0 && wait <= 900)
             }
+        }
+    }
+
+    /// Behind a trusted proxy every connection comes from the proxy: failed log-ins are counted per client address
+    /// the proxy reports, so one guesser does not lock everyone out; an untrusted peer's header is ignored.
+    @Test func behindATrustedProxyLogInsAreThrottledPerForwardedClient() async throws {
+        var configuration = ServerConfiguration(host: "0.0.0.0", passwordHash: Self.hash)
+        configuration.trustedProxies = ["local"]
+        try await makeApp(configuration: configuration, dependencies: ServerDependencies(catalog: fixtureCatalog)).test(.router) { client in
+            let session = try await Session.open(client)
+            func logIn(_ password: String, from address: String) async throws -> HTTPResponse.Status {
+                var (headers, body) = session.form([("password", password)])
+                headers[HTTPField.Name("X-Forwarded-For")!] = "203.0.113.9, \(address)"
+                return try await client.execute(uri: "/login", method: .post, headers: headers, body: body) { $0.status }
+            }
+            for _ in 0..<5 { #expect(try await logIn("guess", from: "192.0.2.1") == .unauthorized) }
+            #expect(try await logIn("guess", from: "192.0.2.1") == .tooManyRequests)
+            // Another client behind the same proxy is not locked out.
+            #expect(try await logIn("correct horse battery", from: "192.0.2.2") == .seeOther)
         }
     }
 

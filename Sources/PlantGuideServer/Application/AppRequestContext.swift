@@ -6,8 +6,11 @@ import NIOCore
 /// whether it is logged in, and the form body once read.
 public struct AppRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
-    /// The client's address, used to throttle failed log-ins.
-    public let clientAddress: String
+    /// The client's address, used to throttle failed log-ins: the connection's peer, or, when that peer is a
+    /// trusted reverse proxy, the address the proxy reports in `X-Forwarded-For`.
+    public var clientAddress: String
+    /// The address the connection comes from (the proxy's, behind one).
+    public let peerAddress: String
     /// The session id from the cookie (or a new one).
     public var sessionID = ""
     /// The session's anti-forgery token, to embed in forms.
@@ -24,6 +27,7 @@ public struct AppRequestContext: RequestContext {
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
-        clientAddress = source.channel.remoteAddress?.ipAddress ?? "local"
+        peerAddress = source.channel.remoteAddress?.ipAddress ?? "local"
+        clientAddress = peerAddress
     }
 }

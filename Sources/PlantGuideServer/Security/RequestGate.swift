@@ -17,6 +17,7 @@ struct RequestGate: RouterMiddleware {
     static let csrfHeader = HTTPField.Name("X-CSRF-Token")!
     static let csrfField = "_csrf"
     static let forwardedProto = HTTPField.Name("X-Forwarded-Proto")!
+    static let forwardedFor = HTTPField.Name("X-Forwarded-For")!
     /// How long a request body may take to arrive in full before the request is refused with 408.
     static let bodyTimeout: Duration = .seconds(60)
 
@@ -37,9 +38,15 @@ struct RequestGate: RouterMiddleware {
             issuedSession = context.sessionID
         }
         context.csrfToken = sessions.csrfToken(for: context.sessionID)
-        // Only a proxy we trust may say the browser used HTTPS; anyone else could claim it.
-        context.isHTTPS = configuration.trustedProxies.contains(context.clientAddress)
-            && request.headers[Self.forwardedProto]?.lowercased() == "https"
+        // Only a proxy we trust may say the browser used HTTPS, or who the client is; anyone else could claim it.
+        if configuration.trustedProxies.contains(context.peerAddress) {
+            context.isHTTPS = request.headers[Self.forwardedProto]?.lowercased() == "https"
+            // The proxy appends the address it saw last; earlier entries are whatever the client sent.
+            if let forwarded = request.headers[Self.forwardedFor]?.split(separator: ",").last?
+                .trimmingCharacters(in: .whitespaces), !forwarded.isEmpty, forwarded.count <= 64 {
+                context.clientAddress = forwarded
+            }
+        }
         context.requiresLogin = configuration.requiresLogin
         context.isLoggedIn = !configuration.requiresLogin || sessions.isLoggedIn(context.sessionID)
 
