@@ -100,20 +100,9 @@ struct RequestGate: RouterMiddleware {
         guard hasSession, let encoding = try FormData.encoding(of: request.headers[.contentType]) else {
             throw ServerError.csrfRejected
         }
-        if let length = request.headers[.contentLength].flatMap(Int.init), length > limit {
-            throw ServerError.payloadTooLarge(limit: limit)
-        }
-        let body: ByteBuffer
-        do {
-            body = try await request.collectBody(upTo: limit, within: Self.bodyTimeout)
-        } catch is NIOTooManyBytesError {
-            throw ServerError.payloadTooLarge(limit: limit)
-        }
-        let data = Data(buffer: body)
-        // A browser's photo upload carries its token in the form: parse megabytes on the work pool, not here.
-        let form = data.count > 256 * 1024
-            ? try await WorkPool.shared.run { try FormData.parse(encoding, body: data) }
-            : try FormData.parse(encoding, body: data)
+        // A browser's photo upload carries its token in the form, so this may parse megabytes (off these threads).
+        let body = try await request.collectBody(upTo: limit, within: Self.bodyTimeout)
+        let form = try await FormData.parseOffRequestThreads(encoding, body: Data(buffer: body))
         guard let token = form[Self.csrfField], sessions.verifyCSRF(token, sessionID: context.sessionID) else {
             throw ServerError.csrfRejected
         }
@@ -139,12 +128,22 @@ struct RequestGate: RouterMiddleware {
 }
 
 extension Request {
-    /// Reads the whole body, refusing it with 408 when it has not arrived in full within `timeout` (a client that
-    /// sends a body slowly would otherwise hold its handler and its memory for as long as it likes).
+    /// Reads the whole body: refused with 413 when it is (or says it is) larger than `limit`, and with 408 when it
+    /// has not arrived in full within `timeout` (a client that sends a body slowly would otherwise hold its handler
+    /// and its memory for as long as it likes).
     mutating func collectBody(upTo limit: Int, within timeout: Duration) async throws -> ByteBuffer {
+        if let length = headers[.contentLength].flatMap(Int.init), length > limit {
+            throw ServerError.payloadTooLarge(limit: limit)
+        }
         let body = self.body
         let collected = try await withThrowingTaskGroup(of: ByteBuffer?.self) { group in
-            group.addTask { try await body.collect(upTo: limit) }
+            group.addTask {
+                do {
+                    return try await body.collect(upTo: limit)
+                } catch is NIOTooManyBytesError {
+                    throw ServerError.payloadTooLarge(limit: limit)
+                }
+            }
             group.addTask {
                 try await Task.sleep(for: timeout)
                 return nil
@@ -161,15 +160,8 @@ extension Request {
 
     /// The JSON body decoded, read up to ``PlantGuideCore/InputLimits/jsonBodyBytes``.
     func decodeJSON<Value: Decodable>(as type: Value.Type, context: AppRequestContext) async throws -> Value {
-        if let length = headers[.contentLength].flatMap(Int.init), length > InputLimits.jsonBodyBytes {
-            throw ServerError.payloadTooLarge(limit: InputLimits.jsonBodyBytes)
-        }
         var request = self
-        do {
-            _ = try await request.collectBody(upTo: InputLimits.jsonBodyBytes, within: RequestGate.bodyTimeout)
-        } catch is NIOTooManyBytesError {
-            throw ServerError.payloadTooLarge(limit: InputLimits.jsonBodyBytes)
-        }
+        _ = try await request.collectBody(upTo: InputLimits.jsonBodyBytes, within: RequestGate.bodyTimeout)
         return try await request.decode(as: type, context: context)
     }
 
@@ -177,22 +169,10 @@ extension Request {
     func formData(context: AppRequestContext, limit: Int) async throws -> FormData {
         if let form = context.form { return form }
         var request = self
-        let body: ByteBuffer
-        do {
-            body = try await request.collectBody(upTo: limit, within: RequestGate.bodyTimeout)
-        } catch is NIOTooManyBytesError {
-            throw ServerError.payloadTooLarge(limit: limit)
-        }
-        let contentType = headers[.contentType]
-        let data = Data(buffer: body)
-        // Parsing is linear, but a photo upload is megabytes: large bodies are parsed on the work pool so the
-        // threads serving other requests stay free.
-        let parsed = data.count > 256 * 1024
-            ? try await WorkPool.shared.run { try FormData.parse(contentType: contentType, body: data) }
-            : try FormData.parse(contentType: contentType, body: data)
-        guard let form = parsed else {
+        let body = try await request.collectBody(upTo: limit, within: RequestGate.bodyTimeout)
+        guard let encoding = try FormData.encoding(of: headers[.contentType]) else {
             throw ServerError.badRequest("Send the form as multipart/form-data or application/x-www-form-urlencoded.")
         }
-        return form
+        return try await FormData.parseOffRequestThreads(encoding, body: Data(buffer: body))
     }
 }

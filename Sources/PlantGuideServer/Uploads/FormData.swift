@@ -56,6 +56,13 @@ public struct FormData: Sendable {
         return try parse(encoding, body: body)
     }
 
+    /// Parses a body of a known form encoding; a large one (a photo upload is megabytes) on the work pool, so
+    /// the threads serving other requests stay free. Parsing is linear in the body either way.
+    static func parseOffRequestThreads(_ encoding: Encoding, body: Data) async throws -> FormData {
+        guard body.count > 256 * 1024 else { return try parse(encoding, body: body) }
+        return try await WorkPool.shared.run { try parse(encoding, body: body) }
+    }
+
     /// Parses a body of a known form encoding.
     static func parse(_ encoding: Encoding, body: Data) throws(ServerError) -> FormData {
         switch encoding {
