@@ -55,13 +55,12 @@ public struct AnswerEnricher: Sendable {
     /// shown.
     public func didYouMean(for identification: Identification) -> [CatalogPlant] {
         guard identification.uncertain, let catalog, let best = identification.best else { return [] }
-        let shown = Set(identification.predictions.flatMap { [$0.scientificName.lowercased(), LearnedSpecies.key(for: $0.scientificName)] })
+        // Compared by species key, so authorship, case, hybrid signs and cultivars of a shown species do not count as new.
+        let shown = Set(identification.predictions.map { LearnedSpecies.key(for: $0.scientificName) })
         let suggestions = (try? catalog.suggestMatches(for: best.scientificName, confidence: best.confidence)) ?? []
         var seen: Set<String> = []
         return suggestions.filter { plant in
-            let key = plant.scientificName.lowercased()
-            return !shown.contains(key) && !shown.contains(LearnedSpecies.key(for: plant.scientificName))
-                && seen.insert(key).inserted
+            !shown.contains(LearnedSpecies.key(for: plant.scientificName)) && seen.insert(plant.scientificName.lowercased()).inserted
         }
     }
 
@@ -83,10 +82,12 @@ public struct AnswerEnricher: Sendable {
         }
         if let catalogPlant, language == "en" { add(catalogPlant.commonNames) }
         if enriched.commonNameLevel != .genus { add(prediction.commonNames) }
-        // Names in the wanted language first: learned ones before the directory's English fallback.
-        if language != "en" { for record in learned { add(record.commonNames) } }
+        // In English the directory's (ITIS) names come before learned ones; in another language the learned names,
+        // which are in that language, come before the directory's, which may fall back to English.
+        let namesLearned = learned.flatMap(\.commonNames)
+        if language != "en" { add(namesLearned) }
         if let entry { add(entry.speciesNames(language: language)) }
-        for record in learned { add(record.commonNames) }
+        if language == "en" { add(namesLearned) }
         if !species.isEmpty {
             enriched.commonNames = species
             enriched.commonNameLevel = .species

@@ -185,9 +185,14 @@ public struct HybridIdentifier: Sendable {
 
     private func enrich(_ outcome: HybridResult) -> HybridResult {
         var enriched = outcome
-        enriched.preferred = enricher.enrich(outcome.preferred)
         enriched.onDevice = outcome.onDevice.map(enricher.enrich)
         enriched.online = outcome.online.map(enricher.enrich)
+        // The preferred answer is one of the two (or empty): enrich it once, not again (catalog and store look-ups).
+        enriched.preferred = switch outcome.preferred {
+        case outcome.online: enriched.online ?? enricher.enrich(outcome.preferred)
+        case outcome.onDevice: enriched.onDevice ?? enricher.enrich(outcome.preferred)
+        default: enricher.enrich(outcome.preferred)
+        }
         enriched.suggestions = enricher.didYouMean(for: enriched.preferred)
         return enriched
     }

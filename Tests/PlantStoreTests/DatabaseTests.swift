@@ -229,18 +229,8 @@ import Testing
     @Test func backupRefusesADamagedSource() throws {
         let home = try TemporaryHome()
         defer { home.cleanUp() }
-        do {
-            let database = try home.open()
-            for index in 0..<400 {
-                try database.addPlant(NewPlant(name: "Plant \(index)", notes: String(repeating: "n", count: 400)), profile: .fixture(), now: Date())
-            }
-            try database.checkpoint()
-        }
-        let size = try #require(try FileManager.default.attributesOfItem(atPath: home.databaseURL.path)[.size] as? Int)
-        let handle = try FileHandle(forWritingTo: home.databaseURL)
-        try handle.seek(toOffset: UInt64(size / 2 / 4096 * 4096 + 16))
-        handle.write(Data(repeating: 0xA5, count: 2048))
-        try handle.close()
+        try fillWithPlants(home)
+        try damageTheMiddle(of: home)
         // A quick check passed an hour ago, so opening does not look at the pages: backup must.
         let marker = URL(fileURLWithPath: home.databaseURL.path + "-checked")
         try Data(String(Int(Date().timeIntervalSince1970) - 3600).utf8).write(to: marker)
@@ -273,23 +263,13 @@ import Testing
     @Test func openNoticesDamageInTheMiddleOfTheFile() throws {
         let home = try TemporaryHome()
         defer { home.cleanUp() }
-        do {
-            let database = try home.open()
-            for index in 0..<400 {
-                try database.addPlant(NewPlant(name: "Plant \(index)", notes: String(repeating: "n", count: 400)), profile: .fixture(), now: Date())
-            }
-            try database.checkpoint()
-        }
+        try fillWithPlants(home)
         // A sound database passes the quick check and records it; a day later the next open checks again.
         _ = try home.open()
         let marker = URL(fileURLWithPath: home.databaseURL.path + "-checked")
         #expect(FileManager.default.fileExists(atPath: marker.path))
         try Data("0".utf8).write(to: marker)
-        let size = try #require(try FileManager.default.attributesOfItem(atPath: home.databaseURL.path)[.size] as? Int)
-        let handle = try FileHandle(forWritingTo: home.databaseURL)
-        try handle.seek(toOffset: UInt64(size / 2 / 4096 * 4096 + 16))
-        handle.write(Data(repeating: 0xA5, count: 2048))
-        try handle.close()
+        try damageTheMiddle(of: home)
         let damaged = try Data(contentsOf: home.databaseURL)
         #expect {
             _ = try home.open()
@@ -297,5 +277,23 @@ import Testing
             "\(error)".contains("damaged")
         }
         #expect(try Data(contentsOf: home.databaseURL) == damaged)
+    }
+
+    /// 400 plants with notes, checkpointed into the main file: enough pages that the middle holds plant data.
+    private func fillWithPlants(_ home: TemporaryHome) throws {
+        let database = try home.open()
+        for index in 0..<400 {
+            try database.addPlant(NewPlant(name: "Plant \(index)", notes: String(repeating: "n", count: 400)), profile: .fixture(), now: Date())
+        }
+        try database.checkpoint()
+    }
+
+    /// Overwrites 2 KB inside a page in the middle of the file, leaving the header and schema pages intact.
+    private func damageTheMiddle(of home: TemporaryHome) throws {
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: home.databaseURL.path)[.size] as? Int)
+        let handle = try FileHandle(forWritingTo: home.databaseURL)
+        try handle.seek(toOffset: UInt64(size / 2 / 4096 * 4096 + 16))
+        handle.write(Data(repeating: 0xA5, count: 2048))
+        try handle.close()
     }
 }

@@ -31,11 +31,6 @@ public struct SpeciesEntry: Sendable, Hashable, Codable {
     /// Where the genus-level name was checked, when it was.
     public var genusNameReference: String?
 
-    /// Names in `language`; English when there are none in it.
-    public func names(language: String) -> [String] {
-        commonNames[language] ?? (language == "en" ? [] : commonNames["en"] ?? [])
-    }
-
     /// Species-level names in `language` (genus-level English names excluded).
     public func speciesNames(language: String) -> [String] {
         if language == "en" || commonNames[language] == nil {
