@@ -63,8 +63,6 @@ let imaging: [Target] = [
         dependencies: ["PlantGuideCore", "CPlantImaging", "CWebP", "CHeif"],
         swiftSettings: settings
     ),
-    // libFuzzer entry over ImageDecoder.decode; see the file for how to build and run it.
-    .executableTarget(name: "plantguide-fuzz-decode", dependencies: ["PlantImaging"], swiftSettings: settings),
     .testTarget(
         name: "PlantImagingTests",
         dependencies: ["PlantImaging", "PlantGuideTestSupport"],
@@ -124,6 +122,15 @@ let shells: [Target] = [
         dependencies: [
             "PlantGuideCore", "PlantCatalog", "PlantImaging", "PlantClassifier", "PlantNetAPI", "PlantIdentification",
             "PlantStore", "PlantGuideTestSupport", argumentParser,
+        ],
+        swiftSettings: settings
+    ),
+    // libFuzzer targets over every parser of untrusted input; see its main.swift for how to build and run them.
+    .executableTarget(
+        name: "plantguide-fuzz",
+        dependencies: [
+            "PlantGuideCore", "PlantCatalog", "PlantImaging", "PlantClassifier", "PlantStore", "PlantGuideServer",
+            .product(name: "GRDB", package: "GRDB.swift"),
         ],
         swiftSettings: settings
     ),
