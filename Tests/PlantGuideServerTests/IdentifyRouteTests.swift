@@ -23,10 +23,14 @@ import Testing
             try await client.execute(uri: "/identify", method: .get) { response in
                 let page = response.text
                 #expect(page.contains(#"accept="image/*" capture="environment""#))
+                #expect(page.contains(#"id="library" name="photo" type="file" accept="image/*" multiple"#))
                 #expect(page.contains(#"name="organ""#))
+                #expect(page.contains(#"<option value="habit">Whole plant</option>"#))
+                #expect(page.contains(#"<option value="auto" selected>"#))
                 #expect(page.contains(#"<option value="on-device">"#))
                 #expect(page.contains(#"name="_csrf""#))
-                #expect(page.contains(#"<label for="photo">"#))
+                #expect(page.contains(#"<label for="camera">"#))
+                #expect(page.contains(#"<label for="library">"#))
             }
         }
     }
@@ -54,21 +58,19 @@ import Testing
             var form = Multipart()
             form.file("photo", "leaf.jpg", jpegBytes)
             form.field("organ", "leaf")
-            let (headers, body) = session.multipart(form)
-            try await client.execute(uri: "/identify", method: .post, headers: headers, body: body) { response in
-                #expect(response.status == .ok)
-                let page = response.text
-                #expect(page.components(separatedBy: "<li data-rank=").count - 1 == 10)
-                #expect(page.contains(#"aria-valuenow="82""#))
-                #expect(page.contains(#"<span class="high pct-82">"#))
-                #expect(page.contains(#"<span class="low pct-17">"#))
-                #expect(page.contains("Found in local database · Tropical Foliage · Araceae"))
-                #expect(page.contains("Source: On device"))
-                #expect(page.contains("Identify again"))
-                #expect(page.contains("Save to collection"))
-                #expect(page.contains("only 12 Pl@ntNet identifications left today"))
-                #expect(page.contains(#"alt="The photo you uploaded""#))
-            }
+            let (_, page) = try await session.identifyPage(client, form)
+            #expect(page.components(separatedBy: "<li data-rank=").count - 1 == 10)
+            #expect(page.contains(#"aria-valuenow="82""#))
+            #expect(page.contains(#"<span class="high pct-82">"#))
+            #expect(page.contains(#"<span class="low pct-17">"#))
+            #expect(page.contains("Found in local database · Tropical Foliage · Araceae"))
+            #expect(page.contains("Source: on this device"))
+            #expect(page.contains("model fake"))
+            #expect(page.contains("Answered in "))
+            #expect(page.contains("Identify another plant"))
+            #expect(page.contains("This is my plant"))
+            #expect(page.contains("only 12 Pl@ntNet identifications left today"))
+            #expect(page.contains(#"alt="Photo 1: leaf, as you sent it""#))
         }
     }
 
@@ -78,17 +80,91 @@ import Testing
             var form = Multipart()
             form.file("photo", "leaf.png", pngBytes)
             form.field("strategy", "on-device")
-            let (headers, body) = session.multipart(form)
-            try await client.execute(uri: "/identify", method: .post, headers: headers, body: body) { response in
-                let page = response.text
-                #expect(page.contains("Did you mean"))
-                #expect(page.contains(">Echeveria elegans</a>"))
-                #expect(page.contains(#"<span class="mid pct-55">"#))
-                #expect(page.contains("Not sure:"))
-                #expect(page.contains("scores only 55 %"))
-                #expect(page.contains("Offline:"))
+            let (_, page) = try await session.identifyPage(client, form)
+            #expect(page.contains("Did you mean"))
+            #expect(page.contains(">Echeveria elegans</a>"))
+            #expect(page.contains(#"<span class="mid pct-55">"#))
+            #expect(page.contains("Not sure:"))
+            #expect(page.contains("scores only 55 %"))
+            #expect(page.contains("Offline:"))
+        }
+    }
+
+    @Test func severalPhotosWithTheirOrgansAreIdentifiedTogetherAndAllKeptWithThePlant() async throws {
+        let identifier = FakeIdentifier()
+        let store = FakeStore(now: Date())
+        let app = makeApp(dependencies: ServerDependencies(
+            catalog: fixtureCatalog, identification: identifier.capability(), collection: store.collection
+        ))
+        try await app.test(.router) { client in
+            let session = try await Session.open(client)
+            var form = Multipart()
+            form.file("photo", "leaf.jpg", jpegBytes)
+            form.field("organ", "leaf")
+            form.file("photo", "flower.png", pngBytes)
+            form.field("organ", "flower")
+            form.file("photo", "plant.jpg", jpegBytes)
+            form.field("organ", "habit")
+            let (location, page) = try await session.identifyPage(client, form)
+            #expect(identifier.organs.withLock { $0 } == [[.leaf, .flower, .habit]])
+            #expect(page.contains(#"alt="Photo 2: flower, as you sent it""#))
+            #expect(page.contains(#"alt="Photo 3: whole plant, as you sent it""#))
+            #expect(page.contains("Keeps the 3 photos"))
+            let id = String(location.dropFirst("/identify/results/".count))
+            try await client.execute(uri: "/identify/uploads/\(id)/2", method: .get, headers: session.headers) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType] == "image/png")
+                #expect(Data(buffer: response.body) == pngBytes)
+            }
+            for missing in ["4", "0", "02", "-1"] {
+                try await client.execute(uri: "/identify/uploads/\(id)/\(missing)", method: .get, headers: session.headers) { response in
+                    #expect(response.status == .notFound, "photo \(missing)")
+                }
+            }
+            // Someone else cannot see the results.
+            let stranger = try await Session.open(client)
+            try await client.execute(uri: location, method: .get, headers: stranger.headers) { response in
+                #expect(response.status == .notFound)
+            }
+            // "This is my plant": a new plant with all three photos, then the same photos for that plant again.
+            let (headers, body) = session.form([("uploadId", id), ("scientificName", "Monstera deliciosa"), ("plantId", "new")])
+            try await client.execute(uri: "/collection", method: .post, headers: headers, body: body) { response in
+                #expect(response.headers[.location] == "/collection/p1")
+            }
+            #expect(store.state.withLock { ($0.entries.count, $0.photos.count) } == (1, 3))
+            let (again, againBody) = session.form([("uploadId", id), ("scientificName", "Monstera deliciosa"), ("plantId", "p1")])
+            try await client.execute(uri: "/collection", method: .post, headers: again, body: againBody) { response in
+                #expect(response.headers[.location] == "/collection/p1")
+            }
+            #expect(store.state.withLock { ($0.entries.count, $0.photos.count) } == (1, 6))
+            let (unknown, unknownBody) = session.form([("uploadId", id), ("scientificName", "Monstera deliciosa"), ("plantId", "p9")])
+            try await client.execute(uri: "/collection", method: .post, headers: unknown, body: unknownBody) { response in
+                #expect(response.status == .notFound)
             }
         }
+    }
+
+    @Test(arguments: [
+        (["leaf", "flower"], "one organ for every photo"),
+        (["habit"], "needs a photo of a leaf"),
+        (["stem"], "Unknown organ"),
+    ])
+    func organsThatDoNotFitThePhotosAreRefused(organs: [String], message: String) async throws {
+        let identifier = FakeIdentifier()
+        try await Self.app(identifier).test(.router) { client in
+            let session = try await Session.open(client)
+            var form = Multipart()
+            form.file("photo", "a.jpg", jpegBytes)
+            form.file("photo", "b.jpg", jpegBytes)
+            form.file("photo", "c.jpg", jpegBytes)
+            for organ in organs { form.field("organ", organ) }
+            let (headers, body) = session.multipart(form)
+            try await client.execute(uri: "/api/identify", method: .post, headers: headers, body: body) { response in
+                #expect(response.status == .badRequest)
+                try #expect(response.errorBody().message.contains(message))
+            }
+        }
+        #expect(identifier.calls.withLock { $0 } == 0)
     }
 
     @Test func apiAnswersWithJSONAndThePhotoCanBeFetchedBackBySameSessionOnly() async throws {

@@ -59,8 +59,8 @@ public func buildRouter(configuration: ServerConfiguration, dependencies: Server
     AuthRoutes(configuration: configuration, sessions: sessions, throttle: throttle).register(on: router)
     CatalogRoutes(catalog: dependencies.catalog).register(on: router)
     IdentifyRoutes(
-        identification: dependencies.identification, catalog: dependencies.catalog, queue: queue, uploads: uploads,
-        configuration: configuration, collectionAvailable: dependencies.collection != nil
+        identification: dependencies.identification, collection: dependencies.collection, catalog: dependencies.catalog,
+        queue: queue, uploads: uploads, configuration: configuration
     ).register(on: router)
     CollectionRoutes(collection: dependencies.collection, uploads: uploads, configuration: configuration).register(on: router)
     CareRoutes(care: dependencies.care, now: dependencies.now).register(on: router)

@@ -66,26 +66,29 @@ public struct CollectionEntryDetail: Sendable, Codable, Hashable {
     }
 }
 
-/// What "Save to collection" sends.
+/// What "This is my plant" sends: a new plant, or more photos and an identification for one already kept.
 public struct NewCollectionEntry: Sendable {
     public var scientificName: String
     public var nickname: String?
     public var room: String?
-    /// The photo that was identified.
-    public var photo: Data?
+    /// The photos that were identified, in the order sent.
+    public var photos: [Data]
     /// The identification to keep in the plant's history.
     public var identification: Identification?
+    /// Add to this plant of the collection instead of adding a new one.
+    public var plantID: String?
 
     /// Creates a request.
     public init(
-        scientificName: String, nickname: String? = nil, room: String? = nil, photo: Data? = nil,
-        identification: Identification? = nil
+        scientificName: String, nickname: String? = nil, room: String? = nil, photos: [Data] = [],
+        identification: Identification? = nil, plantID: String? = nil
     ) {
         self.scientificName = scientificName
         self.nickname = nickname
         self.room = room
-        self.photo = photo
+        self.photos = photos
         self.identification = identification
+        self.plantID = plantID
     }
 }
 

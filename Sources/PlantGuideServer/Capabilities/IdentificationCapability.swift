@@ -4,6 +4,8 @@ import PlantGuideCore
 /// The plant organ a photo shows, as Pl@ntNet names them.
 public enum PlantOrgan: String, Sendable, CaseIterable, Codable {
     case auto, leaf, flower, fruit, bark
+    /// The whole plant; Pl@ntNet accepts it only beside a photo of a leaf, flower, fruit or bark.
+    case habit
 
     /// Label for the form.
     public var label: String {
@@ -13,8 +15,12 @@ public enum PlantOrgan: String, Sendable, CaseIterable, Codable {
         case .flower: "Flower"
         case .fruit: "Fruit"
         case .bark: "Bark"
+        case .habit: "Whole plant"
         }
     }
+
+    /// Whether a photo of this organ can be identified on its own (every organ but the whole plant).
+    public var standsAlone: Bool { self != .habit }
 }
 
 /// Which identifier to ask.
@@ -40,17 +46,19 @@ public enum IdentifyStrategy: String, Sendable, CaseIterable, Codable {
 public struct IdentifyRequest: Sendable {
     /// Raw photo bytes, already checked to be images.
     public var photos: [Data]
-    /// What the photos show.
-    public var organ: PlantOrgan
+    /// What each photo shows, in the order of `photos` (`.auto` where not given).
+    public var organs: [PlantOrgan]
     /// Which identifier to use.
     public var strategy: IdentifyStrategy
     /// Number of candidates wanted.
     public var top: Int
 
-    /// Creates a request.
-    public init(photos: [Data], organ: PlantOrgan = .auto, strategy: IdentifyStrategy = .auto, top: Int = 10) {
+    /// Creates a request; `organs` are per photo, and one organ alone applies to every photo.
+    public init(photos: [Data], organs: [PlantOrgan] = [], strategy: IdentifyStrategy = .auto, top: Int = 10) {
         self.photos = photos
-        self.organ = organ
+        self.organs = photos.indices.map { index in
+            organs.count == 1 ? organs[0] : index < organs.count ? organs[index] : .auto
+        }
         self.strategy = strategy
         self.top = top
     }
@@ -88,16 +96,19 @@ public struct IdentificationCapability: Sendable {
     public var summary: String
     /// Strategies that can work with what is installed.
     public var strategies: [IdentifyStrategy]
+    /// The strategy the form preselects (one of `strategies`).
+    public var defaultStrategy: IdentifyStrategy
     /// Runs one identification.
     public var identify: @Sendable (IdentifyRequest) async throws -> IdentifyOutcome
 
     /// Creates the capability from its implementation.
     public init(
-        summary: String, strategies: [IdentifyStrategy],
+        summary: String, strategies: [IdentifyStrategy], defaultStrategy: IdentifyStrategy = .auto,
         identify: @escaping @Sendable (IdentifyRequest) async throws -> IdentifyOutcome
     ) {
         self.summary = summary
         self.strategies = strategies
+        self.defaultStrategy = strategies.contains(defaultStrategy) ? defaultStrategy : strategies.first ?? .auto
         self.identify = identify
     }
 }

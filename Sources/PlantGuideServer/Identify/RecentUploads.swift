@@ -2,15 +2,27 @@ import Foundation
 import PlantGuideCore
 import Synchronization
 
-/// Photos identified recently, kept in memory so the results page can show the photo and "Save to
-/// collection" can store it without uploading it again. Bounded by count and bytes; oldest go first.
+/// Identifications made recently, kept in memory so the results page can show the photos and "This is my
+/// plant" can store them without uploading them again. Bounded by count and bytes; oldest go first. They are
+/// temporary by design: a restart forgets them (the answer itself is kept when a plant is saved).
 final class RecentUploads: Sendable {
     struct Upload: Sendable {
+        /// One sent photo and what it shows.
+        struct Photo: Sendable {
+            var data: Data
+            var kind: ImageKind
+            var organ: PlantOrgan
+        }
+
         var id: String
-        var photo: Data
-        var kind: ImageKind
+        var photos: [Photo]
         var outcome: IdentifyOutcome
         var sessionID: String
+        /// Milliseconds waiting for a turn in the identify queue, and for the whole identification.
+        var waitedMilliseconds: Double
+        var totalMilliseconds: Double
+
+        var bytes: Int { photos.reduce(0) { $0 + $1.data.count } }
     }
 
     private let maximumCount: Int
@@ -25,9 +37,9 @@ final class RecentUploads: Sendable {
     func add(_ upload: Upload) {
         uploads.withLock { list in
             list.append(upload)
-            var bytes = list.reduce(0) { $0 + $1.photo.count }
+            var bytes = list.reduce(0) { $0 + $1.bytes }
             while list.count > maximumCount || (bytes > maximumBytes && list.count > 1) {
-                bytes -= list.removeFirst().photo.count
+                bytes -= list.removeFirst().bytes
             }
         }
     }

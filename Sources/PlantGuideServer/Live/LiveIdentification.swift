@@ -73,10 +73,10 @@ enum LiveIdentification {
                 case .onDevice: .onDevice
                 case .plantNet: .api
                 }
-            let organ = PlantNetOrgan(rawValue: request.organ.rawValue) ?? .auto
+            let organs = request.organs.map { PlantNetOrgan(rawValue: $0.rawValue) ?? .auto }
             do {
                 let result = try await hybrid.identify(
-                    photos: request.photos, organs: Array(repeating: organ, count: request.photos.count), strategy: strategy,
+                    photos: request.photos, organs: organs, strategy: strategy,
                     options: PlantNetOptions(project: "all", language: "en")
                 )
                 // "Offline" only when Pl@ntNet is configured and was asked; without a key it is simply not used.

@@ -55,18 +55,36 @@ enum LiveStore {
                 )
             },
             add: { new in
+                let existing: Int64?
+                if let text = new.plantID {
+                    guard let number = plantID(text), try database.plant(id: number) != nil else {
+                        throw ServerError.notFound("That plant in your collection")
+                    }
+                    existing = number
+                } else {
+                    existing = nil
+                }
+                let plant: Plant
                 if let identification = new.identification {
                     let filed = try collection.fileIdentification(
-                        identification, photo: new.photo, createPlant: true, chosenSpecies: new.scientificName,
-                        nickname: new.nickname, room: new.room
+                        identification, photo: new.photos.first, plantId: existing, createPlant: existing == nil,
+                        chosenSpecies: new.scientificName, nickname: new.nickname, room: new.room
                     )
-                    guard let id = filed.plantId, let plant = try database.plant(id: id) else {
+                    guard let id = filed.plantId, let saved = try database.plant(id: id) else {
                         throw ServerError.failed("The plant was not saved.")
                     }
-                    return entry(plant, photoID: filed.photoSHA256)
+                    plant = saved
+                } else if let existing, let saved = try database.plant(id: existing) {
+                    plant = saved
+                    if let first = new.photos.first { try collection.addPhoto(first, toPlant: existing) }
+                } else {
+                    plant = try collection.addPlant(
+                        name: new.scientificName, nickname: new.nickname, room: new.room, photo: new.photos.first
+                    )
                 }
-                let plant = try collection.addPlant(name: new.scientificName, nickname: new.nickname, room: new.room, photo: new.photo)
-                return entry(plant, photoID: nil)
+                // The other photos of the same plant join it, in the order they were sent.
+                for photo in new.photos.dropFirst() { try collection.addPhoto(photo, toPlant: plant.id) }
+                return entry(plant, photoID: try database.details(ofPlant: plant.id).photos.last?.sha256)
             },
             photo: { id in
                 guard id.count == 64, id.allSatisfy(\.isHexDigit),

@@ -79,7 +79,10 @@ struct CollectionRoutes {
             fields = try await request.decodeJSON(as: SaveBody.self, context: context)
         } else {
             let form = try await request.formData(context: context, limit: InputLimits.formBodyBytes)
-            fields = SaveBody(uploadId: form["uploadId"], scientificName: form["scientificName"] ?? "", nickname: form["nickname"], room: form["room"])
+            fields = SaveBody(
+                uploadId: form["uploadId"], plantId: form["plantId"].flatMap { $0.isEmpty || $0 == "new" ? nil : $0 },
+                scientificName: form["scientificName"] ?? "", nickname: form["nickname"], room: form["room"]
+            )
         }
         // A name that is only white space is none (the `pattern` of the OpenAPI document); limits apply to the
         // text as sent, as its `maxLength` does.
@@ -94,19 +97,19 @@ struct CollectionRoutes {
         ] where InputLimits.exceeds(text, characters: limit) {
             throw ServerError.unprocessable(InputLimits.tooLong(what, characters: limit))
         }
-        var photo: Data?
+        var photos: [Data] = []
         var identification: Identification?
         if let uploadID = fields.uploadId, !uploadID.isEmpty {
             guard let upload = uploads.upload(id: uploadID, sessionID: context.sessionID) else {
                 throw ServerError.notFound("The identified photo (it expired; identify it again)")
             }
-            photo = upload.photo
+            photos = upload.photos.map(\.data)
             identification = upload.outcome.identification
         }
         return try await collection.add(
             NewCollectionEntry(
-                scientificName: name, nickname: Self.room(fields.nickname), room: Self.room(fields.room), photo: photo,
-                identification: identification
+                scientificName: name, nickname: Self.room(fields.nickname), room: Self.room(fields.room), photos: photos,
+                identification: identification, plantID: fields.plantId
             )
         )
     }
@@ -115,6 +118,7 @@ struct CollectionRoutes {
 /// `POST /api/collection`'s body.
 struct SaveBody: Codable, Sendable {
     var uploadId: String?
+    var plantId: String?
     var scientificName: String
     var nickname: String?
     var room: String?

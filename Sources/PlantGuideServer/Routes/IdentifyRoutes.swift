@@ -6,32 +6,59 @@ import PlantGuideCore
 /// The Identify page, its results, and `POST /api/identify`.
 struct IdentifyRoutes {
     let identification: IdentificationCapability?
+    let collection: CollectionCapability?
     let catalog: PlantCatalog?
     let queue: IdentifyQueue
     let uploads: RecentUploads
     let configuration: ServerConfiguration
-    let collectionAvailable: Bool
 
     func register(on router: Router<AppRequestContext>) {
         router.get("/identify") { _, context in
             Response.html(Pages.identifyForm(capability: identification, limit: configuration.maxUploadBytes, context: context))
         }
+        // Post, redirect, get: the results have their own address, so reloading them or going back never sends
+        // the photos again.
         router.post("/identify") { request, context in
             let result = try await identify(request, context: context)
-            return Response.html(Pages.identifyResults(result, canSave: collectionAvailable, context: context))
+            return Response.redirect(to: "/identify/results/\(result.uploadID)", type: .normal)
+        }
+        router.get("/identify/results/:id") { _, context in
+            let upload = try recent(context)
+            let result = IdentifyResult(upload)
+            return Response.html(Pages.identifyResults(result, saving: try await saveChoices(), context: context))
         }
         router.post("/api/identify") { request, context in
             JSONResponse.make(IdentifyResultBody(try await identify(request, context: context)))
         }
-        router.get("/identify/uploads/:id") { _, context in
-            guard let id = context.parameters.get("id"), let upload = uploads.upload(id: id, sessionID: context.sessionID) else {
-                throw ServerError.notFound("The photo")
-            }
-            return Response(
-                status: .ok, headers: [.contentType: upload.kind.mediaType, .cacheControl: "private, max-age=3600"],
-                body: .init(byteBuffer: ByteBuffer(bytes: upload.photo))
-            )
+        router.get("/identify/uploads/:id") { _, context in try photoResponse(recent(context), index: 0) }
+        // Photo N of an identification, counted from 1.
+        router.get("/identify/uploads/:id/:number") { _, context in
+            let upload = try recent(context)
+            guard let number = context.parameters.get("number").flatMap(LiveStore.plantID), upload.photos.indices.contains(Int(number) - 1)
+            else { throw ServerError.notFound("The photo") }
+            return photoResponse(upload, index: Int(number) - 1)
         }
+    }
+
+    private func recent(_ context: AppRequestContext) throws -> RecentUploads.Upload {
+        guard let id = context.parameters.get("id"), let upload = uploads.upload(id: id, sessionID: context.sessionID) else {
+            throw ServerError.notFound("That identification (recent results are kept for a while, not across restarts)")
+        }
+        return upload
+    }
+
+    private func photoResponse(_ upload: RecentUploads.Upload, index: Int) -> Response {
+        let photo = upload.photos[index]
+        return Response(
+            status: .ok, headers: [.contentType: photo.kind.mediaType, .cacheControl: "private, max-age=3600"],
+            body: .init(byteBuffer: ByteBuffer(bytes: photo.data))
+        )
+    }
+
+    /// The plants "This is my plant" can add the photos to, when the collection is available.
+    private func saveChoices() async throws -> [CollectionEntry]? {
+        guard let collection else { return nil }
+        return try await collection.list(nil)
     }
 
     /// Reads the upload, checks it, waits for a turn in the queue, identifies and enriches.
@@ -41,8 +68,9 @@ struct IdentifyRoutes {
                 "Identification is not available yet: install an on-device model or add a Pl@ntNet API key in Settings."
             )
         }
+        let started = ContinuousClock.now
         let form = try await request.formData(context: context, limit: configuration.maxUploadBytes)
-        let files = form.files.filter { $0.field == "photo" || $0.field == "images" }
+        let files = form.files.filter { ($0.field == "photo" || $0.field == "images") && !$0.data.isEmpty }
         guard !files.isEmpty else { throw ServerError.badRequest("Choose a photo of the plant first.") }
         guard files.count <= 5 else { throw ServerError.badRequest("Send at most 5 photos of one plant.") }
         var kinds: [ImageKind] = []
@@ -52,19 +80,18 @@ struct IdentifyRoutes {
             }
             kinds.append(kind)
         }
-        let organ = try form["organ"].map { text in
-            guard let organ = PlantOrgan(rawValue: text) else { throw ServerError.badRequest("Unknown organ “\(text)”.") }
-            return organ
-        } ?? .auto
+        let organs = try Self.organs(form.fields.filter { $0.name == "organ" || $0.name == "organs" }.map(\.value), photos: files.count)
         let strategy = try form["strategy"].map { text in
             guard let strategy = IdentifyStrategy(rawValue: text) else { throw ServerError.badRequest("Unknown strategy “\(text)”.") }
             return strategy
-        } ?? .auto
+        } ?? identification.defaultStrategy
         let photos = files.map(\.data)
         let outcome: IdentifyOutcome
+        var waited = Duration.zero
         do {
             outcome = try await queue.run {
-                try await identification.identify(IdentifyRequest(photos: photos, organ: organ, strategy: strategy, top: 10))
+                waited = ContinuousClock.now - started
+                return try await identification.identify(IdentifyRequest(photos: photos, organs: organs, strategy: strategy, top: 10))
             }
         } catch let error as ServerError {
             throw error
@@ -72,9 +99,41 @@ struct IdentifyRoutes {
             throw ServerError.failed("Identification failed: \(error)")
         }
         // Enrichment (names, family, catalog entry, related plants, uncertainty) happened in the identification layer.
-        let id = UUID().uuidString.lowercased()
-        uploads.add(.init(id: id, photo: photos[0], kind: kinds[0], outcome: outcome, sessionID: context.sessionID))
-        return IdentifyResult(uploadID: id, outcome: outcome, didYouMean: outcome.suggestions)
+        let upload = RecentUploads.Upload(
+            id: UUID().uuidString.lowercased(),
+            photos: photos.indices.map { .init(data: photos[$0], kind: kinds[$0], organ: organs[$0]) },
+            outcome: outcome, sessionID: context.sessionID,
+            waitedMilliseconds: Self.milliseconds(waited), totalMilliseconds: Self.milliseconds(ContinuousClock.now - started)
+        )
+        uploads.add(upload)
+        return IdentifyResult(upload)
+    }
+
+    /// One organ per photo: none (all "auto"), one for every photo, or exactly one per photo. A photo of the whole
+    /// plant needs a photo of a leaf, flower, fruit or bark beside it, as Pl@ntNet requires.
+    static func organs(_ values: [String], photos: Int) throws(ServerError) -> [PlantOrgan] {
+        var organs: [PlantOrgan] = []
+        for text in values {
+            guard let organ = PlantOrgan(rawValue: text) else {
+                throw ServerError.badRequest("Unknown organ “\(text)”: use auto, leaf, flower, fruit, bark or habit.")
+            }
+            organs.append(organ)
+        }
+        guard organs.count <= 1 || organs.count == photos else {
+            throw ServerError.badRequest("Give one organ for every photo (\(photos) photos, \(organs.count) organs), or one for all.")
+        }
+        let all = organs.isEmpty ? Array(repeating: PlantOrgan.auto, count: photos)
+            : organs.count == 1 ? Array(repeating: organs[0], count: photos) : organs
+        guard all.contains(where: \.standsAlone) else {
+            throw ServerError.badRequest(
+                "A photo of the whole plant needs a photo of a leaf, flower, fruit or bark beside it; or choose “Let PlantGuide decide”."
+            )
+        }
+        return all
+    }
+
+    private static func milliseconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
     }
 }
 
@@ -83,6 +142,24 @@ struct IdentifyResult: Sendable {
     var uploadID: String
     var outcome: IdentifyOutcome
     var didYouMean: [CatalogPlant]
+    /// What each sent photo showed, in order.
+    var organs: [PlantOrgan]
+    /// Where the time went, in milliseconds: the identifier's own stages, the queue wait and the whole request.
+    var timings: [String: Double]
+
+    init(_ upload: RecentUploads.Upload) {
+        uploadID = upload.id
+        outcome = upload.outcome
+        didYouMean = upload.outcome.suggestions
+        organs = upload.photos.map(\.organ)
+        var timings = upload.outcome.identification.timings
+        timings["queue"] = upload.waitedMilliseconds
+        timings["total"] = upload.totalMilliseconds
+        self.timings = timings
+    }
+
+    /// Whether the answer came from the identification cache (no Pl@ntNet call and no quota spent).
+    var cached: Bool { outcome.identification.source == .cache }
 }
 
 /// `POST /api/identify`'s answer.
@@ -96,6 +173,9 @@ struct IdentifyResultBody: Codable, Sendable {
     var agreeingPhotos: Int?
     var offline: Bool
     var quotaRemaining: Int?
+    var cached: Bool
+    var organs: [String]
+    var timings: [String: Double]
     var predictions: [SpeciesPrediction]
     var didYouMean: [CatalogPlant]
 
@@ -109,6 +189,9 @@ struct IdentifyResultBody: Codable, Sendable {
         agreeingPhotos = result.outcome.identification.agreeingPhotos
         offline = result.outcome.offline
         quotaRemaining = result.outcome.quotaRemaining
+        cached = result.cached
+        organs = result.organs.map(\.rawValue)
+        timings = result.timings
         predictions = result.outcome.identification.predictions
         didYouMean = result.didYouMean
     }

@@ -143,6 +143,11 @@ enum OpenAPIDocument {
               "agreeingPhotos": { "type": "integer", "minimum": 0,
                 "description": "Photos that, identified alone, had the combined best species first." },
               "quotaRemaining": { "type": "integer" },
+              "cached": { "type": "boolean", "description": "The answer came from the identification cache: no Pl@ntNet call, no quota spent." },
+              "organs": { "type": "array", "items": { "type": "string", "enum": ["auto", "leaf", "flower", "fruit", "bark", "habit"] },
+                "description": "What each photo showed, in the order sent." },
+              "timings": { "type": "object", "additionalProperties": { "type": "number", "minimum": 0 },
+                "description": "Milliseconds per stage: the identifier's own (e.g. decodeAndPrepare, inference, request), queue and total." },
               "predictions": { "type": "array", "items": { "$ref": "#/components/schemas/Prediction" }, "maxItems": 10 },
               "didYouMean": { "type": "array", "items": { "$ref": "#/components/schemas/Plant" } }
             }
@@ -170,7 +175,8 @@ enum OpenAPIDocument {
           "NewCollectionEntry": {
             "type": "object", "required": ["scientificName"],
             "properties": {
-              "uploadId": { "type": ["string", "null"], "description": "The `uploadId` of an identification in this session; 404 once it expired." },
+              "uploadId": { "type": ["string", "null"], "description": "The `uploadId` of an identification in this session; 404 once it expired. All its photos are stored with the plant." },
+              "plantId": { "type": ["string", "null"], "description": "Add the identification and its photos to this plant of the collection instead of adding a new plant; 404 when there is no such plant." },
               "scientificName": { "type": "string", "minLength": 1, "maxLength": \#(InputLimits.plantNameCharacters), "pattern": "[^\#(blankClass)]", "description": "The plant's name (not only white space), at most \#(InputLimits.plantNameCharacters) characters; surrounding spaces are dropped." },
               "nickname": { "type": ["string", "null"], "maxLength": \#(InputLimits.nicknameCharacters) },
               "room": { "type": ["string", "null"], "maxLength": \#(InputLimits.roomCharacters), "description": "Null, empty or only spaces: no room." }
@@ -254,7 +260,8 @@ enum OpenAPIDocument {
                     "type": "object", "required": ["photo"], "additionalProperties": false,
                     "properties": {
                       "photo": { "type": "string", "contentMediaType": "application/octet-stream", "description": "A photo; repeat the part (up to 5) for more photos of one plant." },
-                      "organ": { "type": "string", "enum": ["auto", "leaf", "flower", "fruit", "bark"] },
+                      "organ": { "type": "string", "enum": ["auto", "leaf", "flower", "fruit", "bark", "habit"],
+                        "description": "What the photos show: one part for all photos, or one per photo in their order. A photo of the whole plant (habit) needs one of a leaf, flower, fruit or bark beside it (else 400)." },
                       "strategy": { "type": "string", "enum": ["auto", "on-device", "plantnet"] },
                       "_csrf": { "type": "string", "description": "The token, when not sent as X-CSRF-Token." }
                     }

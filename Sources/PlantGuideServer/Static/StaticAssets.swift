@@ -2,7 +2,7 @@
 /// rather than as files that could go missing from an installation.
 enum StaticAssets {
     /// Bumped when the assets change, so browsers that cached them fetch the new ones.
-    static let version = "4"
+    static let version = "5"
 
     static let stylesheet: String = baseStylesheet + widthClasses
 
@@ -97,6 +97,25 @@ enum StaticAssets {
     @media (prefers-reduced-motion: reduce) { .spinner { animation: none; } }
     .offline-banner { display: none; background: #333; color: #fff; padding: .4rem 1rem; text-align: center; }
     body.offline .offline-banner { display: block; }
+    fieldset { border: 1px solid var(--line); border-radius: .6rem; padding: .25rem 1rem 1rem; margin: 0; }
+    legend { font-weight: 700; padding: 0 .25rem; }
+    ol.previews { list-style: none; padding: 0; margin: .75rem 0 0; display: grid; gap: .75rem;
+      grid-template-columns: repeat(auto-fill, minmax(9rem, 1fr)); }
+    ol.previews:empty { display: none; }
+    .previews li { border: 1px solid var(--line); border-radius: .6rem; padding: .5rem; background: #fff; }
+    .previews img { width: 100%; aspect-ratio: 1; object-fit: cover; border-radius: .4rem; display: block; }
+    .previews label { font-size: .875rem; margin: .4rem 0 .2rem; }
+    .previews select { font-size: .875rem; padding: .35rem; }
+    .previews button { margin-top: .4rem; padding: .3rem .6rem; font-size: .875rem; width: 100%; }
+    .has-previews #organ-all { display: none; }
+    progress { width: 100%; max-width: 24rem; height: 1rem; accent-color: var(--accent); }
+    ul.sent-photos { list-style: none; padding: 0; margin: 0 0 .75rem; display: grid; gap: .5rem;
+      grid-template-columns: repeat(3, 1fr); }
+    ul.sent-photos li:first-child { grid-column: 1 / -1; }
+    ul.sent-photos figure { margin: 0; }
+    ul.sent-photos img { width: 100%; aspect-ratio: 1; object-fit: cover; border-radius: .6rem; border: 1px solid var(--line); display: block; }
+    ul.sent-photos li:first-child img { aspect-ratio: auto; max-height: 28rem; }
+    ul.sent-photos figcaption { font-size: .8rem; color: var(--muted); }
     .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
     @media (min-width: 48rem) {
       h1 { font-size: 2rem; }
@@ -113,8 +132,101 @@ enum StaticAssets {
       window.addEventListener("offline", updateOnline);
       updateOnline();
 
-      // Identify: show the loading state while the photo uploads and is identified.
-      document.querySelectorAll("form[data-loading]").forEach(function (form) {
+      // Identify: thumbnails of the chosen photos (camera and library together, up to the limit), each with
+      // what it shows; then an upload with progress, and on to the results page the server redirects to.
+      var identify = document.querySelector("form[data-identify]");
+      if (identify && window.FormData && window.XMLHttpRequest && window.URL && URL.createObjectURL) {
+        setUpIdentify(identify);
+      }
+
+      function setUpIdentify(form) {
+        var chosen = [], max = parseInt(form.getAttribute("data-max-photos"), 10) || 5;
+        var maxBytes = parseInt(form.getAttribute("data-max-bytes"), 10) || 0;
+        var list = document.getElementById("previews"), problem = document.getElementById("photo-error");
+        var pickers = form.querySelectorAll("input[type=file]");
+        var organTemplate = document.getElementById("organ");
+        function say(text) { problem.textContent = text; problem.hidden = !text; }
+        function render() {
+          chosen.forEach(function (item) { if (item.url) { URL.revokeObjectURL(item.url); } });
+          list.textContent = "";
+          chosen.forEach(function (item, index) {
+            item.url = URL.createObjectURL(item.file);
+            var li = document.createElement("li");
+            var img = document.createElement("img");
+            img.src = item.url; img.alt = "Photo " + (index + 1) + ": " + item.file.name;
+            var id = "organ-" + index;
+            var label = document.createElement("label");
+            label.setAttribute("for", id); label.textContent = "Photo " + (index + 1) + " shows";
+            var select = organTemplate.cloneNode(true);
+            select.id = id; select.removeAttribute("name"); select.value = item.organ;
+            select.addEventListener("change", function () { item.organ = select.value; });
+            var remove = document.createElement("button");
+            remove.type = "button"; remove.className = "secondary"; remove.textContent = "Remove";
+            remove.setAttribute("aria-label", "Remove photo " + (index + 1));
+            remove.addEventListener("click", function () { chosen.splice(index, 1); render(); pickers[0].focus(); });
+            li.appendChild(img); li.appendChild(label); li.appendChild(select); li.appendChild(remove);
+            list.appendChild(li);
+          });
+          form.classList.toggle("has-previews", chosen.length > 0);
+        }
+        pickers.forEach(function (picker) {
+          picker.addEventListener("change", function () {
+            var files = Array.prototype.slice.call(picker.files || []);
+            var room = max - chosen.length;
+            say(files.length > room ? "At most " + max + " photos of one plant: " + (files.length - room) + " left out." : "");
+            files.slice(0, Math.max(room, 0)).forEach(function (file) { chosen.push({ file: file, organ: organTemplate.value }); });
+            picker.value = "";
+            render();
+          });
+        });
+        form.addEventListener("submit", function (event) {
+          event.preventDefault();
+          if (chosen.length === 0) { say("Choose or take a photo of the plant first."); pickers[0].focus(); return; }
+          var bytes = chosen.reduce(function (sum, item) { return sum + item.file.size; }, 0);
+          if (maxBytes && bytes > maxBytes) {
+            say("These photos are " + Math.ceil(bytes / 1048576) + " MB; the limit is " + Math.floor(maxBytes / 1048576) + " MB. Remove one or send smaller photos.");
+            return;
+          }
+          say("");
+          var data = new FormData();
+          form.querySelectorAll("input[type=hidden], select[name=strategy]").forEach(function (field) { data.append(field.name, field.value); });
+          chosen.forEach(function (item) { data.append("photo", item.file, item.file.name); data.append("organ", item.organ); });
+          var progress = document.getElementById("progress"), text = document.getElementById("progress-text");
+          var button = form.querySelector("button[type=submit]");
+          form.classList.add("is-loading"); form.setAttribute("aria-busy", "true");
+          button.disabled = true; button.textContent = form.getAttribute("data-loading");
+          progress.value = 0; text.textContent = "Uploading " + chosen.length + (chosen.length === 1 ? " photo…" : " photos…");
+          var request = new XMLHttpRequest();
+          request.open("POST", form.action);
+          request.setRequestHeader("Accept", "text/html");
+          request.upload.addEventListener("progress", function (e) {
+            if (e.lengthComputable) { progress.value = Math.round(100 * e.loaded / e.total); }
+          });
+          request.upload.addEventListener("load", function () {
+            progress.removeAttribute("value");
+            text.textContent = "Identifying… this can take a few seconds.";
+          });
+          function restore() {
+            form.classList.remove("is-loading"); form.removeAttribute("aria-busy");
+            button.disabled = false; button.textContent = "Identify";
+          }
+          request.addEventListener("load", function () {
+            if (request.status >= 200 && request.status < 300 && request.responseURL.indexOf("/identify/results/") >= 0) {
+              window.location.assign(request.responseURL);
+              return;
+            }
+            restore();
+            var page = new DOMParser().parseFromString(request.responseText || "", "text/html");
+            var message = page.querySelector("main .notice.error p, main .notice, main p");
+            say(message ? message.textContent.trim() : "Identification failed (" + request.status + "). Try again.");
+          });
+          request.addEventListener("error", function () { restore(); say("The server could not be reached. Check the connection and try again."); });
+          request.send(data);
+        });
+      }
+
+      // Other forms that take a while: show the loading state.
+      document.querySelectorAll("form[data-loading]:not([data-identify])").forEach(function (form) {
         form.addEventListener("submit", function () {
           form.classList.add("is-loading");
           form.setAttribute("aria-busy", "true");

@@ -19,38 +19,47 @@ extension Pages {
             )
         }
         let organs: [HTML] = PlantOrgan.allCases.map { "<option value=\"\($0.rawValue)\">\($0.label)</option>" }
-        let strategies: [HTML] = capability.strategies.map { "<option value=\"\($0.rawValue)\">\($0.label)</option>" }
+        let strategies: [HTML] = capability.strategies.map { strategy in
+            let selected = strategy == capability.defaultStrategy ? " selected" : ""
+            return "<option value=\"\(strategy.rawValue)\"\(selected)>\(strategy.label)</option>"
+        }
         return Layout.page(
             title: "Identify", tab: .identify, context: context,
             body: """
                 <h1>Identify a plant</h1>
-                <p>Take or choose a clear photo of one plant — a leaf or flower filling most of the picture works best.</p>
-                <form class="card" method="post" action="/identify" enctype="multipart/form-data" data-loading="Identifying…">
+                <p>Photograph one plant. Up to 5 photos of it — a leaf, a flower, the whole plant — identify it better than one.</p>
+                <form class="card" method="post" action="/identify" enctype="multipart/form-data" data-identify
+                 data-loading="Identifying…" data-max-photos="5" data-max-bytes="\(limit)">
                 \(Layout.csrfField(context))
-                <label for="photo">Photo</label>
-                <input id="photo" name="photo" type="file" accept="image/*" capture="environment" required
-                 aria-describedby="photo-help">
-                <p id="photo-help" class="meta">JPEG, PNG, WebP or HEIC, up to \(limit / 1_048_576) MB.</p>
-                <label for="organ">What does the photo show?</label>
+                <fieldset>
+                <legend>Photos of one plant (1 to 5)</legend>
+                <label for="camera">Take a photo</label>
+                <input id="camera" name="photo" type="file" accept="image/*" capture="environment" aria-describedby="photo-help">
+                <label for="library">Or choose photos</label>
+                <input id="library" name="photo" type="file" accept="image/*" multiple aria-describedby="photo-help">
+                <p id="photo-help" class="meta">JPEG, PNG, WebP or HEIC; up to \(limit / 1_048_576) MB in all.</p>
+                <ol class="previews" id="previews" aria-label="Chosen photos"></ol>
+                <p class="notice error" id="photo-error" role="alert" hidden></p>
+                <div id="organ-all">
+                <label for="organ">What do the photos show?</label>
                 <select id="organ" name="organ">\(organs)</select>
+                </div>
+                </fieldset>
                 <label for="strategy">Identify with</label>
                 <select id="strategy" name="strategy">\(strategies)</select>
                 <p><button type="submit">Identify</button></p>
-                <p class="loading" role="status"><span class="spinner" aria-hidden="true"></span>Identifying your photo… this can take a few seconds.</p>
+                <div class="loading" role="status" aria-live="polite">
+                <progress id="progress" max="100" aria-label="Progress"></progress>
+                <span id="progress-text">Identifying your photos… this can take a few seconds.</span>
+                </div>
                 </form>
                 <p class="meta">Using: \(capability.summary)</p>
                 """
         )
     }
 
-    static func identifyResults(_ result: IdentifyResult, canSave: Bool, context: AppRequestContext) -> HTML {
+    static func identifyResults(_ result: IdentifyResult, saving plants: [CollectionEntry]?, context: AppRequestContext) -> HTML {
         let identification = result.outcome.identification
-        let source: String =
-            switch identification.source {
-            case .onDevice: "On device"
-            case .plantNetAPI: "Pl@ntNet"
-            case .cache: "Cache"
-            }
         var notices: [HTML] = []
         if result.outcome.offline {
             notices.append("<div class=\"notice\" role=\"status\"><strong>Offline:</strong> Pl@ntNet could not be reached, so this answer comes from the on-device model.</div>")
@@ -62,7 +71,7 @@ extension Pages {
             notices.append("<div class=\"notice\" role=\"status\">\(note)</div>")
         }
         if identification.predictions.isEmpty {
-            notices.append("<div class=\"notice error\" role=\"alert\">No plant was recognised in this photo. Try a closer photo of a leaf or flower.</div>")
+            notices.append("<div class=\"notice error\" role=\"alert\">No plant was recognised in these photos. Try a closer photo of a leaf or flower.</div>")
         } else if identification.uncertain {
             let reason = identification.uncertainReason ?? "Compare the candidates below with your plant."
             notices.append("<div class=\"notice uncertain\" role=\"status\"><strong>Not sure:</strong> \(reason)</div>")
@@ -75,24 +84,14 @@ extension Pages {
         let didYouMean: HTML =
             result.didYouMean.isEmpty
             ? "" : "<section aria-labelledby=\"dym\"><h2 id=\"dym\">Did you mean…</h2><ul class=\"plants\">\(result.didYouMean.prefix(5).map(plantItem))</ul></section>"
-        let options: [HTML] = identification.predictions.map { "<option value=\"\($0.scientificName)\">\($0.scientificName)</option>" }
-        let save: HTML =
-            canSave && !identification.predictions.isEmpty
-            ? """
-            <form class="card" method="post" action="/collection">
-            \(Layout.csrfField(context))
-            <input type="hidden" name="uploadId" value="\(result.uploadID)">
-            <h2>Save to collection</h2>
-            <label for="scientificName">Species</label>
-            <select id="scientificName" name="scientificName">\(options)</select>
-            <label for="nickname">Nickname (optional)</label>
-            <input id="nickname" name="nickname" type="text" maxlength="80">
-            <label for="room">Room (optional)</label>
-            <input id="room" name="room" type="text" maxlength="80">
-            <p><button type="submit">Save to collection</button></p>
-            </form>
-            """ : ""
-        let model: HTML = identification.model.map { " · \($0)" } ?? ""
+        let photos: [HTML] = result.organs.enumerated().map { index, organ in
+            let caption = organ == .auto ? "Photo \(index + 1)" : "Photo \(index + 1): \(organ.label.lowercased())"
+            return """
+                <li><figure><img src="/identify/uploads/\(result.uploadID)/\(index + 1)" alt="\(caption), as you sent it">\
+                <figcaption>\(caption)</figcaption></figure></li>
+                """
+        }
+        let save: HTML = plants.map { saveForm(result, plants: $0, context: context) } ?? ""
         return Layout.page(
             title: "Results", tab: .identify, context: context,
             body: """
@@ -100,9 +99,10 @@ extension Pages {
                 \(notices)
                 <div class="columns">
                 <div>
-                <img class="photo" src="/identify/uploads/\(result.uploadID)" alt="The photo you uploaded">
-                <p><span class="badge source">Source: \(source)</span><span class="meta">\(identification.predictions.count) candidates\(model)</span></p>
-                <p class="row"><a class="button secondary" href="/identify">Identify again</a></p>
+                <ul class="sent-photos\(result.organs.count == 1 ? " single" : "")" aria-label="Your photos">\(photos)</ul>
+                <p>\(sourceBadge(result))<span class="meta">\(identification.predictions.count) candidates\(identification.model.map { " · model \($0)" } ?? "")</span></p>
+                <p class="meta timings">\(timingsLine(result.timings))</p>
+                <p class="row"><a class="button secondary" href="/identify">Identify another plant</a></p>
                 </div>
                 <div>
                 <ol class="results" aria-label="Candidates, best first">\(items)</ol>
@@ -112,6 +112,64 @@ extension Pages {
                 </div>
                 """
         )
+    }
+
+    /// Where the answer came from, with the cache said as such (no Pl@ntNet call, no quota spent).
+    static func sourceBadge(_ result: IdentifyResult) -> HTML {
+        switch result.outcome.identification.source {
+        case .onDevice: "<span class=\"badge source\">Source: on this device</span>"
+        case .plantNetAPI: "<span class=\"badge source\">Source: Pl@ntNet</span>"
+        case .cache: "<span class=\"badge source\">Source: Pl@ntNet, from the cache (no quota used)</span>"
+        }
+    }
+
+    /// "Answered in 1.2 s: waiting 0 ms · decode and prepare 120 ms · inference 340 ms · Pl@ntNet 800 ms".
+    static func timingsLine(_ timings: [String: Double]) -> HTML {
+        let names: [(key: String, label: String)] = [
+            ("queue", "waiting"), ("decodeAndPrepare", "decode and prepare"), ("inference", "inference"), ("request", "Pl@ntNet"),
+        ]
+        func format(_ milliseconds: Double) -> String {
+            milliseconds >= 1000 ? String(format: "%.1f s", milliseconds / 1000) : "\(Int(milliseconds.rounded())) ms"
+        }
+        let parts = names.compactMap { name in timings[name.key].map { "\(name.label) \(format($0))" } }
+        guard let total = timings["total"] else { return HTML(stringLiteral: parts.joined(separator: " · ")) }
+        return HTML(stringLiteral: "Answered in \(format(total))" + (parts.isEmpty ? "" : ": " + parts.joined(separator: " · ")))
+    }
+
+    /// "This is my plant": the species (any candidate), and a new plant or one already in the collection. The
+    /// photos of the identification are stored with it.
+    static func saveForm(_ result: IdentifyResult, plants: [CollectionEntry], context: AppRequestContext) -> HTML {
+        let identification = result.outcome.identification
+        guard !identification.predictions.isEmpty else { return "" }
+        let names = identification.predictions.map(\.scientificName) + result.didYouMean.map(\.scientificName)
+        let options: [HTML] = names.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }.map { name in
+            "<option value=\"\(name)\">\(name)</option>"
+        }
+        let existing: [HTML] = plants.map { plant in
+            let label = [plant.nickname, plant.scientificName, plant.room].compactMap { $0 }.joined(separator: " · ")
+            return "<option value=\"\(plant.id)\">\(label)</option>"
+        }
+        let choosePlant: HTML = plants.isEmpty ? "" : """
+            <label for="plantId">Which plant is it?</label>
+            <select id="plantId" name="plantId"><option value="new" selected>A new plant</option>\(existing)</select>
+            """
+        let count = result.organs.count
+        return """
+            <form class="card" method="post" action="/collection">
+            \(Layout.csrfField(context))
+            <input type="hidden" name="uploadId" value="\(result.uploadID)">
+            <h2>This is my plant</h2>
+            <p class="meta">Keeps \(count == 1 ? "the photo" : "the \(count) photos") and this answer in your collection.</p>
+            <label for="scientificName">Species</label>
+            <select id="scientificName" name="scientificName">\(options)</select>
+            \(choosePlant)
+            <label for="nickname">Nickname (new plant, optional)</label>
+            <input id="nickname" name="nickname" type="text" maxlength="\(InputLimits.nicknameCharacters)">
+            <label for="room">Room (new plant, optional)</label>
+            <input id="room" name="room" type="text" maxlength="\(InputLimits.roomCharacters)">
+            <p><button type="submit">This is my plant</button></p>
+            </form>
+            """
     }
 
     /// One candidate: the common name first (the scientific name first when only a genus-level name is known,

@@ -30,6 +30,8 @@ let fakeSpecies = [
 /// An identifier that answers with ten candidates; optionally waits for a gate so tests can fill the queue.
 final class FakeIdentifier: Sendable {
     let calls = Mutex(0)
+    /// The organs of every request, in order.
+    let organs = Mutex<[[PlantOrgan]]>([])
     let confidence: Double
     let species: [String]
 
@@ -41,6 +43,7 @@ final class FakeIdentifier: Sendable {
     func capability(gate: Gate? = nil) -> IdentificationCapability {
         IdentificationCapability(summary: "Fake identifier", strategies: [.auto, .onDevice]) { [self] request in
             calls.withLock { $0 += 1 }
+            organs.withLock { $0.append(request.organs) }
             if let gate { await gate.wait() }
             let predictions = species.prefix(request.top).enumerated().map { index, name in
                 SpeciesPrediction(rank: index + 1, scientificName: name, confidence: index == 0 ? confidence : 0.5 / Double(index + 1))
@@ -115,13 +118,20 @@ final class FakeStore: Sendable {
                 }
             },
             add: { new in
-                self.state.withLock { state in
-                    let id = "p\(state.entries.count + 1)"
+                try self.state.withLock { state in
                     var photoID: String?
-                    if let photo = new.photo {
+                    for photo in new.photos {
                         photoID = "ph\(state.photos.count + 1)"
                         state.photos[photoID!] = photo
                     }
+                    if let existing = new.plantID {
+                        guard let index = state.entries.firstIndex(where: { $0.id == existing }) else {
+                            throw ServerError.notFound("That plant in your collection")
+                        }
+                        state.entries[index].photoID = photoID ?? state.entries[index].photoID
+                        return state.entries[index]
+                    }
+                    let id = "p\(state.entries.count + 1)"
                     let entry = CollectionEntry(
                         id: id, scientificName: new.scientificName, nickname: new.nickname, room: new.room, photoID: photoID, added: self.now
                     )
@@ -218,6 +228,24 @@ struct Session {
         var form = form
         if includeToken { form.field("_csrf", csrf) }
         return ([.cookie: cookie, .contentType: form.contentType], form.body)
+    }
+}
+
+extension Session {
+    /// Sends an identify form to `POST /identify`, checks the redirect to the results' own address and returns
+    /// that address and the results page.
+    func identifyPage(_ client: some TestClientProtocol, _ form: Multipart) async throws -> (location: String, page: String) {
+        let (headers, body) = multipart(form)
+        let location = try await client.execute(uri: "/identify", method: .post, headers: headers, body: body) { response in
+            #expect(response.status == .seeOther)
+            return response.headers[.location] ?? ""
+        }
+        #expect(location.hasPrefix("/identify/results/"))
+        let page = try await client.execute(uri: location, method: .get, headers: self.headers) { response in
+            #expect(response.status == .ok)
+            return response.text
+        }
+        return (location, page)
     }
 }
 
