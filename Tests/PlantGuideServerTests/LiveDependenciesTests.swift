@@ -85,4 +85,37 @@ import Testing
             }
         }
     }
+
+    @Test func snoozingOnTheCarePageMovesTheDueDayItShows() async throws {
+        let home = try Self.makeHome(withModel: false)
+        defer { try? FileManager.default.removeItem(at: home) }
+        let dependencies = ServerDependencies.live(dataDirectory: home, environment: [:])
+        try await makeApp(dependencies: dependencies).test(.live) { client in
+            let session = try await Session.open(client)
+            // A snake plant added today is first watered in 10 days or more: not this week.
+            let (headers, body) = session.form([("scientificName", "Dracaena trifasciata")])
+            let location = try await client.execute(uri: "/collection", method: .post, headers: headers, body: body) { response in
+                #expect(response.status == .seeOther)
+                return response.headers[.location] ?? ""
+            }
+            let task = "\(location.split(separator: "/").last ?? "")-water"
+            let before = try await client.execute(uri: "/care", method: .get, headers: session.headers) { $0.text }
+            #expect(before.contains("<h1>Care</h1>"))
+            #expect(!before.contains("data-task=\"\(task)\""))
+            let (snoozeHeaders, snoozeBody) = session.form([("days", "2")])
+            try await client.execute(uri: "/care/\(task)/snooze", method: .post, headers: snoozeHeaders, body: snoozeBody) { response in
+                #expect(response.status == .seeOther)
+            }
+            let after = try await client.execute(uri: "/care", method: .get, headers: session.headers) { $0.text }
+            #expect(after.contains("data-task=\"\(task)\""))
+            let items = try await client.execute(uri: "/api/care?days=7", method: .get, headers: session.headers) { response in
+                try JSONDecoder.iso.decode([DueCareItem].self, from: Data(buffer: response.body))
+            }
+            let snoozed = try #require(items.first { $0.id == task })
+            let days = Calendar(identifier: .gregorian).dateComponents(
+                [.day], from: Calendar(identifier: .gregorian).startOfDay(for: Date()), to: snoozed.due
+            ).day
+            #expect(days == 2)
+        }
+    }
 }
