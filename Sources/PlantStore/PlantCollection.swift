@@ -47,7 +47,7 @@ public struct PlantCollection: Sendable {
         let match: CatalogPlant?
         if let species = species.nonEmpty {
             guard let found = lookup(species) else {
-                throw .invalid("'\(species)' is not in the catalog. Try `plantguide search \(species)`, or add it by name.")
+                throw .invalid("'\(species)' is not in the catalog. Try `plantguide search \(shellQuoted(species))`, or add it by name.")
             }
             match = found
         } else if let name = name.nonEmpty {

@@ -26,4 +26,25 @@ import Testing
             #expect(help.stdout.contains(example), "\(example)")
         }
     }
+
+    @Test func aSpeciesMissSuggestsAQuotedSearch() throws {
+        let cli = try CommandLineRunner()
+        defer { cli.cleanUp() }
+        let outcome = try cli.run(["species", "show", "qqqq", "zzzz"])
+        #expect(outcome.status != 0)
+        #expect(outcome.stderr.contains(#"Try `plantguide search "qqqq zzzz"`"#), "\(outcome.stderr)")
+    }
+
+    @Test func countsOfOneAreSingular() throws {
+        let runner = try collectionRunner()
+        defer { runner.cleanUp() }
+        _ = try runner.jsonObject(["collection", "add", "Boston fern", "--json"])
+        #expect(try runner.run(["care", "done", "1", "water"]).status == 0)
+        let archive = runner.home.appendingPathComponent("one.zip")
+        let exported = try runner.run(["export", archive.path])
+        #expect(exported.status == 0, "\(exported.stderr)")
+        #expect(exported.stdout.contains("Exported 1 plant, 1 care event, 0 photos and 0 identifications"), "\(exported.stdout)")
+        let backup = try runner.run(["backup", runner.home.appendingPathComponent("copy.sqlite").path])
+        #expect(backup.stdout.contains("Backed up 1 plant to"), "\(backup.stdout)")
+    }
 }
