@@ -74,6 +74,13 @@ public struct PlantCollection: Sendable {
         return stored
     }
 
+    /// Takes a photo off a plant, deleting its files when nothing else uses it.
+    public func removePhoto(_ sha256: String, fromPlant plantId: Int64) throws(StoreError) {
+        if let orphan = try database.detachPhoto(sha256, fromPlant: plantId, now: now()) {
+            photos.removeFiles(of: [orphan])
+        }
+    }
+
     /// Removes a plant and the photo files nothing else uses.
     public func removePlant(id: Int64) throws(StoreError) {
         let orphans = try database.removePlant(id: id)
