@@ -14,6 +14,9 @@ public struct PlantGuideCommand: AsyncParsableCommand {
               plantguide browse --category cactus     List one category, grouped by letter.
               plantguide species show "white clover"  One species: family, names, care.
               plantguide catalog stats --json         Counts, machine-readable.
+              plantguide model install                Download the on-device model (PlantNet-300K ResNet50).
+              plantguide identify leaf.jpg            What plant is this? On the device and/or with Pl@ntNet.
+              plantguide serve                        Start the web app at http://127.0.0.1:8080/.
             """,
         version: PlantGuideVersion.current,
         subcommands: [

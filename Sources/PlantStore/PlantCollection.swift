@@ -47,7 +47,7 @@ public struct PlantCollection: Sendable {
         let match: CatalogPlant?
         if let species = species.nonEmpty {
             guard let found = lookup(species) else {
-                throw .invalid("'\(species)' is not in the catalog. Try `plantguide search \(species)`, or add it by name.")
+                throw .invalid("'\(species)' is not in the catalog. Try `plantguide search \(shellQuoted(species))`, or add it by name.")
             }
             match = found
         } else if let name = name.nonEmpty {
@@ -72,6 +72,13 @@ public struct PlantCollection: Sendable {
         let stored = try storePhoto(data)
         try database.attachPhoto(stored, toPlant: plantId, now: now())
         return stored
+    }
+
+    /// Takes a photo off a plant, deleting its files when nothing else uses it.
+    public func removePhoto(_ sha256: String, fromPlant plantId: Int64) throws(StoreError) {
+        if let orphan = try database.detachPhoto(sha256, fromPlant: plantId, now: now()) {
+            photos.removeFiles(of: [orphan])
+        }
     }
 
     /// Removes a plant and the photo files nothing else uses.

@@ -52,6 +52,26 @@ import Testing
         #expect(shown.stdout.contains("paused"))
     }
 
+    @Test func snoozeMovesTheDayCareDueAndTheCalendarShow() throws {
+        let runner = try collectionRunner(now: "2026-06-01T09:00:00Z")
+        defer { runner.cleanUp() }
+        _ = try runner.jsonObject(["collection", "add", "Boston fern", "--room", "Bathroom", "--json"])
+        // The fern is watered every 4 days: due 2026-06-05, so nothing is due in the next 2 days.
+        let before = try runner.jsonObject(["care", "due", "--days", "2", "--json"])
+        #expect((before["rooms"] as? [Any])?.isEmpty == true)
+        let snoozed = try runner.run(["care", "snooze", "1", "water", "--days", "2"])
+        #expect(snoozed.stdout.contains("until 2026-06-03"))
+        let due = try runner.jsonObject(["care", "due", "--days", "2", "--json"])
+        let rooms = try #require(due["rooms"] as? [[String: Any]])
+        let tasks = try #require(rooms.first?["tasks"] as? [[String: Any]])
+        #expect(tasks.map { $0["task"] as? String } == ["water"])
+        #expect(tasks.first?["dueOn"] as? String == "2026-06-03")
+        // The calendar's watering event is on the snooze day too.
+        let events = try runner.run(["care", "ics"]).stdout.components(separatedBy: "BEGIN:VEVENT").dropFirst()
+        let watering = try #require(events.first { $0.contains("CATEGORIES:water") })
+        #expect(watering.contains("DTSTART;VALUE=DATE:20260603"))
+    }
+
     @Test func winterStretchesTheSchedule() throws {
         var runner = try collectionRunner(now: "2026-12-01T09:00:00Z")
         defer { runner.cleanUp() }

@@ -126,6 +126,40 @@ import Testing
         #expect(try runner.jsonArray(["collection", "list", "--json"]).isEmpty)
     }
 
+    @Test func photosAreListedGivenACoverAndRemoved() throws {
+        var runner = try collectionRunner()
+        defer { runner.cleanUp() }
+        _ = try runner.jsonObject(["collection", "add", "Monstera", "--json"])
+        var added: [String] = []
+        for seed in [UInt8(1), 2] {
+            runner.environment["PLANTGUIDE_NOW"] = "2026-06-0\(seed)T09:00:00Z"
+            let photo = runner.home.appendingPathComponent("leaf-\(seed).png")
+            try fakePhoto(seed: seed).write(to: photo)
+            added.append(try #require(try runner.jsonObject(["collection", "photo", "add", "1", photo.path, "--json"])["sha256"] as? String))
+        }
+        let listed = try runner.jsonArray(["collection", "photo", "list", "1", "--json"])
+        #expect(listed.map { $0["sha256"] as? String } == added)
+        #expect(listed.map { $0["cover"] as? Bool } == [false, true])
+        let text = try runner.run(["collection", "photo", "list", "1"])
+        #expect(text.stdout.contains(String(added[0].prefix(12))) && text.stdout.contains("cover"))
+
+        let cover = try runner.run(["collection", "photo", "set-cover", "1", String(added[0].prefix(8))])
+        #expect(cover.status == 0, "\(cover.stderr)")
+        #expect(try runner.jsonArray(["collection", "photo", "list", "1", "--json"]).map { $0["cover"] as? Bool } == [true, false])
+        #expect(try runner.run(["collection", "photo", "set-cover", "1", "zz"]).status != 0)
+        #expect(try runner.run(["collection", "photo", "set-cover", "1", "000000"]).status != 0)
+
+        let path = try #require(listed.first?["path"] as? String)
+        let removed = try runner.jsonObject(["collection", "photo", "remove", "1", added[0], "--json"])
+        #expect(removed["removed"] as? String == added[0])
+        #expect(!FileManager.default.fileExists(atPath: path))
+        let left = try runner.jsonArray(["collection", "photo", "list", "1", "--json"])
+        #expect(left.map { $0["sha256"] as? String } == [added[1]])
+        #expect(left.first?["cover"] as? Bool == true)
+        #expect(try runner.run(["collection", "photo", "remove", "1", added[0]]).status != 0)
+        #expect(try runner.run(["collection", "photo", "list", "9"]).status != 0)
+    }
+
     @Test func trefleRefinesTheProfileWhenConfiguredAndNeverBlocksWhenDown() throws {
         var runner = try collectionRunner()
         defer { runner.cleanUp() }

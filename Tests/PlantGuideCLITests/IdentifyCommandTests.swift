@@ -100,6 +100,67 @@ import Testing
         #expect(outcome.stderr.contains("no on-device model is installed"))
     }
 
+    @Test func noModelAdviceSuggestsSettingAKeyOnlyWhenNoneIsConfigured() async throws {
+        let stub = try await PlantNetStub.start()
+        defer { Task { await stub.stop() } }
+        for key in ["stub-key", nil] {
+            let cli = try runner(stub, key: key)
+            defer { cli.cleanUp() }
+            let outcome = try cli.run(["identify", try writePhoto(cli, seed: 1), "--strategy", "on-device"])
+            #expect(outcome.status == 1)
+            #expect(outcome.stderr.contains("no on-device model is installed"))
+            #expect(outcome.stderr.contains("set PLANTNET_API_KEY") == (key == nil), "\(outcome.stderr)")
+            #expect(outcome.stderr.contains("--strategy api") == (key != nil), "\(outcome.stderr)")
+        }
+    }
+
+    @Test func quotaIsShownOnlyWhenPlantNetWasAsked() async throws {
+        var behaviour = PlantNetStubBehaviour()
+        behaviour.quotaLimit = 5
+        let stub = try await PlantNetStub.start(behaviour: behaviour)
+        defer { Task { await stub.stop() } }
+        let cli = try runner(stub)
+        defer { cli.cleanUp() }
+        let model = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("PlantClassifierTests/Fixtures/tiny-resnet18.pth")
+        #expect(try cli.run(["model", "import", model.path, "--arch", "resnet18"]).status == 0)
+        let photo = try writePhoto(cli, seed: 1)
+        // One request leaves 4 of 5: a warning level.
+        let online = try cli.run(["identify", photo, "--strategy", "api"])
+        #expect(online.status == 0, "\(online.stderr)")
+        #expect(online.stdout.contains("Pl@ntNet requests left today: 4"))
+        #expect(online.stderr.contains("only 4 Pl@ntNet requests left today"))
+        let onDevice = try cli.run(["identify", photo, "--strategy", "on-device"])
+        #expect(onDevice.status == 0, "\(onDevice.stderr)")
+        #expect(!onDevice.stdout.contains("requests left"))
+        #expect(!onDevice.stderr.contains("requests left"))
+    }
+
+    @Test func didYouMeanLeavesOutTheCandidates() async throws {
+        // Pl@ntNet's older name for the snake plant: the catalog suggests the plant under its current name…
+        let old = StubSpecies("Sansevieria trifasciata", authorship: "Prain", family: "Asparagaceae", score: 0.35, gbifId: "2")
+        let current = StubSpecies("Dracaena trifasciata", authorship: "(Prain) Mabb.", family: "Asparagaceae", score: 0.3, gbifId: "3")
+        var behaviour = PlantNetStubBehaviour()
+        behaviour.species = [old]
+        let stub = try await PlantNetStub.start(behaviour: behaviour)
+        defer { Task { await stub.stop() } }
+        let cli = try runner(stub)
+        defer { cli.cleanUp() }
+        func suggestions(seed: UInt8) throws -> [String]? {
+            let outcome = try cli.run(["identify", try writePhoto(cli, seed: seed), "--strategy", "api"])
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            let lines = outcome.stdout.split(separator: "\n").map(String.init)
+            guard let start = lines.firstIndex(of: "Did you mean:") else { return nil }
+            return Array(lines[(start + 1)...].prefix { $0.hasPrefix("  ") && !$0.hasPrefix("   ") })
+        }
+        let alone = try #require(try suggestions(seed: 1))
+        #expect(alone.contains { $0.contains("Dracaena trifasciata") })
+        // …but not when that name is already one of the candidates.
+        stub.configure { $0.species = [old, current] }
+        let repeated = try suggestions(seed: 2) ?? []
+        #expect(!repeated.contains { $0.contains("Dracaena trifasciata") }, "\(repeated)")
+    }
+
     @Test func savedKeyIsPrivateAndNeverPrinted() async throws {
         let secret = "secret-\(UUID().uuidString)"
         var behaviour = PlantNetStubBehaviour()

@@ -1,8 +1,10 @@
 import Foundation
 import Hummingbird
+import HTTPTypes
 import HummingbirdTesting
 import PlantClassifier
 import PlantGuideCore
+import PlantGuideTestSupport
 import Testing
 @testable import PlantGuideServer
 
@@ -82,6 +84,101 @@ import Testing
             #expect(after.careLog.map(\.text) == ["Watered"])
             try await client.execute(uri: "/care/calendar.ics", method: .get) { response in
                 #expect(response.text.contains("BEGIN:VCALENDAR"))
+            }
+        }
+    }
+
+    @Test func snoozingOnTheCarePageMovesTheDueDayItShows() async throws {
+        let home = try Self.makeHome(withModel: false)
+        defer { try? FileManager.default.removeItem(at: home) }
+        let dependencies = ServerDependencies.live(dataDirectory: home, environment: [:])
+        try await makeApp(dependencies: dependencies).test(.live) { client in
+            let session = try await Session.open(client)
+            // A snake plant added today is first watered in 10 days or more: not this week.
+            let (headers, body) = session.form([("scientificName", "Dracaena trifasciata")])
+            let location = try await client.execute(uri: "/collection", method: .post, headers: headers, body: body) { response in
+                #expect(response.status == .seeOther)
+                return response.headers[.location] ?? ""
+            }
+            let task = "\(location.split(separator: "/").last ?? "")-water"
+            let before = try await client.execute(uri: "/care", method: .get, headers: session.headers) { $0.text }
+            #expect(before.contains("<h1>Care</h1>"))
+            #expect(!before.contains("data-task=\"\(task)\""))
+            let (snoozeHeaders, snoozeBody) = session.form([("days", "2")])
+            try await client.execute(uri: "/care/\(task)/snooze", method: .post, headers: snoozeHeaders, body: snoozeBody) { response in
+                #expect(response.status == .seeOther)
+            }
+            let after = try await client.execute(uri: "/care", method: .get, headers: session.headers) { $0.text }
+            #expect(after.contains("data-task=\"\(task)\""))
+            let items = try await client.execute(uri: "/api/care?days=7", method: .get, headers: session.headers) { response in
+                try JSONDecoder.iso.decode([DueCareItem].self, from: Data(buffer: response.body))
+            }
+            let snoozed = try #require(items.first { $0.id == task })
+            let days = Calendar(identifier: .gregorian).dateComponents(
+                [.day], from: Calendar(identifier: .gregorian).startOfDay(for: Date()), to: snoozed.due
+            ).day
+            #expect(days == 2)
+        }
+    }
+
+    /// `POST /api/identify` with one photo and `strategy`, through `client`: the status and the body.
+    private static func identify(
+        _ client: some TestClientProtocol, session: Session, strategy: String
+    ) async throws -> (HTTPResponse.Status, String) {
+        var form = Multipart()
+        form.file("photo", "leaf.jpg", try Data(contentsOf: testsFolder.appendingPathComponent("Browser/Fixtures/leaf.jpg")))
+        form.field("strategy", strategy)
+        let (headers, body) = session.multipart(form)
+        return try await client.execute(uri: "/api/identify", method: .post, headers: headers, body: body) { ($0.status, $0.text) }
+    }
+
+    @Test func aKeySavedInSettingsIsUsedWithoutARestart() async throws {
+        let stub = try await PlantNetStub.start()
+        defer { Task { await stub.stop() } }
+        let home = try Self.makeHome(withModel: false)
+        defer { try? FileManager.default.removeItem(at: home) }
+        let dependencies = ServerDependencies.live(
+            dataDirectory: home, environment: ["PLANTGUIDE_PLANTNET_URL": stub.baseURL.absoluteString]
+        )
+        #expect(dependencies.identification == nil)
+        try await makeApp(dependencies: dependencies).test(.live) { client in
+            let session = try await Session.open(client)
+            let (before, _) = try await Self.identify(client, session: session, strategy: "plantnet")
+            #expect(before == .notImplemented)
+            let (headers, body) = session.form([("apiKey", "stub-key")])
+            try await client.execute(uri: "/settings/api-key", method: .post, headers: headers, body: body) { response in
+                #expect(response.status == .seeOther)
+            }
+            let (after, answer) = try await Self.identify(client, session: session, strategy: "plantnet")
+            #expect(after == .ok, "\(answer)")
+            #expect(answer.contains(#""source":"plantNetAPI""#))
+            #expect(stub.requests.filter { $0.path.hasPrefix("/v2/identify/") }.count == 1)
+            try await client.execute(uri: "/api/settings", method: .get, headers: session.headers) { response in
+                #expect(response.text.contains(#""apiKeySource":"dataDirectory""#))
+                #expect(response.text.contains("Pl@ntNet"))
+                #expect(!response.text.contains("stub-key"))
+            }
+            try await client.execute(uri: "/settings?saved=1", method: .get, headers: session.headers) { response in
+                #expect(response.text.contains("stored in the data directory"))
+                #expect(response.text.contains("is used from now on"))
+                #expect(!response.text.contains("stub-key"))
+            }
+        }
+    }
+
+    @Test func settingsSayWhenTheKeyComesFromTheEnvironment() async throws {
+        let home = try Self.makeHome(withModel: false)
+        defer { try? FileManager.default.removeItem(at: home) }
+        let dependencies = ServerDependencies.live(dataDirectory: home, environment: ["PLANTNET_API_KEY": "env-secret-key"])
+        try await makeApp(dependencies: dependencies).test(.router) { client in
+            let session = try await Session.open(client)
+            try await client.execute(uri: "/api/settings", method: .get, headers: session.headers) { response in
+                #expect(response.text.contains(#""apiKeySource":"environment""#))
+                #expect(!response.text.contains("env-secret-key"))
+            }
+            try await client.execute(uri: "/settings", method: .get, headers: session.headers) { response in
+                #expect(response.text.contains("<code>PLANTNET_API_KEY</code> environment variable"))
+                #expect(!response.text.contains("env-secret-key"))
             }
         }
     }

@@ -27,6 +27,11 @@ import Testing
         #expect(try tracker.record(remaining: remaining).level == level)
     }
 
+    @Test func levelsHaveOneWordingForPeople() {
+        #expect(QuotaLevel.allCases.map(\.label) == ["unknown", "ok", "low", "very low", "critical", "exhausted"])
+        #expect(QuotaLevel(remaining: 42).label == "very low")
+    }
+
     /// A reset date far ahead (a hand edit, a clock that jumped, a malformed 429) must not block the API for longer
     /// than the quota's one-day period.
     @Test func aResetDateFarAheadIsTreatedAsDamage() throws {

@@ -116,6 +116,31 @@ import Testing
         #expect(throws: StoreError.self) { try planner.snooze(plantId: plant.id, task: .water, days: 0) }
     }
 
+    @Test func snoozeSetsTheDueDayInTheDueListScheduleAndCalendar() throws {
+        let (home, database, clock, planner) = try setUp()
+        defer { home.cleanUp() }
+        let plant = try database.addPlant(NewPlant(name: "Snake plant", room: "Bedroom"), profile: .fixture(water: 10), now: clock.now)
+        // Due in 10 days; snoozed for 3, it is due in 3, wherever due days are read.
+        let snoozed = try planner.snooze(plantId: plant.id, task: .water, days: 3)
+        let snoozeDay = planner.today.adding(days: 3)
+        #expect(snoozed.dueOn == snoozeDay)
+        #expect(snoozed.snoozedUntil == snoozeDay)
+        #expect(try planner.due(withinDays: 2).tasks.isEmpty)
+        let due = try planner.due(withinDays: 3).tasks
+        #expect(due.map(\.task) == [.water])
+        #expect(due.first?.dueOn == snoozeDay)
+        #expect(try planner.schedule(forPlant: plant.id).first { $0.task == .water }?.dueOn == snoozeDay)
+        let upcoming = try planner.upcoming(through: planner.today.adding(days: 5))
+        #expect(upcoming.map(\.dueOn) == [snoozeDay])
+        let calendar = ICalendarWriter(now: clock.now).calendar(for: upcoming, today: planner.today)
+        #expect(calendar.contains("DTSTART;VALUE=DATE:20260604"))
+        // Done on the snooze day: the snooze is gone and the interval counts from then.
+        clock.advance(days: 3)
+        let (_, next) = try planner.markDone(plantId: plant.id, task: .water)
+        #expect(next.snoozedUntil == nil)
+        #expect(next.dueOn == planner.today.adding(days: 10))
+    }
+
     @Test func seasonChangeMovesTheNextWatering() throws {
         let (home, database, clock, planner) = try setUp()
         defer { home.cleanUp() }

@@ -42,6 +42,9 @@ import Testing
         #expect(north.nextDue(.water, profile: .fixture(), settings: settings, lastDone: day("2026-12-01"), start: day("2020-01-01")) == day("2026-12-11"))
         settings.snoozedUntil = day("2026-12-20")
         #expect(north.nextDue(.water, profile: .fixture(), settings: settings, lastDone: day("2026-12-01"), start: day("2020-01-01")) == day("2026-12-20"))
+        // A snooze to a day before the interval ends brings the task forward: the chosen day is the due day.
+        settings.snoozedUntil = day("2026-12-05")
+        #expect(north.nextDue(.water, profile: .fixture(), settings: settings, lastDone: day("2026-12-01"), start: day("2020-01-01")) == day("2026-12-05"))
         settings.paused = true
         #expect(north.nextDue(.water, profile: .fixture(), settings: settings, lastDone: day("2026-12-01"), start: day("2020-01-01")) == nil)
         #expect(north.nextDue(.mist, profile: .fixture(), settings: nil, lastDone: nil, start: day("2026-01-01")) == nil)

@@ -59,12 +59,12 @@ public func buildRouter(configuration: ServerConfiguration, dependencies: Server
     AuthRoutes(configuration: configuration, sessions: sessions, throttle: throttle).register(on: router)
     CatalogRoutes(catalog: dependencies.catalog).register(on: router)
     IdentifyRoutes(
-        identification: dependencies.identification, collection: dependencies.collection, catalog: dependencies.catalog,
-        queue: queue, uploads: uploads, configuration: configuration
+        currentIdentification: dependencies.currentIdentification, collection: dependencies.collection,
+        catalog: dependencies.catalog, queue: queue, uploads: uploads, configuration: configuration
     ).register(on: router)
     CollectionRoutes(collection: dependencies.collection, uploads: uploads, configuration: configuration).register(on: router)
     CareRoutes(care: dependencies.care, now: dependencies.now).register(on: router)
-    SettingsRoutes(settings: dependencies.settings, identification: dependencies.identification).register(on: router)
+    SettingsRoutes(settings: dependencies.settings, currentIdentification: dependencies.currentIdentification).register(on: router)
     return router
 }
 
@@ -87,14 +87,19 @@ extension ServerDependencies {
         }
         let now: @Sendable () -> Date = { Date() }
         let store = LiveStore.make(directory: directory, catalog: catalog, now: now, log: log)
-        return ServerDependencies(
-            catalog: usableCatalog,
-            identification: LiveIdentification.make(
-                directory: directory, environment: environment, catalog: usableCatalog, collection: store?.2, log: log
-            ),
-            collection: store?.0, care: store?.1,
-            settings: LiveSettings.make(directory: directory, environment: environment, log: log),
-            now: now
+        let local = LiveIdentification.localParts(directory: directory, catalog: usableCatalog, collection: store?.2, log: log)
+        let identification: @Sendable () -> IdentificationCapability? = {
+            LiveIdentification.make(local: local, directory: directory, environment: environment, log: log)
+        }
+        var dependencies = ServerDependencies(
+            catalog: usableCatalog, identification: identification(), collection: store?.0, care: store?.1, now: now
         )
+        // A key saved in Settings is used at once: identification is rebuilt over it, the on-device model kept.
+        let holder = dependencies.currentIdentification
+        dependencies.settings = LiveSettings.make(
+            directory: directory, environment: environment, log: log,
+            keySaved: { holder.replace(with: identification()) }
+        )
+        return dependencies
     }
 }

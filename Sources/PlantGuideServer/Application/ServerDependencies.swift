@@ -6,8 +6,11 @@ import PlantCatalog
 public struct ServerDependencies: Sendable {
     /// The bundled catalog (Browse, enrichment of results).
     public var catalog: PlantCatalog?
-    /// Identification from photos.
-    public var identification: IdentificationCapability?
+    /// Identification from photos, as it is now: saving a Pl@ntNet key in Settings can replace it, so read it
+    /// per request.
+    public var identification: IdentificationCapability? { currentIdentification.capability }
+    /// Holds ``identification``; the live server replaces its capability when the key changes.
+    public let currentIdentification: CurrentIdentification
     /// The plant collection.
     public var collection: CollectionCapability?
     /// Care schedules.
@@ -24,7 +27,7 @@ public struct ServerDependencies: Sendable {
         now: @escaping @Sendable () -> Date = Date.init
     ) {
         self.catalog = catalog
-        self.identification = identification
+        currentIdentification = CurrentIdentification(identification)
         self.collection = collection
         self.care = care
         self.settings = settings

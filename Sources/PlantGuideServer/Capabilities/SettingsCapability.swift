@@ -1,4 +1,5 @@
 import Foundation
+import PlantNetAPI
 
 /// Pl@ntNet quota as last seen.
 public struct QuotaStatus: Sendable, Codable, Hashable {
@@ -16,8 +17,8 @@ public struct QuotaStatus: Sendable, Codable, Hashable {
 
 /// The API key, quota, cache and model facts the Settings page shows. The key itself never leaves.
 public struct SettingsCapability: Sendable {
-    /// Whether a Pl@ntNet key is stored.
-    public var apiKeyIsSet: @Sendable () async -> Bool
+    /// Where the Pl@ntNet key in use comes from; `nil` when there is none.
+    public var apiKeySource: @Sendable () async -> APIKeySource?
     /// Stores a new key, replacing any old one.
     public var replaceAPIKey: @Sendable (_ key: String) async throws -> Void
     /// The quota, when known.
@@ -29,13 +30,13 @@ public struct SettingsCapability: Sendable {
 
     /// Creates the capability.
     public init(
-        apiKeyIsSet: @escaping @Sendable () async -> Bool,
+        apiKeySource: @escaping @Sendable () async -> APIKeySource?,
         replaceAPIKey: @escaping @Sendable (_ key: String) async throws -> Void,
         quota: @escaping @Sendable () async -> QuotaStatus?,
         cacheStatistics: @escaping @Sendable () async -> [(label: String, value: String)],
         modelInfo: @escaping @Sendable () async -> [(label: String, value: String)]
     ) {
-        self.apiKeyIsSet = apiKeyIsSet
+        self.apiKeySource = apiKeySource
         self.replaceAPIKey = replaceAPIKey
         self.quota = quota
         self.cacheStatistics = cacheStatistics

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import PlantGuideCore
 
 /// What can go wrong while serving a request, with the HTTP status each case maps to at the edge.
 public enum ServerError: Error, Sendable, Equatable {
@@ -72,13 +73,13 @@ extension ServerError: CustomStringConvertible, LocalizedError {
         case .payloadTooLarge(let limit): "The request body is larger than the limit of \(Self.bytes(limit))."
         case .tooLarge(let message): message
         case .uriTooLong(let limit): "The address is longer than the limit of \(Self.bytes(limit))."
-        case .requestTimeout(let seconds): "The request body did not arrive within \(seconds) seconds. Check the connection and send it again."
+        case .requestTimeout(let seconds): "The request body did not arrive within \(counted(seconds, "second")). Check the connection and send it again."
         case .unprocessable(let message): message
         case .csrfRejected: "The form has expired or did not come from this site. Reload the page and try again."
         case .unauthenticated: "Log in first."
         case .invalidCredentials: "That password is not right."
-        case .tooManyLoginAttempts(let seconds): "Too many failed log-ins. Try again in \(seconds) seconds."
-        case .overloaded(let seconds): "The server is busy identifying other photos. Try again in \(seconds) seconds."
+        case .tooManyLoginAttempts(let seconds): "Too many failed log-ins. Try again in \(counted(seconds, "second"))."
+        case .overloaded(let seconds): "The server is busy identifying other photos. Try again in \(counted(seconds, "second"))."
         case .capabilityMissing(let message): message
         case .failed(let message): message
         }

@@ -9,28 +9,48 @@ import PlantStore
 
 /// Identification over the hybrid identifier: the installed on-device model and/or Pl@ntNet.
 enum LiveIdentification {
-    /// The capability, or `nil` when neither a model nor an API key is available.
-    static func make(
-        directory: DataDirectory, environment: [String: String], catalog: PlantCatalog?, collection: PlantCollection?,
-        log: @escaping @Sendable (String) -> Void
-    ) -> IdentificationCapability? {
+    /// What identification is built from that a new API key does not change: the on-device model (large, so
+    /// loaded once) and the enricher.
+    struct LocalParts: Sendable {
         var onDevice: OnDeviceIdentifier?
-        var summaries: [String] = []
-        var onDeviceMissing = "no on-device model is installed."
+        var onDeviceSummary: String?
+        var onDeviceMissing: String
+        var enricher: AnswerEnricher
+    }
+
+    /// Loads the installed on-device model, if any, and the enricher.
+    static func localParts(
+        directory: DataDirectory, catalog: PlantCatalog?, collection: PlantCollection?, log: @escaping @Sendable (String) -> Void
+    ) -> LocalParts {
+        var parts = LocalParts(
+            onDevice: nil, onDeviceSummary: nil, onDeviceMissing: "no on-device model is installed.",
+            enricher: enricher(catalog: catalog, collection: collection, log: log)
+        )
         if let url = ModelStore(dataDirectory: directory).defaultModel() {
             do {
                 // The server limits concurrent identifications itself, so each uses one thread.
                 let classifier = try Classifier(contentsOf: url, threads: 1)
                 // Decoding and inference run on the work pool, never on the threads that serve requests.
-                onDevice = OnDeviceIdentifier { photos, top in
+                parts.onDevice = OnDeviceIdentifier { photos, top in
                     try await WorkPool.shared.run { try classifier.identify(photos: photos, top: top, threshold: 0.7) }
                 }
-                summaries.append("on-device model \(url.deletingPathExtension().lastPathComponent) (\(classifier.manifest.classes) species)")
+                parts.onDeviceSummary = "on-device model \(url.deletingPathExtension().lastPathComponent) (\(classifier.manifest.classes) species)"
             } catch {
-                onDeviceMissing = "the installed model cannot be loaded: \(error)"
+                parts.onDeviceMissing = "the installed model cannot be loaded: \(error)"
                 log("on-device model not loaded: \(type(of: error))")
             }
         }
+        return parts
+    }
+
+    /// The capability over `local` and Pl@ntNet with the key configured now (`PLANTNET_API_KEY`, else the key
+    /// stored in the data directory), or `nil` when neither a model nor an API key is available. Called again
+    /// when a key is saved in Settings.
+    static func make(
+        local: LocalParts, directory: DataDirectory, environment: [String: String], log: @escaping @Sendable (String) -> Void
+    ) -> IdentificationCapability? {
+        let onDevice = local.onDevice
+        var summaries: [String] = local.onDeviceSummary.map { [$0] } ?? []
         var online: OnlineIdentifier?
         var onlineMissing = "no Pl@ntNet API key is configured."
         do throws(PlantNetError) {
@@ -58,8 +78,7 @@ enum LiveIdentification {
         guard onDevice != nil || online != nil else { return nil }
         let hybrid = HybridIdentifier(
             onDevice: onDevice, online: online, catalog: nil, threshold: 0.7, top: 10,
-            onDeviceMissingReason: onDeviceMissing, onlineMissingReason: onlineMissing,
-            enricher: enricher(catalog: catalog, collection: collection, log: log)
+            onDeviceMissingReason: local.onDeviceMissing, onlineMissingReason: onlineMissing, enricher: local.enricher
         )
         var strategies: [IdentifyStrategy] = [.auto]
         if onDevice != nil { strategies.append(.onDevice) }

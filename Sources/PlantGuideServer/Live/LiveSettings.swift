@@ -5,10 +5,14 @@ import PlantNetAPI
 
 /// API key, quota, cache and model facts from the data directory.
 enum LiveSettings {
-    static func make(directory: DataDirectory, environment: [String: String], log: @escaping @Sendable (String) -> Void) -> SettingsCapability {
+    /// The capability; `keySaved` is called after a new key is stored, to put it in use.
+    static func make(
+        directory: DataDirectory, environment: [String: String], log: @escaping @Sendable (String) -> Void,
+        keySaved: @escaping @Sendable () -> Void = {}
+    ) -> SettingsCapability {
         let keys = APIKeyStore(directory: directory)
         return SettingsCapability(
-            apiKeyIsSet: { keys.key(environment: environment) != nil },
+            apiKeySource: { keys.source(environment: environment) },
             replaceAPIKey: { key in
                 do {
                     try directory.create()
@@ -16,6 +20,7 @@ enum LiveSettings {
                 } catch {
                     throw ServerError.failed("The key could not be stored: \(error)")
                 }
+                keySaved()
             },
             quota: {
                 let status = LiveIdentification.quota(directory).status()

@@ -28,10 +28,7 @@ enum LiveStore {
         let database = collection.database
         return CollectionCapability(
             list: { room in
-                try database.plants(room: room).map { plant in
-                    let photo = try database.details(ofPlant: plant.id).photos.last
-                    return entry(plant, photoID: photo?.sha256)
-                }
+                try database.plants(room: room).map { plant in entry(plant, photoID: try database.coverPhoto(ofPlant: plant.id)) }
             },
             detail: { id in
                 guard let number = plantID(id), try database.plant(id: number) != nil else { return nil }
@@ -48,7 +45,7 @@ enum LiveStore {
                     CollectionEvent(date: day(event.day), text: event.task.pastTense.capitalized + (event.note.map { ": \($0)" } ?? ""))
                 }
                 return CollectionEntryDetail(
-                    entry: entry(details.plant, photoID: details.photos.last?.sha256),
+                    entry: entry(details.plant, photoID: try database.coverPhoto(ofPlant: number)),
                     photoIDs: details.photos.reversed().map(\.sha256),
                     history: [CollectionEvent(date: details.plant.createdAt, text: "Added to the collection")] + history,
                     careLog: careLog

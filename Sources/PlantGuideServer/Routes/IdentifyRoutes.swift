@@ -5,12 +5,15 @@ import PlantGuideCore
 
 /// The Identify page, its results, and `POST /api/identify`.
 struct IdentifyRoutes {
-    let identification: IdentificationCapability?
+    let currentIdentification: CurrentIdentification
     let collection: CollectionCapability?
     let catalog: PlantCatalog?
     let queue: IdentifyQueue
     let uploads: RecentUploads
     let configuration: ServerConfiguration
+
+    /// Read per request: saving a key in Settings can replace it.
+    private var identification: IdentificationCapability? { currentIdentification.capability }
 
     func register(on router: Router<AppRequestContext>) {
         router.get("/identify") { _, context in

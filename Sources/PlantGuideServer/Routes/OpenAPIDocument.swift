@@ -193,6 +193,7 @@ enum OpenAPIDocument {
             "type": "object",
             "properties": {
               "available": { "type": "boolean" }, "apiKeySet": { "type": ["boolean", "null"] },
+              "apiKeySource": { "type": ["string", "null"], "enum": ["environment", "dataDirectory", null] },
               "quota": { "type": ["object", "null"], "properties": { "remaining": { "type": "integer" }, "limit": { "type": ["integer", "null"] } } },
               "cache": { "type": "array", "items": { "type": "object", "properties": { "label": { "type": "string" }, "value": { "type": "string" } } } },
               "model": { "type": "array", "items": { "type": "object", "properties": { "label": { "type": "string" }, "value": { "type": "string" } } } },

@@ -1,11 +1,15 @@
 import Foundation
 import Hummingbird
 import PlantGuideCore
+import PlantNetAPI
 
 /// The Settings page and API: key status (never the key), quota, cache and model facts.
 struct SettingsRoutes {
     let settings: SettingsCapability?
-    let identification: IdentificationCapability?
+    let currentIdentification: CurrentIdentification
+
+    /// Read per request: saving a key replaces it.
+    private var identification: IdentificationCapability? { currentIdentification.capability }
 
     func register(on router: Router<AppRequestContext>) {
         router.get("/settings") { request, context in
@@ -49,10 +53,14 @@ struct SettingsRoutes {
 
     private func facts() async throws -> SettingsBody {
         guard let settings else {
-            return SettingsBody(available: false, apiKeySet: nil, quota: nil, cache: [], model: [], identification: identification?.summary)
+            return SettingsBody(
+                available: false, apiKeySet: nil, apiKeySource: nil, quota: nil, cache: [], model: [],
+                identification: identification?.summary
+            )
         }
+        let source = await settings.apiKeySource()
         return SettingsBody(
-            available: true, apiKeySet: await settings.apiKeyIsSet(), quota: await settings.quota(),
+            available: true, apiKeySet: source != nil, apiKeySource: source, quota: await settings.quota(),
             cache: await settings.cacheStatistics().map { SettingsBody.Row(label: $0.label, value: $0.value) },
             model: await settings.modelInfo().map { SettingsBody.Row(label: $0.label, value: $0.value) },
             identification: identification?.summary
@@ -69,6 +77,8 @@ struct SettingsBody: Codable, Sendable {
 
     var available: Bool
     var apiKeySet: Bool?
+    /// Where the key in use comes from (never the key itself).
+    var apiKeySource: APIKeySource?
     var quota: QuotaStatus?
     var cache: [Row]
     var model: [Row]

@@ -1,4 +1,5 @@
 import Foundation
+import PlantNetAPI
 
 extension Pages {
     static func settings(_ facts: SettingsBody, saved: Bool, context: AppRequestContext) -> HTML {
@@ -19,14 +20,31 @@ extension Pages {
             )
         }
         let keyState: HTML =
-            facts.apiKeySet == true
-            ? "<p><span class=\"badge db\">Set</span> A Pl@ntNet API key is stored. It is never shown again; paste a new one to replace it.</p>"
-            : "<p><span class=\"badge source\">Not set</span> No Pl@ntNet API key yet. Get one free at my.plantnet.org.</p>"
+            switch facts.apiKeySource {
+            case .environment?:
+                """
+                <p><span class="badge db">Set</span> The Pl@ntNet API key comes from the <code>PLANTNET_API_KEY</code> \
+                environment variable of the server; while it is set, a key saved here is not used. The key is never shown.</p>
+                """
+            case .dataDirectory?:
+                """
+                <p><span class="badge db">Set</span> A Pl@ntNet API key is stored in the data directory. \
+                It is never shown again; paste a new one to replace it.</p>
+                """
+            case nil:
+                "<p><span class=\"badge source\">Not set</span> No Pl@ntNet API key yet. Get one free at my.plantnet.org.</p>"
+            }
         let quota: HTML = facts.quota.map { quota in
             let limit = quota.limit.map { " of \($0)" } ?? ""
             return "<p>\(quota.remaining)\(limit) identifications left today (resets at midnight UTC).</p>"
         } ?? "<p>Not known yet: it is read from Pl@ntNet's answers.</p>"
-        let savedNotice: HTML = saved ? "<div class=\"notice ok\" role=\"status\">The API key was saved.</div>" : ""
+        let savedNotice: HTML =
+            switch (saved, facts.apiKeySource) {
+            case (false, _): ""
+            case (true, .environment?):
+                "<div class=\"notice\" role=\"status\">The API key was saved, but <code>PLANTNET_API_KEY</code> is used while it is set.</div>"
+            case (true, _): "<div class=\"notice ok\" role=\"status\">The API key was saved and is used from now on.</div>"
+            }
         return Layout.page(
             title: "Settings", tab: .settings, context: context,
             body: """

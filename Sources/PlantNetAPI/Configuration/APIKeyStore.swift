@@ -13,10 +13,20 @@ public struct APIKeyStore: Sendable {
 
     /// The key from `PLANTNET_API_KEY`, else from the file; `nil` when neither holds one.
     public func key(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
-        if let key = environment["PLANTNET_API_KEY"]?.trimmingCharacters(in: .whitespacesAndNewlines), !key.isEmpty {
-            return key
-        }
+        if let key = Self.environmentKey(environment) { return key }
         return storedKey()
+    }
+
+    /// Where ``key(environment:)`` finds the key; `nil` when no key is configured.
+    public func source(environment: [String: String] = ProcessInfo.processInfo.environment) -> APIKeySource? {
+        if Self.environmentKey(environment) != nil { return .environment }
+        return storedKey() == nil ? nil : .dataDirectory
+    }
+
+    private static func environmentKey(_ environment: [String: String]) -> String? {
+        guard let key = environment["PLANTNET_API_KEY"]?.trimmingCharacters(in: .whitespacesAndNewlines), !key.isEmpty
+        else { return nil }
+        return key
     }
 
     /// The key in the file, if any.
@@ -44,4 +54,12 @@ public struct APIKeyStore: Sendable {
     public func remove() -> Bool {
         (try? FileManager.default.removeItem(at: file)) != nil
     }
+}
+
+/// Where the Pl@ntNet API key in use comes from.
+public enum APIKeySource: String, Sendable, Codable, Hashable {
+    /// The `PLANTNET_API_KEY` environment variable; it wins over a stored key.
+    case environment
+    /// The key file in the data directory (`plantguide config set-api-key`, or Settings in the web app).
+    case dataDirectory
 }

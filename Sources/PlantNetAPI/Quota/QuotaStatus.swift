@@ -28,6 +28,19 @@ public enum QuotaLevel: String, Sendable, Codable, Hashable, CaseIterable {
         }
     }
 
+    /// The level as people read it, the same on the command line and the web: "ok", "low", "very low",
+    /// "critical", "exhausted" or "unknown". The raw value stays the JSON name.
+    public var label: String {
+        switch self {
+        case .unknown: "unknown"
+        case .ok: "ok"
+        case .low: "low"
+        case .veryLow: "very low"
+        case .critical: "critical"
+        case .exhausted: "exhausted"
+        }
+    }
+
     /// Whether a person should be told (100, 50 and 10 left, and exhausted).
     public var isWarning: Bool {
         switch self {

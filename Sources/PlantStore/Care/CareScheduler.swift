@@ -35,7 +35,9 @@ public struct CareScheduler: Sendable {
         hemisphere.isRestSeason(month: day.month) ? intervals.rest : intervals.growing
     }
 
-    /// The day the task is next due, or `nil` if it is not scheduled (paused, or never advised).
+    /// The day the task is next due, or `nil` if it is not scheduled (paused, or never advised). A
+    /// snoozed task is due on the day it was snoozed until, earlier or later than its interval says:
+    /// that is the day the user chose.
     /// - Parameters:
     ///   - lastDone: the day it was last done; `start` is used when it never was.
     ///   - start: the day tracking began (the day the plant was added).
@@ -52,10 +54,11 @@ public struct CareScheduler: Sendable {
         _ intervals: TaskIntervals, lastDone: CalendarDay?, start: CalendarDay, snoozedUntil: CalendarDay?
     ) -> CalendarDay? {
         guard intervals.growing != nil || intervals.rest != nil else { return nil }
+        if let snoozedUntil { return snoozedUntil }
         let from = lastDone ?? start
         // The same interval all year needs no walk through the seasons.
         if intervals.growing == intervals.rest, let interval = intervals.growing {
-            return max(from.adding(days: interval), snoozedUntil ?? from)
+            return from.adding(days: interval)
         }
         var day = from
         var remaining = 1.0
@@ -69,8 +72,7 @@ public struct CareScheduler: Sendable {
             if let interval = hemisphere.isRestSeason(month: month) ? intervals.rest : intervals.growing {
                 let needed = remaining * Double(interval)
                 if needed <= span + 1e-9 {
-                    let due = day.adding(days: max(1, Int((needed - 1e-9).rounded(.up))))
-                    return max(due, snoozedUntil ?? due)
+                    return day.adding(days: max(1, Int((needed - 1e-9).rounded(.up))))
                 }
                 remaining -= span / Double(interval)
             }

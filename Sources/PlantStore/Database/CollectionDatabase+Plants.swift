@@ -148,6 +148,72 @@ extension CollectionDatabase {
         }
     }
 
+    /// A plant's photos, oldest first, each marked when it is the cover (see ``coverPhoto(ofPlant:)``).
+    public func photos(ofPlant plantId: Int64) throws(StoreError) -> [PlantPhoto] {
+        try read("list a plant's photos") { db in
+            guard try Plant.exists(db, key: plantId) else { throw StoreError.plantNotFound(plantId) }
+            let cover = try Self.coverSHA256(ofPlant: plantId, db: db)
+            return try Row.fetchAll(db, sql: """
+                SELECT photo.*, plantPhoto.addedAt AS linkedAt FROM photo
+                JOIN plantPhoto ON plantPhoto.photoSHA256 = photo.sha256
+                WHERE plantPhoto.plantId = ? ORDER BY plantPhoto.addedAt, photo.sha256
+                """, arguments: [plantId]).map { row in
+                let photo = try StoredPhoto(row: row)
+                return PlantPhoto(photo: photo, addedAt: row.timestamp("linkedAt"), isCover: photo.sha256 == cover)
+            }
+        }
+    }
+
+    /// The SHA-256 of the photo that stands for a plant: the one chosen with ``setCoverPhoto(_:ofPlant:now:)``,
+    /// else the one added last; `nil` when the plant has no photo.
+    public func coverPhoto(ofPlant plantId: Int64) throws(StoreError) -> String? {
+        try read("find a plant's cover photo") { db in try Self.coverSHA256(ofPlant: plantId, db: db) }
+    }
+
+    /// Makes one of a plant's photos its cover, in place of any earlier choice.
+    public func setCoverPhoto(_ sha256: String, ofPlant plantId: Int64, now: Date) throws(StoreError) {
+        try write("choose a cover photo") { db in
+            guard try Plant.exists(db, key: plantId) else { throw StoreError.plantNotFound(plantId) }
+            try Self.requireLink(sha256, plantId: plantId, db: db)
+            // Cleared first: the unique index allows one cover per plant at every step.
+            try db.execute(sql: "UPDATE plantPhoto SET isCover = 0 WHERE plantId = ? AND isCover = 1", arguments: [plantId])
+            try db.execute(
+                sql: "UPDATE plantPhoto SET isCover = 1 WHERE plantId = ? AND photoSHA256 = ?", arguments: [plantId, sha256]
+            )
+            try db.execute(sql: "UPDATE plant SET updatedAt = max(updatedAt, ?) WHERE id = ?", arguments: [now.roundedToMilliseconds, plantId])
+        }
+    }
+
+    /// Takes a photo off a plant, in one transaction. Returns the photo when nothing uses it any more (no other
+    /// plant, no identification), after deleting its record; the caller may then delete its files
+    /// (``PhotoLibrary/removeFiles(of:)``).
+    @discardableResult
+    public func detachPhoto(_ sha256: String, fromPlant plantId: Int64, now: Date) throws(StoreError) -> StoredPhoto? {
+        try write("remove a photo") { db in
+            guard try Plant.exists(db, key: plantId) else { throw StoreError.plantNotFound(plantId) }
+            try Self.requireLink(sha256, plantId: plantId, db: db)
+            try db.execute(sql: "DELETE FROM plantPhoto WHERE plantId = ? AND photoSHA256 = ?", arguments: [plantId, sha256])
+            try db.execute(sql: "UPDATE plant SET updatedAt = max(updatedAt, ?) WHERE id = ?", arguments: [now.roundedToMilliseconds, plantId])
+            guard try !Self.isPhotoUsed(sha256, db: db), let photo = try StoredPhoto.fetchOne(db, key: sha256) else { return nil }
+            try photo.delete(db)
+            return photo
+        }
+    }
+
+    private static func coverSHA256(ofPlant plantId: Int64, db: Database) throws -> String? {
+        try String.fetchOne(db, sql: """
+            SELECT photoSHA256 FROM plantPhoto WHERE plantId = ?
+            ORDER BY isCover DESC, addedAt DESC, photoSHA256 DESC LIMIT 1
+            """, arguments: [plantId])
+    }
+
+    private static func requireLink(_ sha256: String, plantId: Int64, db: Database) throws {
+        let linked = try Bool.fetchOne(
+            db, sql: "SELECT EXISTS (SELECT 1 FROM plantPhoto WHERE plantId = ? AND photoSHA256 = ?)", arguments: [plantId, sha256]
+        ) ?? false
+        guard linked else { throw StoreError.invalid("Plant #\(plantId) has no photo \(sha256.prefix(12)).") }
+    }
+
     /// A recorded photo found by the SHA-256 of its original file, so a repeat is not re-encoded.
     public func photo(originalSHA256: String) throws(StoreError) -> StoredPhoto? {
         try read("find a photo") { db in
@@ -187,6 +253,15 @@ extension CollectionDatabase {
                 OR EXISTS (SELECT 1 FROM identification WHERE photoSHA256 = ?1)
             """, arguments: [sha256]) ?? true
     }
+}
+
+/// One of a plant's photos, as `collection photo list` shows them.
+public struct PlantPhoto: Sendable, Hashable, Codable {
+    public var photo: StoredPhoto
+    /// When it was added to this plant.
+    public var addedAt: Date
+    /// Whether it stands for the plant (chosen, or else the one added last).
+    public var isCover: Bool
 }
 
 /// Everything known about one plant.

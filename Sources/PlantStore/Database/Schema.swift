@@ -14,6 +14,7 @@ enum Schema {
         migrator.registerMigration("v3", migrate: addLastDone)
         migrator.registerMigration("v4", migrate: addListOrder)
         migrator.registerMigration("v5", migrate: addLearnedNames)
+        migrator.registerMigration("v6", migrate: addCoverPhoto)
         return migrator
     }
 
@@ -180,6 +181,15 @@ enum Schema {
                 learnedAt DATETIME NOT NULL,
                 PRIMARY KEY (speciesKey, language)
             ) WITHOUT ROWID;
+            """)
+    }
+
+    /// Version 6: a plant's cover photo, one of its own photos chosen to stand for it. A flag on the plant's
+    /// photo link, so the cover goes when the link does; the partial unique index allows one per plant.
+    private static func addCoverPhoto(_ db: Database) throws {
+        try db.execute(sql: """
+            ALTER TABLE plantPhoto ADD COLUMN isCover INTEGER NOT NULL DEFAULT 0 CHECK (isCover IN (0, 1));
+            CREATE UNIQUE INDEX plantPhoto_cover ON plantPhoto(plantId) WHERE isCover = 1;
             """)
     }
 }

@@ -161,7 +161,7 @@ final class FakeStore: Sendable {
 
     var settings: SettingsCapability {
         SettingsCapability(
-            apiKeyIsSet: { self.state.withLock { $0.apiKey != nil } },
+            apiKeySource: { self.state.withLock { $0.apiKey == nil ? nil : .dataDirectory } },
             replaceAPIKey: { key in self.state.withLock { $0.apiKey = key } },
             quota: { QuotaStatus(remaining: 480, limit: 500) },
             cacheStatistics: { [("Entries", "3")] },

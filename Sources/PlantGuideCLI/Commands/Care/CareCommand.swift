@@ -37,10 +37,10 @@ extension Console {
         guard let due = task.dueOn else { return line + style(task.paused ? "paused" : "not needed", .dim) }
         let days = due.days(since: today)
         switch days {
-        case ..<0: line += style("overdue \(-days) day\(days == -1 ? "" : "s") (due \(due))", .red)
+        case ..<0: line += style("overdue \(counted(-days, "day")) (due \(due))", .red)
         case 0: line += style("due today", .yellow)
         case 1: line += "due tomorrow (\(due))"
-        default: line += "due \(due) (in \(days) days)"
+        default: line += "due \(due) (in \(counted(days, "day")))"
         }
         if let interval = task.intervalDays { line += style("  every \(interval) d", .dim) }
         if let last = task.lastDone { line += style("  last \(last)", .dim) }

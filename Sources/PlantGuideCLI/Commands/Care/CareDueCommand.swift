@@ -1,4 +1,5 @@
 import ArgumentParser
+import PlantGuideCore
 import PlantStore
 
 struct CareDueCommand: AsyncParsableCommand {
@@ -42,6 +43,6 @@ struct CareDueCommand: AsyncParsableCommand {
             for task in room.tasks { console.print(console.scheduleLine(task, today: list.today, showPlant: true)) }
         }
         let overdue = list.tasks.filter(\.isOverdue).count
-        console.print("\(list.tasks.count) task\(list.tasks.count == 1 ? "" : "s")" + (overdue > 0 ? ", \(overdue) overdue" : ""))
+        console.print(counted(list.tasks.count, "task") + (overdue > 0 ? ", \(overdue) overdue" : ""))
     }
 }

@@ -5,8 +5,11 @@ import PlantStore
 struct CareSnoozeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "snooze",
-        abstract: "Put a task off for some days (until it is done).",
+        abstract: "Set a task's due day to some days from today (until it is done).",
         discussion: """
+            The task is then due on that day in `care due`, the calendar and the web app, whether its \
+            schedule had it sooner or later. Logging it done clears the snooze.
+
             Example:
               plantguide care snooze 3 fertilize --days 5
             """

@@ -34,6 +34,6 @@ struct BrowseCommand: AsyncParsableCommand {
             for plant in section.plants { console.print(console.plantLine(plant)) }
         }
         let total = sections.reduce(0) { $0 + $1.plants.count }
-        console.print("\(total) plants")
+        console.print(counted(total, "plant"))
     }
 }

@@ -5,9 +5,15 @@ struct CollectionPhotoCommand: AsyncParsableCommand {
         commandName: "photo",
         abstract: "Manage a plant's photos.",
         discussion: """
-            Example:
+            Examples:
               plantguide collection photo add 3 new-leaf.jpg
+              plantguide collection photo list 3
+              plantguide collection photo set-cover 3 9f2c1a
+              plantguide collection photo remove 3 9f2c1a
             """,
-        subcommands: [CollectionPhotoAddCommand.self]
+        subcommands: [
+            CollectionPhotoAddCommand.self, CollectionPhotoListCommand.self, CollectionPhotoRemoveCommand.self,
+            CollectionPhotoSetCoverCommand.self,
+        ]
     )
 }

@@ -40,7 +40,7 @@ struct CollectionShowCommand: AsyncParsableCommand {
         if let profile = details.profile {
             console.print(console.style("Care", .cyan) + console.style("  (\(profile.basis))", .dim))
             console.print("  Light \(profile.light.rawValue); humidity \(profile.humidity.rawValue); \(profile.minTemperature)–\(profile.maxTemperature) °C")
-            console.print("  Water every \(profile.waterGrowingDays) days in the growing season, \(profile.waterWinterDays) in winter")
+            console.print("  Water every \(counted(profile.waterGrowingDays, "day")) in the growing season, \(profile.waterWinterDays) in winter")
             console.print("  Toxic to cats: \(profile.toxicToCats ? "yes" : "no"); to dogs: \(profile.toxicToDogs ? "yes" : "no") (\(profile.toxicitySource))")
         }
         console.print(console.style("Schedule", .cyan))

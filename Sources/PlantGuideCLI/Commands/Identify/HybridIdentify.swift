@@ -319,6 +319,8 @@ enum HybridIdentify {
                 String(format: "On-device model said: %@ (%.1f%%)", best.scientificName, best.confidence * 100), .dim
             ))
         }
+        // Quota is news only when Pl@ntNet was asked: an on-device answer costs none.
+        guard result.usedPlantNet else { return }
         if let remaining = result.remainingRequests ?? quota.remaining {
             console.print(console.style("Pl@ntNet requests left today: \(remaining)", .dim))
         }
@@ -373,7 +375,7 @@ enum QuotaText {
         if status.isBlocked {
             return "warning: the Pl@ntNet quota is used up until \(reset); identification falls back to the device."
         }
-        return "warning: only \(status.remaining ?? 0) Pl@ntNet requests left today (resets \(reset))."
+        return "warning: only \(counted(status.remaining ?? 0, "Pl@ntNet request")) left today (resets \(reset))."
     }
 
     static func format(_ date: Date) -> String {
@@ -381,4 +383,9 @@ enum QuotaText {
         formatter.formatOptions = [.withInternetDateTime]
         return formatter.string(from: date)
     }
+}
+
+extension HybridResult {
+    /// Whether Pl@ntNet answered this identification (or its cache did), so its quota is worth showing.
+    var usedPlantNet: Bool { online != nil }
 }

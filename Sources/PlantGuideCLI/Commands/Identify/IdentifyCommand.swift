@@ -91,7 +91,10 @@ struct IdentifyCommand: AsyncParsableCommand {
         let setup = PlantNetSetup()
         let identifier = HybridIdentify.makeIdentifier(
             options: hybrid, onDevice: try onDeviceIdentifier(store: store),
-            onDeviceMissingReason: IdentifyCommandError.noModelAdvice(dataDirectory: store.dataDirectory.url.path),
+            onDeviceMissingReason: IdentifyCommandError.noModelAdvice(
+                dataDirectory: store.dataDirectory.url.path,
+                apiKeyConfigured: setup.keyStore.key(environment: setup.environment) != nil
+            ),
             top: top, console: console, setup: setup
         )
         if batch || sawFolder || files.count > PlantNetRequestRules.maximumImages {

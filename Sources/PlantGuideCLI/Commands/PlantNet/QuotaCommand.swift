@@ -9,7 +9,8 @@ struct QuotaCommand: AsyncParsableCommand {
         abstract: "Show the Pl@ntNet daily quota as last reported by the service.",
         discussion: """
             The count comes from the last Pl@ntNet answer; it resets at 00:00 UTC. Levels: unknown (no \
-            request since the reset), ok, low (≤ 100 left), veryLow (≤ 50), critical (≤ 10), exhausted.
+            request since the reset), ok, low (≤ 100 left), very low (≤ 50), critical (≤ 10), exhausted; \
+            --json names them unknown, ok, low, veryLow, critical, exhausted.
 
             Examples:
               plantguide quota
@@ -28,7 +29,7 @@ struct QuotaCommand: AsyncParsableCommand {
         }
         let remaining = status.remaining.map(String.init) ?? "not known yet (no request since the last reset)"
         console.print("Pl@ntNet requests left today: \(remaining)")
-        console.print("Level: \(status.level.rawValue)")
+        console.print("Level: \(status.level.label)")
         console.print("Resets at: \(QuotaText.format(status.resetsAt))")
         if status.level.isWarning { console.warn(console.style(QuotaText.warning(status), .yellow)) }
     }

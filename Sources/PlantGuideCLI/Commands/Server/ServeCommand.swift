@@ -62,7 +62,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         if setPassword {
             let password = (readLine(strippingNewline: true) ?? "")
-            guard password.count >= 8 else { throw ValidationError("Use a password of at least 8 characters.") }
+            guard password.count >= 8 else { throw ServeCommandError.shortPassword }
             try directory.create()
             let hash = PasswordHash(password: password)
             try Data((hash.encoded + "\n").utf8).write(to: passwordFile, options: .atomic)
@@ -73,7 +73,7 @@ struct ServeCommand: AsyncParsableCommand {
         var passwordHash: PasswordHash?
         if let text = try? String(contentsOf: passwordFile, encoding: .utf8) {
             guard let hash = PasswordHash(encoded: text) else {
-                throw ValidationError("\(passwordFile.path) is damaged. Run `plantguide serve --set-password` again.")
+                throw ServeCommandError.damagedPasswordFile(path: passwordFile.path)
             }
             passwordHash = hash
         }
@@ -81,10 +81,11 @@ struct ServeCommand: AsyncParsableCommand {
             host: host, port: port, maxUploadBytes: maxUploadMb * 1_048_576, identifyConcurrency: concurrency,
             identifyQueueLength: queueLength, passwordHash: passwordHash, dataDirectory: directory.url
         )
+        if !configuration.isLoopback, passwordHash == nil { throw ServeCommandError.needsPassword(host: host, port: port) }
         do {
             try configuration.validate()
         } catch {
-            throw ValidationError(error.description)
+            throw ServeCommandError.invalidConfiguration(error.description)
         }
         if !configuration.isLoopback {
             console.warn(console.style(

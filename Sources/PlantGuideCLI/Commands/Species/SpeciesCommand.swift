@@ -57,7 +57,7 @@ struct SpeciesShowCommand: AsyncParsableCommand {
         let guide = try? CareGuide.bundled()
         guard let report = try SpeciesReport.find(query, catalog: catalog, directory: directory, learned: learned, guide: guide)
         else {
-            console.warn("No species matches \"\(query)\". Try `plantguide search \(query)` for the houseplant catalog.")
+            console.warn("No species matches \"\(query)\". Try `plantguide search \(shellQuoted(query))` for the houseplant catalog.")
             throw ExitCode(1)
         }
         if output.json {

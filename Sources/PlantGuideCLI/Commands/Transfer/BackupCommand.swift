@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PlantGuideCore
 import PlantStore
 
 struct BackupCommand: AsyncParsableCommand {
@@ -29,7 +30,7 @@ struct BackupCommand: AsyncParsableCommand {
         if output.json {
             try console.printJSON(BackupJSON(file: file, bytes: size, plants: try database.plantCount()))
         } else {
-            console.print("Backed up \(try database.plantCount()) plants to \(file) (\(size) bytes).")
+            console.print("Backed up \(counted(try database.plantCount(), "plant")) to \(file) (\(counted(size, "byte"))).")
         }
     }
 

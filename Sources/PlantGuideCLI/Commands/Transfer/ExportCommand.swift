@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PlantGuideCore
 import PlantStore
 
 struct ExportCommand: AsyncParsableCommand {
@@ -34,7 +35,9 @@ struct ExportCommand: AsyncParsableCommand {
         if output.json {
             try console.printJSON(counts)
         } else {
-            console.print("Exported \(counts.plants) plants, \(counts.events) care events, \(counts.photos) photos and \(counts.identifications) identifications to \(file).")
+            console.print(
+                "Exported \(counted(counts.plants, "plant")), \(counted(counts.events, "care event")), "
+                    + "\(counted(counts.photos, "photo")) and \(counted(counts.identifications, "identification")) to \(file).")
         }
     }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PlantGuideCore
 import PlantStore
 
 struct ImportCommand: AsyncParsableCommand {
@@ -34,7 +35,10 @@ struct ImportCommand: AsyncParsableCommand {
             if output.json {
                 try console.printJSON(summary)
             } else {
-                console.print("Imported \(summary.plantsAdded) plants (\(summary.plantsAlreadyPresent) already present), \(summary.eventsAdded) care events, \(summary.photosAdded) photos, \(summary.identificationsAdded) identifications.")
+                console.print(
+                    "Imported \(counted(summary.plantsAdded, "plant")) (\(summary.plantsAlreadyPresent) already present), "
+                        + "\(counted(summary.eventsAdded, "care event")), \(counted(summary.photosAdded, "photo")), "
+                        + "\(counted(summary.identificationsAdded, "identification")).")
             }
             return
         }

@@ -1,0 +1,36 @@
+import ArgumentParser
+import PlantStore
+
+struct CollectionPhotoRemoveCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "remove",
+        abstract: "Take a photo off a plant (its file is deleted when nothing else uses it).",
+        discussion: """
+            Example:
+              plantguide collection photo remove 3 9f2c1a
+            """
+    )
+
+    @Argument(help: "The plant's id.")
+    var id: String
+
+    @Argument(help: "The photo: its SHA-256 or a unique start of it (6 characters or more).")
+    var photo: String
+
+    @OptionGroup var output: OutputOptions
+
+    func validate() throws { _ = try parsePlantId(id) }
+
+    func run() async throws {
+        let console = Console()
+        let environment = try CollectionEnvironment.load()
+        let plantId = try parsePlantId(id)
+        let entry = try resolvePlantPhoto(photo, plantId: plantId, database: environment.database)
+        try environment.collection.removePhoto(entry.photo.sha256, fromPlant: plantId)
+        if output.json {
+            try console.printJSON(["removed": entry.photo.sha256])
+        } else {
+            console.print("Removed photo \(entry.photo.sha256.prefix(12))… from plant #\(plantId)")
+        }
+    }
+}

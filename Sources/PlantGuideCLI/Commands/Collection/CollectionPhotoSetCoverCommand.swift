@@ -1,0 +1,38 @@
+import ArgumentParser
+import PlantStore
+
+struct CollectionPhotoSetCoverCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "set-cover",
+        abstract: "Choose the photo that stands for a plant in lists and on its page.",
+        discussion: """
+            Without a choice, the photo added last is the cover.
+
+            Example:
+              plantguide collection photo set-cover 3 9f2c1a
+            """
+    )
+
+    @Argument(help: "The plant's id.")
+    var id: String
+
+    @Argument(help: "The photo: its SHA-256 or a unique start of it (6 characters or more).")
+    var photo: String
+
+    @OptionGroup var output: OutputOptions
+
+    func validate() throws { _ = try parsePlantId(id) }
+
+    func run() async throws {
+        let console = Console()
+        let environment = try CollectionEnvironment.load()
+        let plantId = try parsePlantId(id)
+        let entry = try resolvePlantPhoto(photo, plantId: plantId, database: environment.database)
+        try environment.database.setCoverPhoto(entry.photo.sha256, ofPlant: plantId, now: environment.now())
+        if output.json {
+            try console.printJSON(["cover": entry.photo.sha256])
+        } else {
+            console.print("Photo \(entry.photo.sha256.prefix(12))… is now the cover of plant #\(plantId)")
+        }
+    }
+}
