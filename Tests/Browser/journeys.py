@@ -156,21 +156,41 @@ def identify_journey(j, status, photo):
         j.check("not available yet" in j.driver.page_source, "identify says it is not available yet")
         j.screenshot("identify-unavailable")
         return False
-    j.check(j.driver.find_element(By.ID, "photo").get_attribute("capture") == "environment", "camera capture")
+    j.check(j.driver.find_element(By.ID, "camera").get_attribute("capture") == "environment", "camera capture")
+    j.check(j.driver.find_element(By.ID, "library").get_attribute("multiple") is not None, "the library takes several photos")
     j.screenshot("identify")
-    # A file that is not a photo is refused by its content, and the error page offers a retry.
-    j.driver.find_element(By.ID, "photo").send_keys(str(Path(__file__).resolve()))
-    j.driver.find_element(By.CSS_SELECTOR, "form[data-loading] button[type=submit]").click()
-    j.wait(EC.title_contains("Error 415"))
-    j.check("Only JPEG, PNG, WebP and HEIC" in j.driver.page_source, "a non-photo upload is explained")
+    # A file that is not a photo is refused by its content; the form says so and keeps the other choices.
+    j.driver.find_element(By.ID, "library").send_keys(str(Path(__file__).resolve()))
+    submit(j)
+    problem = j.wait(EC.visibility_of_element_located((By.ID, "photo-error")))
+    j.check("Only JPEG, PNG, WebP and HEIC" in problem.text, f"a non-photo upload is explained: {problem.text!r}")
     j.screenshot("identify-error")
-    j.driver.find_element(By.LINK_TEXT, "Try again").click()
-    j.wait(EC.title_contains("Identify"))
+    j.driver.find_element(By.CSS_SELECTOR, "#previews button").click()
+    j.check(not j.driver.find_elements(By.CSS_SELECTOR, "#previews li"), "a chosen photo can be removed")
     strategies = [o.get_attribute("value") for o in Select(j.driver.find_element(By.ID, "strategy")).options]
+    j.check(Select(j.driver.find_element(By.ID, "strategy")).first_selected_option.get_attribute("value") == "auto",
+            "the server's default strategy is preselected")
     if "plantnet" in strategies:
-        # Pl@ntNet (here the loopback stub) first: its answer is enriched from the catalog.
-        identify(j, photo, "plantnet")
+        # Pl@ntNet (here the loopback stub) with three photos of one plant, each with its organ.
+        copies = photo_copies(photo, 3)
+        j.driver.find_element(By.ID, "library").send_keys("\n".join(str(p) for p in copies))
+        thumbnails = j.driver.find_elements(By.CSS_SELECTOR, "#previews li img")
+        j.check(len(thumbnails) == 3, f"three thumbnails before sending ({len(thumbnails)})")
+        j.wait(lambda d: d.execute_script(
+            "return Array.from(document.querySelectorAll('#previews img')).every(i => i.complete && i.naturalWidth > 0)"))
+        for index, organ in enumerate(["leaf", "flower", "habit"]):
+            Select(j.driver.find_element(By.ID, f"organ-{index}")).select_by_value(organ)
+        j.check(not j.driver.find_element(By.ID, "organ").is_displayed(), "per-photo organs replace the one for all")
+        Select(j.driver.find_element(By.ID, "strategy")).select_by_value("plantnet")
+        j.screenshot("identify-three-photos")
+        submit(j)
+        j.wait(EC.title_contains("Results"), timeout=120)
+        j.check("/identify/results/" in j.driver.current_url, "the results have their own address")
         j.check("Source: Pl@ntNet" in j.driver.page_source, "the Pl@ntNet answer says where it came from")
+        captions = j.texts("ul.sent-photos figcaption")
+        j.check(captions == ["Photo 1: leaf", "Photo 2: flower", "Photo 3: whole plant"], f"each sent photo with its organ: {captions}")
+        j.check(all_images_loaded(j, "ul.sent-photos img"), "the sent photos are shown")
+        j.check("Answered in" in j.driver.find_element(By.CSS_SELECTOR, ".timings").text, "the timings are shown")
         j.check("Found in local database" in j.driver.page_source, "catalog plants carry the local-database badge")
         # Answers a person can read: the common name first, the family, and a bridge to the catalog.
         first = j.driver.find_element(By.CSS_SELECTOR, "ol.results li[data-rank='1']")
@@ -182,8 +202,12 @@ def identify_journey(j, status, photo):
                 f"an out-of-catalog Monstera links to the catalog's Monsteras: {[link.text for link in related][:4]}")
         j.check(all("/plants/Monstera%20" in link.get_attribute("href") for link in related if link.text.startswith("Monstera")),
                 "related-plant links open catalog plant pages")
+        j.check("Keeps the 3 photos" in j.driver.page_source, "saving keeps all three photos")
         j.screenshot("results-plantnet")
-        j.driver.find_element(By.LINK_TEXT, "Identify again").click()
+        # Reloading the results does not send the photos again.
+        j.driver.refresh()
+        j.check("Source: Pl@ntNet" in j.driver.page_source, "the results survive a reload")
+        j.driver.find_element(By.LINK_TEXT, "Identify another plant").click()
         j.wait(EC.title_contains("Identify"))
     if "on-device" not in strategies:
         return True
@@ -196,17 +220,38 @@ def identify_journey(j, status, photo):
     j.check(len(families) == 10, f"every on-device candidate shows a family from the species directory ({len(families)})")
     named = j.driver.find_elements(By.CSS_SELECTOR, "ol.results strong.common, ol.results .genus-name")
     j.check(len(named) >= 9, f"on-device candidates carry common or genus-level names ({len(named)} of 10)")
-    loaded = j.driver.execute_script("const i = document.querySelector('img.photo'); return i.complete && i.naturalWidth > 0")
-    j.check(loaded, "the uploaded photo is shown")
+    j.check(all_images_loaded(j, "ul.sent-photos img"), "the uploaded photo is shown")
+    j.check("Source: on this device" in j.driver.page_source, "the device answer says where it came from")
     j.screenshot("results")
     return True
 
 
+def photo_copies(photo, count):
+    """The same photo under different names, as a person's several photos of one plant."""
+    folder = Path(tempfile.mkdtemp(prefix="plantguide-photos-"))
+    copies = []
+    for index in range(count):
+        copy = folder / f"plant-{index + 1}.jpg"
+        shutil.copy(photo, copy)
+        copies.append(copy)
+    return copies
+
+
+def all_images_loaded(j, selector):
+    return j.driver.execute_script(
+        "const s = Array.from(document.querySelectorAll(arguments[0]));"
+        "return s.length > 0 && s.every(i => i.complete && i.naturalWidth > 0)", selector)
+
+
+def submit(j):
+    j.driver.find_element(By.CSS_SELECTOR, "form[data-identify] button[type=submit]").click()
+
+
 def identify(j, photo, strategy):
-    j.driver.find_element(By.ID, "photo").send_keys(str(photo))
-    Select(j.driver.find_element(By.ID, "organ")).select_by_value("leaf")
+    j.driver.find_element(By.ID, "camera").send_keys(str(photo))
+    Select(j.driver.find_element(By.ID, "organ-0")).select_by_value("leaf")
     Select(j.driver.find_element(By.ID, "strategy")).select_by_value(strategy)
-    j.driver.find_element(By.CSS_SELECTOR, "form[data-loading] button[type=submit]").click()
+    submit(j)
     j.wait(EC.title_contains("Results"), timeout=120)
 
 
@@ -226,7 +271,7 @@ def collection_and_care(j, status, identified, binary, home):
     elif identified:
         j.driver.find_element(By.ID, "nickname").send_keys("Browser test plant")
         j.driver.find_element(By.ID, "room").send_keys("Kitchen")
-        j.driver.find_element(By.XPATH, "//button[normalize-space()='Save to collection']").click()
+        j.driver.find_element(By.XPATH, "//button[normalize-space()='This is my plant']").click()
         j.wait(EC.title_contains("Browser test plant"))
         j.check("Identified as" in j.driver.page_source, "the plant page lists its identification history")
         backdate_watering(j, binary, home)

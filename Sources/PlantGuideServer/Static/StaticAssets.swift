@@ -97,10 +97,10 @@ enum StaticAssets {
     @media (prefers-reduced-motion: reduce) { .spinner { animation: none; } }
     .offline-banner { display: none; background: #333; color: #fff; padding: .4rem 1rem; text-align: center; }
     body.offline .offline-banner { display: block; }
-    fieldset { border: 1px solid var(--line); border-radius: .6rem; padding: .25rem 1rem 1rem; margin: 0; }
+    fieldset { border: 1px solid var(--line); border-radius: .6rem; padding: .25rem 1rem 1rem; margin: 0; min-width: 0; }
     legend { font-weight: 700; padding: 0 .25rem; }
     ol.previews { list-style: none; padding: 0; margin: .75rem 0 0; display: grid; gap: .75rem;
-      grid-template-columns: repeat(auto-fill, minmax(9rem, 1fr)); }
+      grid-template-columns: repeat(auto-fill, minmax(7.5rem, 1fr)); }
     ol.previews:empty { display: none; }
     .previews li { border: 1px solid var(--line); border-radius: .6rem; padding: .5rem; background: #fff; }
     .previews img { width: 100%; aspect-ratio: 1; object-fit: cover; border-radius: .4rem; display: block; }

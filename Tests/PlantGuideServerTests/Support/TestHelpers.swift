@@ -2,6 +2,7 @@ import Foundation
 import PlantIdentification
 import HTTPTypes
 import Hummingbird
+import Testing
 import Logging
 import HummingbirdTesting
 import NIOCore
