@@ -15,13 +15,19 @@ public final class PlantNetService: Sendable {
     public let cache: IdentificationCache?
     /// The offline back-off.
     public let reachability: Reachability
+    /// Where the reference photos of answers are kept; `nil` keeps none.
+    public let referenceImages: ReferenceImageStore?
 
     /// Assembles a service from its parts.
-    public init(client: PlantNetClient, quota: QuotaTracker, cache: IdentificationCache?, reachability: Reachability) {
+    public init(
+        client: PlantNetClient, quota: QuotaTracker, cache: IdentificationCache?, reachability: Reachability,
+        referenceImages: ReferenceImageStore? = nil
+    ) {
         self.client = client
         self.quota = quota
         self.cache = cache
         self.reachability = reachability
+        self.referenceImages = referenceImages
     }
 
     /// Identifies one plant from 1–5 prepared photos, from the cache when it can.
@@ -51,9 +57,13 @@ public final class PlantNetService: Sendable {
         reachability.markReachable()
         var result = answer
         let status = try? quota.record(remaining: answer.remainingRequests)
-        result.remainingRequests = answer.remainingRequests ?? status?.remaining
+        // Reference photos are kept before caching, so the cached answer points at the local copies.
+        if let referenceImages {
+            result.identification = await referenceImages.keep(answer.identification)
+        }
         // The call was made and counted: a cache that cannot be written only costs a later repeat call.
-        cache?.storeKeepingAnswer(answer, for: key)
+        cache?.storeKeepingAnswer(result, for: key)
+        result.remainingRequests = answer.remainingRequests ?? status?.remaining
         return result
     }
 }

@@ -203,6 +203,12 @@ def identify_journey(j, status, photo):
         j.check(all("/plants/Monstera%20" in link.get_attribute("href") for link in related if link.text.startswith("Monstera")),
                 "related-plant links open catalog plant pages")
         j.check("Keeps the 3 photos" in j.driver.page_source, "saving keeps all three photos")
+        # Compare before you trust: Pl@ntNet's own photos of the best candidates, credited, kept on the server.
+        references = first.find_elements(By.CSS_SELECTOR, "ul.references img")
+        j.check(len(references) == 4, f"four reference photos for the best candidate ({len(references)})")
+        j.check(all_images_loaded(j, "ol.results li[data-rank='1'] ul.references img"), "the reference photos load")
+        credits = [c.text for c in first.find_elements(By.CSS_SELECTOR, "ul.references figcaption")]
+        j.check(all(c.startswith("© Stub Photographer") and "cc-by-sa" in c for c in credits), f"each is credited: {credits}")
         j.screenshot("results-plantnet")
         # Reloading the results does not send the photos again.
         j.driver.refresh()

@@ -33,6 +33,69 @@ import Testing
         #expect(dependencies.catalog != nil)
     }
 
+    /// Several photos through the real hybrid identifier and the Pl@ntNet stub: the reference photos are kept and
+    /// served, and "This is my plant" stores every photo with the plant in the real collection.
+    @Test func severalPhotosWithReferencePhotosThroughPlantNetAndTheRealStore() async throws {
+        let home = try Self.makeHome(withModel: false)
+        defer { try? FileManager.default.removeItem(at: home) }
+        let stub = try await PlantNetStub.start()
+        defer { Task { await stub.stop() } }
+        let dependencies = ServerDependencies.live(
+            dataDirectory: home, environment: ["PLANTNET_API_KEY": "stub-key", "PLANTGUIDE_PLANTNET_URL": stub.baseURL.absoluteString]
+        )
+        let photos = try ["Browser/Fixtures/leaf.jpg", "PlantImagingTests/Fixtures/photo.jpg", "PlantImagingTests/Fixtures/orientation-1.jpg"]
+            .map { try Data(contentsOf: Self.testsFolder.appendingPathComponent($0)) }
+        try await makeApp(dependencies: dependencies).test(.router) { client in
+            let session = try await Session.open(client)
+            var form = Multipart()
+            for (index, photo) in photos.enumerated() {
+                form.file("photo", "photo\(index).jpg", photo)
+                form.field("organ", ["leaf", "flower", "habit"][index])
+            }
+            form.field("strategy", "plantnet")
+            let (headers, body) = session.multipart(form)
+            let result = try await client.execute(uri: "/api/identify", method: .post, headers: headers, body: body) { response in
+                #expect(response.status == .ok)
+                return try JSONDecoder().decode(IdentifyResultBody.self, from: Data(buffer: response.body))
+            }
+            #expect(result.source == "plantNetAPI")
+            #expect(result.organs == ["leaf", "flower", "habit"])
+            #expect(stub.requests.first?.parts.filter { $0.name == "organs" }.map(\.text) == ["leaf", "flower", "habit"])
+            let references = result.predictions[0].referenceImages
+            #expect(references.count == 4)
+            let id = try #require(references.first?.localID)
+            try await client.execute(uri: "/identify/reference-photos/\(id)", method: .get, headers: session.headers) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType] == "image/jpeg")
+                #expect(sha256Hex(Data(buffer: response.body)) == id)
+            }
+            try await client.execute(uri: "/identify/reference-photos/\(String(repeating: "a", count: 64))", method: .get) { response in
+                #expect(response.status == .notFound)
+            }
+            let (saveHeaders, saveBody) = session.form([("uploadId", result.uploadId), ("scientificName", "Monstera deliciosa")])
+            let location = try await client.execute(uri: "/collection", method: .post, headers: saveHeaders, body: saveBody) { response in
+                response.headers[.location] ?? ""
+            }
+            let plantID = String(location.split(separator: "/").last ?? "")
+            let detail = try await client.execute(uri: "/api/collection/\(plantID)", method: .get) { response in
+                try JSONDecoder.iso.decode(CollectionEntryDetail.self, from: Data(buffer: response.body))
+            }
+            #expect(detail.photoIDs.count == 3)
+            // The same photos again, for the plant just saved: one more identification, no duplicate photo files.
+            let (againHeaders, againBody) = session.form([
+                ("uploadId", result.uploadId), ("scientificName", "Monstera deliciosa"), ("plantId", plantID),
+            ])
+            try await client.execute(uri: "/collection", method: .post, headers: againHeaders, body: againBody) { response in
+                #expect(response.headers[.location] == location)
+            }
+            let again = try await client.execute(uri: "/api/collection/\(plantID)", method: .get) { response in
+                try JSONDecoder.iso.decode(CollectionEntryDetail.self, from: Data(buffer: response.body))
+            }
+            #expect(again.history.filter { $0.text.hasPrefix("Identified as") }.count == 2)
+            #expect(Set(again.photoIDs) == Set(detail.photoIDs))
+        }
+    }
+
     @Test func identifySaveAndCareThroughTheRealStoreAndModel() async throws {
         let home = try Self.makeHome(withModel: true)
         defer { try? FileManager.default.removeItem(at: home) }

@@ -51,6 +51,8 @@ public struct SpeciesPrediction: Sendable, Codable, Hashable {
     /// Catalog plants of the same genus (when the species itself is not in the catalog, or beside it),
     /// so a person holding an out-of-catalog answer is one step from a care page.
     public var relatedCatalogPlants: [CatalogPlant]
+    /// Photos of this species from the service's collection, to compare with (Pl@ntNet results, at most 4).
+    public var referenceImages: [ReferenceImage]
 
     /// Creates a prediction.
     public init(
@@ -58,7 +60,7 @@ public struct SpeciesPrediction: Sendable, Codable, Hashable {
         confidence: Double, classIndex: Int? = nil, gbifId: String? = nil, family: String? = nil,
         category: PlantCategory? = nil, inCatalog: Bool = false, genus: String? = nil,
         commonNameLevel: CommonNameLevel? = nil, powoId: String? = nil, careSummary: String? = nil,
-        relatedCatalogPlants: [CatalogPlant] = []
+        relatedCatalogPlants: [CatalogPlant] = [], referenceImages: [ReferenceImage] = []
     ) {
         self.rank = rank
         self.scientificName = scientificName
@@ -75,14 +77,16 @@ public struct SpeciesPrediction: Sendable, Codable, Hashable {
         self.powoId = powoId
         self.careSummary = careSummary
         self.relatedCatalogPlants = relatedCatalogPlants
+        self.referenceImages = referenceImages
     }
 
     private enum CodingKeys: String, CodingKey {
         case rank, scientificName, authorship, commonNames, confidence, classIndex, gbifId, family, category, inCatalog
-        case genus, commonNameLevel, powoId, careSummary, relatedCatalogPlants
+        case genus, commonNameLevel, powoId, careSummary, relatedCatalogPlants, referenceImages
     }
 
-    /// Decodes a prediction, including those stored before genus, name level and related plants existed.
+    /// Decodes a prediction, including those stored before genus, name level, related plants and reference images
+    /// existed.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         rank = try container.decode(Int.self, forKey: .rank)
@@ -101,6 +105,7 @@ public struct SpeciesPrediction: Sendable, Codable, Hashable {
         powoId = try container.decodeIfPresent(String.self, forKey: .powoId)
         careSummary = try container.decodeIfPresent(String.self, forKey: .careSummary)
         relatedCatalogPlants = try container.decodeIfPresent([CatalogPlant].self, forKey: .relatedCatalogPlants) ?? []
+        referenceImages = try container.decodeIfPresent([ReferenceImage].self, forKey: .referenceImages) ?? []
     }
 }
 

@@ -100,12 +100,16 @@ public struct IdentificationCapability: Sendable {
     public var defaultStrategy: IdentifyStrategy
     /// Runs one identification.
     public var identify: @Sendable (IdentifyRequest) async throws -> IdentifyOutcome
+    /// A kept reference photo's bytes by its ``PlantGuideCore/ReferenceImage/localID``, or `nil`.
+    public var referencePhoto: @Sendable (_ id: String) -> Data?
 
     /// Creates the capability from its implementation.
     public init(
         summary: String, strategies: [IdentifyStrategy], defaultStrategy: IdentifyStrategy = .auto,
+        referencePhoto: @escaping @Sendable (_ id: String) -> Data? = { _ in nil },
         identify: @escaping @Sendable (IdentifyRequest) async throws -> IdentifyOutcome
     ) {
+        self.referencePhoto = referencePhoto
         self.summary = summary
         self.strategies = strategies
         self.defaultStrategy = strategies.contains(defaultStrategy) ? defaultStrategy : strategies.first ?? .auto

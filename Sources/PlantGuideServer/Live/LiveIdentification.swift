@@ -52,6 +52,7 @@ enum LiveIdentification {
         let onDevice = local.onDevice
         var summaries: [String] = local.onDeviceSummary.map { [$0] } ?? []
         var online: OnlineIdentifier?
+        let referenceStore = referenceImages(directory)
         var onlineMissing = "no Pl@ntNet API key is configured."
         do throws(PlantNetError) {
             let configuration = try PlantNetConfiguration.resolve(environment: environment, directory: directory)
@@ -59,7 +60,8 @@ enum LiveIdentification {
                 try? directory.create()
                 let client = PlantNetClient(configuration: configuration, log: { _ in })
                 let service = PlantNetService(
-                    client: client, quota: quota(directory), cache: cache(directory, log: log), reachability: Reachability()
+                    client: client, quota: quota(directory), cache: cache(directory, log: log), reachability: Reachability(),
+                    referenceImages: referenceStore
                 )
                 // Re-encoding the photos for upload is heavy too: it runs on the work pool; the wait does not.
                 online = OnlineIdentifier { photos, organs, options in
@@ -85,7 +87,10 @@ enum LiveIdentification {
         if online != nil { strategies.append(.plantNet) }
         let hasDevice = onDevice != nil
         let hasOnline = online != nil
-        return IdentificationCapability(summary: summaries.joined(separator: " + "), strategies: strategies) { request in
+        return IdentificationCapability(
+            summary: summaries.joined(separator: " + "), strategies: strategies,
+            referencePhoto: { id in referenceStore.file(id: id).flatMap { try? Data(contentsOf: $0) } }
+        ) { request in
             let strategy: IdentificationStrategy =
                 switch request.strategy {
                 case .auto: hasDevice ? .onDeviceFirst : .api
@@ -96,7 +101,7 @@ enum LiveIdentification {
             do {
                 let result = try await hybrid.identify(
                     photos: request.photos, organs: organs, strategy: strategy,
-                    options: PlantNetOptions(project: "all", language: "en")
+                    options: PlantNetOptions(project: "all", language: "en", includeRelatedImages: true)
                 )
                 // "Offline" only when Pl@ntNet is configured and was asked; without a key it is simply not used.
                 let offline = hasOnline && strategy != .onDevice && result.online == nil && result.preferred.source == .onDevice
@@ -162,6 +167,11 @@ enum LiveIdentification {
         case HybridError.bothFailed(let onDevice, let online): photoProblem(in: onDevice) ?? photoProblem(in: online)
         default: nil
         }
+    }
+
+    /// The reference photos of Pl@ntNet answers, kept beside the cache.
+    static func referenceImages(_ directory: DataDirectory) -> ReferenceImageStore {
+        ReferenceImageStore(directory: directory.appending("reference-photos"))
     }
 
     static func quota(_ directory: DataDirectory) -> QuotaTracker {

@@ -34,6 +34,15 @@ struct IdentifyRoutes {
             JSONResponse.make(IdentifyResultBody(try await identify(request, context: context)))
         }
         router.get("/identify/uploads/:id") { _, context in try photoResponse(recent(context), index: 0) }
+        // A reference photo of a Pl@ntNet answer, kept on this server (named by its SHA-256, so it never changes).
+        router.get("/identify/reference-photos/:id") { _, context in
+            guard let id = context.parameters.get("id"), let data = identification?.referencePhoto(id), let kind = ImageKind(sniffing: data)
+            else { throw ServerError.notFound("The reference photo") }
+            return Response(
+                status: .ok, headers: [.contentType: kind.mediaType, .cacheControl: "private, max-age=31536000, immutable"],
+                body: .init(byteBuffer: ByteBuffer(bytes: data))
+            )
+        }
         // Photo N of an identification, counted from 1.
         router.get("/identify/uploads/:id/:number") { _, context in
             let upload = try recent(context)

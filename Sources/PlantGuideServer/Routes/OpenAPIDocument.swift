@@ -129,7 +129,13 @@ enum OpenAPIDocument {
               "inCatalog": { "type": "boolean", "description": "Found in the local catalog." },
               "careSummary": { "type": "string", "description": "One line of care advice, when in the catalog." },
               "relatedCatalogPlants": { "type": "array", "items": { "$ref": "#/components/schemas/Plant" },
-                "description": "Catalog plants of the same genus, when the species itself is not in the catalog." }
+                "description": "Catalog plants of the same genus, when the species itself is not in the catalog." },
+              "referenceImages": { "type": "array", "maxItems": 4,
+                "description": "Pl@ntNet's photos of this species, credited as it gives them. With a localID the photo is kept on this server: GET /identify/reference-photos/{localID}.",
+                "items": { "type": "object", "required": ["url"], "properties": {
+                  "organ": { "type": "string" }, "author": { "type": "string" }, "license": { "type": "string" },
+                  "citation": { "type": "string" }, "url": { "type": "string" },
+                  "localID": { "type": "string", "pattern": "^[0-9a-f]{64}$" } } } }
             }
           },
           "IdentifyResult": {

@@ -116,6 +116,11 @@ enum StaticAssets {
     ul.sent-photos img { width: 100%; aspect-ratio: 1; object-fit: cover; border-radius: .6rem; border: 1px solid var(--line); display: block; }
     ul.sent-photos li:first-child img { aspect-ratio: auto; max-height: 28rem; }
     ul.sent-photos figcaption { font-size: .8rem; color: var(--muted); }
+    ul.references { list-style: none; padding: 0; margin: .25rem 0 0; display: grid; gap: .4rem;
+      grid-template-columns: repeat(4, minmax(0, 1fr)); max-width: 28rem; }
+    ul.references figure { margin: 0; }
+    ul.references img { width: 100%; aspect-ratio: 1; object-fit: cover; border-radius: .4rem; border: 1px solid var(--line); display: block; }
+    ul.references figcaption { font-size: .7rem; color: var(--muted); line-height: 1.25; overflow-wrap: break-word; hyphens: auto; }
     .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
     @media (min-width: 48rem) {
       h1 { font-size: 2rem; }

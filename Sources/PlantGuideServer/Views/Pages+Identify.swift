@@ -214,12 +214,27 @@ extension Pages {
                 <p class="related"><span class="meta">Related plants in the catalog:</span> \(HTML(stringLiteral: links.map(\.description).joined(separator: ", ")))</p>
                 """
         }
+        let kept = prediction.referenceImages.filter { $0.localID != nil }
+        var references: HTML = ""
+        if !kept.isEmpty {
+            let figures: [HTML] = kept.map { image in
+                let organ = image.organ.map { " (\($0))" } ?? ""
+                return """
+                    <li><figure><img src="/identify/reference-photos/\(image.localID ?? "")" loading="lazy" \
+                    alt="Pl@ntNet reference photo of \(prediction.scientificName)\(organ)"><figcaption>\(image.credit)</figcaption></figure></li>
+                    """
+            }
+            references = """
+                <p class="meta compare">Compare with Pl@ntNet's photos of \(prediction.scientificName):</p>
+                <ul class="references">\(figures)</ul>
+                """
+        }
         return """
             <li data-rank="\(prediction.rank)"><span class="rank" aria-label="Rank \(prediction.rank)">\(prediction.rank)</span>\
             \(title)
             <div class="bar" role="meter" aria-valuemin="0" aria-valuemax="100" aria-valuenow="\(percent)"
              aria-label="Confidence \(percent) percent"><span class="\(level) pct-\(percent)"></span></div>
-            <span class="confidence">\(percent) %</span> \(family)\(badge)\(related)
+            <span class="confidence">\(percent) %</span> \(family)\(badge)\(related)\(references)
             </li>
             """
     }

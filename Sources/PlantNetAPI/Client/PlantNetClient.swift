@@ -178,7 +178,8 @@ public struct PlantNetClient: Sendable {
                     gbifId: result.gbif?.id,
                     family: species.family?.scientificNameWithoutAuthor ?? species.family?.scientificName,
                     genus: species.genus?.scientificNameWithoutAuthor ?? species.genus?.scientificName,
-                    powoId: result.powo?.id
+                    powoId: result.powo?.id,
+                    referenceImages: Self.referenceImages(result.images ?? [])
                 )
             }
             let identification = Identification(
@@ -211,6 +212,22 @@ public struct PlantNetClient: Sendable {
             throw mapFailure(status: response.statusCode, data: data, response: response)
         }
     }
+
+    /// At most ``referenceImagesPerCandidate`` related images with a web address, medium size preferred.
+    static func referenceImages(_ images: [IdentifyResponse.Image]) -> [ReferenceImage] {
+        images.compactMap { image -> ReferenceImage? in
+            guard let address = image.url?.m ?? image.url?.s ?? image.url?.o,
+                  let url = URL(string: address), ["https", "http"].contains(url.scheme?.lowercased() ?? "")
+            else { return nil }
+            return ReferenceImage(
+                organ: image.organ.nonBlank, author: image.author.nonBlank, license: image.license.nonBlank,
+                citation: image.citation.nonBlank, url: address
+            )
+        }.prefix(referenceImagesPerCandidate).map { $0 }
+    }
+
+    /// Related images kept per candidate.
+    public static let referenceImagesPerCandidate = 4
 
     private func mapFailure(status: Int, data: Data, response: HTTPURLResponse) -> PlantNetError {
         let message = Self.errorMessage(in: data)
@@ -260,5 +277,13 @@ public struct PlantNetClient: Sendable {
 
     static func milliseconds(_ duration: Duration) -> Double {
         Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+    }
+}
+
+private extension Optional where Wrapped == String {
+    /// The text, or `nil` when it is missing or only white space.
+    var nonBlank: String? {
+        guard let text = self?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else { return nil }
+        return text
     }
 }

@@ -22,6 +22,34 @@ struct IdentifyResponse: Decodable {
         var species: Species
         var gbif: ExternalID?
         var powo: ExternalID?
+        /// Related images (with `include-related-images=true`); a malformed list is dropped, not fatal.
+        var images: [Image]?
+
+        private enum CodingKeys: String, CodingKey { case score, species, gbif, powo, images }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            score = try container.decode(Double.self, forKey: .score)
+            species = try container.decode(Species.self, forKey: .species)
+            gbif = try container.decodeIfPresent(ExternalID.self, forKey: .gbif)
+            powo = try container.decodeIfPresent(ExternalID.self, forKey: .powo)
+            images = (try? container.decodeIfPresent([Image].self, forKey: .images)) ?? nil
+        }
+    }
+
+    /// One related image: who took it, under which licence, and its renditions (original, medium, small).
+    struct Image: Decodable {
+        var organ: String?
+        var author: String?
+        var license: String?
+        var citation: String?
+        var url: Renditions?
+
+        struct Renditions: Decodable {
+            var o: String?
+            var m: String?
+            var s: String?
+        }
     }
 
     struct Species: Decodable {

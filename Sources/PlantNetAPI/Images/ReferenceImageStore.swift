@@ -1,0 +1,92 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import PlantGuideCore
+
+/// Keeps copies of the reference photos of an answer ("related images") on this device, named by their SHA-256,
+/// so the answer shows them offline too (from the identification cache, or long after).
+///
+/// Only the best few candidates' photos are fetched, at most ``PlantNetClient/referenceImagesPerCandidate`` each,
+/// all at once, each bounded in time and size and checked to be a JPEG, PNG or WebP. A photo that cannot be fetched
+/// is left without a local copy; it never fails the answer.
+public final class ReferenceImageStore: Sendable {
+    /// Where the copies live.
+    public let directory: URL
+    /// Candidates, best first, whose reference photos are kept.
+    public let candidates: Int
+    /// Largest photo accepted.
+    public static let maximumBytes = 2 * 1_048_576
+    private let session: URLSession
+
+    /// A store in `directory`.
+    /// - Parameters:
+    ///   - candidates: keep the photos of this many best candidates.
+    ///   - timeout: the most one photo may take.
+    public init(directory: URL, candidates: Int = 3, timeout: Duration = .seconds(10)) {
+        self.directory = directory
+        self.candidates = candidates
+        let configuration = URLSessionConfiguration.ephemeral
+        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        configuration.timeoutIntervalForRequest = seconds
+        configuration.timeoutIntervalForResource = seconds
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        session = URLSession(configuration: configuration)
+    }
+
+    /// The identification with a local copy of the reference photos of its best candidates (`localID` set).
+    public func keep(_ identification: Identification) async -> Identification {
+        var result = identification
+        let wanted = result.predictions.prefix(candidates).enumerated().flatMap { candidate, prediction in
+            prediction.referenceImages.enumerated().map { (candidate: candidate, image: $0.offset, url: $0.element.url) }
+        }
+        guard !wanted.isEmpty else { return result }
+        let kept = await withTaskGroup(of: (Int, Int, String?).self) { group in
+            for item in wanted {
+                group.addTask { (item.candidate, item.image, await self.fetch(item.url)) }
+            }
+            var kept: [(Int, Int, String?)] = []
+            for await item in group { kept.append(item) }
+            return kept
+        }
+        for (candidate, image, localID) in kept {
+            result.predictions[candidate].referenceImages[image].localID = localID
+        }
+        return result
+    }
+
+    /// The file of a kept copy, or `nil` when `id` is not a SHA-256 or there is no such copy.
+    public func file(id: String) -> URL? {
+        guard id.utf8.count == 64, id.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) else {
+            return nil
+        }
+        let url = directory.appendingPathComponent(id)
+        return FileManager.default.fileExists(atPath: url.path) ? url : nil
+    }
+
+    /// Downloads one photo and keeps it; its SHA-256, or `nil` when it could not be fetched or is not a photo.
+    private func fetch(_ address: String) async -> String? {
+        guard let url = URL(string: address), ["https", "http"].contains(url.scheme?.lowercased() ?? "") else { return nil }
+        guard let (data, response) = try? await session.data(from: url),
+              let http = response as? HTTPURLResponse, http.statusCode == 200,
+              data.count <= Self.maximumBytes, Self.isPhoto(data)
+        else { return nil }
+        let id = sha256Hex(data)
+        let file = directory.appendingPathComponent(id)
+        if FileManager.default.fileExists(atPath: file.path) { return id }
+        do {
+            try AtomicFile.write(data, to: file, permissions: 0o644)
+        } catch {
+            return nil
+        }
+        return id
+    }
+
+    /// JPEG, PNG or WebP by their first bytes.
+    static func isPhoto(_ data: Data) -> Bool {
+        let bytes = [UInt8](data.prefix(12))
+        if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return true }
+        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return true }
+        return bytes.count == 12 && bytes.starts(with: Array("RIFF".utf8)) && Array(bytes[8..<12]) == Array("WEBP".utf8)
+    }
+}
