@@ -163,9 +163,18 @@ public struct HybridIdentifier: Sendable {
         case (.success(let identification), .failure(let error)):
             var outcome = result(strategy, onDevice: identification)
             outcome.notes.append("\(error) Answered on the device.")
+            outcome.onlineUnreachable = Self.isUnreachable(error)
             return outcome
         case (.failure(let localError), .failure(let remoteError)):
             throw .bothFailed(onDevice: localError, online: remoteError)
+        }
+    }
+
+    /// Whether a failure of Pl@ntNet means it cannot be reached (rather than refusing or not being set up).
+    static func isUnreachable(_ error: any Error) -> Bool {
+        switch error {
+        case PlantNetError.offline, PlantNetError.timeout: true
+        default: false
         }
     }
 

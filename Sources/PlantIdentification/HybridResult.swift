@@ -21,6 +21,9 @@ public struct HybridResult: Sendable, Codable, Hashable {
     public var notes: [String]
     /// Time from start to answer, in milliseconds.
     public var totalMilliseconds: Double
+    /// Whether Pl@ntNet was asked and could not be reached (no connection, timed out, or backing off after a
+    /// failure). Never set when it was not asked, e.g. because the device's answer was confident.
+    public var onlineUnreachable = false
 
     /// Where the preferred answer came from.
     public var source: IdentificationSource { preferred.source }

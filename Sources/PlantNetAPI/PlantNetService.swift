@@ -66,4 +66,26 @@ public final class PlantNetService: Sendable {
         result.remainingRequests = answer.remainingRequests ?? status?.remaining
         return result
     }
+
+    /// Asks the service whether it can be reached now (the project list: no identification, no quota spent), and
+    /// records the answer, so the next identification does not wait out the back-off after a failure.
+    /// - Returns: whether it answered.
+    @discardableResult
+    public func checkConnection() async -> Bool {
+        do {
+            _ = try await client.projects()
+            reachability.markReachable()
+            return true
+        } catch {
+            switch error {
+            case .offline, .timeout:
+                reachability.markUnreachable()
+                return false
+            default:
+                // It answered (with an error about the key or the request): it can be reached.
+                reachability.markReachable()
+                return true
+            }
+        }
+    }
 }

@@ -96,6 +96,46 @@ import Testing
         }
     }
 
+    /// The offline state shown is the server's own view of Pl@ntNet, and "Check again" asks it at once.
+    @Test func theServerSaysWhenPlantNetCannotBeReachedAndChecksAgain() async throws {
+        let home = try Self.makeHome(withModel: true)
+        defer { try? FileManager.default.removeItem(at: home) }
+        // A port nothing listens on, until the stub is started on it.
+        let probe = try await PlantNetStub.start()
+        let port = probe.baseURL.port ?? 0
+        await probe.stop()
+        let dependencies = ServerDependencies.live(
+            dataDirectory: home, environment: ["PLANTNET_API_KEY": "stub-key", "PLANTGUIDE_PLANTNET_URL": "http://127.0.0.1:\(port)"]
+        )
+        let photo = try Data(contentsOf: Self.testsFolder.appendingPathComponent("Browser/Fixtures/leaf.jpg"))
+        try await makeApp(dependencies: dependencies).test(.router) { client in
+            let session = try await Session.open(client)
+            try await client.execute(uri: "/identify", method: .get, headers: session.headers) { response in
+                #expect(!response.text.contains("could not be reached"))
+            }
+            var form = Multipart()
+            form.file("photo", "leaf.jpg", photo)
+            let (_, page) = try await session.identifyPage(client, form)
+            // The tiny model is never confident, so Pl@ntNet was asked, and could not be reached.
+            #expect(page.contains("<strong>Offline:</strong>"))
+            #expect(page.contains("Check again"))
+            try await client.execute(uri: "/identify", method: .get, headers: session.headers) { response in
+                #expect(response.text.contains("Pl@ntNet could not be reached"))
+            }
+            let stub = try await PlantNetStub.start(port: port)
+            defer { Task { await stub.stop() } }
+            let (headers, body) = session.form([("back", "/identify")])
+            try await client.execute(uri: "/identify/check-online", method: .post, headers: headers, body: body) { response in
+                #expect(response.status == .seeOther)
+                #expect(response.headers[.location] == "/identify")
+            }
+            #expect(stub.requests.map(\.path) == ["/v2/projects"])
+            try await client.execute(uri: "/identify", method: .get, headers: session.headers) { response in
+                #expect(!response.text.contains("could not be reached"))
+            }
+        }
+    }
+
     @Test func identifySaveAndCareThroughTheRealStoreAndModel() async throws {
         let home = try Self.makeHome(withModel: true)
         defer { try? FileManager.default.removeItem(at: home) }

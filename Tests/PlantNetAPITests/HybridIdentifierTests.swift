@@ -101,6 +101,7 @@ final class FakeClassifier: Sendable {
             #expect(result.source == (asksAPI ? .plantNetAPI : .onDevice))
             #expect(result.onDevice != nil)
             #expect((result.online != nil) == asksAPI)
+            #expect(!result.onlineUnreachable)
         }
     }
 
@@ -128,6 +129,19 @@ final class FakeClassifier: Sendable {
             #expect(result.source == .onDevice)
             #expect(result.online == nil)
             #expect(result.notes.contains { $0.contains("cannot be reached") })
+            #expect(result.onlineUnreachable)
+        }
+    }
+
+    /// "Offline" is said only when Pl@ntNet was asked: a confident device answer never asks it.
+    @Test func aConfidentDeviceAnswerIsNotOfflineEvenWhenPlantNetCannotBeReached() async throws {
+        let port = try await closedPort()
+        try await withStub { stub in
+            let result = try await hybrid(FakeClassifier(confidence: 0.95), try online(stub, port: port))
+                .identify(photos: [photo(1)], strategy: .onDeviceFirst)
+            #expect(result.source == .onDevice)
+            #expect(!result.onlineUnreachable)
+            #expect(result.notes.isEmpty)
         }
     }
 

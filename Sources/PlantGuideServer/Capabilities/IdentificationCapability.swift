@@ -90,6 +90,37 @@ public struct IdentifyOutcome: Sendable {
     }
 }
 
+/// The server's own view of whether Pl@ntNet can be reached (not the browser's connection).
+public struct OnlineStatus: Sendable, Hashable {
+    /// Whether identifications will ask Pl@ntNet now.
+    public var reachable: Bool
+    /// When the last connection failed, unless an answer came since.
+    public var lastFailure: Date?
+    /// Until when identifications skip Pl@ntNet after a failure.
+    public var retryAfter: Date?
+
+    /// Creates a status.
+    public init(reachable: Bool, lastFailure: Date? = nil, retryAfter: Date? = nil) {
+        self.reachable = reachable
+        self.lastFailure = lastFailure
+        self.retryAfter = retryAfter
+    }
+}
+
+/// Pl@ntNet's reachability as the server sees it, and a way to check again at once.
+public struct OnlineConnection: Sendable {
+    /// The current view.
+    public var status: @Sendable () -> OnlineStatus
+    /// Asks Pl@ntNet now (no identification, no quota) and returns the new view.
+    public var check: @Sendable () async -> OnlineStatus
+
+    /// Creates the connection view.
+    public init(status: @escaping @Sendable () -> OnlineStatus, check: @escaping @Sendable () async -> OnlineStatus) {
+        self.status = status
+        self.check = check
+    }
+}
+
 /// Identifies plants from photos: the on-device model, Pl@ntNet, or both.
 public struct IdentificationCapability: Sendable {
     /// What is behind it, for the home and settings pages, e.g. "On-device model resnet18 (1081 species)".
@@ -102,14 +133,17 @@ public struct IdentificationCapability: Sendable {
     public var identify: @Sendable (IdentifyRequest) async throws -> IdentifyOutcome
     /// A kept reference photo's bytes by its ``PlantGuideCore/ReferenceImage/localID``, or `nil`.
     public var referencePhoto: @Sendable (_ id: String) -> Data?
+    /// Pl@ntNet's reachability, when Pl@ntNet is configured.
+    public var online: OnlineConnection?
 
     /// Creates the capability from its implementation.
     public init(
         summary: String, strategies: [IdentifyStrategy], defaultStrategy: IdentifyStrategy = .auto,
-        referencePhoto: @escaping @Sendable (_ id: String) -> Data? = { _ in nil },
+        referencePhoto: @escaping @Sendable (_ id: String) -> Data? = { _ in nil }, online: OnlineConnection? = nil,
         identify: @escaping @Sendable (IdentifyRequest) async throws -> IdentifyOutcome
     ) {
         self.referencePhoto = referencePhoto
+        self.online = online
         self.summary = summary
         self.strategies = strategies
         self.defaultStrategy = strategies.contains(defaultStrategy) ? defaultStrategy : strategies.first ?? .auto

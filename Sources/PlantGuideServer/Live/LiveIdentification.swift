@@ -52,6 +52,7 @@ enum LiveIdentification {
         let onDevice = local.onDevice
         var summaries: [String] = local.onDeviceSummary.map { [$0] } ?? []
         var online: OnlineIdentifier?
+        var connection: OnlineConnection?
         let referenceStore = referenceImages(directory)
         var onlineMissing = "no Pl@ntNet API key is configured."
         do throws(PlantNetError) {
@@ -72,6 +73,17 @@ enum LiveIdentification {
                     }
                     return try await service.identify(images, options: options)
                 }
+                let reachability = service.reachability
+                let status = { @Sendable in
+                    OnlineStatus(
+                        reachable: reachability.isReachable, lastFailure: reachability.lastFailure,
+                        retryAfter: reachability.retryAfter
+                    )
+                }
+                connection = OnlineConnection(status: status) {
+                    await service.checkConnection()
+                    return status()
+                }
                 summaries.append("Pl@ntNet")
             }
         } catch {
@@ -86,10 +98,9 @@ enum LiveIdentification {
         if onDevice != nil { strategies.append(.onDevice) }
         if online != nil { strategies.append(.plantNet) }
         let hasDevice = onDevice != nil
-        let hasOnline = online != nil
         return IdentificationCapability(
             summary: summaries.joined(separator: " + "), strategies: strategies,
-            referencePhoto: { id in referenceStore.file(id: id).flatMap { try? Data(contentsOf: $0) } }
+            referencePhoto: { id in referenceStore.file(id: id).flatMap { try? Data(contentsOf: $0) } }, online: connection
         ) { request in
             let strategy: IdentificationStrategy =
                 switch request.strategy {
@@ -103,8 +114,9 @@ enum LiveIdentification {
                     photos: request.photos, organs: organs, strategy: strategy,
                     options: PlantNetOptions(project: "all", language: "en", includeRelatedImages: true)
                 )
-                // "Offline" only when Pl@ntNet is configured and was asked; without a key it is simply not used.
-                let offline = hasOnline && strategy != .onDevice && result.online == nil && result.preferred.source == .onDevice
+                // "Offline" only when Pl@ntNet was asked and could not be reached: not when it was not asked because the
+                // device was confident, and not without a key (then it is simply not used).
+                let offline = result.onlineUnreachable
                 return IdentifyOutcome(
                     identification: result.preferred, offline: offline, quotaRemaining: result.remainingRequests,
                     notes: result.notes, suggestions: result.suggestions

@@ -34,6 +34,12 @@ struct IdentifyRoutes {
             JSONResponse.make(IdentifyResultBody(try await identify(request, context: context)))
         }
         router.get("/identify/uploads/:id") { _, context in try photoResponse(recent(context), index: 0) }
+        // "Check again": ask Pl@ntNet now whether it can be reached, then back to the page that asked.
+        router.post("/identify/check-online") { request, context in
+            let form = try await request.formData(context: context, limit: InputLimits.formBodyBytes)
+            _ = await identification?.online?.check()
+            return Response.redirect(to: AuthRoutes.safeNext(form["back"]), type: .normal)
+        }
         // A reference photo of a Pl@ntNet answer, kept on this server (named by its SHA-256, so it never changes).
         router.get("/identify/reference-photos/:id") { _, context in
             guard let id = context.parameters.get("id"), let data = identification?.referencePhoto(id), let kind = ImageKind(sniffing: data)

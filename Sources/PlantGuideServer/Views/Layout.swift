@@ -62,6 +62,12 @@ enum Layout {
     }
 
     /// A clear "not available yet" panel for a page whose capability is missing.
+    /// A time of day as the server's clock shows it, e.g. "14:05".
+    static func time(_ date: Date) -> String {
+        let parts = Calendar.current.dateComponents([.hour, .minute], from: date)
+        return String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
+    }
+
     static func unavailable(_ feature: String, how: HTML) -> HTML {
         """
         <section class="notice" aria-labelledby="unavailable-title">

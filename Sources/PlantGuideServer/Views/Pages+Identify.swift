@@ -54,15 +54,37 @@ extension Pages {
                 </div>
                 </form>
                 <p class="meta">Using: \(capability.summary)</p>
+                \(onlineStatus(capability.online?.status(), back: "/identify", context: context))
                 """
         )
+    }
+
+    /// Pl@ntNet's reachability as the server sees it, with "Check again" when it could not be reached. Nothing when
+    /// Pl@ntNet is not configured or answers.
+    static func onlineStatus(_ status: OnlineStatus?, back: String, context: AppRequestContext) -> HTML {
+        guard let status, !status.reachable || status.lastFailure != nil else { return "" }
+        let since = status.lastFailure.map { " (last tried \(Layout.time($0)))" } ?? ""
+        let until = status.retryAfter.map { "; identifications answer on this device until \(Layout.time($0))" } ?? ""
+        return """
+            <form class="notice online-status" method="post" action="/identify/check-online" role="status">
+            \(Layout.csrfField(context))
+            <input type="hidden" name="back" value="\(back)">
+            <p><strong>Pl@ntNet could not be reached</strong>\(since)\(until).</p>
+            <p><button type="submit" class="secondary">Check again</button></p>
+            </form>
+            """
     }
 
     static func identifyResults(_ result: IdentifyResult, saving plants: [CollectionEntry]?, context: AppRequestContext) -> HTML {
         let identification = result.outcome.identification
         var notices: [HTML] = []
         if result.outcome.offline {
-            notices.append("<div class=\"notice\" role=\"status\"><strong>Offline:</strong> Pl@ntNet could not be reached, so this answer comes from the on-device model.</div>")
+            notices.append("""
+                <form class="notice" method="post" action="/identify/check-online" role="status">\(Layout.csrfField(context))\
+                <input type="hidden" name="back" value="/identify/results/\(result.uploadID)">\
+                <p><strong>Offline:</strong> Pl@ntNet could not be reached, so this answer comes from the on-device model.</p>\
+                <p><button type="submit" class="secondary">Check again</button> <a href="/identify">then identify again</a></p></form>
+                """)
         }
         if let remaining = result.outcome.quotaRemaining, remaining < 50 {
             notices.append("<div class=\"notice\" role=\"status\"><strong>Quota:</strong> only \(remaining) Pl@ntNet identifications left today. They reset at midnight UTC.</div>")

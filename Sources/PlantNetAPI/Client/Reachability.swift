@@ -9,6 +9,7 @@ public final class Reachability: Sendable {
     public let backOff: TimeInterval
     private let now: @Sendable () -> Date
     private let unreachableUntil = Mutex<Date?>(nil)
+    private let failed = Mutex<Date?>(nil)
 
     /// Creates a tracker with a back-off (default 60 s) and a clock.
     public init(backOff: TimeInterval = 60, now: @escaping @Sendable () -> Date = { Date() }) {
@@ -31,14 +32,19 @@ public final class Reachability: Sendable {
         isReachable ? nil : unreachableUntil.withLock { $0 }
     }
 
+    /// When the last connection failed, unless an answer came since.
+    public var lastFailure: Date? { failed.withLock { $0 } }
+
     /// Records a failed connection.
     public func markUnreachable() {
-        let until = now().addingTimeInterval(backOff)
-        unreachableUntil.withLock { $0 = until }
+        let time = now()
+        unreachableUntil.withLock { $0 = time.addingTimeInterval(backOff) }
+        failed.withLock { $0 = time }
     }
 
     /// Records a successful answer.
     public func markReachable() {
         unreachableUntil.withLock { $0 = nil }
+        failed.withLock { $0 = nil }
     }
 }
