@@ -113,8 +113,31 @@ def make_driver():
 def home_page(j):
     j.open("/")
     j.check("Welcome to PlantGuide" in j.driver.page_source, "home page heading")
+    installable(j)
     j.check(len(j.driver.find_elements(By.CSS_SELECTOR, "table tbody tr")) == 5, "home lists what works")
     j.screenshot("home")
+
+
+def installable(j):
+    """The web app manifest is valid and its icons load; the service worker takes control and keeps the assets."""
+    j.driver.set_script_timeout(20)
+    manifest = j.driver.execute_async_script(
+        "const done = arguments[0]; fetch(document.querySelector('link[rel=manifest]').href)"
+        ".then(r => r.json()).then(done).catch(e => done({error: String(e)}))")
+    j.check(manifest.get("display") == "standalone" and manifest.get("start_url") == "/identify", f"manifest: {manifest}")
+    sizes = {icon["sizes"] for icon in manifest.get("icons", [])}
+    j.check({"192x192", "512x512"} <= sizes, f"manifest icons at 192 and 512 px: {sizes}")
+    loaded = j.driver.execute_async_script(
+        "const done = arguments[arguments.length - 1]; Promise.all(arguments[0].map(src => new Promise(ok => {"
+        " const i = new Image(); i.onload = () => ok(i.naturalWidth); i.onerror = () => ok(0); i.src = src; })))"
+        ".then(done)", [icon["src"] for icon in manifest["icons"]])
+    j.check(loaded == [int(icon["sizes"].split("x")[0]) for icon in manifest["icons"]], f"icons load at their sizes: {loaded}")
+    worker = j.driver.execute_async_script(
+        "const done = arguments[0]; navigator.serviceWorker.ready"
+        ".then(r => caches.keys().then(keys => done({script: r.active && r.active.scriptURL, caches: keys})))"
+        ".catch(e => done({error: String(e)}))")
+    j.check(str(worker.get("script", "")).endswith("/sw.js"), f"the service worker is active: {worker}")
+    j.check(any(name.startswith("plantguide-static-") for name in worker.get("caches", [])), f"static assets cached: {worker}")
 
 
 def browse_and_filter(j):

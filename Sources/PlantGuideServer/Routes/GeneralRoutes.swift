@@ -39,6 +39,28 @@ struct GeneralRoutes {
         }
         router.get("/static/app.css") { _, _ in Self.asset(StaticAssets.stylesheet, type: "text/css; charset=utf-8") }
         router.get("/static/app.js") { _, _ in Self.asset(StaticAssets.script, type: "text/javascript; charset=utf-8") }
+        // Installable: the manifest, its icons, and the service worker (served from the root, so it covers every page).
+        router.get("/manifest.webmanifest") { _, _ in
+            Self.asset(InstallableApp.manifest, type: "application/manifest+json; charset=utf-8")
+        }
+        router.get("/sw.js") { _, _ in
+            var response = Self.asset(InstallableApp.serviceWorker, type: "text/javascript; charset=utf-8")
+            // Browsers check for a new service worker on each visit; never serve a stale one from a cache.
+            response.headers[.cacheControl] = "no-cache"
+            return response
+        }
+        for (path, icon) in [
+            ("/static/icon-192.png", AppIcons.icon192), ("/static/icon-512.png", AppIcons.icon512),
+            ("/static/icon-maskable-512.png", AppIcons.maskable512), ("/static/apple-touch-icon.png", AppIcons.appleTouch),
+            ("/favicon.ico", AppIcons.favicon),
+        ] {
+            router.get(RouterPath(path)) { _, _ in
+                Response(
+                    status: .ok, headers: [.contentType: "image/png", .cacheControl: "public, max-age=604800"],
+                    body: .init(byteBuffer: ByteBuffer(bytes: icon))
+                )
+            }
+        }
     }
 
     private static func asset(_ text: String, type: String) -> Response {

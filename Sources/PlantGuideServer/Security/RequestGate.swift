@@ -116,6 +116,7 @@ struct RequestGate: RouterMiddleware {
 
     static func isPublic(_ path: String) -> Bool {
         path == "/login" || path == "/api/session" || path.hasPrefix("/static/") || path == "/healthz"
+            || path == "/manifest.webmanifest" || path == "/sw.js" || path == "/favicon.ico"
     }
 
     static func wantsJSON(_ path: String) -> Bool {

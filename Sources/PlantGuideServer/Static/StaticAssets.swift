@@ -132,6 +132,10 @@ enum StaticAssets {
     // Progressive enhancement only: every page works without this file.
     (function () {
       "use strict";
+      // Installable: the service worker keeps the static assets and visited catalog pages for offline use.
+      if ("serviceWorker" in navigator && window.isSecureContext) {
+        navigator.serviceWorker.register("/sw.js").catch(function () { /* the app works without it */ });
+      }
       function updateOnline() { document.body.classList.toggle("offline", !navigator.onLine); }
       window.addEventListener("online", updateOnline);
       window.addEventListener("offline", updateOnline);

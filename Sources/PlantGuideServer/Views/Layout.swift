@@ -42,6 +42,10 @@ enum Layout {
             <meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
             <title>\(title) · PlantGuide</title>
+            <meta name="theme-color" content="\(InstallableApp.themeColor)">
+            <link rel="manifest" href="/manifest.webmanifest">
+            <link rel="icon" href="/favicon.ico" sizes="32x32" type="image/png">
+            <link rel="apple-touch-icon" href="/static/apple-touch-icon.png">
             <link rel="stylesheet" href="/static/app.css?v=\(StaticAssets.version)">
             <script src="/static/app.js?v=\(StaticAssets.version)" defer></script>
             </head>

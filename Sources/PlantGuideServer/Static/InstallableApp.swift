@@ -1,0 +1,83 @@
+import Foundation
+
+/// What makes the web app installable: the web app manifest ("Add to Home Screen" gives an app icon that
+/// opens PlantGuide full screen) and a service worker that keeps the static assets, and the catalog pages
+/// already visited, for use without a connection to the server.
+enum InstallableApp {
+    /// The theme colour: the header's green.
+    static let themeColor = "#1f6b3f"
+
+    /// `GET /manifest.webmanifest`.
+    static let manifest = #"""
+    {
+      "name": "PlantGuide",
+      "short_name": "PlantGuide",
+      "description": "Identify a plant from a photo and learn how to keep it alive.",
+      "id": "/",
+      "start_url": "/identify",
+      "scope": "/",
+      "display": "standalone",
+      "orientation": "portrait",
+      "background_color": "#fbfcfa",
+      "theme_color": "\#(themeColor)",
+      "categories": ["lifestyle", "education"],
+      "icons": [
+        { "src": "/static/icon-192.png", "sizes": "192x192", "type": "image/png", "purpose": "any" },
+        { "src": "/static/icon-512.png", "sizes": "512x512", "type": "image/png", "purpose": "any" },
+        { "src": "/static/icon-maskable-512.png", "sizes": "512x512", "type": "image/png", "purpose": "maskable" }
+      ],
+      "shortcuts": [
+        { "name": "Identify a plant", "url": "/identify" },
+        { "name": "Care due", "url": "/care" }
+      ]
+    }
+    """#
+
+    /// `GET /sw.js`, served from the root so its scope is the whole app. Static assets: cache first (their
+    /// addresses carry the asset version). Catalog pages: network first, the cached copy when the server cannot be
+    /// reached. Everything else (identification, the collection, care, settings, log-in) always goes to the server.
+    static let serviceWorker = #"""
+    // PlantGuide's service worker: see Sources/PlantGuideServer/Static/InstallableApp.swift.
+    "use strict";
+    var STATIC = "plantguide-static-\#(StaticAssets.version)";
+    var PAGES = "plantguide-pages-\#(StaticAssets.version)";
+    var ASSETS = [
+      "/static/app.css?v=\#(StaticAssets.version)", "/static/app.js?v=\#(StaticAssets.version)",
+      "/static/icon-192.png", "/static/icon-512.png", "/manifest.webmanifest"
+    ];
+    self.addEventListener("install", function (event) {
+      event.waitUntil(caches.open(STATIC).then(function (cache) { return cache.addAll(ASSETS); })
+        .then(function () { return self.skipWaiting(); }));
+    });
+    self.addEventListener("activate", function (event) {
+      event.waitUntil(caches.keys().then(function (names) {
+        return Promise.all(names.filter(function (name) { return name !== STATIC && name !== PAGES; })
+          .map(function (name) { return caches.delete(name); }));
+      }).then(function () { return self.clients.claim(); }));
+    });
+    function isCatalogPage(url) {
+      return url.pathname === "/browse" || url.pathname.indexOf("/plants/") === 0;
+    }
+    self.addEventListener("fetch", function (event) {
+      var request = event.request;
+      if (request.method !== "GET") { return; }
+      var url = new URL(request.url);
+      if (url.origin !== self.location.origin) { return; }
+      if (url.pathname.indexOf("/static/") === 0 || url.pathname === "/manifest.webmanifest") {
+        event.respondWith(caches.match(request).then(function (hit) { return hit || fetch(request); }));
+        return;
+      }
+      if (request.mode === "navigate" && isCatalogPage(url)) {
+        event.respondWith(fetch(request).then(function (response) {
+          if (response.ok) {
+            var copy = response.clone();
+            caches.open(PAGES).then(function (cache) { cache.put(request, copy); });
+          }
+          return response;
+        }).catch(function () {
+          return caches.match(request).then(function (hit) { return hit || Response.error(); });
+        }));
+      }
+    });
+    """#
+}
