@@ -17,9 +17,11 @@ import subprocess
 import sys
 import tempfile
 import time
+import traceback
 import urllib.request
 from pathlib import Path
 
+from axe_selenium_python import Axe
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
@@ -37,6 +39,7 @@ class Journey:
         self.base = base
         self.shots = shots
         self.checks = 0
+        self.axe_pages = 0
 
     def check(self, condition, message):
         self.checks += 1
@@ -61,7 +64,20 @@ class Journey:
                 "return document.documentElement.scrollWidth > document.documentElement.clientWidth + 1")
             self.check(not overflow, f"{name}: the page scrolls sideways at {width} px")
             self.driver.save_screenshot(str(self.shots / f"{name}-{label}.png"))
+            self.accessible(f"{name} at {width} px")
         self.driver.set_window_size(*DESKTOP)
+
+    def accessible(self, where):
+        """axe-core on the page as it is: no serious or critical violation."""
+        self.driver.set_script_timeout(120)
+        axe = Axe(self.driver)
+        axe.inject()
+        results = axe.run()
+        bad = [v for v in results["violations"] if v.get("impact") in ("serious", "critical")]
+        details = "; ".join(f"{v['id']} ({v['impact']}): {v['help']} — "
+                            + ", ".join(str(n['target']) for n in v['nodes'][:3]) for v in bad)
+        self.check(not bad, f"{where}: axe-core finds {len(bad)} serious or critical violations: {details}")
+        self.axe_pages += 1
 
     def texts(self, selector):
         return [element.text for element in self.driver.find_elements(By.CSS_SELECTOR, selector)]
@@ -243,8 +259,9 @@ def identify_journey(j, status, photo):
     identify(j, photo, "on-device")
     ranks = [int(li.get_attribute("data-rank")) for li in j.driver.find_elements(By.CSS_SELECTOR, "ol.results li")]
     j.check(ranks == list(range(1, 11)), f"results page shows 10 ranked entries, got {ranks}")
-    bars = j.driver.find_elements(By.CSS_SELECTOR, "ol.results .bar[role=meter]")
-    j.check(len(bars) == 10 and all(bar.get_attribute("aria-valuenow") for bar in bars), "confidence bars carry aria values")
+    bars = j.driver.find_elements(By.CSS_SELECTOR, "ol.results .bar[role=img]")
+    j.check(len(bars) == 10 and all(bar.get_attribute("aria-label").startswith("Confidence ") for bar in bars),
+            "confidence bars are named for screen readers")
     families = j.driver.find_elements(By.CSS_SELECTOR, "ol.results .family")
     j.check(len(families) == 10, f"every on-device candidate shows a family from the species directory ({len(families)})")
     named = j.driver.find_elements(By.CSS_SELECTOR, "ol.results strong.common, ol.results .genus-name")
@@ -393,9 +410,11 @@ def main():
         identified = identify_journey(journey, status, Path(args.photo).resolve())
         collection_and_care(journey, status, identified, args.binary, home)
         journey.checks += login_journey(args.binary, shots)
-        print(f"browser journeys: {journey.checks} checks passed; screenshots in {shots}/")
+        print(f"browser journeys: {journey.checks} checks passed ({journey.axe_pages} page views clean under axe-core); "
+              f"screenshots in {shots}/")
     except Exception as error:  # noqa: BLE001 - report any failure with the server log
         print(f"browser journeys FAILED: {error}", file=sys.stderr)
+        traceback.print_exc()
         if driver:
             driver.save_screenshot(str(shots / "failure.png"))
         print((home / "server.log").read_text()[-3000:], file=sys.stderr)

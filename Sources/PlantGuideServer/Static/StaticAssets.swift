@@ -31,7 +31,7 @@ enum StaticAssets {
     nav.tabs ul { list-style: none; margin: 0; padding: 0; display: flex; flex-wrap: wrap; gap: .25rem; }
     nav.tabs a { display: block; padding: .4rem .6rem; border-radius: .4rem; color: var(--accent-ink);
       text-decoration: none; font-weight: 500; }
-    nav.tabs a[aria-current="page"] { background: rgba(255,255,255,.22); text-decoration: underline; }
+    nav.tabs a[aria-current="page"] { background: rgba(0,0,0,.28); text-decoration: underline; }
     header.site form { margin: 0 0 0 auto; }
     header.site form button { background: transparent; color: var(--accent-ink); border: 1px solid rgba(255,255,255,.6); }
     main { max-width: 64rem; margin: 0 auto; padding: 1rem; }

@@ -20,7 +20,7 @@ extension Pages {
                 <h1>Browse plants <span class="badge" id="count" aria-live="polite">\(model.count)</span></h1>
                 <form class="search" role="search" action="/browse" method="get">
                 <label for="q">Search by name, family or genus</label>
-                <input id="q" name="q" type="search" value="\(model.query)" autocomplete="off" spellcheck="false"
+                <input id="q" name="q" type="search" value="\(model.query)" spellcheck="false"
                  placeholder="e.g. snake plant, monstera, Araceae" data-live-search>
                 \(hidden)
                 <button type="submit">Search</button>

@@ -254,7 +254,7 @@ extension Pages {
         return """
             <li data-rank="\(prediction.rank)"><span class="rank" aria-label="Rank \(prediction.rank)">\(prediction.rank)</span>\
             \(title)
-            <div class="bar" role="meter" aria-valuemin="0" aria-valuemax="100" aria-valuenow="\(percent)"
+            <div class="bar" role="img" data-percent="\(percent)"
              aria-label="Confidence \(percent) percent"><span class="\(level) pct-\(percent)"></span></div>
             <span class="confidence">\(percent) %</span> \(family)\(badge)\(related)\(references)
             </li>

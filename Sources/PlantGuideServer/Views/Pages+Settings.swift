@@ -55,7 +55,7 @@ extension Pages {
                 <form method="post" action="/settings/api-key">
                 \(Layout.csrfField(context))
                 <label for="apiKey">\(facts.apiKeySet == true ? "Replace the key" : "API key")</label>
-                <input id="apiKey" name="apiKey" type="password" autocomplete="off" required minlength="8" maxlength="200">
+                <input id="apiKey" name="apiKey" type="password" autocomplete="new-password" required minlength="8" maxlength="200">
                 <p><button type="submit">Save key</button></p>
                 </form></section>
                 <section class="card" aria-labelledby="quota"><h2 id="quota">Quota</h2>\(quota)</section>
