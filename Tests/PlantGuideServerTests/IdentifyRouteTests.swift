@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Hummingbird
 import HummingbirdTesting
+import PlantGuideCore
 import Testing
 @testable import PlantGuideServer
 
@@ -70,8 +71,23 @@ import Testing
             #expect(page.contains("Answered in "))
             #expect(page.contains("Identify another plant"))
             #expect(page.contains("This is my plant"))
-            #expect(page.contains("only 12 Pl@ntNet identifications left today"))
+            // The device answered: no word of the Pl@ntNet quota.
+            #expect(!page.contains("left today"))
             #expect(page.contains(#"alt="Photo 1: leaf, as you sent it""#))
+        }
+    }
+
+    /// The quota is shown when the answer used it, in the same levels as the command line; never for the device or
+    /// the cache.
+    @Test(arguments: [(IdentificationSource.plantNetAPI, true), (.cache, false), (.onDevice, false)])
+    func quotaIsShownOnlyWhenTheAnswerUsedIt(source: IdentificationSource, shown: Bool) async throws {
+        try await Self.app(FakeIdentifier(source: source)).test(.router) { client in
+            let session = try await Session.open(client)
+            var form = Multipart()
+            form.file("photo", "leaf.jpg", jpegBytes)
+            let (_, page) = try await session.identifyPage(client, form)
+            #expect(page.contains("<strong>Pl@ntNet quota very low:</strong> 12 identifications left today") == shown)
+            #expect(page.contains("from the cache (no quota used)") == (source == .cache))
         }
     }
 

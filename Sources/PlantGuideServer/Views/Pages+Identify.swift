@@ -1,6 +1,7 @@
 import Foundation
 import PlantCatalog
 import PlantGuideCore
+import PlantNetAPI
 
 extension Pages {
     static func identifyForm(capability: IdentificationCapability?, limit: Int, context: AppRequestContext) -> HTML {
@@ -86,8 +87,16 @@ extension Pages {
                 <p><button type="submit" class="secondary">Check again</button> <a href="/identify">then identify again</a></p></form>
                 """)
         }
-        if let remaining = result.outcome.quotaRemaining, remaining < 50 {
-            notices.append("<div class=\"notice\" role=\"status\"><strong>Quota:</strong> only \(remaining) Pl@ntNet identifications left today. They reset at midnight UTC.</div>")
+        // The quota is said only when this answer used it (not for device answers or cached ones), in the levels the
+        // command line names the same way.
+        if identification.source == .plantNetAPI, let remaining = result.outcome.quotaRemaining {
+            let level = QuotaLevel(remaining: remaining)
+            if level.isWarning {
+                notices.append("""
+                    <div class="notice" role="status"><strong>Pl@ntNet quota \(level.label):</strong> \
+                    \(counted(remaining, "identification")) left today. They reset at midnight UTC.</div>
+                    """)
+            }
         }
         for note in result.outcome.notes {
             notices.append("<div class=\"notice\" role=\"status\">\(note)</div>")
@@ -122,7 +131,7 @@ extension Pages {
                 <div class="columns">
                 <div>
                 <ul class="sent-photos\(result.organs.count == 1 ? " single" : "")" aria-label="Your photos">\(photos)</ul>
-                <p>\(sourceBadge(result))<span class="meta">\(identification.predictions.count) candidates\(identification.model.map { " · model \($0)" } ?? "")</span></p>
+                <p>\(sourceBadge(result))<span class="meta">\(counted(identification.predictions.count, "candidate"))\(identification.model.map { " · model \($0)" } ?? "")</span></p>
                 <p class="meta timings">\(timingsLine(result.timings))</p>
                 <p class="row"><a class="button secondary" href="/identify">Identify another plant</a></p>
                 </div>

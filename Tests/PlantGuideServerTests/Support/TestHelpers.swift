@@ -35,10 +35,12 @@ final class FakeIdentifier: Sendable {
     let organs = Mutex<[[PlantOrgan]]>([])
     let confidence: Double
     let species: [String]
+    let source: IdentificationSource
 
-    init(confidence: Double = 0.82, species: [String] = fakeSpecies) {
+    init(confidence: Double = 0.82, species: [String] = fakeSpecies, source: IdentificationSource = .onDevice) {
         self.confidence = confidence
         self.species = species
+        self.source = source
     }
 
     func capability(gate: Gate? = nil) -> IdentificationCapability {
@@ -52,7 +54,7 @@ final class FakeIdentifier: Sendable {
             // The identification layer enriches answers (catalog, names, uncertainty) before the routes see them.
             let enricher = AnswerEnricher(catalog: fixtureCatalog)
             let identification = enricher.enrich(
-                Identification(source: .onDevice, model: "fake", predictions: Array(predictions), uncertain: false)
+                Identification(source: source, model: "fake", predictions: Array(predictions), uncertain: false)
             )
             return IdentifyOutcome(
                 identification: identification, offline: request.strategy == .onDevice, quotaRemaining: 12,
