@@ -71,6 +71,8 @@ public func buildRouter(configuration: ServerConfiguration, dependencies: Server
 extension ServerDependencies {
     /// The live capabilities for a data directory: what is installed and configured there.
     /// Every capability whose parts are present is on; the rest show as not available yet.
+    /// `PLANTGUIDE_HEMISPHERE` in `environment` (`north`, the default, or `south`) decides which months are
+    /// the rest season, for care schedules and the catalog's plant pages.
     public static func live(
         dataDirectory: URL, environment: [String: String] = ProcessInfo.processInfo.environment,
         logger: Logger = Logger(label: "plantguide.server")
@@ -86,7 +88,9 @@ extension ServerDependencies {
             usableCatalog = nil
         }
         let now: @Sendable () -> Date = { Date() }
-        let store = LiveStore.make(directory: directory, catalog: catalog, now: now, log: log)
+        // The same setting as the command line's; `plantguide serve` refuses a value that names neither.
+        let hemisphere = Hemisphere(environment: environment) ?? .north
+        let store = LiveStore.make(directory: directory, catalog: catalog, hemisphere: hemisphere, now: now, log: log)
         let local = LiveIdentification.localParts(directory: directory, catalog: usableCatalog, collection: store?.2, log: log)
         let identification: @Sendable () -> IdentificationCapability? = {
             LiveIdentification.make(local: local, directory: directory, environment: environment, log: log)
