@@ -57,7 +57,10 @@ public func buildRouter(configuration: ServerConfiguration, dependencies: Server
     }
     GeneralRoutes(dependencies: dependencies, configuration: configuration, queue: queue).register(on: router)
     AuthRoutes(configuration: configuration, sessions: sessions, throttle: throttle).register(on: router)
-    CatalogRoutes(catalog: dependencies.catalog).register(on: router)
+    CatalogRoutes(
+        catalog: dependencies.catalog, careAdvice: dependencies.careAdvice, canCollect: dependencies.collection != nil,
+        now: dependencies.now
+    ).register(on: router)
     IdentifyRoutes(
         currentIdentification: dependencies.currentIdentification, collection: dependencies.collection,
         catalog: dependencies.catalog, queue: queue, uploads: uploads, configuration: configuration
@@ -96,7 +99,8 @@ extension ServerDependencies {
             LiveIdentification.make(local: local, directory: directory, environment: environment, log: log)
         }
         var dependencies = ServerDependencies(
-            catalog: usableCatalog, identification: identification(), collection: store?.0, care: store?.1, now: now
+            catalog: usableCatalog, identification: identification(), collection: store?.0, care: store?.1,
+            careAdvice: LiveCareAdvice.make(hemisphere: hemisphere, log: log), now: now
         )
         // A key saved in Settings is used at once: identification is rebuilt over it, the on-device model kept.
         let holder = dependencies.currentIdentification

@@ -3,9 +3,14 @@ import Hummingbird
 import PlantCatalog
 import PlantGuideCore
 
-/// Browse pages and the catalog's JSON API.
+/// Browse pages, catalog plant pages and the catalog's JSON API.
 struct CatalogRoutes {
     let catalog: PlantCatalog?
+    /// Care advice for the plant pages; without it they show no care profile.
+    let careAdvice: CareAdviceCapability?
+    /// Whether plant pages offer "Add to my plants".
+    let canCollect: Bool
+    let now: @Sendable () -> Date
 
     func register(on router: Router<AppRequestContext>) {
         router.get("/browse") { request, context in try browsePage(request, context: context) }
@@ -60,7 +65,11 @@ struct CatalogRoutes {
     private func plantPage(_ context: AppRequestContext) throws -> Response {
         let plant = try plantNamed(context)
         let related = try requireCatalog().suggestMatches(for: plant.scientificName, confidence: 1).filter { $0 != plant }
-        return .html(Pages.plant(plant, related: related, context: context))
+        let model = Pages.PlantModel(
+            plant: plant, related: related, care: careAdvice?.profile(plant), hemisphere: careAdvice?.hemisphere ?? .north,
+            month: CalendarDay(now(), in: .current).month, canCollect: canCollect
+        )
+        return .html(Pages.plant(model, context: context))
     }
 
     private func searchAPI(_ request: Request) throws -> Response {

@@ -2,7 +2,7 @@
 /// rather than as files that could go missing from an installation.
 enum StaticAssets {
     /// Bumped when the assets change, so browsers that cached them fetch the new ones.
-    static let version = "5"
+    static let version = "6"
 
     static let stylesheet: String = baseStylesheet + widthClasses
 
@@ -116,6 +116,15 @@ enum StaticAssets {
     ul.sent-photos img { width: 100%; aspect-ratio: 1; object-fit: cover; border-radius: .6rem; border: 1px solid var(--line); display: block; }
     ul.sent-photos li:first-child img { aspect-ratio: auto; max-height: 28rem; }
     ul.sent-photos figcaption { font-size: .8rem; color: var(--muted); }
+    .icon { width: 1.2em; height: 1.2em; vertical-align: -.25em; margin-right: .3em; flex: none; }
+    .chip .icon { margin-right: .25em; }
+    .subtitle { margin: -.75rem 0 1rem; font-size: 1.1rem; color: var(--muted); }
+    h3 { font-size: 1.05rem; margin: 1rem 0 .25rem; }
+    .cards { display: grid; gap: 0 1rem; grid-template-columns: repeat(auto-fit, minmax(min(100%, 20rem), 1fr)); align-items: start; }
+    dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .4rem 1rem; margin: 0; }
+    dl.facts dt { font-weight: 600; }
+    dl.facts dd { margin: 0; min-width: 0; overflow-wrap: anywhere; }
+    ul.season { margin: 0; padding-left: 1.25rem; }
     .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
     @media (min-width: 48rem) {
       h1 { font-size: 2rem; }

@@ -85,29 +85,4 @@ extension Pages {
             <span class="meta">\(plant.family) · \(plant.category.rawValue)</span></li>
             """
     }
-
-    static func plant(_ plant: CatalogPlant, related: [CatalogPlant], context: AppRequestContext) -> HTML {
-        let names: HTML =
-            plant.commonNames.isEmpty
-            ? "<p>No common name recorded.</p>"
-            : "<p>Also called: \(plant.commonNames.joined(separator: ", ")).</p>"
-        let relatedList: HTML =
-            related.isEmpty
-            ? "" : "<h2>Related plants</h2><ul class=\"plants\">\(related.prefix(12).map(plantItem))</ul>"
-        return Layout.page(
-            title: plant.scientificName, tab: .browse, context: context,
-            body: """
-                <p><a href="/browse">← All plants</a></p>
-                <h1 class="sci">\(plant.scientificName)</h1>
-                \(names)
-                <table>
-                <tr><th scope="row">Family</th><td>\(plant.family)</td></tr>
-                <tr><th scope="row">Genus</th><td class="sci">\(plant.name.genus)</td></tr>
-                <tr><th scope="row">Category</th><td><a class="chip" href="/browse?category=\(plant.category.argumentName)">\(plant.category.rawValue)</a></td></tr>
-                </table>
-                <p class="row"><a class="button" href="/identify">Identify a photo</a></p>
-                \(relatedList)
-                """
-        )
-    }
 }
