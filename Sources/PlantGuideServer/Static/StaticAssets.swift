@@ -125,6 +125,13 @@ enum StaticAssets {
     dl.facts dt { font-weight: 600; }
     dl.facts dd { margin: 0; min-width: 0; overflow-wrap: anywhere; }
     ul.season { margin: 0; padding-left: 1.25rem; }
+    .pager { display: flex; flex-wrap: wrap; align-items: center; gap: .5rem; margin: 1.25rem 0; }
+    .pager ol { display: flex; flex-wrap: wrap; gap: .25rem; list-style: none; margin: 0; padding: 0; }
+    .pager ol a, .pager ol li { display: inline-block; min-width: 2.25rem; padding: .35rem .5rem; text-align: center;
+      border-radius: .4rem; }
+    .pager ol a { border: 1px solid var(--line); background: #fff; }
+    .pager ol a[aria-current="page"] { background: var(--accent); color: var(--accent-ink); border-color: var(--accent); font-weight: 700; }
+    .pager [aria-disabled="true"] { opacity: .45; cursor: default; }
     .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
     @media (min-width: 48rem) {
       h1 { font-size: 2rem; }
