@@ -33,7 +33,7 @@ import Testing
         #expect(!page.contains("Beta species060"))
         #expect(page.contains(#"id="count" aria-live="polite">130<"#), "the badge counts every page")
         #expect(page.contains("130 plants, A–Z. Page 1 of 3: 1–60."))
-        #expect(page.contains(#"<a class="button secondary" rel="next" href="/browse?page=2">Next →</a>"#))
+        #expect(page.contains(#"<a class="button secondary next" rel="next" href="/browse?page=2">Next →</a>"#))
         #expect(!page.contains(#"rel="prev""#))
         #expect(page.contains(#"<a href="/browse" aria-current="page"><span class="visually-hidden">Page </span>1</a>"#))
         #expect(page.contains(#"href="/browse?page=3"><span class="visually-hidden">Page </span>3</a>"#))

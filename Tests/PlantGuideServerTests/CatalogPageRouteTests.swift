@@ -98,7 +98,7 @@ import Testing
         let with = try await Self.page(
             "/plants/Monstera%20deliciosa", ServerDependencies(catalog: fixtureCatalog, collection: store.collection)
         )
-        #expect(with.contains("<form class=\"card\" method=\"post\" action=\"/collection\" aria-labelledby=\"add-title\">"))
+        #expect(with.contains("<form class=\"card add-plant\" method=\"post\" action=\"/collection\" aria-labelledby=\"add-title\">"))
         #expect(with.contains("<input type=\"hidden\" name=\"scientificName\" value=\"Monstera deliciosa\">"))
         #expect(with.contains("<input id=\"nickname\" name=\"nickname\" type=\"text\""))
         #expect(with.contains("<input id=\"room\" name=\"room\" type=\"text\""))

@@ -125,8 +125,10 @@ enum StaticAssets {
     dl.facts dt { font-weight: 600; }
     dl.facts dd { margin: 0; min-width: 0; overflow-wrap: anywhere; }
     ul.season { margin: 0; padding-left: 1.25rem; }
+    .add-plant { max-width: 40rem; }
     .pager { display: flex; flex-wrap: wrap; align-items: center; gap: .5rem; margin: 1.25rem 0; }
-    .pager ol { display: flex; flex-wrap: wrap; gap: .25rem; list-style: none; margin: 0; padding: 0; }
+    .pager ol { display: flex; flex-wrap: wrap; gap: .25rem; list-style: none; margin: 0; padding: 0; order: 3; flex-basis: 100%; }
+    .pager .next { margin-left: auto; }
     .pager ol a, .pager ol li { display: inline-block; min-width: 2.25rem; padding: .35rem .5rem; text-align: center;
       border-radius: .4rem; }
     .pager ol a { border: 1px solid var(--line); background: #fff; }
@@ -136,6 +138,8 @@ enum StaticAssets {
     @media (min-width: 48rem) {
       h1 { font-size: 2rem; }
       .columns { display: grid; grid-template-columns: 22rem 1fr; gap: 1.5rem; align-items: start; }
+      .pager ol { order: 0; flex-basis: auto; }
+      .pager .next { margin-left: 0; }
     }
     """#
 

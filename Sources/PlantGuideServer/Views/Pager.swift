@@ -43,8 +43,8 @@ struct Pager: Equatable {
             : "<span class=\"button secondary\" aria-disabled=\"true\">← Previous</span>"
         let next: HTML =
             number < pageCount
-            ? "<a class=\"button secondary\" rel=\"next\" href=\"\(href(number + 1))\">Next →</a>"
-            : "<span class=\"button secondary\" aria-disabled=\"true\">Next →</span>"
+            ? "<a class=\"button secondary next\" rel=\"next\" href=\"\(href(number + 1))\">Next →</a>"
+            : "<span class=\"button secondary next\" aria-disabled=\"true\">Next →</span>"
         let numbers: [HTML] = shownNumbers.map { page in
             guard let page else { return "<li aria-hidden=\"true\">…</li>" }
             let current: HTML = page == number ? #" aria-current="page""# : ""

@@ -149,7 +149,7 @@ extension Pages {
     /// "Add to my plants": a new plant of this kind in the collection, with an optional nickname and room.
     static func addForm(_ plant: CatalogPlant, context: AppRequestContext) -> HTML {
         """
-        <form class="card" method="post" action="/collection" aria-labelledby="add-title">
+        <form class="card add-plant" method="post" action="/collection" aria-labelledby="add-title">
         \(Layout.csrfField(context))
         <input type="hidden" name="scientificName" value="\(plant.scientificName)">
         <h2 id="add-title">Add to my plants</h2>
