@@ -78,6 +78,15 @@ class Journey:
                             + ", ".join(str(n['target']) for n in v['nodes'][:3]) for v in bad)
         self.check(not bad, f"{where}: axe-core finds {len(bad)} serious or critical violations: {details}")
         self.axe_pages += 1
+    def element_screenshot(self, name, selector):
+        """Saves one element at phone and desktop width, for parts a full-page shot leaves out (it stops at 4000 px)."""
+        for label, size in (("phone", PHONE), ("desktop", DESKTOP)):
+            self.driver.set_window_size(*size)
+            time.sleep(0.2)
+            element = self.driver.find_element(By.CSS_SELECTOR, selector)
+            self.driver.execute_script("arguments[0].scrollIntoView()", element)
+            element.screenshot(str(self.shots / f"{name}-{label}.png"))
+        self.driver.set_window_size(*DESKTOP)
 
     def texts(self, selector):
         return [element.text for element in self.driver.find_elements(By.CSS_SELECTOR, selector)]
@@ -156,11 +165,12 @@ def installable(j):
     j.check(any(name.startswith("plantguide-static-") for name in worker.get("caches", [])), f"static assets cached: {worker}")
 
 
-def browse_and_filter(j):
+def browse_and_filter(j, status):
     j.open("/browse")
     total = int(j.driver.find_element(By.ID, "count").text)
     j.check(total > 1000, f"the bundled catalog has many plants (badge says {total})")
-    j.check(len(j.driver.find_elements(By.CSS_SELECTOR, "section h2[id^=letter-]")) >= 20, "A–Z sections")
+    j.check(len(j.driver.find_elements(By.CSS_SELECTOR, "ul.az a")) >= 20, "an A–Z jump over the whole catalog")
+    j.check(j.driver.find_elements(By.CSS_SELECTOR, "section h2[id^=letter-]"), "the page lists plants by letter")
     j.screenshot("browse")
 
     j.driver.find_element(By.LINK_TEXT, "All").send_keys("")  # keyboard focus reaches the chips
@@ -186,7 +196,61 @@ def browse_and_filter(j):
     j.driver.find_element(By.LINK_TEXT, "Monstera deliciosa").click()
     j.wait(EC.title_contains("Monstera deliciosa"))
     j.check("Araceae" in j.driver.page_source, "plant page shows the family")
+    heading = j.driver.find_element(By.TAG_NAME, "h1").text
+    subtitle = j.driver.find_element(By.CSS_SELECTOR, "h1 + .subtitle.sci").text
+    j.check(heading != "Monstera deliciosa" and subtitle == "Monstera deliciosa",
+            f"the common name is the title, the scientific name under it ({heading!r} / {subtitle!r})")
+    facts = dict(zip(j.texts("dl.facts dt"), j.texts("dl.facts dd")))
+    j.check(facts.get("Watering", "").startswith("Every 7 days in the growing season"),
+            f"the care profile shows the care guide's watering for Monstera: {facts}")
+    j.check("°C" in facts.get("Temperature", "") and "Reference:" in facts.get("Pets", ""),
+            "the care profile shows temperatures and pet toxicity with its reference")
+    j.check("Growing season: April–September" in j.driver.page_source, "the seasons are the northern hemisphere's")
+    icons = j.driver.find_elements(By.CSS_SELECTOR, "a.chip svg.icon[aria-hidden=true]")
+    j.check(icons and icons[0].size["width"] > 0, "the category chip shows its icon")
     j.screenshot("plant")
+    j.screenshot("plant-care")
+    add = j.driver.find_elements(By.XPATH, "//button[normalize-space()='Add to my plants']")
+    if not status.get("collection"):
+        j.check(not add, "no Add to my plants without a collection")
+    else:
+        j.check(len(add) == 1, "the plant page offers Add to my plants")
+        j.driver.find_element(By.ID, "nickname").send_keys("Catalog Monstera")
+        j.driver.find_element(By.ID, "room").send_keys("Study")
+        add[0].click()
+        j.wait(EC.title_contains("Catalog Monstera"))
+        j.check("Monstera deliciosa" in j.driver.page_source and "Study" in j.driver.page_source,
+                "the added plant opens in the collection with its species and room")
+        j.screenshot("plant-added")
+
+
+def browse_pages(j):
+    """The catalog comes in pages: next and previous, page numbers, and letters that open the page holding them."""
+    j.open("/browse")
+    total = int(j.driver.find_element(By.ID, "count").text)
+    pages = j.driver.find_elements(By.CSS_SELECTOR, "nav.pager ol a")
+    j.check(len(pages) >= 3, f"the {total} plants come in several pages")
+    first = j.texts("#results .plants li a.sci")
+    j.check(len(first) == 60, f"a page lists 60 plants ({len(first)})")
+    j.driver.find_element(By.CSS_SELECTOR, "nav.pager a[rel=next]").click()
+    j.wait(EC.url_contains("page=2"))
+    second = j.texts("#results .plants li a.sci")
+    j.check(second and not set(second) & set(first), f"page 2 lists other plants than page 1 ({first[-1]} → {second[0]})")
+    current = j.driver.find_element(By.CSS_SELECTOR, "nav.pager a[aria-current=page]").text
+    j.check(current.endswith("2"), f"page 2 is marked current ({current!r})")
+    j.screenshot("browse-page-2")
+    j.element_screenshot("browse-pager", "nav.pager")
+    j.driver.find_element(By.CSS_SELECTOR, "nav.pager a[rel=prev]").click()
+    j.wait(lambda d: "page=" not in d.current_url)
+    letters = j.driver.find_elements(By.CSS_SELECTOR, "ul.az a")
+    letter = letters[-1].text
+    letters[-1].click()
+    j.wait(EC.url_contains(f"#letter-{letter}"))
+    j.check("page=" in j.driver.current_url, f"the letter {letter} opens a later page: {j.driver.current_url}")
+    j.check(j.driver.find_elements(By.ID, f"letter-{letter}"), f"the page holds the letter {letter}")
+    j.open("/browse?q=snake+plant")
+    j.check(j.driver.find_element(By.ID, "q").get_attribute("value") == "snake plant",
+            "a + in the address is a space in the search box")
 
 
 def identify_journey(j, status, photo):
@@ -406,7 +470,8 @@ def main():
         status = json.load(urllib.request.urlopen(base + "api/status"))
         journey = Journey(driver, base, shots)
         home_page(journey)
-        browse_and_filter(journey)
+        browse_and_filter(journey, status)
+        browse_pages(journey)
         identified = identify_journey(journey, status, Path(args.photo).resolve())
         collection_and_care(journey, status, identified, args.binary, home)
         journey.checks += login_journey(args.binary, shots)

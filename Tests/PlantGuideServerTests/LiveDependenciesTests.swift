@@ -136,6 +136,24 @@ import Testing
         }
     }
 
+    @Test func thePlantPageShowsTheBundledCareGuideInTheHemisphereOfTheEnvironment() async throws {
+        let home = try Self.makeHome(withModel: false)
+        defer { try? FileManager.default.removeItem(at: home) }
+        let dependencies = ServerDependencies.live(dataDirectory: home, environment: ["PLANTGUIDE_HEMISPHERE": "south"])
+        #expect(dependencies.careAdvice?.hemisphere == .south)
+        try await makeApp(dependencies: dependencies).test(.router) { client in
+            try await client.execute(uri: "/plants/Monstera%20deliciosa", method: .get) { response in
+                #expect(response.status == .ok)
+                // The care guide's row for the genus Monstera.
+                #expect(response.text.contains("<dt>Watering</dt><dd>Every 7 days in the growing season, every 14 days in winter</dd>"))
+                #expect(response.text.contains("<dt>Temperature</dt><dd>18–29 °C</dd>"))
+                #expect(response.text.contains("Reference: ASPCA toxic and non-toxic plant list"))
+                #expect(response.text.contains("Growing season: October–March"))
+                #expect(response.text.contains("Add to my plants"))
+            }
+        }
+    }
+
     @Test func identifySaveAndCareThroughTheRealStoreAndModel() async throws {
         let home = try Self.makeHome(withModel: true)
         defer { try? FileManager.default.removeItem(at: home) }

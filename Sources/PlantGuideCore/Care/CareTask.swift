@@ -33,4 +33,17 @@ public enum Hemisphere: String, Sendable, Codable, Hashable, CaseIterable {
         let northernRest = month >= 10 || month <= 3
         return self == .north ? northernRest : !northernRest
     }
+
+    /// The environment variable that names the hemisphere, for the command line and the web server alike.
+    public static let environmentVariable = "PLANTGUIDE_HEMISPHERE"
+
+    /// The hemisphere named by ``environmentVariable`` in `environment`: north when it is unset or empty,
+    /// `nil` when it names neither (`north` or `south`, any case), so the caller can refuse to start.
+    public init?(environment: [String: String]) {
+        guard let value = environment[Self.environmentVariable], !value.isEmpty else {
+            self = .north
+            return
+        }
+        self.init(rawValue: value.lowercased())
+    }
 }

@@ -57,7 +57,10 @@ public func buildRouter(configuration: ServerConfiguration, dependencies: Server
     }
     GeneralRoutes(dependencies: dependencies, configuration: configuration, queue: queue).register(on: router)
     AuthRoutes(configuration: configuration, sessions: sessions, throttle: throttle).register(on: router)
-    CatalogRoutes(catalog: dependencies.catalog).register(on: router)
+    CatalogRoutes(
+        catalog: dependencies.catalog, careAdvice: dependencies.careAdvice, canCollect: dependencies.collection != nil,
+        now: dependencies.now
+    ).register(on: router)
     IdentifyRoutes(
         currentIdentification: dependencies.currentIdentification, collection: dependencies.collection,
         catalog: dependencies.catalog, queue: queue, uploads: uploads, configuration: configuration
@@ -71,6 +74,8 @@ public func buildRouter(configuration: ServerConfiguration, dependencies: Server
 extension ServerDependencies {
     /// The live capabilities for a data directory: what is installed and configured there.
     /// Every capability whose parts are present is on; the rest show as not available yet.
+    /// `PLANTGUIDE_HEMISPHERE` in `environment` (`north`, the default, or `south`) decides which months are
+    /// the rest season, for care schedules and the catalog's plant pages.
     public static func live(
         dataDirectory: URL, environment: [String: String] = ProcessInfo.processInfo.environment,
         logger: Logger = Logger(label: "plantguide.server")
@@ -86,13 +91,16 @@ extension ServerDependencies {
             usableCatalog = nil
         }
         let now: @Sendable () -> Date = { Date() }
-        let store = LiveStore.make(directory: directory, catalog: catalog, now: now, log: log)
+        // The same setting as the command line's; `plantguide serve` refuses a value that names neither.
+        let hemisphere = Hemisphere(environment: environment) ?? .north
+        let store = LiveStore.make(directory: directory, catalog: catalog, hemisphere: hemisphere, now: now, log: log)
         let local = LiveIdentification.localParts(directory: directory, catalog: usableCatalog, collection: store?.2, log: log)
         let identification: @Sendable () -> IdentificationCapability? = {
             LiveIdentification.make(local: local, directory: directory, environment: environment, log: log)
         }
         var dependencies = ServerDependencies(
-            catalog: usableCatalog, identification: identification(), collection: store?.0, care: store?.1, now: now
+            catalog: usableCatalog, identification: identification(), collection: store?.0, care: store?.1,
+            careAdvice: LiveCareAdvice.make(hemisphere: hemisphere, log: log), now: now
         )
         // A key saved in Settings is used at once: identification is rebuilt over it, the on-device model kept.
         let holder = dependencies.currentIdentification

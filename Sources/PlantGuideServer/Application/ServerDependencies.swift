@@ -15,6 +15,8 @@ public struct ServerDependencies: Sendable {
     public var collection: CollectionCapability?
     /// Care schedules.
     public var care: CareCapability?
+    /// Care advice for catalog plants, with the server's hemisphere.
+    public var careAdvice: CareAdviceCapability?
     /// API key, quota, cache and model facts.
     public var settings: SettingsCapability?
     /// The clock.
@@ -23,13 +25,14 @@ public struct ServerDependencies: Sendable {
     /// Creates dependencies; anything left out is shown as not available.
     public init(
         catalog: PlantCatalog? = nil, identification: IdentificationCapability? = nil,
-        collection: CollectionCapability? = nil, care: CareCapability? = nil, settings: SettingsCapability? = nil,
-        now: @escaping @Sendable () -> Date = Date.init
+        collection: CollectionCapability? = nil, care: CareCapability? = nil, careAdvice: CareAdviceCapability? = nil,
+        settings: SettingsCapability? = nil, now: @escaping @Sendable () -> Date = Date.init
     ) {
         self.catalog = catalog
         currentIdentification = CurrentIdentification(identification)
         self.collection = collection
         self.care = care
+        self.careAdvice = careAdvice
         self.settings = settings
         self.now = now
     }

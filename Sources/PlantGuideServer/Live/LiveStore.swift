@@ -9,7 +9,7 @@ enum LiveStore {
     /// Opens the collection; `nil` (and a log line) when the database cannot be opened. The collection itself is
     /// returned too, for the identification layer's learned names and care summaries.
     static func make(
-        directory: DataDirectory, catalog: PlantCatalog, now: @escaping @Sendable () -> Date,
+        directory: DataDirectory, catalog: PlantCatalog, hemisphere: Hemisphere, now: @escaping @Sendable () -> Date,
         log: @escaping @Sendable (String) -> Void
     ) -> (CollectionCapability, CareCapability, PlantCollection)? {
         let collection: PlantCollection
@@ -20,7 +20,7 @@ enum LiveStore {
             log("collection not opened: \(error)")
             return nil
         }
-        let planner = CarePlanner(database: collection.database, hemisphere: .north, timeZone: .current, now: now)
+        let planner = CarePlanner(database: collection.database, hemisphere: hemisphere, timeZone: .current, now: now)
         return (collectionCapability(collection), careCapability(planner, timeZone: .current), collection)
     }
 

@@ -3,9 +3,14 @@ import Hummingbird
 import PlantCatalog
 import PlantGuideCore
 
-/// Browse pages and the catalog's JSON API.
+/// Browse pages, catalog plant pages and the catalog's JSON API.
 struct CatalogRoutes {
     let catalog: PlantCatalog?
+    /// Care advice for the plant pages; without it they show no care profile.
+    let careAdvice: CareAdviceCapability?
+    /// Whether plant pages offer "Add to my plants".
+    let canCollect: Bool
+    let now: @Sendable () -> Date
 
     func register(on router: Router<AppRequestContext>) {
         router.get("/browse") { request, context in try browsePage(request, context: context) }
@@ -29,19 +34,46 @@ struct CatalogRoutes {
         return category
     }
 
+    /// The `page` asked for, 1 when there is none.
+    private func pageNumber(_ request: Request) throws -> Int {
+        guard let text = request.queryValue("page"), !text.isEmpty else { return 1 }
+        guard let number = Int(text), number > 0 else { throw ServerError.badRequest("page must be a whole number from 1.") }
+        return number
+    }
+
     private func browsePage(_ request: Request, context: AppRequestContext) throws -> Response {
         let catalog = try requireCatalog()
         let query = (request.queryValue("q") ?? "").trimmingCharacters(in: .whitespaces)
         let category = try category(request)
-        var model = Pages.BrowseModel(query: query, category: category, sections: [], hits: [], count: 0, categoryCounts: [:])
+        let number = try pageNumber(request)
         let everything = query.isEmpty ? try catalog.allPlants() : try catalog.search(query).map(\.plant)
-        for plant in everything { model.categoryCounts[plant.category, default: 0] += 1 }
+        var categoryCounts: [PlantCategory: Int] = [:]
+        for plant in everything { categoryCounts[plant.category, default: 0] += 1 }
+        // Without a query the list is A–Z by letter sections; with one it is best match first.
+        let sections = query.isEmpty ? try catalog.browse(category: category) : []
+        let listed = query.isEmpty ? sections.flatMap(\.plants) : everything.filter { category == nil || $0.category == category }
+        guard let pager = Pager(number: number, total: listed.count) else {
+            let pages = Pager(number: 1, total: listed.count)?.pageCount ?? 1
+            throw ServerError.notFound("Page \(number) of this list (it has \(counted(pages, "page")))")
+        }
+        var model = Pages.BrowseModel(
+            query: query, category: category, count: listed.count, categoryCounts: categoryCounts, pager: pager
+        )
         if query.isEmpty {
-            model.sections = try catalog.browse(category: category)
-            model.count = model.sections.reduce(0) { $0 + $1.plants.count }
+            // Every letter links to the page its first plant is on; this page shows the parts of sections it holds.
+            var position = 0
+            for section in sections {
+                let span = position..<position + section.plants.count
+                model.letters.append(Pages.LetterLink(letter: section.letter, page: Pager.page(of: position)))
+                let here = span.clamped(to: pager.range)
+                if !here.isEmpty {
+                    let plants = section.plants[(here.lowerBound - position)..<(here.upperBound - position)]
+                    model.sections.append(Pages.LetterSection(letter: section.letter, plants: Array(plants)))
+                }
+                position = span.upperBound
+            }
         } else {
-            model.hits = everything.filter { category == nil || $0.category == category }
-            model.count = model.hits.count
+            model.hits = Array(listed[pager.range])
         }
         if request.queryValue("partial") == "1" {
             return .html(Pages.browseResults(model))
@@ -60,7 +92,11 @@ struct CatalogRoutes {
     private func plantPage(_ context: AppRequestContext) throws -> Response {
         let plant = try plantNamed(context)
         let related = try requireCatalog().suggestMatches(for: plant.scientificName, confidence: 1).filter { $0 != plant }
-        return .html(Pages.plant(plant, related: related, context: context))
+        let model = Pages.PlantModel(
+            plant: plant, related: related, care: careAdvice?.profile(plant), hemisphere: careAdvice?.hemisphere ?? .north,
+            month: CalendarDay(now(), in: .current).month, canCollect: canCollect
+        )
+        return .html(Pages.plant(model, context: context))
     }
 
     private func searchAPI(_ request: Request) throws -> Response {

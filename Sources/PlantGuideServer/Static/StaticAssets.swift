@@ -2,7 +2,7 @@
 /// rather than as files that could go missing from an installation.
 enum StaticAssets {
     /// Bumped when the assets change, so browsers that cached them fetch the new ones.
-    static let version = "5"
+    static let version = "7"
 
     static let stylesheet: String = baseStylesheet + widthClasses
 
@@ -121,10 +121,30 @@ enum StaticAssets {
     ul.references figure { margin: 0; }
     ul.references img { width: 100%; aspect-ratio: 1; object-fit: cover; border-radius: .4rem; border: 1px solid var(--line); display: block; }
     ul.references figcaption { font-size: .7rem; color: var(--muted); line-height: 1.25; overflow-wrap: break-word; hyphens: auto; }
+    .icon { width: 1.2em; height: 1.2em; vertical-align: -.25em; margin-right: .3em; flex: none; }
+    .chip .icon { margin-right: .25em; }
+    .subtitle { margin: -.75rem 0 1rem; font-size: 1.1rem; color: var(--muted); }
+    h3 { font-size: 1.05rem; margin: 1rem 0 .25rem; }
+    .cards { display: grid; gap: 0 1rem; grid-template-columns: repeat(auto-fit, minmax(min(100%, 20rem), 1fr)); align-items: start; }
+    dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .4rem 1rem; margin: 0; }
+    dl.facts dt { font-weight: 600; }
+    dl.facts dd { margin: 0; min-width: 0; overflow-wrap: anywhere; }
+    ul.season { margin: 0; padding-left: 1.25rem; }
+    .add-plant { max-width: 40rem; }
+    .pager { display: flex; flex-wrap: wrap; align-items: center; gap: .5rem; margin: 1.25rem 0; }
+    .pager ol { display: flex; flex-wrap: wrap; gap: .25rem; list-style: none; margin: 0; padding: 0; order: 3; flex-basis: 100%; }
+    .pager .next { margin-left: auto; }
+    .pager ol a, .pager ol li { display: inline-block; min-width: 2.25rem; padding: .35rem .5rem; text-align: center;
+      border-radius: .4rem; }
+    .pager ol a { border: 1px solid var(--line); background: #fff; }
+    .pager ol a[aria-current="page"] { background: var(--accent); color: var(--accent-ink); border-color: var(--accent); font-weight: 700; }
+    .pager [aria-disabled="true"] { opacity: .45; cursor: default; }
     .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
     @media (min-width: 48rem) {
       h1 { font-size: 2rem; }
       .columns { display: grid; grid-template-columns: 22rem 1fr; gap: 1.5rem; align-items: start; }
+      .pager ol { order: 0; flex-basis: auto; }
+      .pager .next { margin-left: 0; }
     }
     """#
 

@@ -3,19 +3,47 @@ import PlantCatalog
 import PlantGuideCore
 
 extension Pages {
+    /// A letter of the A–Z jump and the page that holds the first plant under it.
+    struct LetterLink: Equatable {
+        var letter: String
+        var page: Int
+    }
+
+    /// The plants of one letter that are on this page.
+    struct LetterSection {
+        var letter: String
+        var plants: [CatalogPlant]
+    }
+
     struct BrowseModel {
         var query: String
         var category: PlantCategory?
-        var sections: [CatalogSection]
-        var hits: [CatalogPlant]
+        /// Plants that match, on every page.
         var count: Int
         var categoryCounts: [PlantCategory: Int]
+        var pager: Pager
+        /// This page's plants by first letter (the A–Z listing, without a query).
+        var sections: [LetterSection] = []
+        /// This page's search results, best first.
+        var hits: [CatalogPlant] = []
+        /// Every letter of the whole A–Z listing.
+        var letters: [LetterLink] = []
+
+        /// The address of one page of this list, with its search and category.
+        func href(page: Int) -> String {
+            var parts: [String] = []
+            if !query.isEmpty { parts.append("q=\(urlComponent(query))") }
+            if let category { parts.append("category=\(category.argumentName)") }
+            if page > 1 { parts.append("page=\(page)") }
+            return parts.isEmpty ? "/browse" : "/browse?" + parts.joined(separator: "&")
+        }
     }
 
     static func browse(_ model: BrowseModel, context: AppRequestContext) -> HTML {
         let hidden: HTML = model.category.map { "<input type=\"hidden\" name=\"category\" value=\"\($0.argumentName)\">" } ?? ""
+        let title = model.pager.number > 1 ? "Browse, page \(model.pager.number)" : "Browse"
         return Layout.page(
-            title: "Browse", tab: .browse, context: context,
+            title: title, tab: .browse, context: context,
             body: """
                 <h1>Browse plants <span class="badge" id="count" aria-live="polite">\(model.count)</span></h1>
                 <form class="search" role="search" action="/browse" method="get">
@@ -39,7 +67,8 @@ extension Pages {
             let count = model.categoryCounts[category] ?? 0
             return """
                 <li><a class="chip" href="/browse?category=\(category.argumentName)\(queryPart)"\(current)>\
-                \(category.rawValue) <span class="visually-hidden">(</span>\(count)<span class="visually-hidden"> plants)</span></a></li>
+                \(CategoryIcon.svg(category))\(category.rawValue) <span aria-hidden="true">\(count)</span>\
+                <span class="visually-hidden">(\(counted(count, "plant")))</span></a></li>
                 """
         }
         let allHref = model.query.isEmpty ? "/browse" : "/browse?q=\(urlComponent(model.query))"
@@ -49,19 +78,25 @@ extension Pages {
             \(chips)
             </ul></nav>
             """
-        let noun = model.count == 1 ? "plant" : "plants"
         let where_: String = model.category.map { " in \($0.rawValue)" } ?? ""
+        let pager = model.pager
+        let range = pager.pageCount > 1 && !pager.range.isEmpty
+            ? " Page \(pager.number) of \(pager.pageCount): \(pager.range.lowerBound + 1)–\(pager.range.upperBound)." : ""
         let summary: HTML =
             model.query.isEmpty
-            ? "<p data-count=\"\(model.count)\">\(model.count) \(noun)\(where_), A–Z.</p>"
-            : "<p data-count=\"\(model.count)\">\(model.count) \(noun)\(where_) match “\(model.query)”.</p>"
+            ? "<p data-count=\"\(model.count)\">\(counted(model.count, "plant"))\(where_), A–Z.\(range)</p>"
+            : "<p data-count=\"\(model.count)\">\(counted(model.count, "plant"))\(where_) \(model.count == 1 ? "matches" : "match") “\(model.query)”.\(range)</p>"
+        let navigation = pager.navigation(label: "Pages of the list", href: model.href(page:))
         if !model.query.isEmpty {
             guard !model.hits.isEmpty else {
                 return "\(chipBar)\(summary)<p>Try fewer letters, another spelling, or a common name.</p>"
             }
-            return "\(chipBar)\(summary)<ol class=\"plants\">\(model.hits.map(plantItem))</ol>"
+            return "\(chipBar)\(summary)<ol class=\"plants\" start=\"\(pager.range.lowerBound + 1)\">\(model.hits.map(plantItem))</ol>\(navigation)"
         }
-        let letters: [HTML] = model.sections.map { "<li><a href=\"#letter-\($0.letter)\">\($0.letter)</a></li>" }
+        // Each letter links to the page that holds it, so the jump works across pages and without JavaScript.
+        let letters: [HTML] = model.letters.map { link in
+            "<li><a href=\"\(model.href(page: link.page))#letter-\(link.letter)\">\(link.letter)</a></li>"
+        }
         let sections: [HTML] = model.sections.map { section in
             """
             <section aria-labelledby="letter-\(section.letter)">
@@ -75,6 +110,7 @@ extension Pages {
             \(summary)
             <nav aria-label="Jump to letter"><ul class="az">\(letters)</ul></nav>
             \(sections)
+            \(navigation)
             """
     }
 
@@ -82,32 +118,7 @@ extension Pages {
         let common: HTML = plant.commonNames.isEmpty ? "" : " — \(plant.commonNames.prefix(3).joined(separator: ", "))"
         return """
             <li><a class="sci" href="/plants/\(urlComponent(plant.scientificName))">\(plant.scientificName)</a>\(common)\
-            <span class="meta">\(plant.family) · \(plant.category.rawValue)</span></li>
+            <span class="meta">\(plant.family) · <span class="category">\(CategoryIcon.svg(plant.category))\(plant.category.rawValue)</span></span></li>
             """
-    }
-
-    static func plant(_ plant: CatalogPlant, related: [CatalogPlant], context: AppRequestContext) -> HTML {
-        let names: HTML =
-            plant.commonNames.isEmpty
-            ? "<p>No common name recorded.</p>"
-            : "<p>Also called: \(plant.commonNames.joined(separator: ", ")).</p>"
-        let relatedList: HTML =
-            related.isEmpty
-            ? "" : "<h2>Related plants</h2><ul class=\"plants\">\(related.prefix(12).map(plantItem))</ul>"
-        return Layout.page(
-            title: plant.scientificName, tab: .browse, context: context,
-            body: """
-                <p><a href="/browse">← All plants</a></p>
-                <h1 class="sci">\(plant.scientificName)</h1>
-                \(names)
-                <table>
-                <tr><th scope="row">Family</th><td>\(plant.family)</td></tr>
-                <tr><th scope="row">Genus</th><td class="sci">\(plant.name.genus)</td></tr>
-                <tr><th scope="row">Category</th><td><a class="chip" href="/browse?category=\(plant.category.argumentName)">\(plant.category.rawValue)</a></td></tr>
-                </table>
-                <p class="row"><a class="button" href="/identify">Identify a photo</a></p>
-                \(relatedList)
-                """
-        )
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PlantGuideCore
 import PlantNetAPI
 
 extension Pages {
@@ -35,8 +36,9 @@ extension Pages {
                 "<p><span class=\"badge source\">Not set</span> No Pl@ntNet API key yet. Get one free at my.plantnet.org.</p>"
             }
         let quota: HTML = facts.quota.map { quota in
-            let limit = quota.limit.map { " of \($0)" } ?? ""
-            return "<p>\(quota.remaining)\(limit) identifications left today (resets at midnight UTC).</p>"
+            let left = quota.limit.map { "\(quota.remaining) of \(counted($0, "identification"))" }
+                ?? counted(quota.remaining, "identification")
+            return "<p>\(left) left today (resets at midnight UTC).</p>"
         } ?? "<p>Not known yet: it is read from Pl@ntNet's answers.</p>"
         let savedNotice: HTML =
             switch (saved, facts.apiKeySource) {

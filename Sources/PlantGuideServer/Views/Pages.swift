@@ -1,4 +1,5 @@
 import Foundation
+import PlantGuideCore
 
 /// Every page of the app, as functions from data to HTML. Grouped by tab in `Pages+<Tab>.swift`.
 enum Pages {
@@ -49,7 +50,7 @@ enum Pages {
             return "<tr><th scope=\"row\">\(name)</th><td>\(state)</td><td>\(detail)</td></tr>"
         }
         let home = facts.dataDirectory ?? "$PLANTGUIDE_HOME"
-        let catalog: HTML = facts.catalogEntries.map { "\($0) houseplants to browse and search." } ?? "The catalog could not be loaded."
+        let catalog: HTML = facts.catalogEntries.map { "\(counted($0, "houseplant")) to browse and search." } ?? "The catalog could not be loaded."
         let identify: HTML =
             facts.identification.map { (summary: String) -> HTML in "\(summary)" }
             ?? """

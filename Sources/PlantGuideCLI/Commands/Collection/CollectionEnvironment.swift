@@ -42,9 +42,9 @@ struct CollectionEnvironment {
     }
 
     private static func hemisphere(_ environment: [String: String]) throws -> Hemisphere {
-        guard let value = environment["PLANTGUIDE_HEMISPHERE"], !value.isEmpty else { return .north }
-        guard let hemisphere = Hemisphere(rawValue: value.lowercased()) else {
-            throw ValidationError("PLANTGUIDE_HEMISPHERE must be 'north' or 'south', not '\(value)'.")
+        guard let hemisphere = Hemisphere(environment: environment) else {
+            let value = environment[Hemisphere.environmentVariable] ?? ""
+            throw ValidationError("\(Hemisphere.environmentVariable) must be 'north' or 'south', not '\(value)'.")
         }
         return hemisphere
     }

@@ -20,6 +20,9 @@ struct ServeCommand: AsyncParsableCommand {
               plantguide serve --port 0                         Pick a free port and print it.
               echo 'a long passphrase' | plantguide serve --set-password
               plantguide serve --host 0.0.0.0 --port 8080       Reachable from your phone (log-in required).
+
+            Set PLANTGUIDE_HEMISPHERE=south below the equator: it decides which months are winter, for care \
+            schedules and the seasons on the catalog's plant pages.
             """
     )
 
@@ -49,6 +52,9 @@ struct ServeCommand: AsyncParsableCommand {
         guard (1...1024).contains(maxUploadMb) else { throw ValidationError("--max-upload-mb must be between 1 and 1024.") }
         guard (1...64).contains(concurrency) else { throw ValidationError("--concurrency must be between 1 and 64.") }
         guard (0...1000).contains(queueLength) else { throw ValidationError("--queue-length must be between 0 and 1000.") }
+        guard Hemisphere(environment: ProcessInfo.processInfo.environment) != nil else {
+            throw ValidationError("\(Hemisphere.environmentVariable) must be 'north' or 'south'.")
+        }
     }
 
     func run() async throws {
