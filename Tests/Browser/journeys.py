@@ -409,6 +409,17 @@ def collection_and_care(j, status, identified, binary, home):
             j.screenshot("care-done")
     j.open("/settings")
     j.screenshot("settings")
+    # A calendar subscription address for the phone's calendar: made here, fetched without the browser's cookies.
+    j.driver.find_element(By.XPATH, "//button[normalize-space()='Make a calendar address']").click()
+    j.wait(EC.presence_of_element_located((By.ID, "feed-address")))
+    address = j.driver.find_element(By.ID, "feed-address").get_attribute("value")
+    j.check(re.search(r"/care/feed/[0-9a-f]{64}\.ics$", address), f"a secret calendar address: {address}")
+    with urllib.request.urlopen(address) as feed:
+        text = feed.read().decode()
+        j.check(feed.headers.get("Content-Type", "").startswith("text/calendar"), "the address serves a calendar")
+    j.check(text.startswith("BEGIN:VCALENDAR") and (not identified or "BEGIN:VEVENT" in text),
+            "the calendar lists the care tasks")
+    j.screenshot("settings-calendar")
 
 
 def login_journey(binary, shots):

@@ -66,8 +66,8 @@ public func buildRouter(configuration: ServerConfiguration, dependencies: Server
         catalog: dependencies.catalog, queue: queue, uploads: uploads, configuration: configuration
     ).register(on: router)
     CollectionRoutes(collection: dependencies.collection, uploads: uploads, configuration: configuration).register(on: router)
-    CareRoutes(care: dependencies.care, now: dependencies.now).register(on: router)
-    SettingsRoutes(settings: dependencies.settings, currentIdentification: dependencies.currentIdentification).register(on: router)
+    CareRoutes(care: dependencies.care, feed: dependencies.calendarFeed, now: dependencies.now).register(on: router)
+    SettingsRoutes(settings: dependencies.settings, calendarFeed: dependencies.calendarFeed, currentIdentification: dependencies.currentIdentification).register(on: router)
     return router
 }
 
@@ -108,6 +108,7 @@ extension ServerDependencies {
             directory: directory, environment: environment, log: log,
             keySaved: { holder.replace(with: identification()) }
         )
+        dependencies.calendarFeed = CalendarFeed(file: directory.appending("calendar-feed-token"))
         return dependencies
     }
 }

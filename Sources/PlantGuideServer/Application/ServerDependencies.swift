@@ -19,6 +19,8 @@ public struct ServerDependencies: Sendable {
     public var careAdvice: CareAdviceCapability?
     /// API key, quota, cache and model facts.
     public var settings: SettingsCapability?
+    /// The secret calendar address for phone calendars; `nil` when the server offers none.
+    public var calendarFeed: CalendarFeed?
     /// The clock.
     public var now: @Sendable () -> Date
 
@@ -26,8 +28,9 @@ public struct ServerDependencies: Sendable {
     public init(
         catalog: PlantCatalog? = nil, identification: IdentificationCapability? = nil,
         collection: CollectionCapability? = nil, care: CareCapability? = nil, careAdvice: CareAdviceCapability? = nil,
-        settings: SettingsCapability? = nil, now: @escaping @Sendable () -> Date = Date.init
+        settings: SettingsCapability? = nil, calendarFeed: CalendarFeed? = nil, now: @escaping @Sendable () -> Date = Date.init
     ) {
+        self.calendarFeed = calendarFeed
         self.catalog = catalog
         currentIdentification = CurrentIdentification(identification)
         self.collection = collection

@@ -5,6 +5,7 @@ import PlantGuideCore
 /// The Care page, marking tasks done or snoozed, the iCalendar feed, and the care API.
 struct CareRoutes {
     let care: CareCapability?
+    let feed: CalendarFeed?
     let now: @Sendable () -> Date
 
     func register(on router: Router<AppRequestContext>) {
@@ -27,6 +28,18 @@ struct CareRoutes {
             let text = try await require().calendar()
             return Response(
                 status: .ok, headers: [.contentType: "text/calendar; charset=utf-8"],
+                body: .init(byteBuffer: ByteBuffer(string: text))
+            )
+        }
+        // The same calendar at its secret address (Settings makes one), for phone calendars that cannot log in.
+        // A wrong or revoked token is simply not found.
+        router.get("/care/feed/:file") { _, context in
+            guard let file = context.parameters.get("file"), file.hasSuffix(".ics"), let feed,
+                  feed.accepts(String(file.dropLast(4)))
+            else { throw ServerError.notFound("That calendar address (it may have been replaced in Settings)") }
+            let text = try await require().calendar()
+            return Response(
+                status: .ok, headers: [.contentType: "text/calendar; charset=utf-8", .cacheControl: "private, no-cache"],
                 body: .init(byteBuffer: ByteBuffer(string: text))
             )
         }

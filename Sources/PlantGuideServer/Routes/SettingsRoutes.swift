@@ -6,6 +6,7 @@ import PlantNetAPI
 /// The Settings page and API: key status (never the key), quota, cache and model facts.
 struct SettingsRoutes {
     let settings: SettingsCapability?
+    let calendarFeed: CalendarFeed?
     let currentIdentification: CurrentIdentification
 
     /// Read per request: saving a key replaces it.
@@ -14,7 +15,24 @@ struct SettingsRoutes {
     func register(on router: Router<AppRequestContext>) {
         router.get("/settings") { request, context in
             let saved = request.queryValue("saved") == "1"
-            return Response.html(Pages.settings(try await facts(), saved: saved, context: context))
+            let feed = calendarFeed.map { feed in
+                Pages.CalendarFeedState(address: feed.current.map { Self.feedAddress($0, request: request, context: context) })
+            }
+            return Response.html(Pages.settings(try await facts(), saved: saved, feed: feed, context: context))
+        }
+        // Make a new secret calendar address (the old one stops working) or turn it off.
+        router.post("/settings/calendar-feed") { request, context in
+            guard let calendarFeed else { throw ServerError.capabilityMissing("This server offers no calendar address.") }
+            let form = try await request.formData(context: context, limit: InputLimits.formBodyBytes)
+            switch form["action"] {
+            case "renew":
+                do { try calendarFeed.renew() } catch { throw ServerError.failed("The calendar address could not be stored: \(error)") }
+            case "revoke":
+                do { try calendarFeed.revoke() } catch { throw ServerError.failed("The calendar address could not be removed: \(error)") }
+            default:
+                throw ServerError.badRequest("Say whether to renew or revoke the calendar address.")
+            }
+            return Response.redirect(to: "/settings#calendar", type: .normal)
         }
         router.post("/settings/api-key") { request, context in
             let form = try await request.formData(context: context, limit: InputLimits.formBodyBytes)
@@ -27,6 +45,14 @@ struct SettingsRoutes {
             try await replace(body.apiKey, trimming: false)
             return Response(status: .noContent)
         }
+    }
+
+    /// The feed's full address as this browser reaches the server (through a TLS proxy: https).
+    static func feedAddress(_ token: String, request: Request, context: AppRequestContext) -> String {
+        let host = request.head.authority ?? "127.0.0.1"
+        let safeHost = host.unicodeScalars.allSatisfy { $0.isASCII && !CharacterSet.whitespacesAndNewlines.contains($0) && $0 != "/" }
+            ? host : "127.0.0.1"
+        return "\(context.isHTTPS ? "https" : "http")://\(safeHost)/care/feed/\(token).ics"
     }
 
     /// The lengths of a Pl@ntNet API key, as the OpenAPI document states them.

@@ -1,0 +1,54 @@
+import Foundation
+import PlantGuideCore
+import Synchronization
+
+/// The secret address of the care calendar, for phone calendars that poll it and cannot log in: anyone with the
+/// address can read the care tasks (nothing else), so it has its own random token, made and revoked in Settings.
+///
+/// The token is kept in a file of the data directory (readable by the server's user only), or only in memory
+/// when there is no data directory.
+public final class CalendarFeed: Sendable {
+    private let file: URL?
+    private let token: Mutex<String?>
+
+    /// A feed whose token is kept in `file` (`nil`: in memory only).
+    public init(file: URL?) {
+        self.file = file
+        let stored = file.flatMap { try? String(contentsOf: $0, encoding: .utf8) }?.trimmingCharacters(in: .whitespacesAndNewlines)
+        token = Mutex(stored.flatMap { Self.isWellFormed($0) ? $0 : nil })
+    }
+
+    /// The current token, if the feed is on.
+    public var current: String? { token.withLock { $0 } }
+
+    /// Turns the feed on with a new token; the old address stops working at once.
+    @discardableResult
+    public func renew() throws -> String {
+        var generator = SystemRandomNumberGenerator()
+        let new = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+        if let file {
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(new.utf8).write(to: file, options: .atomic)
+            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
+        }
+        token.withLock { $0 = new }
+        return new
+    }
+
+    /// Turns the feed off; its address stops working.
+    public func revoke() throws {
+        if let file, FileManager.default.fileExists(atPath: file.path) { try FileManager.default.removeItem(at: file) }
+        token.withLock { $0 = nil }
+    }
+
+    /// Whether `candidate` is the current token (compared in constant time).
+    public func accepts(_ candidate: String) -> Bool {
+        guard let current else { return false }
+        return constantTimeEqual(Array(candidate.utf8), Array(current.utf8))
+    }
+
+    /// 64 lowercase hexadecimal digits.
+    static func isWellFormed(_ text: String) -> Bool {
+        text.utf8.count == 64 && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+    }
+}
