@@ -154,6 +154,64 @@ import Testing
         }
     }
 
+    /// A restart keeps log-ins (in the collection database, by hash only) and the forms opened before it.
+    @Test func logInsAndTheirFormsSurviveARestartUntilLogOut() async throws {
+        let home = try Self.makeHome(withModel: false)
+        defer { try? FileManager.default.removeItem(at: home) }
+        let configuration = ServerConfiguration(
+            host: "0.0.0.0", passwordHash: PasswordHash(password: "correct horse battery", iterations: 1_000)
+        )
+        func server() -> some ApplicationProtocol {
+            makeApp(configuration: configuration, dependencies: ServerDependencies.live(dataDirectory: home, environment: [:]))
+        }
+        // Log in on the first server.
+        let (cookie, csrf) = try await server().test(.router) { client in
+            let session = try await Session.open(client)
+            let (headers, body) = session.form([("password", "correct horse battery"), ("next", "/collection")])
+            let cookie = try await client.execute(uri: "/login", method: .post, headers: headers, body: body) { response in
+                #expect(response.status == .seeOther)
+                return String((response.headers[.setCookie] ?? "").split(separator: ";").first ?? "")
+            }
+            let csrf = try await client.execute(uri: "/api/session", method: .get, headers: [.cookie: cookie]) { response in
+                try JSONDecoder().decode(SessionBody.self, from: Data(buffer: response.body)).csrfToken
+            }
+            return (cookie, csrf)
+        }
+        let sessionID = String(cookie.dropFirst("pg_session=".count))
+        // Only a hash of the session id is in the database.
+        for file in ["collection.sqlite", "collection.sqlite-wal"] {
+            let data = (try? Data(contentsOf: home.appendingPathComponent(file))) ?? Data()
+            #expect(data.range(of: Data(sessionID.utf8)) == nil, "\(file)")
+            #expect(data.range(of: Data(SessionStore.idHash(sessionID).utf8)) != nil || file.hasSuffix("-wal"))
+        }
+        // A second server on the same data directory: still logged in, and a form from before the restart is accepted.
+        try await server().test(.router) { client in
+            try await client.execute(uri: "/collection", method: .get, headers: [.cookie: cookie]) { response in
+                #expect(response.status == .ok)
+                #expect(response.text.contains("Log out"))
+            }
+            let body = ByteBuffer(string: "scientificName=Monstera+deliciosa&_csrf=\(csrf)")
+            try await client.execute(
+                uri: "/collection", method: .post, headers: [.cookie: cookie, .contentType: "application/x-www-form-urlencoded"], body: body
+            ) { response in
+                #expect(response.status == .seeOther)
+                #expect(response.headers[.location]?.hasPrefix("/collection/") == true)
+            }
+            let logout = ByteBuffer(string: "_csrf=\(csrf)")
+            try await client.execute(
+                uri: "/logout", method: .post, headers: [.cookie: cookie, .contentType: "application/x-www-form-urlencoded"], body: logout
+            ) { response in
+                #expect(response.status == .seeOther)
+            }
+        }
+        // After the log-out, a third server does not let the old cookie in.
+        try await server().test(.router) { client in
+            try await client.execute(uri: "/collection", method: .get, headers: [.cookie: cookie]) { response in
+                #expect(response.status == .found)
+            }
+        }
+    }
+
     @Test func identifySaveAndCareThroughTheRealStoreAndModel() async throws {
         let home = try Self.makeHome(withModel: true)
         defer { try? FileManager.default.removeItem(at: home) }

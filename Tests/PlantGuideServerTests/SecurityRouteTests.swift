@@ -181,7 +181,7 @@ import Testing
 
     @Test func sessionsExpire() {
         let clock = Mutex(Date(timeIntervalSince1970: 1_000_000))
-        let store = SessionStore(lifetime: 60) { clock.withLock { $0 } }
+        let store = SessionStore(lifetime: 60, now: { clock.withLock { $0 } })
         let id = store.newSessionID()
         #expect(store.isWellFormed(id))
         #expect(!store.isWellFormed("x; Path=/"))

@@ -44,7 +44,9 @@ public func buildApplication(
 public func buildRouter(configuration: ServerConfiguration, dependencies: ServerDependencies) -> Router<AppRequestContext> {
     // HEAD answers wherever GET does: the GET handler's headers without its body.
     let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
-    let sessions = SessionStore(now: dependencies.now)
+    let sessions = SessionStore(
+        secret: dependencies.sessionSecret, persistence: dependencies.sessionPersistence, now: dependencies.now
+    )
     let throttle = LoginThrottle(now: dependencies.now)
     let queue = IdentifyQueue(maximumConcurrent: configuration.identifyConcurrency, maximumQueued: configuration.identifyQueueLength)
     let uploads = RecentUploads()
@@ -109,6 +111,15 @@ extension ServerDependencies {
             keySaved: { holder.replace(with: identification()) }
         )
         dependencies.calendarFeed = CalendarFeed(file: directory.appending("calendar-feed-token"))
+        // Log-ins live in the collection database, so a restart keeps everyone logged in until their log-in expires.
+        if let database = store?.2.database {
+            dependencies.sessionPersistence = SessionPersistence(
+                save: { hash, expiry, now in try database.saveLoginSession(idHash: hash, expiresAt: expiry, now: now) },
+                expiry: { hash in try database.loginSessionExpiry(idHash: hash) },
+                delete: { hash in try database.deleteLoginSession(idHash: hash) }
+            )
+        }
+        dependencies.sessionSecret = LiveSettings.sessionSecret(directory, log: log)
         return dependencies
     }
 }

@@ -21,6 +21,10 @@ public struct ServerDependencies: Sendable {
     public var settings: SettingsCapability?
     /// The secret calendar address for phone calendars; `nil` when the server offers none.
     public var calendarFeed: CalendarFeed?
+    /// Where log-ins are kept across restarts; in memory only when `nil`.
+    public var sessionPersistence: SessionPersistence?
+    /// The anti-forgery secret, kept so forms stay valid across restarts; a random one per process when `nil`.
+    public var sessionSecret: Data?
     /// The clock.
     public var now: @Sendable () -> Date
 

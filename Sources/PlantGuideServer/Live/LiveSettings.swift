@@ -5,6 +5,24 @@ import PlantNetAPI
 
 /// API key, quota, cache and model facts from the data directory.
 enum LiveSettings {
+    /// The anti-forgery secret kept in the data directory (`session-secret`, readable by the server's user only),
+    /// made on first use; `nil` (a per-process secret) when it cannot be read or written.
+    static func sessionSecret(_ directory: DataDirectory, log: @escaping @Sendable (String) -> Void) -> Data? {
+        let file = directory.appending("session-secret")
+        if let stored = try? Data(contentsOf: file), stored.count == 32 { return stored }
+        var generator = SystemRandomNumberGenerator()
+        let secret = Data((0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        do {
+            try directory.create()
+            try secret.write(to: file, options: .atomic)
+            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
+            return secret
+        } catch {
+            log("session secret not stored (forms opened before a restart will need a reload): \(error)")
+            return nil
+        }
+    }
+
     /// The capability; `keySaved` is called after a new key is stored, to put it in use.
     static func make(
         directory: DataDirectory, environment: [String: String], log: @escaping @Sendable (String) -> Void,

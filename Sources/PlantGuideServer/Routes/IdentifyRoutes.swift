@@ -88,7 +88,9 @@ struct IdentifyRoutes {
         }
         let started = ContinuousClock.now
         let form = try await request.formData(context: context, limit: configuration.maxUploadBytes)
-        let files = form.files.filter { ($0.field == "photo" || $0.field == "images") && !$0.data.isEmpty }
+        // A file input left empty still sends a part, with no name and no bytes (the camera input beside a chosen
+        // library photo, without JavaScript): that is no photo, not a bad one.
+        let files = form.files.filter { ($0.field == "photo" || $0.field == "images") && !($0.data.isEmpty && $0.filename.isEmpty) }
         guard !files.isEmpty else { throw ServerError.badRequest("Choose a photo of the plant first.") }
         guard files.count <= 5 else { throw ServerError.badRequest("Send at most 5 photos of one plant.") }
         var kinds: [ImageKind] = []

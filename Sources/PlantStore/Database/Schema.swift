@@ -15,6 +15,7 @@ enum Schema {
         migrator.registerMigration("v4", migrate: addListOrder)
         migrator.registerMigration("v5", migrate: addLearnedNames)
         migrator.registerMigration("v6", migrate: addCoverPhoto)
+        migrator.registerMigration("v7", migrate: addLoginSessions)
         return migrator
     }
 
@@ -190,6 +191,17 @@ enum Schema {
         try db.execute(sql: """
             ALTER TABLE plantPhoto ADD COLUMN isCover INTEGER NOT NULL DEFAULT 0 CHECK (isCover IN (0, 1));
             CREATE UNIQUE INDEX plantPhoto_cover ON plantPhoto(plantId) WHERE isCover = 1;
+            """)
+    }
+
+    /// Version 7: web log-in sessions, so they survive a restart. Only a SHA-256 of each session id is kept.
+    private static func addLoginSessions(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE loginSession (
+                idHash TEXT PRIMARY KEY NOT NULL CHECK (length(idHash) = 64),
+                expiresAt TEXT NOT NULL
+            );
+            CREATE INDEX loginSession_expiry ON loginSession(expiresAt);
             """)
     }
 }
