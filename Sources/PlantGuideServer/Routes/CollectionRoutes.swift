@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 import PlantGuideCore
 
-/// Collection pages, "Save to collection", and the collection API.
+/// Collection pages, "Save to collection", a plant's photos, edits and removal, and the collection API.
 struct CollectionRoutes {
     let collection: CollectionCapability?
     let uploads: RecentUploads
@@ -19,18 +19,61 @@ struct CollectionRoutes {
         }
         router.get("/collection/:id") { _, context in
             let detail = try await detail(context)
-            return Response.html(Pages.collectionPlant(detail, context: context))
+            return Response.html(Pages.collectionPlant(detail, uploadLimit: configuration.maxUploadBytes, context: context))
         }
         router.get("/collection/photos/:id") { _, context in
-            let collection = try require()
-            guard let id = context.parameters.get("id"), let data = try await collection.photo(id) else {
-                throw ServerError.notFound("The photo")
+            try await Self.image(context.parameters.get("id"), require().photo)
+        }
+        // The 256-pixel thumbnail the grids show; the full photo only when a person opens it.
+        router.get("/collection/photos/:id/thumbnail") { _, context in
+            try await Self.image(context.parameters.get("id"), require().thumbnail)
+        }
+        router.post("/collection/:id/photos") { request, context in
+            let (collection, id) = (try require(), try Self.id(context))
+            // The same checks and limits as identifying: at most 5 photos, each one by its content.
+            let form = try await request.formData(context: context, limit: configuration.maxUploadBytes)
+            let files = form.files.filter { $0.field == "photo" && !$0.data.isEmpty }
+            guard !files.isEmpty else { throw ServerError.badRequest("Choose a photo to add first.") }
+            guard files.count <= 5 else { throw ServerError.badRequest("Add at most 5 photos at a time.") }
+            for file in files where ImageKind(sniffing: file.data) == nil {
+                throw ServerError.unsupportedImage("“\(file.filename)” is not a photo")
             }
-            let kind = ImageKind(sniffing: data) ?? .jpeg
-            return Response(
-                status: .ok, headers: [.contentType: kind.mediaType, .cacheControl: "private, max-age=86400"],
-                body: .init(byteBuffer: ByteBuffer(bytes: data))
+            for file in files { try await collection.addPhoto(id, file.data) }
+            return Self.backToPlant(id)
+        }
+        router.post("/collection/:id/photos/:photo/cover") { _, context in
+            let id = try Self.id(context)
+            try await require().setCover(id, try Self.id(context, "photo"))
+            return Self.backToPlant(id)
+        }
+        router.post("/collection/:id/photos/:photo/remove") { _, context in
+            let id = try Self.id(context)
+            try await require().removePhoto(id, try Self.id(context, "photo"))
+            return Self.backToPlant(id)
+        }
+        router.post("/collection/:id/edit") { request, context in
+            let (collection, id) = (try require(), try Self.id(context))
+            let form = try await request.formData(context: context, limit: InputLimits.formBodyBytes)
+            let (nickname, room, notes) = (form["nickname"] ?? "", form["room"] ?? "", form["notes"] ?? "")
+            for (what, text, limit) in [
+                ("nickname", nickname, InputLimits.nicknameCharacters), ("room", room, InputLimits.roomCharacters),
+                ("note", notes, InputLimits.noteCharacters),
+            ] where InputLimits.exceeds(text, characters: limit) {
+                throw ServerError.unprocessable(InputLimits.tooLong(what, characters: limit))
+            }
+            let trimmedNotes = notes.trimmingCharacters(in: .whitespacesAndNewlines)
+            try await collection.update(
+                id, CollectionEdit(nickname: Self.room(nickname), room: Self.room(room), notes: trimmedNotes.isEmpty ? nil : trimmedNotes)
             )
+            return Self.backToPlant(id)
+        }
+        // Removing asks first, on a page of its own, so it needs no script.
+        router.get("/collection/:id/remove") { _, context in
+            Response.html(Pages.collectionRemove(try await detail(context).entry, context: context))
+        }
+        router.post("/collection/:id/remove") { _, context in
+            try await require().remove(try Self.id(context))
+            return Response.redirect(to: "/collection", type: .normal)
         }
         router.post("/collection") { request, context in
             let entry = try await save(request, context: context)
@@ -56,6 +99,26 @@ struct CollectionRoutes {
     private static func room(_ text: String?) -> String? {
         guard let text = text?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
         return text
+    }
+
+    /// A photo's bytes with their media type, judged by content; 404 when there is none.
+    private static func image(_ id: String?, _ lookup: @Sendable (String) async throws -> Data?) async throws -> Response {
+        guard let id, let data = try await lookup(id) else { throw ServerError.notFound("The photo") }
+        let kind = ImageKind(sniffing: data) ?? .jpeg
+        return Response(
+            status: .ok, headers: [.contentType: kind.mediaType, .cacheControl: "private, max-age=86400"],
+            body: .init(byteBuffer: ByteBuffer(bytes: data))
+        )
+    }
+
+    private static func id(_ context: AppRequestContext, _ name: String = "id") throws -> String {
+        guard let id = context.parameters.get(name), !id.isEmpty else { throw ServerError.notFound("That plant in your collection") }
+        return id
+    }
+
+    /// Post, redirect, get: back to the plant's page, so reloading it sends nothing again.
+    private static func backToPlant(_ id: String) -> Response {
+        Response.redirect(to: "/collection/\(urlComponent(id))", type: .normal)
     }
 
     private func require() throws -> CollectionCapability {

@@ -162,8 +162,9 @@ enum OpenAPIDocument {
             "type": "object", "required": ["id", "scientificName", "added"],
             "properties": {
               "id": { "type": "string" }, "scientificName": { "type": "string" }, "nickname": { "type": "string" },
-              "commonName": { "type": "string" }, "room": { "type": "string" }, "photoID": { "type": "string" },
-              "added": { "type": "string", "format": "date-time" }
+              "commonName": { "type": "string" }, "room": { "type": "string" },
+              "photoID": { "type": "string", "description": "The cover photo: the one chosen on the plant's page, else the newest." },
+              "added": { "type": "string", "format": "date-time" }, "notes": { "type": "string" }
             }
           },
           "Event": {
@@ -175,7 +176,28 @@ enum OpenAPIDocument {
               "entry": { "$ref": "#/components/schemas/CollectionEntry" },
               "photoIDs": { "type": "array", "items": { "type": "string" } },
               "history": { "type": "array", "items": { "$ref": "#/components/schemas/Event" } },
-              "careLog": { "type": "array", "items": { "$ref": "#/components/schemas/Event" } }
+              "careLog": { "type": "array", "items": { "$ref": "#/components/schemas/Event" } },
+              "photos": { "type": "array", "description": "Newest first. GET /collection/photos/{id} is the photo, /collection/photos/{id}/thumbnail its 256-pixel thumbnail.",
+                "items": { "type": "object", "required": ["id", "isCover", "added"], "properties": {
+                  "id": { "type": "string" }, "isCover": { "type": "boolean" }, "added": { "type": "string", "format": "date-time" } } } },
+              "identifications": { "type": "array", "description": "Newest first.",
+                "items": { "type": "object", "required": ["date", "source"], "properties": {
+                  "date": { "type": "string", "format": "date-time" }, "species": { "type": "string" },
+                  "confidence": { "type": "number", "minimum": 0, "maximum": 1 },
+                  "source": { "type": "string", "enum": ["onDevice", "plantNetAPI", "cache"] }, "model": { "type": "string" } } } },
+              "careProfile": { "type": "object", "description": "What the plant wants; absent when it has no profile.", "properties": {
+                "light": { "type": "string", "enum": ["low", "medium", "bright indirect", "direct sun"] },
+                "waterGrowingDays": { "type": "integer" }, "waterWinterDays": { "type": "integer" },
+                "fertilizeGrowingDays": { "type": "integer" }, "mistDays": { "type": "integer" }, "repotDays": { "type": "integer" },
+                "pruneDays": { "type": "integer" }, "humidity": { "type": "string", "enum": ["low", "medium", "high"] },
+                "minTemperature": { "type": "integer" }, "maxTemperature": { "type": "integer" },
+                "toxicToCats": { "type": "boolean" }, "toxicToDogs": { "type": "boolean" },
+                "toxicitySource": { "type": "string" }, "basis": { "type": "string" } } },
+              "schedule": { "type": "array", "description": "Every care task; `id` is the task id of /api/care/{id}/done and /snooze.",
+                "items": { "type": "object", "required": ["id", "action", "overdueDays"], "properties": {
+                  "id": { "type": "string" }, "action": { "type": "string" }, "due": { "type": "string", "format": "date-time" },
+                  "intervalDays": { "type": "integer" }, "lastDone": { "type": "string", "format": "date-time" },
+                  "snoozedUntil": { "type": "string", "format": "date-time" }, "overdueDays": { "type": "integer", "minimum": 0 } } } }
             }
           },
           "NewCollectionEntry": {
