@@ -51,7 +51,7 @@ import Testing
             let page = try await Self.page(client, session)
             // The grid shows the thumbnail; the full photo is a click away.
             #expect(page.contains(#"<a href="/collection/photos/ph1"><img src="/collection/photos/ph1/thumbnail""#))
-            #expect(page.contains("Identified as Monstera deliciosa, 82 % · on device, fake"))
+            #expect(page.contains("Identified as Monstera deliciosa, 82\u{00A0}% · on device, fake"))
             for fact in ["Bright indirect", "Every 7 days while growing, every 14 days at rest", "High", "18–27 °C", "Toxic to cats and dogs"] {
                 #expect(page.contains(fact), "\(fact)")
             }
@@ -70,6 +70,16 @@ import Testing
                 #expect(response.status == .notFound)
             }
         }
+    }
+
+    @Test func identificationsSayTheirConfidenceSourceAndModel() {
+        func summary(_ confidence: Double?, _ source: IdentificationSource, _ model: String?, species: String? = "Monstera deliciosa") -> String {
+            CollectionIdentification(date: Self.now, species: species, confidence: confidence, source: source, model: model).summary
+        }
+        #expect(summary(0.914, .plantNetAPI, "2025-01-17") == "Identified as Monstera deliciosa, 91\u{00A0}% · Pl@ntNet 2025-01-17")
+        #expect(summary(0.5, .onDevice, "resnet18") == "Identified as Monstera deliciosa, 50\u{00A0}% · on device, resnet18")
+        #expect(summary(0.2, .cache, nil) == "Identified as Monstera deliciosa, 20\u{00A0}% · Pl@ntNet (cached)")
+        #expect(summary(nil, .onDevice, nil, species: nil) == "Identified as no species · on device")
     }
 
     @Test func photosAreAddedMadeTheCoverAndRemoved() async throws {

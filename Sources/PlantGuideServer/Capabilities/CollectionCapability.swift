@@ -75,7 +75,8 @@ public struct CollectionIdentification: Sendable, Codable, Hashable {
 
     /// E.g. "Identified as Monstera deliciosa, 91 % · Pl@ntNet 2025-01-17" or "… · on device, resnet18".
     public var summary: String {
-        let confidence = confidence.map { ", \(Int(($0 * 100).rounded())) %" } ?? ""
+        // A no-break space keeps the number and its sign on one line.
+        let confidence = confidence.map { ", \(Int(($0 * 100).rounded()))\u{00A0}%" } ?? ""
         let origin: String
         switch source {
         case .plantNetAPI: origin = "Pl@ntNet" + (model.map { " \($0)" } ?? "")

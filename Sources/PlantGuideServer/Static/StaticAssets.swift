@@ -86,6 +86,7 @@ enum StaticAssets {
     .grid li { background: var(--card); border: 1px solid var(--line); border-radius: .6rem; overflow: hidden; }
     .grid img { width: 100%; aspect-ratio: 1; object-fit: cover; display: block; }
     .grid .body { padding: .5rem; }
+    form.card > label:first-of-type { margin-top: 0; }
     .grid.photos .body { gap: .35rem; }
     .grid.photos form { margin: 0; }
     button.small, select.small { padding: .3rem .6rem; font-size: .875rem; width: auto; }
@@ -136,6 +137,13 @@ enum StaticAssets {
     ul.references img { width: 100%; aspect-ratio: 1; object-fit: cover; border-radius: .4rem; border: 1px solid var(--line); display: block; }
     ul.references figcaption { font-size: .7rem; color: var(--muted); line-height: 1.25; overflow-wrap: break-word; hyphens: auto; }
     .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+    @media (min-width: 60rem) {
+      /* A plant's page: photos, its history and the edit form beside its care. */
+      .plant-page { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); column-gap: 2rem;
+        grid-template-areas: "photos care" "history care" "edit care"; grid-template-rows: auto auto 1fr; align-items: start; }
+      .photos-part { grid-area: photos; } .care-part { grid-area: care; }
+      .history-part { grid-area: history; } .edit-part { grid-area: edit; }
+    }
     @media (min-width: 48rem) {
       h1 { font-size: 2rem; }
       .columns { display: grid; grid-template-columns: 22rem 1fr; gap: 1.5rem; align-items: start; }

@@ -70,7 +70,8 @@ extension Pages {
                 <p><span class="sci">\(entry.scientificName)</span> · \(entry.room ?? "No room") · \
                 <a href="/browse?q=\(urlComponent(entry.scientificName))">look it up in the catalog</a></p>
                 \(entry.notes.map { notes -> HTML in "<p class=\"notes\">\(notes)</p>" } ?? HTML.empty)
-                <section aria-labelledby="photos-title">
+                <div class="plant-page">
+                <section class="photos-part" aria-labelledby="photos-title">
                 <h2 id="photos-title">Photos <span class="badge">\(detail.photos.count)</span></h2>
                 \(photoGrid(detail.photos, name: name, plantPath: plantPath, context: context))
                 <form class="card" method="post" action="\(plantPath)/photos" enctype="multipart/form-data">\(Layout.csrfField(context))
@@ -81,7 +82,7 @@ extension Pages {
                 <p><button type="submit">Add photos</button></p>
                 </form>
                 </section>
-                <section aria-labelledby="care-title">
+                <section class="care-part" aria-labelledby="care-title">
                 <h2 id="care-title">Care</h2>
                 \(careProfile(detail.careProfile))
                 <h3>Schedule</h3>
@@ -89,11 +90,11 @@ extension Pages {
                 <h3>Care log</h3>
                 \(events(detail.careLog, empty: "No care recorded yet."))
                 </section>
-                <section aria-labelledby="history-title">
+                <section class="history-part" aria-labelledby="history-title">
                 <h2 id="history-title">History</h2>
                 \(events(detail.history, empty: "Nothing recorded yet."))
                 </section>
-                <section aria-labelledby="edit-title">
+                <section class="edit-part" aria-labelledby="edit-title">
                 <h2 id="edit-title">Name, room and notes</h2>
                 <form class="card" method="post" action="\(plantPath)/edit">\(Layout.csrfField(context))
                 <label for="edit-nickname">Nickname</label>
@@ -104,8 +105,9 @@ extension Pages {
                 <textarea id="edit-notes" name="notes" rows="4" maxlength="\(InputLimits.noteCharacters)">\(entry.notes ?? "")</textarea>
                 <p><button type="submit">Save changes</button></p>
                 </form>
-                </section>
                 <p><a class="button secondary" href="\(plantPath)/remove">Remove this plant…</a></p>
+                </section>
+                </div>
                 """
         )
     }
