@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import NIOCore
 import PlantGuideCore
 import Testing
 @testable import PlantGuideServer
@@ -215,6 +216,38 @@ import Testing
             try await client.execute(uri: "/collection/p9/edit", method: .post, headers: clearHeaders, body: clearBody) { response in
                 #expect(response.status == .notFound)
             }
+        }
+    }
+
+    @Test func theAPIPatchesOnlyTheFieldsSent() async throws {
+        let store = FakeStore(now: Self.now)
+        try await Self.app(store).test(.router) { client in
+            let session = try await Session.open(client)
+            try await Self.saveMonty(client, session)
+            var headers = session.headers
+            headers[RequestGate.csrfHeader] = session.csrf
+            headers[.contentType] = "application/json"
+            func patch(_ json: String, _ path: String = "/api/collection/p1") async throws -> (HTTPResponse.Status, String) {
+                try await client.execute(uri: path, method: .patch, headers: headers, body: ByteBuffer(string: json)) { ($0.status, $0.text) }
+            }
+            let (status, body) = try await patch(#"{"nickname": " Big Monty ", "notes": "Turn weekly."}"#)
+            #expect(status == .ok)
+            let detail = try JSONDecoder.iso.decode(CollectionEntryDetail.self, from: Data(body.utf8))
+            #expect(detail.entry.nickname == "Big Monty" && detail.entry.room == "Kitchen" && detail.entry.notes == "Turn weekly.")
+            #expect(try await patch(#"{"room": null, "notes": "  "}"#).0 == .ok)
+            let cleared = try #require(store.state.withLock { $0.entries.first })
+            #expect(cleared.nickname == "Big Monty" && cleared.room == nil && cleared.notes == nil)
+            let tooLong = try await patch(#"{"room": "\#(String(repeating: "r", count: InputLimits.roomCharacters + 1))"}"#)
+            #expect(tooLong.0 == .unprocessableContent)
+            #expect(tooLong.1.contains(InputLimits.tooLong("room", characters: InputLimits.roomCharacters)))
+            #expect(try await patch(#"{"nickname": 7}"#).0 == .badRequest)
+            #expect(try await patch("{}", "/api/collection/p9").0 == .notFound)
+            var bare = session.headers
+            bare[.contentType] = "application/json"
+            try await client.execute(uri: "/api/collection/p1", method: .patch, headers: bare, body: ByteBuffer(string: "{}")) { response in
+                #expect(response.status == .forbidden)
+            }
+            #expect(store.state.withLock { $0.entries.first?.nickname } == "Big Monty")
         }
     }
 

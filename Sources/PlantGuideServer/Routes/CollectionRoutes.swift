@@ -52,18 +52,11 @@ struct CollectionRoutes {
             return Self.backToPlant(id)
         }
         router.post("/collection/:id/edit") { request, context in
-            let (collection, id) = (try require(), try Self.id(context))
+            let id = try Self.id(context)
             let form = try await request.formData(context: context, limit: InputLimits.formBodyBytes)
-            let (nickname, room, notes) = (form["nickname"] ?? "", form["room"] ?? "", form["notes"] ?? "")
-            for (what, text, limit) in [
-                ("nickname", nickname, InputLimits.nicknameCharacters), ("room", room, InputLimits.roomCharacters),
-                ("note", notes, InputLimits.noteCharacters),
-            ] where InputLimits.exceeds(text, characters: limit) {
-                throw ServerError.unprocessable(InputLimits.tooLong(what, characters: limit))
-            }
-            let trimmedNotes = notes.trimmingCharacters(in: .whitespacesAndNewlines)
-            try await collection.update(
-                id, CollectionEdit(nickname: Self.room(nickname), room: Self.room(room), notes: trimmedNotes.isEmpty ? nil : trimmedNotes)
+            // A field the form did not send stays as it is.
+            try await edit(
+                id, PlantEditBody(nickname: form["nickname"].map(Optional.some), room: form["room"].map(Optional.some), notes: form["notes"].map(Optional.some))
             )
             return Self.backToPlant(id)
         }
@@ -84,6 +77,11 @@ struct CollectionRoutes {
             return JSONResponse.make(try await require().list(room))
         }
         router.get("/api/collection/:id") { _, context in JSONResponse.make(try await detail(context)) }
+        router.patch("/api/collection/:id") { request, context in
+            let id = try Self.id(context)
+            try await edit(id, try await request.decodeJSON(as: PlantEditBody.self, context: context))
+            return JSONResponse.make(try await detail(context))
+        }
         router.post("/api/collection") { request, context in
             JSONResponse.make(try await save(request, context: context), status: .created)
         }
@@ -119,6 +117,31 @@ struct CollectionRoutes {
     /// Post, redirect, get: back to the plant's page, so reloading it sends nothing again.
     private static func backToPlant(_ id: String) -> Response {
         Response.redirect(to: "/collection/\(urlComponent(id))", type: .normal)
+    }
+
+    /// Changes a plant's nickname, room and notes: a field left out stays as it is; empty or only white space clears
+    /// it. Limits apply to the text as sent.
+    private func edit(_ id: String, _ body: PlantEditBody) async throws {
+        let collection = try require()
+        guard let current = try await collection.detail(id)?.entry else { throw ServerError.notFound("That plant in your collection") }
+        for (what, text, limit) in [
+            ("nickname", body.nickname, InputLimits.nicknameCharacters), ("room", body.room, InputLimits.roomCharacters),
+            ("note", body.notes, InputLimits.noteCharacters),
+        ] where InputLimits.exceeds((text ?? nil) ?? "", characters: limit) {
+            throw ServerError.unprocessable(InputLimits.tooLong(what, characters: limit))
+        }
+        func value(_ field: String??, else kept: String?) -> String? {
+            guard let field else { return kept }
+            let trimmed = (field ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+            return trimmed.isEmpty ? nil : trimmed
+        }
+        try await collection.update(
+            id,
+            CollectionEdit(
+                nickname: value(body.nickname, else: current.nickname), room: value(body.room, else: current.room),
+                notes: value(body.notes, else: current.notes)
+            )
+        )
     }
 
     private func require() throws -> CollectionCapability {
@@ -185,4 +208,30 @@ struct SaveBody: Codable, Sendable {
     var scientificName: String
     var nickname: String?
     var room: String?
+}
+
+/// `PATCH /api/collection/{id}`'s body, and the plant page's edit form: a field left out (`.none`) stays as it is;
+/// `null`, empty or only white space clears it.
+struct PlantEditBody: Decodable, Sendable {
+    var nickname: String??
+    var room: String??
+    var notes: String??
+
+    init(nickname: String??, room: String??, notes: String??) {
+        self.nickname = nickname
+        self.room = room
+        self.notes = notes
+    }
+
+    private enum CodingKeys: String, CodingKey { case nickname, room, notes }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        func field(_ key: CodingKeys) throws -> String?? {
+            container.contains(key) ? .some(try container.decodeIfPresent(String.self, forKey: key)) : .none
+        }
+        nickname = try field(.nickname)
+        room = try field(.room)
+        notes = try field(.notes)
+    }
 }

@@ -56,7 +56,7 @@ enum OpenAPIDocument {
       "info": {
         "title": "PlantGuide",
         "version": "0.1.0",
-        "description": "Identify plants from photos, browse the houseplant catalog, keep a collection and its care schedule.\n\nAuthentication. `GET /api/session` sets the session cookie `pg_session` and returns its anti-forgery token `csrfToken`. Every state-changing request (POST, PUT, DELETE) needs both: the cookie, and the token in the `X-CSRF-Token` header (or a `_csrf` form field); without them the answer is 403. Reading (GET, HEAD) needs nothing on a server that listens on loopback without a password (the default). A server exposed beyond loopback must have a password: there every request except `GET /api/session` and `POST /api/session` needs a session logged in with `POST /api/session`, or the answer is 401.\n\nErrors are JSON `{status, message}`; an unsupported method on an API address answers 405 with `Allow`."
+        "description": "Identify plants from photos, browse the houseplant catalog, keep a collection and its care schedule.\n\nAuthentication. `GET /api/session` sets the session cookie `pg_session` and returns its anti-forgery token `csrfToken`. Every state-changing request (POST, PUT, PATCH, DELETE) needs both: the cookie, and the token in the `X-CSRF-Token` header (or a `_csrf` form field); without them the answer is 403. Reading (GET, HEAD) needs nothing on a server that listens on loopback without a password (the default). A server exposed beyond loopback must have a password: there every request except `GET /api/session` and `POST /api/session` needs a session logged in with `POST /api/session`, or the answer is 401.\n\nErrors are JSON `{status, message}`; an unsupported method on an API address answers 405 with `Allow`."
       },
       "servers": [{ "url": "/" }],
       "components": {
@@ -320,6 +320,19 @@ enum OpenAPIDocument {
           "get": {
             "summary": "One plant with photos, history and care log", "operationId": "getCollectionEntry", \#(readSecurity), "parameters": [{ "$ref": "#/components/parameters/Id" }],
             "responses": { "200": { "description": "Plant", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/CollectionEntryDetail" } } } }, \#(errors([404, 501] + anyRequest)) }
+          },
+          "patch": {
+            "summary": "Change a plant's nickname, room and notes", "parameters": [{ "$ref": "#/components/parameters/Id" }],
+            "description": "A field left out stays as it is; null, empty or only white space clears it; surrounding white space is dropped. A text over its limit is 422.",
+            "requestBody": { "required": true, "content": { "application/json": { "schema": {
+              "type": "object",
+              "properties": {
+                "nickname": { "type": ["string", "null"], "maxLength": \#(InputLimits.nicknameCharacters) },
+                "room": { "type": ["string", "null"], "maxLength": \#(InputLimits.roomCharacters) },
+                "notes": { "type": ["string", "null"], "maxLength": \#(InputLimits.noteCharacters) }
+              }
+            } } } },
+            "responses": { "200": { "description": "The plant as it is now", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/CollectionEntryDetail" } } } }, \#(errors([400, 404, 422, 501] + unsafeRequest)) }
           }
         },
         "/api/care": {
