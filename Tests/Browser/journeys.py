@@ -24,6 +24,7 @@ from pathlib import Path
 from axe_selenium_python import Axe
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import Select, WebDriverWait
@@ -50,7 +51,8 @@ class Journey:
         self.driver.get(self.base + path.lstrip("/"))
 
     def wait(self, condition, timeout=20):
-        return WebDriverWait(self.driver, timeout).until(condition)
+        # A page that is being replaced (after a form post) leaves stale or missing elements for a moment.
+        return WebDriverWait(self.driver, timeout, ignored_exceptions=(StaleElementReferenceException, IndexError)).until(condition)
 
     def screenshot(self, name):
         """Saves the page at phone and desktop width (full height), then restores desktop width."""
@@ -373,6 +375,69 @@ def backdate_watering(j, binary, home):
                    env=dict(os.environ, PLANTGUIDE_HOME=str(home)), check=True, capture_output=True)
 
 
+def plant_photos(j):
+    return j.driver.find_elements(By.CSS_SELECTOR, "li[data-photo]")
+
+
+def plant_page(j):
+    """On the saved plant's page: add a photo, choose the cover, rename it, mark a task done and snooze one."""
+    title = j.driver.title
+    second = HERE.parent / "PlantImagingTests" / "Fixtures" / "photo.jpg"
+    j.driver.find_element(By.ID, "add-photo").send_keys(str(second))
+    j.driver.find_element(By.XPATH, "//button[normalize-space()='Add photos']").click()
+    j.wait(lambda d: len(plant_photos(j)) == 2)
+    j.check(all_images_loaded(j, "li[data-photo] img"), "the photo grid shows thumbnails")
+    j.check(all("/thumbnail" in image.get_attribute("src")
+                for image in j.driver.find_elements(By.CSS_SELECTOR, "li[data-photo] img")),
+            "the grid loads the thumbnails, not the photos")
+    new_photo = plant_photos(j)[0].get_attribute("data-photo")
+    j.check("Cover" in plant_photos(j)[0].text, "the newest photo stands for the plant until a cover is chosen")
+    plant_photos(j)[1].find_element(By.XPATH, ".//button[starts-with(normalize-space(), 'Set as cover')]").click()
+    j.wait(lambda d: "Cover" in plant_photos(j)[1].text)
+    plant_photos(j)[0].find_element(By.XPATH, ".//button[starts-with(normalize-space(), 'Set as cover')]").click()
+    j.wait(lambda d: "Cover" in plant_photos(j)[0].text)
+    j.check(plant_photos(j)[0].get_attribute("data-photo") == new_photo, "the added photo is the cover")
+
+    nickname = j.driver.find_element(By.ID, "edit-nickname")
+    nickname.clear()
+    nickname.send_keys("Browser test plant Mk II")
+    room = j.driver.find_element(By.ID, "edit-room")
+    room.clear()
+    room.send_keys("Balcony")
+    j.driver.find_element(By.ID, "edit-notes").send_keys("Turn it a quarter every week.")
+    j.driver.find_element(By.XPATH, "//button[normalize-space()='Save changes']").click()
+    j.wait(EC.title_contains("Browser test plant Mk II"))
+    j.check("Balcony" in j.driver.find_element(By.TAG_NAME, "h1").find_element(By.XPATH, "following-sibling::p").text,
+            "the new room is shown under the name")
+
+    # The watering stays overdue for the Care page; another task is done and another snoozed here.
+    def other_tasks():
+        return [t for t in j.driver.find_elements(By.CSS_SELECTOR, "li[data-task]")
+                if not t.get_attribute("data-task").endswith("-water")]
+    log_before = len(j.driver.find_elements(By.CSS_SELECTOR, "#care-title ~ ul.events li"))
+    other_tasks()[0].find_element(By.XPATH, ".//button[starts-with(normalize-space(), 'Done')]").click()
+    j.wait(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#care-title ~ ul.events li")) == log_before + 1)
+    j.check(j.driver.title == "Browser test plant Mk II · PlantGuide", "Done comes back to the plant's page")
+    snoozable = [t for t in other_tasks() if t.find_elements(By.CSS_SELECTOR, "select[name=days]")]
+    j.check(snoozable, "a task other than watering can be snoozed")
+    task = snoozable[-1]
+    task_id = task.get_attribute("data-task")
+    Select(task.find_element(By.CSS_SELECTOR, "select[name=days]")).select_by_value("3")
+    task.find_element(By.XPATH, ".//button[starts-with(normalize-space(), 'Snooze')]").click()
+    j.wait(lambda d: "Browser test plant Mk II" in d.title)
+    due = j.driver.find_element(By.CSS_SELECTOR, f"li[data-task='{task_id}'] time").get_attribute("datetime")
+    expected = time.strftime("%Y-%m-%d", time.localtime(time.time() + 3 * 86400))
+    j.check(due.startswith(expected), f"snoozing {task_id} for 3 days moves it to {expected} (shows {due})")
+    j.screenshot("collection-plant")
+
+    plant_path = "/" + j.driver.current_url.split("/", 3)[3]
+    j.open(plant_path + "/remove")
+    j.check("This cannot be undone" in j.driver.page_source, "removing a plant asks first")
+    j.screenshot("collection-remove")
+    j.driver.find_element(By.LINK_TEXT, "Keep it").click()
+    j.wait(EC.title_contains("Browser test plant Mk II"))
+
+
 def collection_and_care(j, status, identified, binary, home):
     if not status.get("collection"):
         j.open("/collection")
@@ -387,9 +452,10 @@ def collection_and_care(j, status, identified, binary, home):
         backdate_watering(j, binary, home)
         j.driver.refresh()
         j.check("Watered" in j.driver.page_source, "the care log shows the watering")
-        j.screenshot("collection-plant")
+        plant_page(j)
         j.open("/collection")
         j.check("Browser test plant" in j.driver.page_source, "the saved plant is in the collection")
+        j.check(all_images_loaded(j, ".grid img"), "the collection shows the plant's cover")
         j.screenshot("collection")
     if not status.get("care"):
         j.open("/care")

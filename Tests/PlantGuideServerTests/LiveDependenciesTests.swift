@@ -244,6 +244,11 @@ import Testing
             #expect(detail.entry.room == "Hall")
             #expect(detail.photoIDs.count == 1)
             #expect(detail.history.contains { $0.text.hasPrefix("Identified as \(result.predictions[0].scientificName)") })
+            let identified = try #require(detail.identifications.first)
+            #expect(identified.source == .onDevice)
+            #expect(identified.model != nil)
+            #expect(identified.confidence == result.predictions[0].confidence)
+            #expect(detail.history.contains { $0.text.contains(" · on device, \(identified.model ?? "")") })
             try await client.execute(uri: "/collection/photos/\(detail.photoIDs[0])", method: .get) { response in
                 #expect(response.headers[.contentType] == "image/jpeg")
                 #expect(ImageKind(sniffing: Data(buffer: response.body)) == .jpeg)
@@ -297,6 +302,121 @@ import Testing
                 [.day], from: Calendar(identifier: .gregorian).startOfDay(for: Date()), to: snoozed.due
             ).day
             #expect(days == 2)
+        }
+    }
+
+    /// The plant page's forms against the real SQLite store and photo library: photos (thumbnails served, a cover
+    /// chosen, one removed, a damaged one refused), Done and Snooze, the edit form, and removal.
+    @Test func thePlantPageKeepsPhotosCareAndEditsInTheRealStore() async throws {
+        let home = try Self.makeHome(withModel: false)
+        defer { try? FileManager.default.removeItem(at: home) }
+        let dependencies = ServerDependencies.live(dataDirectory: home, environment: [:])
+        let photos = try ["Browser/Fixtures/leaf.jpg", "PlantImagingTests/Fixtures/photo.jpg"]
+            .map { try Data(contentsOf: Self.testsFolder.appendingPathComponent($0)) }
+        try await makeApp(dependencies: dependencies).test(.router) { client in
+            let session = try await Session.open(client)
+            let (headers, body) = session.form([("scientificName", "Monstera deliciosa"), ("nickname", "Monty")])
+            let location = try await client.execute(uri: "/collection", method: .post, headers: headers, body: body) { response in
+                response.headers[.location] ?? ""
+            }
+            let id = String(location.split(separator: "/").last ?? "")
+            func detail() async throws -> CollectionEntryDetail {
+                try await client.execute(uri: "/api/collection/\(id)", method: .get) { response in
+                    try JSONDecoder.iso.decode(CollectionEntryDetail.self, from: Data(buffer: response.body))
+                }
+            }
+            for photo in photos {
+                var form = Multipart()
+                form.file("photo", "plant.jpg", photo)
+                let (uploadHeaders, uploadBody) = session.multipart(form)
+                try await client.execute(uri: "\(location)/photos", method: .post, headers: uploadHeaders, body: uploadBody) { response in
+                    #expect(response.status == .seeOther)
+                    #expect(response.headers[.location] == location)
+                }
+            }
+            var damaged = Multipart()
+            damaged.file("photo", "damaged.jpg", photos[0].prefix(600))
+            let (damagedHeaders, damagedBody) = session.multipart(damaged)
+            try await client.execute(uri: "\(location)/photos", method: .post, headers: damagedHeaders, body: damagedBody) { response in
+                #expect(response.status == .unprocessableContent)
+                #expect(response.text.contains("The photo could not be stored"))
+            }
+            let added = try await detail()
+            #expect(added.photos.count == 2)
+            let (newest, oldest) = (added.photos[0].id, added.photos[1].id)
+            #expect(added.entry.photoID == newest)
+            #expect(added.photos.map(\.isCover) == [true, false])
+            // The thumbnail is the store's small JPEG, not the photo.
+            let full = try await client.execute(uri: "/collection/photos/\(oldest)", method: .get) { Data(buffer: $0.body) }
+            try await client.execute(uri: "/collection/photos/\(oldest)/thumbnail", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType] == "image/jpeg")
+                #expect(ImageKind(sniffing: Data(buffer: response.body)) == .jpeg)
+                #expect(response.body.readableBytes < full.count)
+            }
+            let (plainHeaders, plainBody) = session.form([])
+            try await client.execute(uri: "\(location)/photos/\(oldest)/cover", method: .post, headers: plainHeaders, body: plainBody) { response in
+                #expect(response.status == .seeOther)
+            }
+            let list = try await client.execute(uri: "/api/collection", method: .get) { response in
+                try JSONDecoder.iso.decode([CollectionEntry].self, from: Data(buffer: response.body))
+            }
+            #expect(list.first?.photoID == oldest)
+            try await client.execute(uri: "/collection", method: .get, headers: session.headers) { response in
+                #expect(response.text.contains("/collection/photos/\(oldest)/thumbnail"))
+            }
+            try await client.execute(uri: "\(location)/photos/\(newest)/remove", method: .post, headers: plainHeaders, body: plainBody) { response in
+                #expect(response.status == .seeOther)
+            }
+            try await client.execute(uri: "/collection/photos/\(newest)", method: .get) { response in
+                #expect(response.status == .notFound)
+            }
+            #expect(try await detail().photos.map(\.id) == [oldest])
+            // Care: the profile and schedule of a catalog plant; Done and Snooze come back to the page.
+            let page = try await client.execute(uri: location, method: .get, headers: session.headers) { $0.text }
+            #expect(page.contains("<dt>Watering</dt>"))
+            #expect(page.contains(#"action="/care/\#(id)-water/done""#))
+            let (careHeaders, careBody) = session.form([("back", location)])
+            try await client.execute(uri: "/care/\(id)-water/done", method: .post, headers: careHeaders, body: careBody) { response in
+                #expect(response.headers[.location] == location)
+            }
+            let (snoozeHeaders, snoozeBody) = session.form([("back", location), ("days", "3")])
+            try await client.execute(uri: "/care/\(id)-repot/snooze", method: .post, headers: snoozeHeaders, body: snoozeBody) { response in
+                #expect(response.headers[.location] == location)
+            }
+            let cared = try await detail()
+            #expect(cared.careLog.map(\.text) == ["Watered"])
+            #expect(cared.careProfile != nil)
+            let water = try #require(cared.schedule.first { $0.action == "Water" })
+            #expect(water.lastDone != nil)
+            let repot = try #require(cared.schedule.first { $0.action == "Repot" })
+            let calendar = Calendar(identifier: .gregorian)
+            #expect(repot.due.flatMap { calendar.dateComponents([.day], from: calendar.startOfDay(for: Date()), to: $0).day } == 3)
+            // Edits, within the limits.
+            let (editHeaders, editBody) = session.form([("nickname", "Big Monty"), ("room", "Hall"), ("notes", "Turn weekly.")])
+            try await client.execute(uri: "\(location)/edit", method: .post, headers: editHeaders, body: editBody) { response in
+                #expect(response.status == .seeOther)
+            }
+            let edited = try await detail()
+            #expect(edited.entry.nickname == "Big Monty" && edited.entry.room == "Hall" && edited.entry.notes == "Turn weekly.")
+            let (longHeaders, longBody) = session.form([("room", String(repeating: "r", count: InputLimits.roomCharacters + 1))])
+            try await client.execute(uri: "\(location)/edit", method: .post, headers: longHeaders, body: longBody) { response in
+                #expect(response.status == .unprocessableContent)
+            }
+            #expect(try await detail().entry.room == "Hall")
+            // Removal, after its confirmation page: the plant and its last photo are gone.
+            try await client.execute(uri: "\(location)/remove", method: .get, headers: session.headers) { response in
+                #expect(response.text.contains("Remove Big Monty?"))
+            }
+            try await client.execute(uri: "\(location)/remove", method: .post, headers: plainHeaders, body: plainBody) { response in
+                #expect(response.headers[.location] == "/collection")
+            }
+            try await client.execute(uri: "/api/collection/\(id)", method: .get) { response in
+                #expect(response.status == .notFound)
+            }
+            try await client.execute(uri: "/collection/photos/\(oldest)/thumbnail", method: .get) { response in
+                #expect(response.status == .notFound)
+            }
         }
     }
 

@@ -9,7 +9,7 @@ import Testing
     static let apiRoutes: Set<String> = [
         "GET /api/session", "POST /api/session", "DELETE /api/session", "GET /api/status",
         "GET /api/catalog/plants", "GET /api/catalog/plants/{name}", "GET /api/catalog/categories",
-        "POST /api/identify", "GET /api/collection", "POST /api/collection", "GET /api/collection/{id}",
+        "POST /api/identify", "GET /api/collection", "POST /api/collection", "GET /api/collection/{id}", "PATCH /api/collection/{id}",
         "GET /api/care", "POST /api/care/{id}/done", "POST /api/care/{id}/snooze",
         "GET /api/settings", "PUT /api/settings/api-key",
     ]
@@ -83,12 +83,12 @@ import Testing
     }
 
     @Test func undocumentedMethodsAtAPIAddressesAre405WithAllow() async throws {
-        #expect(OpenAPIDocument.methods(atPath: "/api/collection/7") == ["GET", "HEAD"])
+        #expect(OpenAPIDocument.methods(atPath: "/api/collection/7") == ["GET", "HEAD", "PATCH"])
         #expect(OpenAPIDocument.methods(atPath: "/api/identify") == ["POST"])
         #expect(OpenAPIDocument.methods(atPath: "/api/collection/7/x") == nil)
         #expect(OpenAPIDocument.methods(atPath: "/api/collection/") == nil)
         try await makeApp().test(.router) { client in
-            for (path, allow) in [("/api/identify", "POST"), ("/api/collection/7", "GET, HEAD"), ("/api/session", "DELETE, GET, HEAD, POST")] {
+            for (path, allow) in [("/api/identify", "POST"), ("/api/collection/7", "GET, HEAD, PATCH"), ("/api/session", "DELETE, GET, HEAD, POST")] {
                 try await client.execute(uri: path, method: .trace) { response in
                     #expect(response.status == .methodNotAllowed, "\(path)")
                     #expect(response.headers[.allow] == allow, "\(path)")

@@ -13,15 +13,17 @@ public struct CollectionEntry: Sendable, Codable, Hashable {
     public var commonName: String?
     /// Room, if set.
     public var room: String?
-    /// Id of its newest photo, if any.
+    /// Id of its cover photo (chosen, else the newest), if any.
     public var photoID: String?
     /// When it was added.
     public var added: Date
+    /// The owner's notes, if any.
+    public var notes: String?
 
     /// Creates an entry.
     public init(
         id: String, scientificName: String, nickname: String? = nil, commonName: String? = nil, room: String? = nil,
-        photoID: String? = nil, added: Date
+        photoID: String? = nil, added: Date, notes: String? = nil
     ) {
         self.id = id
         self.scientificName = scientificName
@@ -30,6 +32,103 @@ public struct CollectionEntry: Sendable, Codable, Hashable {
         self.room = room
         self.photoID = photoID
         self.added = added
+        self.notes = notes
+    }
+}
+
+/// One of a plant's photos.
+public struct CollectionPhoto: Sendable, Codable, Hashable {
+    /// The photo's id (the SHA-256 of its stored file): `/collection/photos/{id}`, and `/thumbnail` after it.
+    public var id: String
+    /// Whether it stands for the plant in the collection.
+    public var isCover: Bool
+    /// When it was added to the plant.
+    public var added: Date
+
+    /// Creates a photo.
+    public init(id: String, isCover: Bool, added: Date) {
+        self.id = id
+        self.isCover = isCover
+        self.added = added
+    }
+}
+
+/// One identification filed with a plant.
+public struct CollectionIdentification: Sendable, Codable, Hashable {
+    public var date: Date
+    /// The species chosen, else the best candidate; `nil` when there was none.
+    public var species: String?
+    /// The best candidate's confidence in 0…1.
+    public var confidence: Double?
+    public var source: IdentificationSource
+    /// The model or API version, e.g. `resnet18` or `2025-01-17`.
+    public var model: String?
+
+    /// Creates an identification.
+    public init(date: Date, species: String?, confidence: Double?, source: IdentificationSource, model: String?) {
+        self.date = date
+        self.species = species
+        self.confidence = confidence
+        self.source = source
+        self.model = model
+    }
+
+    /// E.g. "Identified as Monstera deliciosa, 91 % · Pl@ntNet 2025-01-17" or "… · on device, resnet18".
+    public var summary: String {
+        // A no-break space keeps the number and its sign on one line.
+        let confidence = confidence.map { ", \(Int(($0 * 100).rounded()))\u{00A0}%" } ?? ""
+        let origin: String
+        switch source {
+        case .plantNetAPI: origin = "Pl@ntNet" + (model.map { " \($0)" } ?? "")
+        case .cache: origin = "Pl@ntNet (cached)" + (model.map { " \($0)" } ?? "")
+        case .onDevice: origin = "on device" + (model.map { ", \($0)" } ?? "")
+        }
+        return "Identified as \(species ?? "no species")\(confidence) · \(origin)"
+    }
+}
+
+/// One care task of a plant and when it is next due.
+public struct CollectionCareTask: Sendable, Codable, Hashable {
+    /// The task's id for ``CareCapability`` (`/care/{id}/done`).
+    public var id: String
+    /// What to do, e.g. "Water".
+    public var action: String
+    /// When it is next due; `nil` when it is not scheduled (no interval now, or paused).
+    public var due: Date?
+    /// Days between times in the current season, when scheduled.
+    public var intervalDays: Int?
+    /// When it was last done.
+    public var lastDone: Date?
+    /// Put off until this day.
+    public var snoozedUntil: Date?
+    /// Days past its due day (0 when not overdue).
+    public var overdueDays: Int
+
+    /// Creates a task.
+    public init(
+        id: String, action: String, due: Date?, intervalDays: Int?, lastDone: Date?, snoozedUntil: Date? = nil, overdueDays: Int = 0
+    ) {
+        self.id = id
+        self.action = action
+        self.due = due
+        self.intervalDays = intervalDays
+        self.lastDone = lastDone
+        self.snoozedUntil = snoozedUntil
+        self.overdueDays = overdueDays
+    }
+}
+
+/// What the plant page's edit form changes: `nil` or blank clears a field.
+public struct CollectionEdit: Sendable, Hashable {
+    public var nickname: String?
+    public var room: String?
+    public var notes: String?
+
+    /// Creates an edit.
+    public init(nickname: String?, room: String?, notes: String?) {
+        self.nickname = nickname
+        self.room = room
+        self.notes = notes
     }
 }
 
@@ -47,22 +146,38 @@ public struct CollectionEvent: Sendable, Codable, Hashable {
     }
 }
 
-/// A plant's page: the entry, its photos, identification history and care log.
+/// A plant's page: the entry, its photos, identification history, care profile, schedule and care log.
 public struct CollectionEntryDetail: Sendable, Codable, Hashable {
     public var entry: CollectionEntry
     /// Photo ids, newest first.
     public var photoIDs: [String]
-    /// Identifications and edits.
+    /// Identifications and edits, newest first.
     public var history: [CollectionEvent]
     /// Care done.
     public var careLog: [CollectionEvent]
+    /// The photos, newest first, with the cover marked.
+    public var photos: [CollectionPhoto]
+    /// Identifications with their confidence, source and model, newest first.
+    public var identifications: [CollectionIdentification]
+    /// What the plant wants, when it has a profile.
+    public var careProfile: CareProfile?
+    /// Every care task and when it is next due.
+    public var schedule: [CollectionCareTask]
 
     /// Creates a detail.
-    public init(entry: CollectionEntry, photoIDs: [String], history: [CollectionEvent], careLog: [CollectionEvent]) {
+    public init(
+        entry: CollectionEntry, photoIDs: [String], history: [CollectionEvent], careLog: [CollectionEvent],
+        photos: [CollectionPhoto] = [], identifications: [CollectionIdentification] = [], careProfile: CareProfile? = nil,
+        schedule: [CollectionCareTask] = []
+    ) {
         self.entry = entry
         self.photoIDs = photoIDs
         self.history = history
         self.careLog = careLog
+        self.photos = photos
+        self.identifications = identifications
+        self.careProfile = careProfile
+        self.schedule = schedule
     }
 }
 
@@ -102,17 +217,41 @@ public struct CollectionCapability: Sendable {
     public var add: @Sendable (NewCollectionEntry) async throws -> CollectionEntry
     /// A stored photo's bytes, or `nil`.
     public var photo: @Sendable (_ id: String) async throws -> Data?
+    /// A stored photo's small thumbnail (JPEG, 256 px long side), else the photo itself; `nil` when there is none.
+    public var thumbnail: @Sendable (_ id: String) async throws -> Data?
+    /// Stores a photo with a plant.
+    public var addPhoto: @Sendable (_ plantID: String, _ photo: Data) async throws -> Void
+    /// Takes a photo off a plant.
+    public var removePhoto: @Sendable (_ plantID: String, _ photoID: String) async throws -> Void
+    /// Makes one of a plant's photos its cover.
+    public var setCover: @Sendable (_ plantID: String, _ photoID: String) async throws -> Void
+    /// Changes a plant's nickname, room and notes.
+    public var update: @Sendable (_ plantID: String, CollectionEdit) async throws -> Void
+    /// Removes a plant, its care log and the photos nothing else uses.
+    public var remove: @Sendable (_ plantID: String) async throws -> Void
 
     /// Creates the capability.
     public init(
         list: @escaping @Sendable (_ room: String?) async throws -> [CollectionEntry],
         detail: @escaping @Sendable (_ id: String) async throws -> CollectionEntryDetail?,
         add: @escaping @Sendable (NewCollectionEntry) async throws -> CollectionEntry,
-        photo: @escaping @Sendable (_ id: String) async throws -> Data?
+        photo: @escaping @Sendable (_ id: String) async throws -> Data?,
+        thumbnail: @escaping @Sendable (_ id: String) async throws -> Data?,
+        addPhoto: @escaping @Sendable (_ plantID: String, _ photo: Data) async throws -> Void,
+        removePhoto: @escaping @Sendable (_ plantID: String, _ photoID: String) async throws -> Void,
+        setCover: @escaping @Sendable (_ plantID: String, _ photoID: String) async throws -> Void,
+        update: @escaping @Sendable (_ plantID: String, CollectionEdit) async throws -> Void,
+        remove: @escaping @Sendable (_ plantID: String) async throws -> Void
     ) {
         self.list = list
         self.detail = detail
         self.add = add
         self.photo = photo
+        self.thumbnail = thumbnail
+        self.addPhoto = addPhoto
+        self.removePhoto = removePhoto
+        self.setCover = setCover
+        self.update = update
+        self.remove = remove
     }
 }

@@ -30,7 +30,7 @@ struct ErrorMiddleware: RouterMiddleware {
                 response = JSONResponse.make(APIErrorBody(status: status.code, message: message), status: status)
             } else {
                 // A failed upload is retried from its form; other failed posts have no page to go back to.
-                let retry = request.method == .get ? request.uri.description : (request.uri.path == "/identify" ? "/identify" : nil)
+                let retry = request.method == .get ? request.uri.description : Self.formPage(ofPost: request.uri.path)
                 let page = Pages.error(status: status.code, message: message, retry: retry, context: context)
                 response = Response.html(page, status: status)
             }
@@ -38,6 +38,15 @@ struct ErrorMiddleware: RouterMiddleware {
             if let allow { response.headers[.allow] = allow.joined(separator: ", ") }
             return response
         }
+    }
+
+    /// The page whose form a failed post came from, when it has one: Identify, or the plant's page for its photos
+    /// and edits (`/collection/{id}/…`).
+    static func formPage(ofPost path: String) -> String? {
+        if path == "/identify" { return "/identify" }
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard segments.count >= 4, segments[1] == "collection", !segments[2].isEmpty else { return nil }
+        return "/collection/\(segments[2])"
     }
 
     static func describe(_ error: any Error) -> (HTTPResponse.Status, String, Int?) {

@@ -21,10 +21,10 @@ enum LiveStore {
             return nil
         }
         let planner = CarePlanner(database: collection.database, hemisphere: hemisphere, timeZone: .current, now: now)
-        return (collectionCapability(collection), careCapability(planner, timeZone: .current), collection)
+        return (collectionCapability(collection, planner: planner), careCapability(planner, timeZone: .current), collection)
     }
 
-    private static func collectionCapability(_ collection: PlantCollection) -> CollectionCapability {
+    private static func collectionCapability(_ collection: PlantCollection, planner: CarePlanner) -> CollectionCapability {
         let database = collection.database
         return CollectionCapability(
             list: { room in
@@ -33,22 +33,36 @@ enum LiveStore {
             detail: { id in
                 guard let number = plantID(id), try database.plant(id: number) != nil else { return nil }
                 let details = try database.details(ofPlant: number)
-                let history = details.identifications.map { filed in
-                    let best = filed.identification.best
-                    let confidence = best.map { " (\(Int(($0.confidence * 100).rounded())) %)" } ?? ""
-                    return CollectionEvent(
-                        date: filed.identification.date,
-                        text: "Identified as \(filed.chosenSpecies ?? best?.scientificName ?? "unknown")\(confidence)"
+                let cover = try database.coverPhoto(ofPlant: number)
+                let photos = try database.photos(ofPlant: number).reversed().map { linked in
+                    CollectionPhoto(id: linked.photo.sha256, isCover: linked.photo.sha256 == cover, added: linked.addedAt)
+                }
+                let identifications = details.identifications.map { filed in
+                    let identification = filed.identification
+                    let species = filed.chosenSpecies ?? identification.best?.scientificName
+                    // The confidence of the species kept, which need not be the best candidate's.
+                    let confidence = identification.predictions.first { $0.scientificName == species }?.confidence
+                    return CollectionIdentification(
+                        date: identification.date, species: species, confidence: confidence, source: identification.source,
+                        model: identification.model
                     )
                 }
+                let history = ([CollectionEvent(date: details.plant.createdAt, text: "Added to the collection")]
+                    + identifications.map { CollectionEvent(date: $0.date, text: $0.summary) })
+                    .sorted { $0.date > $1.date }
                 let careLog = details.events.map { event in
                     CollectionEvent(date: day(event.day), text: event.task.pastTense.capitalized + (event.note.map { ": \($0)" } ?? ""))
                 }
+                let schedule = try planner.schedule(forPlant: number).map { task in
+                    CollectionCareTask(
+                        id: "\(number)-\(task.task.rawValue)", action: task.task.rawValue.capitalized, due: task.dueOn.map(day),
+                        intervalDays: task.intervalDays, lastDone: task.lastDone.map(day), snoozedUntil: task.snoozedUntil.map(day),
+                        overdueDays: task.overdueDays
+                    )
+                }
                 return CollectionEntryDetail(
-                    entry: entry(details.plant, photoID: try database.coverPhoto(ofPlant: number)),
-                    photoIDs: details.photos.reversed().map(\.sha256),
-                    history: [CollectionEvent(date: details.plant.createdAt, text: "Added to the collection")] + history,
-                    careLog: careLog
+                    entry: entry(details.plant, photoID: cover), photoIDs: photos.map(\.id), history: history, careLog: careLog,
+                    photos: photos, identifications: identifications, careProfile: details.profile, schedule: schedule
                 )
             },
             add: { new in
@@ -84,12 +98,68 @@ enum LiveStore {
                 return entry(plant, photoID: try database.details(ofPlant: plant.id).photos.last?.sha256)
             },
             photo: { id in
-                guard id.count == 64, id.allSatisfy(\.isHexDigit),
-                    let photo = try database.photo(sha256: id)
-                else { return nil }
+                guard let photo = try storedPhoto(id, database: database) else { return nil }
                 return try? Data(contentsOf: collection.photos.url(of: photo))
-            }
+            },
+            thumbnail: { id in
+                guard let photo = try storedPhoto(id, database: database) else { return nil }
+                if let url = collection.photos.thumbnailURL(of: photo), let data = try? Data(contentsOf: url) { return data }
+                return try? Data(contentsOf: collection.photos.url(of: photo))
+            },
+            addPhoto: { id, data in
+                let plant = try existingPlant(id, database: database)
+                // Decoding and re-encoding is heavy: off the request threads, as identifying is.
+                try await WorkPool.shared.run {
+                    do {
+                        try collection.addPhoto(data, toPlant: plant)
+                    } catch StoreError.photo(let reason) {
+                        // The photo itself is at fault (damaged, too small, too many pixels): the sender's to fix.
+                        throw ServerError.unprocessable("The photo could not be stored: \(reason)")
+                    }
+                }
+            },
+            removePhoto: { id, photoID in
+                let plant = try existingPlant(id, database: database)
+                try requirePhoto(photoID, of: plant, database: database)
+                try collection.removePhoto(photoID, fromPlant: plant)
+            },
+            setCover: { id, photoID in
+                let plant = try existingPlant(id, database: database)
+                try requirePhoto(photoID, of: plant, database: database)
+                try database.setCoverPhoto(photoID, ofPlant: plant, now: collection.now())
+            },
+            update: { id, edit in
+                guard let number = plantID(id), var plant = try database.plant(id: number) else {
+                    throw ServerError.notFound("That plant in your collection")
+                }
+                plant.nickname = edit.nickname
+                plant.room = edit.room
+                plant.notes = edit.notes
+                try database.updatePlant(plant, now: collection.now())
+            },
+            remove: { id in try collection.removePlant(id: try existingPlant(id, database: database)) }
         )
+    }
+
+    /// The recorded photo with this id (a SHA-256 in lower-case hex), or `nil`.
+    private static func storedPhoto(_ id: String, database: CollectionDatabase) throws -> StoredPhoto? {
+        guard id.count == 64, id.allSatisfy(\.isHexDigit) else { return nil }
+        return try database.photo(sha256: id)
+    }
+
+    /// The number of a plant of the collection, or "not found" before anything is written.
+    private static func existingPlant(_ id: String, database: CollectionDatabase) throws -> Int64 {
+        guard let number = plantID(id), try database.plant(id: number) != nil else {
+            throw ServerError.notFound("That plant in your collection")
+        }
+        return number
+    }
+
+    /// "Not found" unless the photo is one of the plant's.
+    private static func requirePhoto(_ photoID: String, of plant: Int64, database: CollectionDatabase) throws {
+        guard try database.photos(ofPlant: plant).contains(where: { $0.photo.sha256 == photoID }) else {
+            throw ServerError.notFound("That photo of the plant")
+        }
     }
 
     private static func careCapability(_ planner: CarePlanner, timeZone: TimeZone) -> CareCapability {
@@ -142,7 +212,7 @@ enum LiveStore {
     private static func entry(_ plant: Plant, photoID: String?) -> CollectionEntry {
         CollectionEntry(
             id: String(plant.id), scientificName: plant.species ?? plant.name, nickname: plant.nickname, room: plant.room,
-            photoID: photoID, added: plant.createdAt
+            photoID: photoID, added: plant.createdAt, notes: plant.notes
         )
     }
 

@@ -17,12 +17,12 @@ struct CareRoutes {
         }
         router.post("/care/:id/done") { _, context in
             try await require().markDone(try Self.id(context))
-            return Response.redirect(to: "/care", type: .normal)
+            return Response.redirect(to: Self.back(context.form), type: .normal)
         }
         router.post("/care/:id/snooze") { request, context in
             let form = try await request.formData(context: context, limit: InputLimits.formBodyBytes)
             try await require().snooze(try Self.id(context), try Self.days(form["days"]))
-            return Response.redirect(to: "/care", type: .normal)
+            return Response.redirect(to: Self.back(form), type: .normal)
         }
         router.get("/care/calendar.ics") { _, _ in
             let text = try await require().calendar()
@@ -62,6 +62,12 @@ struct CareRoutes {
     private func require() throws -> CareCapability {
         guard let care else { throw ServerError.capabilityMissing("Care schedules are not available in this build yet.") }
         return care
+    }
+
+    /// Where a form sent from another page (a plant's page) goes back to: its `back` field when that is a path of this
+    /// site, else the Care page.
+    private static func back(_ form: FormData?) -> String {
+        form?["back"].map { AuthRoutes.safeNext($0) } ?? "/care"
     }
 
     private static func id(_ context: AppRequestContext) throws -> String {

@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 import PlantGuideCore
 
-/// Collection pages, "Save to collection", and the collection API.
+/// Collection pages, "Save to collection", a plant's photos, edits and removal, and the collection API.
 struct CollectionRoutes {
     let collection: CollectionCapability?
     let uploads: RecentUploads
@@ -19,18 +19,54 @@ struct CollectionRoutes {
         }
         router.get("/collection/:id") { _, context in
             let detail = try await detail(context)
-            return Response.html(Pages.collectionPlant(detail, context: context))
+            return Response.html(Pages.collectionPlant(detail, uploadLimit: configuration.maxUploadBytes, context: context))
         }
         router.get("/collection/photos/:id") { _, context in
-            let collection = try require()
-            guard let id = context.parameters.get("id"), let data = try await collection.photo(id) else {
-                throw ServerError.notFound("The photo")
+            try await Self.image(context.parameters.get("id"), require().photo)
+        }
+        // The 256-pixel thumbnail the grids show; the full photo only when a person opens it.
+        router.get("/collection/photos/:id/thumbnail") { _, context in
+            try await Self.image(context.parameters.get("id"), require().thumbnail)
+        }
+        router.post("/collection/:id/photos") { request, context in
+            let (collection, id) = (try require(), try Self.id(context))
+            // The same checks and limits as identifying: at most 5 photos, each one by its content.
+            let form = try await request.formData(context: context, limit: configuration.maxUploadBytes)
+            let files = form.files.filter { $0.field == "photo" && !$0.data.isEmpty }
+            guard !files.isEmpty else { throw ServerError.badRequest("Choose a photo to add first.") }
+            guard files.count <= 5 else { throw ServerError.badRequest("Add at most 5 photos at a time.") }
+            for file in files where ImageKind(sniffing: file.data) == nil {
+                throw ServerError.unsupportedImage("“\(file.filename)” is not a photo")
             }
-            let kind = ImageKind(sniffing: data) ?? .jpeg
-            return Response(
-                status: .ok, headers: [.contentType: kind.mediaType, .cacheControl: "private, max-age=86400"],
-                body: .init(byteBuffer: ByteBuffer(bytes: data))
+            for file in files { try await collection.addPhoto(id, file.data) }
+            return Self.backToPlant(id)
+        }
+        router.post("/collection/:id/photos/:photo/cover") { _, context in
+            let id = try Self.id(context)
+            try await require().setCover(id, try Self.id(context, "photo"))
+            return Self.backToPlant(id)
+        }
+        router.post("/collection/:id/photos/:photo/remove") { _, context in
+            let id = try Self.id(context)
+            try await require().removePhoto(id, try Self.id(context, "photo"))
+            return Self.backToPlant(id)
+        }
+        router.post("/collection/:id/edit") { request, context in
+            let id = try Self.id(context)
+            let form = try await request.formData(context: context, limit: InputLimits.formBodyBytes)
+            // A field the form did not send stays as it is.
+            try await edit(
+                id, PlantEditBody(nickname: form["nickname"].map(Optional.some), room: form["room"].map(Optional.some), notes: form["notes"].map(Optional.some))
             )
+            return Self.backToPlant(id)
+        }
+        // Removing asks first, on a page of its own, so it needs no script.
+        router.get("/collection/:id/remove") { _, context in
+            Response.html(Pages.collectionRemove(try await detail(context).entry, context: context))
+        }
+        router.post("/collection/:id/remove") { _, context in
+            try await require().remove(try Self.id(context))
+            return Response.redirect(to: "/collection", type: .normal)
         }
         router.post("/collection") { request, context in
             let entry = try await save(request, context: context)
@@ -41,6 +77,11 @@ struct CollectionRoutes {
             return JSONResponse.make(try await require().list(room))
         }
         router.get("/api/collection/:id") { _, context in JSONResponse.make(try await detail(context)) }
+        router.patch("/api/collection/:id") { request, context in
+            let id = try Self.id(context)
+            try await edit(id, try await request.decodeJSON(as: PlantEditBody.self, context: context))
+            return JSONResponse.make(try await detail(context))
+        }
         router.post("/api/collection") { request, context in
             JSONResponse.make(try await save(request, context: context), status: .created)
         }
@@ -56,6 +97,51 @@ struct CollectionRoutes {
     private static func room(_ text: String?) -> String? {
         guard let text = text?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
         return text
+    }
+
+    /// A photo's bytes with their media type, judged by content; 404 when there is none.
+    private static func image(_ id: String?, _ lookup: @Sendable (String) async throws -> Data?) async throws -> Response {
+        guard let id, let data = try await lookup(id) else { throw ServerError.notFound("The photo") }
+        let kind = ImageKind(sniffing: data) ?? .jpeg
+        return Response(
+            status: .ok, headers: [.contentType: kind.mediaType, .cacheControl: "private, max-age=86400"],
+            body: .init(byteBuffer: ByteBuffer(bytes: data))
+        )
+    }
+
+    private static func id(_ context: AppRequestContext, _ name: String = "id") throws -> String {
+        guard let id = context.parameters.get(name), !id.isEmpty else { throw ServerError.notFound("That plant in your collection") }
+        return id
+    }
+
+    /// Post, redirect, get: back to the plant's page, so reloading it sends nothing again.
+    private static func backToPlant(_ id: String) -> Response {
+        Response.redirect(to: "/collection/\(urlComponent(id))", type: .normal)
+    }
+
+    /// Changes a plant's nickname, room and notes: a field left out stays as it is; empty or only white space clears
+    /// it. Limits apply to the text as sent.
+    private func edit(_ id: String, _ body: PlantEditBody) async throws {
+        let collection = try require()
+        guard let current = try await collection.detail(id)?.entry else { throw ServerError.notFound("That plant in your collection") }
+        for (what, text, limit) in [
+            ("nickname", body.nickname, InputLimits.nicknameCharacters), ("room", body.room, InputLimits.roomCharacters),
+            ("note", body.notes, InputLimits.noteCharacters),
+        ] where InputLimits.exceeds((text ?? nil) ?? "", characters: limit) {
+            throw ServerError.unprocessable(InputLimits.tooLong(what, characters: limit))
+        }
+        func value(_ field: String??, else kept: String?) -> String? {
+            guard let field else { return kept }
+            let trimmed = (field ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+            return trimmed.isEmpty ? nil : trimmed
+        }
+        try await collection.update(
+            id,
+            CollectionEdit(
+                nickname: value(body.nickname, else: current.nickname), room: value(body.room, else: current.room),
+                notes: value(body.notes, else: current.notes)
+            )
+        )
     }
 
     private func require() throws -> CollectionCapability {
@@ -122,4 +208,30 @@ struct SaveBody: Codable, Sendable {
     var scientificName: String
     var nickname: String?
     var room: String?
+}
+
+/// `PATCH /api/collection/{id}`'s body, and the plant page's edit form: a field left out (`.none`) stays as it is;
+/// `null`, empty or only white space clears it.
+struct PlantEditBody: Decodable, Sendable {
+    var nickname: String??
+    var room: String??
+    var notes: String??
+
+    init(nickname: String??, room: String??, notes: String??) {
+        self.nickname = nickname
+        self.room = room
+        self.notes = notes
+    }
+
+    private enum CodingKeys: String, CodingKey { case nickname, room, notes }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        func field(_ key: CodingKeys) throws -> String?? {
+            container.contains(key) ? .some(try container.decodeIfPresent(String.self, forKey: key)) : .none
+        }
+        nickname = try field(.nickname)
+        room = try field(.room)
+        notes = try field(.notes)
+    }
 }

@@ -56,7 +56,7 @@ enum OpenAPIDocument {
       "info": {
         "title": "PlantGuide",
         "version": "0.1.0",
-        "description": "Identify plants from photos, browse the houseplant catalog, keep a collection and its care schedule.\n\nAuthentication. `GET /api/session` sets the session cookie `pg_session` and returns its anti-forgery token `csrfToken`. Every state-changing request (POST, PUT, DELETE) needs both: the cookie, and the token in the `X-CSRF-Token` header (or a `_csrf` form field); without them the answer is 403. Reading (GET, HEAD) needs nothing on a server that listens on loopback without a password (the default). A server exposed beyond loopback must have a password: there every request except `GET /api/session` and `POST /api/session` needs a session logged in with `POST /api/session`, or the answer is 401.\n\nErrors are JSON `{status, message}`; an unsupported method on an API address answers 405 with `Allow`."
+        "description": "Identify plants from photos, browse the houseplant catalog, keep a collection and its care schedule.\n\nAuthentication. `GET /api/session` sets the session cookie `pg_session` and returns its anti-forgery token `csrfToken`. Every state-changing request (POST, PUT, PATCH, DELETE) needs both: the cookie, and the token in the `X-CSRF-Token` header (or a `_csrf` form field); without them the answer is 403. Reading (GET, HEAD) needs nothing on a server that listens on loopback without a password (the default). A server exposed beyond loopback must have a password: there every request except `GET /api/session` and `POST /api/session` needs a session logged in with `POST /api/session`, or the answer is 401.\n\nErrors are JSON `{status, message}`; an unsupported method on an API address answers 405 with `Allow`."
       },
       "servers": [{ "url": "/" }],
       "components": {
@@ -162,8 +162,9 @@ enum OpenAPIDocument {
             "type": "object", "required": ["id", "scientificName", "added"],
             "properties": {
               "id": { "type": "string" }, "scientificName": { "type": "string" }, "nickname": { "type": "string" },
-              "commonName": { "type": "string" }, "room": { "type": "string" }, "photoID": { "type": "string" },
-              "added": { "type": "string", "format": "date-time" }
+              "commonName": { "type": "string" }, "room": { "type": "string" },
+              "photoID": { "type": "string", "description": "The cover photo: the one chosen on the plant's page, else the newest." },
+              "added": { "type": "string", "format": "date-time" }, "notes": { "type": "string" }
             }
           },
           "Event": {
@@ -175,7 +176,28 @@ enum OpenAPIDocument {
               "entry": { "$ref": "#/components/schemas/CollectionEntry" },
               "photoIDs": { "type": "array", "items": { "type": "string" } },
               "history": { "type": "array", "items": { "$ref": "#/components/schemas/Event" } },
-              "careLog": { "type": "array", "items": { "$ref": "#/components/schemas/Event" } }
+              "careLog": { "type": "array", "items": { "$ref": "#/components/schemas/Event" } },
+              "photos": { "type": "array", "description": "Newest first. GET /collection/photos/{id} is the photo, /collection/photos/{id}/thumbnail its 256-pixel thumbnail.",
+                "items": { "type": "object", "required": ["id", "isCover", "added"], "properties": {
+                  "id": { "type": "string" }, "isCover": { "type": "boolean" }, "added": { "type": "string", "format": "date-time" } } } },
+              "identifications": { "type": "array", "description": "Newest first.",
+                "items": { "type": "object", "required": ["date", "source"], "properties": {
+                  "date": { "type": "string", "format": "date-time" }, "species": { "type": "string" },
+                  "confidence": { "type": "number", "minimum": 0, "maximum": 1 },
+                  "source": { "type": "string", "enum": ["onDevice", "plantNetAPI", "cache"] }, "model": { "type": "string" } } } },
+              "careProfile": { "type": "object", "description": "What the plant wants; absent when it has no profile.", "properties": {
+                "light": { "type": "string", "enum": ["low", "medium", "bright indirect", "direct sun"] },
+                "waterGrowingDays": { "type": "integer" }, "waterWinterDays": { "type": "integer" },
+                "fertilizeGrowingDays": { "type": "integer" }, "mistDays": { "type": "integer" }, "repotDays": { "type": "integer" },
+                "pruneDays": { "type": "integer" }, "humidity": { "type": "string", "enum": ["low", "medium", "high"] },
+                "minTemperature": { "type": "integer" }, "maxTemperature": { "type": "integer" },
+                "toxicToCats": { "type": "boolean" }, "toxicToDogs": { "type": "boolean" },
+                "toxicitySource": { "type": "string" }, "basis": { "type": "string" } } },
+              "schedule": { "type": "array", "description": "Every care task; `id` is the task id of /api/care/{id}/done and /snooze.",
+                "items": { "type": "object", "required": ["id", "action", "overdueDays"], "properties": {
+                  "id": { "type": "string" }, "action": { "type": "string" }, "due": { "type": "string", "format": "date-time" },
+                  "intervalDays": { "type": "integer" }, "lastDone": { "type": "string", "format": "date-time" },
+                  "snoozedUntil": { "type": "string", "format": "date-time" }, "overdueDays": { "type": "integer", "minimum": 0 } } } }
             }
           },
           "NewCollectionEntry": {
@@ -298,6 +320,19 @@ enum OpenAPIDocument {
           "get": {
             "summary": "One plant with photos, history and care log", "operationId": "getCollectionEntry", \#(readSecurity), "parameters": [{ "$ref": "#/components/parameters/Id" }],
             "responses": { "200": { "description": "Plant", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/CollectionEntryDetail" } } } }, \#(errors([404, 501] + anyRequest)) }
+          },
+          "patch": {
+            "summary": "Change a plant's nickname, room and notes", "parameters": [{ "$ref": "#/components/parameters/Id" }],
+            "description": "A field left out stays as it is; null, empty or only white space clears it; surrounding white space is dropped. A text over its limit is 422.",
+            "requestBody": { "required": true, "content": { "application/json": { "schema": {
+              "type": "object",
+              "properties": {
+                "nickname": { "type": ["string", "null"], "maxLength": \#(InputLimits.nicknameCharacters) },
+                "room": { "type": ["string", "null"], "maxLength": \#(InputLimits.roomCharacters) },
+                "notes": { "type": ["string", "null"], "maxLength": \#(InputLimits.noteCharacters) }
+              }
+            } } } },
+            "responses": { "200": { "description": "The plant as it is now", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/CollectionEntryDetail" } } } }, \#(errors([400, 404, 422, 501] + unsafeRequest)) }
           }
         },
         "/api/care": {

@@ -63,7 +63,8 @@ struct RequestGate: RouterMiddleware {
 
         var response: Response
         if request.method == .post || request.method == .put || request.method == .delete || request.method == .patch {
-            if Self.isIdentifyUpload(path) {
+            // Photo uploads wait for room in the identify queue: its bound keeps their bodies and decoding in check.
+            if Self.isIdentifyUpload(path) || Self.isPhotoUpload(path) {
                 response = try await identifyQueue.admit {
                     try await checkedUnsafe(request, context: context, hasSession: issuedSession == nil, next: next)
                 }
@@ -87,7 +88,7 @@ struct RequestGate: RouterMiddleware {
         var request = request
         var context = context
         // Only uploads carry files; every other form or JSON body fits in a small one.
-        let isUpload = Self.isIdentifyUpload(request.uri.path)
+        let isUpload = Self.isIdentifyUpload(request.uri.path) || Self.isPhotoUpload(request.uri.path)
         let limit = isUpload ? configuration.maxUploadBytes : InputLimits.formBodyBytes
         let anyBodyLimit = isUpload ? limit : max(limit, InputLimits.jsonBodyBytes)
         if let length = request.headers[.contentLength].flatMap(Int.init), length > anyBodyLimit {
@@ -127,6 +128,12 @@ struct RequestGate: RouterMiddleware {
 
     static func isIdentifyUpload(_ path: String) -> Bool {
         path == "/identify" || path == "/api/identify"
+    }
+
+    /// `/collection/{id}/photos`: more photos of a plant of the collection.
+    static func isPhotoUpload(_ path: String) -> Bool {
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false)
+        return segments.count == 4 && segments[1] == "collection" && !segments[2].isEmpty && segments[3] == "photos"
     }
 }
 

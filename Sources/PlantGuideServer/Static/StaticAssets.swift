@@ -2,7 +2,7 @@
 /// rather than as files that could go missing from an installation.
 enum StaticAssets {
     /// Bumped when the assets change, so browsers that cached them fetch the new ones.
-    static let version = "7"
+    static let version = "8"
 
     static let stylesheet: String = baseStylesheet + widthClasses
 
@@ -20,7 +20,7 @@ enum StaticAssets {
     body { margin: 0; font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; line-height: 1.5;
       color: var(--ink); background: var(--paper); }
     a { color: var(--accent); }
-    a:focus-visible, button:focus-visible, input:focus-visible, select:focus-visible, summary:focus-visible {
+    a:focus-visible, button:focus-visible, input:focus-visible, select:focus-visible, textarea:focus-visible, summary:focus-visible {
       outline: 3px solid var(--focus); outline-offset: 2px; }
     .skip { position: absolute; left: -999px; top: 0; background: var(--card); padding: .5rem; z-index: 10; }
     .skip:focus { left: .5rem; }
@@ -86,6 +86,21 @@ enum StaticAssets {
     .grid li { background: var(--card); border: 1px solid var(--line); border-radius: .6rem; overflow: hidden; }
     .grid img { width: 100%; aspect-ratio: 1; object-fit: cover; display: block; }
     .grid .body { padding: .5rem; }
+    form.card > label:first-of-type { margin-top: 0; }
+    .grid.photos .body { gap: .35rem; }
+    .grid.photos form { margin: 0; }
+    button.small, select.small { padding: .3rem .6rem; font-size: .875rem; width: auto; }
+    button.danger { background: var(--low); border-color: var(--low); }
+    dl.facts { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: .25rem 1rem; margin: .5rem 0; }
+    dl.facts dt { font-weight: 600; }
+    dl.facts dd { margin: 0; }
+    ul.tasks .row { margin-top: .35rem; }
+    ul.tasks form { margin: 0; }
+    .badge.overdue { background: var(--low); }
+    ul.events { padding-left: 1.25rem; }
+    .notes { white-space: pre-line; border-left: 4px solid var(--line); padding-left: .75rem; }
+    textarea { width: 100%; max-width: 32rem; font: inherit; padding: .55rem .6rem; border: 1px solid #7a877f;
+      border-radius: .4rem; background: #fff; color: var(--ink); }
     .thumb-missing { aspect-ratio: 1; background: #e4ece6; display: flex; align-items: center; justify-content: center; color: var(--muted); }
     table { border-collapse: collapse; width: 100%; max-width: 40rem; }
     th, td { text-align: left; padding: .4rem .5rem; border-bottom: 1px solid var(--line); vertical-align: top; }
@@ -140,6 +155,13 @@ enum StaticAssets {
     .pager ol a[aria-current="page"] { background: var(--accent); color: var(--accent-ink); border-color: var(--accent); font-weight: 700; }
     .pager [aria-disabled="true"] { opacity: .45; cursor: default; }
     .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+    @media (min-width: 60rem) {
+      /* A plant's page: photos, its history and the edit form beside its care. */
+      .plant-page { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); column-gap: 2rem;
+        grid-template-areas: "photos care" "history care" "edit care"; grid-template-rows: auto auto 1fr; align-items: start; }
+      .photos-part { grid-area: photos; } .care-part { grid-area: care; }
+      .history-part { grid-area: history; } .edit-part { grid-area: edit; }
+    }
     @media (min-width: 48rem) {
       h1 { font-size: 2rem; }
       .columns { display: grid; grid-template-columns: 22rem 1fr; gap: 1.5rem; align-items: start; }

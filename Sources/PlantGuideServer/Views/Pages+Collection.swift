@@ -1,4 +1,5 @@
 import Foundation
+import PlantGuideCore
 
 extension Pages {
     static func collectionUnavailable(context: AppRequestContext) -> HTML {
@@ -24,7 +25,7 @@ extension Pages {
         } else if grid {
             let items: [HTML] = entries.map { entry in
                 let image: HTML =
-                    entry.photoID.map { "<img src=\"/collection/photos/\(urlComponent($0))\" alt=\"Photo of \(entry.nickname ?? entry.scientificName)\" loading=\"lazy\">" }
+                    entry.photoID.map { "<img src=\"/collection/photos/\(urlComponent($0))/thumbnail\" alt=\"Photo of \(entry.nickname ?? entry.scientificName)\" loading=\"lazy\">" }
                     ?? "<div class=\"thumb-missing\" aria-hidden=\"true\">🌱</div>"
                 return """
                     <li>\(image)<div class="body"><a href="/collection/\(urlComponent(entry.id))">\(entry.nickname ?? entry.scientificName)</a>\
@@ -55,31 +56,164 @@ extension Pages {
         )
     }
 
-    static func collectionPlant(_ detail: CollectionEntryDetail, context: AppRequestContext) -> HTML {
+    /// A plant of the collection: its photos, care profile and schedule with Done and Snooze, care log, history, the
+    /// form that edits it, and the way to remove it. Every action is a plain form, so the page works without JavaScript.
+    static func collectionPlant(_ detail: CollectionEntryDetail, uploadLimit: Int, context: AppRequestContext) -> HTML {
         let entry = detail.entry
-        let photos: [HTML] = detail.photoIDs.map {
-            "<li><img src=\"/collection/photos/\(urlComponent($0))\" alt=\"Photo of \(entry.nickname ?? entry.scientificName)\"></li>"
-        }
-        func events(_ list: [CollectionEvent], empty: String) -> HTML {
-            guard !list.isEmpty else { return "<p>\(empty)</p>" }
-            let items: [HTML] = list.map { "<li><time datetime=\"\($0.date.formatted(.iso8601))\">\($0.date.formatted(date: .abbreviated, time: .omitted))</time> — \($0.text)</li>" }
-            return "<ul>\(items)</ul>"
-        }
-        let photoList: HTML = photos.isEmpty ? "<p>No photos yet.</p>" : "<ul class=\"grid\">\(photos)</ul>"
+        let name = entry.nickname ?? entry.scientificName
+        let plantPath = "/collection/\(urlComponent(entry.id))"
         return Layout.page(
-            title: entry.nickname ?? entry.scientificName, tab: .collection, context: context,
+            title: name, tab: .collection, context: context,
             body: """
                 <p><a href="/collection">← Collection</a></p>
-                <h1>\(entry.nickname ?? entry.scientificName)</h1>
+                <h1>\(name)</h1>
                 <p><span class="sci">\(entry.scientificName)</span> · \(entry.room ?? "No room") · \
                 <a href="/browse?q=\(urlComponent(entry.scientificName))">look it up in the catalog</a></p>
-                <h2>Photos</h2>
-                \(photoList)
-                <h2>History</h2>
-                \(events(detail.history, empty: "Nothing recorded yet."))
-                <h2>Care log</h2>
+                \(entry.notes.map { notes -> HTML in "<p class=\"notes\">\(notes)</p>" } ?? HTML.empty)
+                <div class="plant-page">
+                <section class="photos-part" aria-labelledby="photos-title">
+                <h2 id="photos-title">Photos <span class="badge">\(detail.photos.count)</span></h2>
+                \(photoGrid(detail.photos, name: name, plantPath: plantPath, context: context))
+                <form class="card" method="post" action="\(plantPath)/photos" enctype="multipart/form-data">\(Layout.csrfField(context))
+                <label for="add-photo">Add photos</label>
+                <input type="file" id="add-photo" name="photo" accept="image/jpeg,image/png,image/webp,image/heic,image/heif" multiple required>
+                <span class="meta">JPEG, PNG, WebP or HEIC, up to 5 at a time and \(ServerError.bytes(uploadLimit)) in all. \
+                Location and camera details are not kept.</span>
+                <p><button type="submit">Add photos</button></p>
+                </form>
+                </section>
+                <section class="care-part" aria-labelledby="care-title">
+                <h2 id="care-title">Care</h2>
+                \(careProfile(detail.careProfile))
+                <h3>Schedule</h3>
+                \(schedule(detail.schedule, name: name, plantPath: plantPath, context: context))
+                <h3>Care log</h3>
                 \(events(detail.careLog, empty: "No care recorded yet."))
+                </section>
+                <section class="history-part" aria-labelledby="history-title">
+                <h2 id="history-title">History</h2>
+                \(events(detail.history, empty: "Nothing recorded yet."))
+                </section>
+                <section class="edit-part" aria-labelledby="edit-title">
+                <h2 id="edit-title">Name, room and notes</h2>
+                <form class="card" method="post" action="\(plantPath)/edit">\(Layout.csrfField(context))
+                <label for="edit-nickname">Nickname</label>
+                <input type="text" id="edit-nickname" name="nickname" value="\(entry.nickname ?? "")" maxlength="\(InputLimits.nicknameCharacters)">
+                <label for="edit-room">Room</label>
+                <input type="text" id="edit-room" name="room" value="\(entry.room ?? "")" maxlength="\(InputLimits.roomCharacters)">
+                <label for="edit-notes">Notes</label>
+                <textarea id="edit-notes" name="notes" rows="4" maxlength="\(InputLimits.noteCharacters)">\(entry.notes ?? "")</textarea>
+                <p><button type="submit">Save changes</button></p>
+                </form>
+                <p><a class="button secondary" href="\(plantPath)/remove">Remove this plant…</a></p>
+                </section>
+                </div>
                 """
         )
     }
+
+    /// The confirmation step before a plant is removed: a form of its own, so no script is needed.
+    static func collectionRemove(_ entry: CollectionEntry, context: AppRequestContext) -> HTML {
+        let name = entry.nickname ?? entry.scientificName
+        let plantPath = "/collection/\(urlComponent(entry.id))"
+        return Layout.page(
+            title: "Remove \(name)", tab: .collection, context: context,
+            body: """
+                <p><a href="\(plantPath)">← \(name)</a></p>
+                <h1>Remove \(name)?</h1>
+                <section class="notice error">
+                <p>\(name) leaves your collection with its care schedule, its care log and the photos no other plant uses. \
+                Its identifications stay in the history. This cannot be undone.</p>
+                <form method="post" action="\(plantPath)/remove" class="row">\(Layout.csrfField(context))\
+                <button type="submit" class="danger">Remove \(name)</button> <a class="button secondary" href="\(plantPath)">Keep it</a></form>
+                </section>
+                """
+        )
+    }
+
+    private static func events(_ list: [CollectionEvent], empty: String) -> HTML {
+        guard !list.isEmpty else { return "<p>\(empty)</p>" }
+        let items: [HTML] = list.map {
+            "<li><time datetime=\"\($0.date.formatted(.iso8601))\">\($0.date.formatted(date: .abbreviated, time: .omitted))</time> — \($0.text)</li>"
+        }
+        return "<ul class=\"events\">\(items)</ul>"
+    }
+
+    /// Thumbnails (the full photo a click away), each with Set as cover and Remove.
+    private static func photoGrid(_ photos: [CollectionPhoto], name: String, plantPath: String, context: AppRequestContext) -> HTML {
+        guard !photos.isEmpty else { return "<p>No photos yet.</p>" }
+        let items: [HTML] = photos.enumerated().map { index, photo in
+            let label = "photo \(index + 1) of \(name)"
+            let photoPath = "\(plantPath)/photos/\(urlComponent(photo.id))"
+            let cover: HTML = photo.isCover
+                ? "<span class=\"badge\">Cover</span>"
+                : """
+                <form method="post" action="\(photoPath)/cover">\(Layout.csrfField(context))\
+                <button type="submit" class="secondary small">Set as cover<span class="visually-hidden">: \(label)</span></button></form>
+                """
+            return """
+                <li data-photo="\(photo.id)"><a href="/collection/photos/\(urlComponent(photo.id))">\
+                <img src="/collection/photos/\(urlComponent(photo.id))/thumbnail" alt="\(label.prefix(1).uppercased() + label.dropFirst())" loading="lazy"></a>
+                <div class="body row">\(cover)
+                <form method="post" action="\(photoPath)/remove">\(Layout.csrfField(context))\
+                <button type="submit" class="secondary small">Remove<span class="visually-hidden">: \(label)</span></button></form></div></li>
+                """
+        }
+        return "<ul class=\"grid photos\">\(items)</ul>"
+    }
+
+    private static func careProfile(_ profile: CareProfile?) -> HTML {
+        guard let profile else { return "<p>No care profile: the general care schedule applies.</p>" }
+        let toxicity: String
+        switch (profile.toxicToCats, profile.toxicToDogs) {
+        case (true, true): toxicity = "Toxic to cats and dogs"
+        case (true, false): toxicity = "Toxic to cats, not to dogs"
+        case (false, true): toxicity = "Toxic to dogs, not to cats"
+        case (false, false): toxicity = "Not toxic to cats or dogs"
+        }
+        return """
+            <dl class="facts">
+            <dt>Light</dt><dd>\(profile.light.rawValue.prefix(1).uppercased() + profile.light.rawValue.dropFirst())</dd>
+            <dt>Watering</dt><dd>Every \(days(profile.waterGrowingDays)) while growing, every \(days(profile.waterWinterDays)) at rest</dd>
+            <dt>Humidity</dt><dd>\(profile.humidity.rawValue.capitalized)</dd>
+            <dt>Temperature</dt><dd>\(profile.minTemperature)–\(profile.maxTemperature) °C</dd>
+            <dt>Pets</dt><dd>\(toxicity) <span class="meta">\(profile.toxicitySource)</span></dd>
+            </dl>
+            <p class="meta">PlantGuide's own guidance, from \(profile.basis).</p>
+            """
+    }
+
+    /// Every task with when it is next due, and Done and Snooze forms that come back to this page.
+    private static func schedule(_ tasks: [CollectionCareTask], name: String, plantPath: String, context: AppRequestContext) -> HTML {
+        guard !tasks.isEmpty else { return "<p>No care scheduled.</p>" }
+        let back: HTML = "<input type=\"hidden\" name=\"back\" value=\"\(plantPath)\">"
+        let items: [HTML] = tasks.map { task in
+            var facts: [String] = []
+            if let interval = task.intervalDays { facts.append("every \(days(interval))") }
+            if let last = task.lastDone { facts.append("last done \(last.formatted(date: .abbreviated, time: .omitted))") }
+            let due: HTML = task.due.map { due -> HTML in
+                "Due <time datetime=\"\(due.formatted(.iso8601))\">\(due.formatted(date: .abbreviated, time: .omitted))</time>"
+            } ?? "Not scheduled now"
+            let when = facts.isEmpty ? "" : " · " + facts.joined(separator: " · ")
+            let overdue: HTML = task.overdueDays > 0 ? " <span class=\"badge overdue\">overdue \(task.overdueDays == 1 ? "1 day" : "\(task.overdueDays) days")</span>" : ""
+            let snooze: HTML = task.due == nil ? "" : """
+                <form method="post" action="/care/\(urlComponent(task.id))/snooze" class="row">\(Layout.csrfField(context))\(back)\
+                <select id="snooze-\(task.id)" name="days" class="small" aria-label="Snooze \(task.action) for"><option value="1">1 day</option><option value="3">3 days</option>\
+                <option value="7">7 days</option></select>\
+                <button type="submit" class="secondary">Snooze<span class="visually-hidden">: \(task.action) \(name)</span></button></form>
+                """
+            return """
+                <li data-task="\(task.id)"><strong>\(task.action)</strong>\(overdue)
+                <span class="meta">\(due)\(when)</span>
+                <div class="row">
+                <form method="post" action="/care/\(urlComponent(task.id))/done">\(Layout.csrfField(context))\(back)\
+                <button type="submit">Done<span class="visually-hidden">: \(task.action) \(name)</span></button></form>
+                \(snooze)
+                </div></li>
+                """
+        }
+        return "<ul class=\"plants tasks\">\(items)</ul>"
+    }
+
+    private static func days(_ count: Int) -> String { count == 1 ? "day" : "\(count) days" }
 }

@@ -96,11 +96,46 @@ final class FakeStore: Sendable {
     struct State {
         var entries: [CollectionEntry] = []
         var photos: [String: Data] = [:]
+        /// Each plant's photo ids, newest first.
+        var plantPhotos: [String: [String]] = [:]
+        /// Covers chosen with "Set as cover".
+        var covers: [String: String] = [:]
+        var identifications: [String: [CollectionIdentification]] = [:]
         var tasks: [DueCareItem] = []
         var done: [String] = []
         var snoozed: [(String, Int)] = []
         var apiKey: String?
+
+        /// Stores a photo with a plant; its cover becomes the chosen one, else the newest.
+        mutating func attach(_ data: Data, to plant: String) -> String {
+            let id = "ph\(photos.count + 1)"
+            photos[id] = data
+            plantPhotos[plant, default: []].insert(id, at: 0)
+            refreshCover(of: plant)
+            return id
+        }
+
+        mutating func refreshCover(of plant: String) {
+            guard let index = entries.firstIndex(where: { $0.id == plant }) else { return }
+            entries[index].photoID = covers[plant] ?? plantPhotos[plant]?.first
+        }
+
+        func requirePhoto(_ photo: String, of plant: String) throws {
+            guard plantPhotos[plant]?.contains(photo) == true else { throw ServerError.notFound("That photo of the plant") }
+        }
+
+        func index(of plant: String) throws -> Int {
+            guard let index = entries.firstIndex(where: { $0.id == plant }) else { throw ServerError.notFound("That plant in your collection") }
+            return index
+        }
     }
+
+    /// The profile every fake plant has.
+    static let profile = CareProfile(
+        light: .brightIndirect, waterGrowingDays: 7, waterWinterDays: 14, fertilizeGrowingDays: 30, mistDays: nil, repotDays: 730,
+        pruneDays: nil, humidity: .high, minTemperature: 18, maxTemperature: 27, toxicToCats: true, toxicToDogs: true,
+        toxicitySource: "ASPCA", basis: "genus Monstera"
+    )
 
     let state = Mutex(State())
     let now: Date
@@ -113,37 +148,83 @@ final class FakeStore: Sendable {
             detail: { id in
                 self.state.withLock { state in
                     state.entries.first { $0.id == id }.map { entry in
-                        CollectionEntryDetail(
-                            entry: entry, photoIDs: entry.photoID.map { [$0] } ?? [],
-                            history: [CollectionEvent(date: entry.added, text: "Added as \(entry.scientificName)")], careLog: []
+                        let photoIDs = state.plantPhotos[id] ?? []
+                        let identifications = state.identifications[id] ?? []
+                        return CollectionEntryDetail(
+                            entry: entry, photoIDs: photoIDs,
+                            history: identifications.map { CollectionEvent(date: $0.date, text: $0.summary) }
+                                + [CollectionEvent(date: entry.added, text: "Added as \(entry.scientificName)")],
+                            careLog: state.done.filter { $0.hasSuffix("-\(id)") }.map { CollectionEvent(date: self.now, text: "Done \($0)") },
+                            photos: photoIDs.map { CollectionPhoto(id: $0, isCover: $0 == entry.photoID, added: self.now) },
+                            identifications: identifications, careProfile: FakeStore.profile,
+                            schedule: state.tasks.filter { $0.plantID == id }.map {
+                                CollectionCareTask(id: $0.id, action: $0.action, due: $0.due, intervalDays: 7, lastDone: nil)
+                            }
                         )
                     }
                 }
             },
             add: { new in
                 try self.state.withLock { state in
-                    var photoID: String?
-                    for photo in new.photos {
-                        photoID = "ph\(state.photos.count + 1)"
-                        state.photos[photoID!] = photo
-                    }
+                    let id: String
                     if let existing = new.plantID {
-                        guard let index = state.entries.firstIndex(where: { $0.id == existing }) else {
-                            throw ServerError.notFound("That plant in your collection")
-                        }
-                        state.entries[index].photoID = photoID ?? state.entries[index].photoID
-                        return state.entries[index]
+                        _ = try state.index(of: existing)
+                        id = existing
+                    } else {
+                        id = "p\(state.entries.count + 1)"
+                        state.entries.append(CollectionEntry(
+                            id: id, scientificName: new.scientificName, nickname: new.nickname, room: new.room, added: self.now
+                        ))
+                        state.tasks.append(DueCareItem(id: "t-\(id)", plantID: id, plantName: new.nickname ?? new.scientificName, action: "Water", due: self.now))
                     }
-                    let id = "p\(state.entries.count + 1)"
-                    let entry = CollectionEntry(
-                        id: id, scientificName: new.scientificName, nickname: new.nickname, room: new.room, photoID: photoID, added: self.now
-                    )
-                    state.entries.append(entry)
-                    state.tasks.append(DueCareItem(id: "t-\(id)", plantID: id, plantName: new.nickname ?? new.scientificName, action: "Water", due: self.now))
-                    return entry
+                    for photo in new.photos { _ = state.attach(photo, to: id) }
+                    if let identification = new.identification {
+                        let best = identification.best
+                        state.identifications[id, default: []].insert(CollectionIdentification(
+                            date: identification.date, species: new.scientificName, confidence: best?.confidence,
+                            source: identification.source, model: identification.model
+                        ), at: 0)
+                    }
+                    return try state.entries[state.index(of: id)]
                 }
             },
-            photo: { id in self.state.withLock { $0.photos[id] } }
+            photo: { id in self.state.withLock { $0.photos[id] } },
+            thumbnail: { id in self.state.withLock { $0.photos[id] == nil ? nil : Data("thumbnail of \(id)".utf8) } },
+            addPhoto: { id, data in
+                try self.state.withLock { state in
+                    _ = try state.index(of: id)
+                    _ = state.attach(data, to: id)
+                }
+            },
+            removePhoto: { id, photo in
+                try self.state.withLock { state in
+                    try state.requirePhoto(photo, of: id)
+                    state.plantPhotos[id]?.removeAll { $0 == photo }
+                    if state.covers[id] == photo { state.covers[id] = nil }
+                    state.refreshCover(of: id)
+                }
+            },
+            setCover: { id, photo in
+                try self.state.withLock { state in
+                    try state.requirePhoto(photo, of: id)
+                    state.covers[id] = photo
+                    state.refreshCover(of: id)
+                }
+            },
+            update: { id, edit in
+                try self.state.withLock { state in
+                    let index = try state.index(of: id)
+                    state.entries[index].nickname = edit.nickname
+                    state.entries[index].room = edit.room
+                    state.entries[index].notes = edit.notes
+                }
+            },
+            remove: { id in
+                try self.state.withLock { state in
+                    state.entries.remove(at: try state.index(of: id))
+                    state.tasks.removeAll { $0.plantID == id }
+                }
+            }
         )
     }
 
