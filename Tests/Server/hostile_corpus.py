@@ -24,7 +24,8 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 CORPUS = HERE.parent / "PlantImagingTests" / "Fixtures" / "hostile"
-ROUTES = ["/api/identify", "/identify"]
+# Every route that takes photos: identify (API and page) and adding photos to a plant (plant 1, made below).
+ROUTES = ["/api/identify", "/identify", "/collection/1/photos"]
 # Odd but valid photos the decoder is meant to handle: they may be identified (200) rather than refused.
 VALID = {"extreme-aspect.jpg"}
 PEAK_LIMIT_MIB = 300
@@ -64,6 +65,7 @@ def main():
     env.pop("PLANTNET_API_KEY", None)
     checkpoint = HERE.parent / "PlantClassifierTests" / "Fixtures" / "tiny-resnet18.pth"
     subprocess.run([args.binary, "model", "import", str(checkpoint), "--arch", "resnet18"], env=env, check=True, capture_output=True)
+    subprocess.run([args.binary, "collection", "add", "Monstera deliciosa"], env=env, check=True, capture_output=True)
     server = subprocess.Popen([args.binary, "serve", "--port", "0"], env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     failures = []
     try:
@@ -120,7 +122,7 @@ def main():
             print("hostile corpus FAILED:\n  " + "\n  ".join(failures), file=sys.stderr)
             return 1
         print(f"hostile corpus: {sent} uploads ({len(cases)} files x {len(ROUTES)} routes, and a 26 MB body): every damaged "
-              f"or hostile one refused with a 4xx ({', '.join(sorted(VALID))} is valid and identified); "
+              f"or hostile one refused with a 4xx ({', '.join(sorted(VALID))} is valid and accepted); "
               f"server peak memory {peak:.0f} MiB")
         return 0
     finally:
