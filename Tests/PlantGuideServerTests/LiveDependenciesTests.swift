@@ -212,6 +212,54 @@ import Testing
         }
     }
 
+    /// Settings choose the strategy the Identify page starts with, the confidence threshold and the model, at once.
+    @Test func identificationSettingsApplyWithoutARestart() async throws {
+        let home = try Self.makeHome(withModel: true)
+        defer { try? FileManager.default.removeItem(at: home) }
+        let photo = try Data(contentsOf: Self.testsFolder.appendingPathComponent("Browser/Fixtures/leaf.jpg"))
+        try await makeApp(dependencies: ServerDependencies.live(dataDirectory: home, environment: [:])).test(.router) { client in
+            let session = try await Session.open(client)
+            try await client.execute(uri: "/identify", method: .get) { response in
+                #expect(response.text.contains(#"<option value="auto" selected>"#))
+            }
+            try await client.execute(uri: "/settings", method: .get) { response in
+                #expect(response.text.contains(#"<option value="70" selected>70 %</option>"#))
+                #expect(response.text.contains(#"<option value="resnet18-plantnet300k.pgmodel" selected>"#))
+            }
+            for (fields, message) in [
+                ([("defaultStrategy", "on-device"), ("threshold", "42")], "between 50 and 95"),
+                ([("defaultStrategy", "sometimes"), ("threshold", "90")], "Choose the strategy"),
+                ([("defaultStrategy", "on-device"), ("threshold", "90"), ("model", "../collection.sqlite")], "no installed model"),
+            ] {
+                let (headers, body) = session.form(fields)
+                try await client.execute(uri: "/settings/identification", method: .post, headers: headers, body: body) { response in
+                    #expect(response.status == .badRequest)
+                    #expect(response.text.contains(message))
+                }
+            }
+            let (headers, body) = session.form([
+                ("defaultStrategy", "on-device"), ("threshold", "90"), ("model", "resnet18-plantnet300k.pgmodel"),
+            ])
+            try await client.execute(uri: "/settings/identification", method: .post, headers: headers, body: body) { response in
+                #expect(response.status == .seeOther)
+            }
+            try await client.execute(uri: "/identify", method: .get) { response in
+                #expect(response.text.contains(#"<option value="on-device" selected>"#))
+            }
+            var form = Multipart()
+            form.file("photo", "leaf.jpg", photo)
+            let (identifyHeaders, identifyBody) = session.multipart(form)
+            let result = try await client.execute(uri: "/api/identify", method: .post, headers: identifyHeaders, body: identifyBody) { response in
+                try JSONDecoder().decode(IdentifyResultBody.self, from: Data(buffer: response.body))
+            }
+            // The on-device strategy was used without being asked for, and the new threshold names the limit.
+            #expect(result.source == "onDevice")
+            #expect(result.uncertainReason?.contains("90 %") == true)
+        }
+        let stored = try JSONDecoder().decode(ServerPreferences.self, from: Data(contentsOf: home.appendingPathComponent("web-settings.json")))
+        #expect(stored == ServerPreferences(defaultStrategy: .onDevice, threshold: 0.9))
+    }
+
     @Test func identifySaveAndCareThroughTheRealStoreAndModel() async throws {
         let home = try Self.makeHome(withModel: true)
         defer { try? FileManager.default.removeItem(at: home) }

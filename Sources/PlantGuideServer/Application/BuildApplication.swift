@@ -3,6 +3,7 @@ import Hummingbird
 import Logging
 import PlantCatalog
 import PlantGuideCore
+import Synchronization
 
 /// Builds the web app. This is the one place where the server's parts are put together; the live
 /// capabilities are chosen by ``ServerDependencies/live(dataDirectory:environment:)`` and passed in,
@@ -96,9 +97,15 @@ extension ServerDependencies {
         // The same setting as the command line's; `plantguide serve` refuses a value that names neither.
         let hemisphere = Hemisphere(environment: environment) ?? .north
         let store = LiveStore.make(directory: directory, catalog: catalog, hemisphere: hemisphere, now: now, log: log)
-        let local = LiveIdentification.localParts(directory: directory, catalog: usableCatalog, collection: store?.2, log: log)
+        // The on-device model is loaded once, and again when Settings changes the model or the threshold.
+        let catalogForAnswers = usableCatalog
+        let collectionForAnswers = store?.2
+        let loadLocal = { @Sendable in
+            LiveIdentification.localParts(directory: directory, catalog: catalogForAnswers, collection: collectionForAnswers, log: log)
+        }
+        let local = Mutex(loadLocal())
         let identification: @Sendable () -> IdentificationCapability? = {
-            LiveIdentification.make(local: local, directory: directory, environment: environment, log: log)
+            LiveIdentification.make(local: local.withLock { $0 }, directory: directory, environment: environment, log: log)
         }
         var dependencies = ServerDependencies(
             catalog: usableCatalog, identification: identification(), collection: store?.0, care: store?.1,
@@ -108,7 +115,12 @@ extension ServerDependencies {
         let holder = dependencies.currentIdentification
         dependencies.settings = LiveSettings.make(
             directory: directory, environment: environment, log: log,
-            keySaved: { holder.replace(with: identification()) }
+            keySaved: { holder.replace(with: identification()) },
+            preferencesSaved: {
+                let reloaded = loadLocal()
+                local.withLock { $0 = reloaded }
+                holder.replace(with: identification())
+            }
         )
         dependencies.calendarFeed = CalendarFeed(file: directory.appending("calendar-feed-token"))
         // Log-ins live in the collection database, so a restart keeps everyone logged in until their log-in expires.

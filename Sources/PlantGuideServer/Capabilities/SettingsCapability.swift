@@ -27,6 +27,15 @@ public struct SettingsCapability: Sendable {
     public var cacheStatistics: @Sendable () async -> [(label: String, value: String)]
     /// On-device model facts as label/value rows; empty when no model is installed.
     public var modelInfo: @Sendable () async -> [(label: String, value: String)]
+    /// How identification behaves (default strategy, threshold); `nil` when this server cannot change it.
+    public var preferences: (@Sendable () async -> ServerPreferences)?
+    /// The installed on-device models by file name, and which one answers.
+    public var models: @Sendable () async -> (names: [String], current: String?) = { ([], nil) }
+    /// Stores new preferences and the model to use (a name from ``models``, or `nil` to keep it), and puts them in
+    /// force at once.
+    public var savePreferences: @Sendable (_ preferences: ServerPreferences, _ model: String?) async throws -> Void = { _, _ in
+        throw ServerError.capabilityMissing("This server cannot change its identification settings.")
+    }
 
     /// Creates the capability.
     public init(

@@ -26,13 +26,16 @@ enum LiveIdentification {
             onDevice: nil, onDeviceSummary: nil, onDeviceMissing: "no on-device model is installed.",
             enricher: enricher(catalog: catalog, collection: collection, log: log)
         )
+        let threshold = ServerPreferences.load(directory, log: log).threshold
+        // The same threshold decides when an answer is shown as "not sure".
+        parts.enricher.uncertainty.minimumConfidence = threshold
         if let url = ModelStore(dataDirectory: directory).defaultModel() {
             do {
                 // The server limits concurrent identifications itself, so each uses one thread.
                 let classifier = try Classifier(contentsOf: url, threads: 1)
                 // Decoding and inference run on the work pool, never on the threads that serve requests.
                 parts.onDevice = OnDeviceIdentifier { photos, top in
-                    try await WorkPool.shared.run { try classifier.identify(photos: photos, top: top, threshold: 0.7) }
+                    try await WorkPool.shared.run { try classifier.identify(photos: photos, top: top, threshold: threshold) }
                 }
                 parts.onDeviceSummary = "on-device model \(url.deletingPathExtension().lastPathComponent) (\(classifier.manifest.classes) species)"
             } catch {
@@ -50,6 +53,7 @@ enum LiveIdentification {
         local: LocalParts, directory: DataDirectory, environment: [String: String], log: @escaping @Sendable (String) -> Void
     ) -> IdentificationCapability? {
         let onDevice = local.onDevice
+        let preferences = ServerPreferences.load(directory, log: log)
         var summaries: [String] = local.onDeviceSummary.map { [$0] } ?? []
         var online: OnlineIdentifier?
         var connection: OnlineConnection?
@@ -91,7 +95,7 @@ enum LiveIdentification {
         }
         guard onDevice != nil || online != nil else { return nil }
         let hybrid = HybridIdentifier(
-            onDevice: onDevice, online: online, catalog: nil, threshold: 0.7, top: 10,
+            onDevice: onDevice, online: online, catalog: nil, threshold: preferences.threshold, top: 10,
             onDeviceMissingReason: local.onDeviceMissing, onlineMissingReason: onlineMissing, enricher: local.enricher
         )
         var strategies: [IdentifyStrategy] = [.auto]
@@ -99,7 +103,7 @@ enum LiveIdentification {
         if online != nil { strategies.append(.plantNet) }
         let hasDevice = onDevice != nil
         return IdentificationCapability(
-            summary: summaries.joined(separator: " + "), strategies: strategies,
+            summary: summaries.joined(separator: " + "), strategies: strategies, defaultStrategy: preferences.defaultStrategy,
             referencePhoto: { id in referenceStore.file(id: id).flatMap { try? Data(contentsOf: $0) } }, online: connection
         ) { request in
             let strategy: IdentificationStrategy =

@@ -26,10 +26,10 @@ enum LiveSettings {
     /// The capability; `keySaved` is called after a new key is stored, to put it in use.
     static func make(
         directory: DataDirectory, environment: [String: String], log: @escaping @Sendable (String) -> Void,
-        keySaved: @escaping @Sendable () -> Void = {}
+        keySaved: @escaping @Sendable () -> Void = {}, preferencesSaved: @escaping @Sendable () -> Void = {}
     ) -> SettingsCapability {
         let keys = APIKeyStore(directory: directory)
-        return SettingsCapability(
+        var capability = SettingsCapability(
             apiKeySource: { keys.source(environment: environment) },
             replaceAPIKey: { key in
                 do {
@@ -62,5 +62,29 @@ enum LiveSettings {
                 ]
             }
         )
+        let models = ModelStore(dataDirectory: directory)
+        capability.preferences = { ServerPreferences.load(directory, log: log) }
+        capability.models = {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: models.folder.path)) ?? []
+            return (names.filter { $0.hasSuffix("." + ModelFile.pathExtension) }.sorted(), models.defaultModel()?.lastPathComponent)
+        }
+        capability.savePreferences = { preferences, model in
+            do {
+                try preferences.save(directory)
+                if let model {
+                    let url = models.folder.appendingPathComponent(model)
+                    guard !model.contains("/"), FileManager.default.fileExists(atPath: url.path) else {
+                        throw ServerError.badRequest("There is no installed model “\(model)”.")
+                    }
+                    try models.makeDefault(url)
+                }
+            } catch let error as ServerError {
+                throw error
+            } catch {
+                throw ServerError.failed("The settings could not be stored: \(error)")
+            }
+            preferencesSaved()
+        }
+        return capability
     }
 }

@@ -18,7 +18,31 @@ struct SettingsRoutes {
             let feed = calendarFeed.map { feed in
                 Pages.CalendarFeedState(address: feed.current.map { Self.feedAddress($0, request: request, context: context) })
             }
-            return Response.html(Pages.settings(try await facts(), saved: saved, feed: feed, context: context))
+            var choices: Pages.IdentificationChoices?
+            if let settings, let preferences = await settings.preferences?() {
+                let models = await settings.models()
+                choices = Pages.IdentificationChoices(
+                    preferences: preferences, strategies: identification?.strategies ?? [.auto], models: models.names,
+                    currentModel: models.current, saved: request.queryValue("preferences") == "1"
+                )
+            }
+            return Response.html(Pages.settings(try await facts(), saved: saved, feed: feed, choices: choices, context: context))
+        }
+        // How identification behaves: the preselected strategy, the confidence threshold and the on-device model.
+        router.post("/settings/identification") { request, context in
+            guard let settings else { throw ServerError.capabilityMissing("This server cannot change its identification settings.") }
+            let form = try await request.formData(context: context, limit: InputLimits.formBodyBytes)
+            guard let strategy = form["defaultStrategy"].flatMap(IdentifyStrategy.init(rawValue:)) else {
+                throw ServerError.badRequest("Choose the strategy the Identify page starts with: auto, on-device or plantnet.")
+            }
+            guard let percent = form["threshold"].flatMap(Int.init), let threshold = ServerPreferences.thresholds.first(where: {
+                Int(($0 * 100).rounded()) == percent
+            }) else {
+                throw ServerError.badRequest("Choose a threshold between 50 and 95 percent, in steps of 5.")
+            }
+            let model = form["model"].flatMap { $0.isEmpty ? nil : $0 }
+            try await settings.savePreferences(ServerPreferences(defaultStrategy: strategy, threshold: threshold), model)
+            return Response.redirect(to: "/settings?preferences=1#identification", type: .normal)
         }
         // Make a new secret calendar address (the old one stops working) or turn it off.
         router.post("/settings/calendar-feed") { request, context in

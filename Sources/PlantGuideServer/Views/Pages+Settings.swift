@@ -8,7 +8,19 @@ extension Pages {
         var address: String?
     }
 
-    static func settings(_ facts: SettingsBody, saved: Bool, feed: CalendarFeedState? = nil, context: AppRequestContext) -> HTML {
+    /// The identification settings as Settings shows them.
+    struct IdentificationChoices {
+        var preferences: ServerPreferences
+        var strategies: [IdentifyStrategy]
+        var models: [String]
+        var currentModel: String?
+        var saved: Bool
+    }
+
+    static func settings(
+        _ facts: SettingsBody, saved: Bool, feed: CalendarFeedState? = nil, choices: IdentificationChoices? = nil,
+        context: AppRequestContext
+    ) -> HTML {
         func table(_ rows: [SettingsBody.Row], empty: String) -> HTML {
             guard !rows.isEmpty else { return "<p>\(empty)</p>" }
             let items: [HTML] = rows.map { "<tr><th scope=\"row\">\($0.label)</th><td>\($0.value)</td></tr>" }
@@ -66,6 +78,7 @@ extension Pages {
                 <input id="apiKey" name="apiKey" type="password" autocomplete="new-password" required minlength="8" maxlength="200">
                 <p><button type="submit">Save key</button></p>
                 </form></section>
+                \(choices.map { identificationSection($0, context: context) } ?? "")
                 \(feed.map { calendarFeedSection($0, context: context) } ?? "")
                 <section class="card" aria-labelledby="quota"><h2 id="quota">Quota</h2>\(quota)</section>
                 <section class="card" aria-labelledby="cache"><h2 id="cache">Identification cache</h2>\(table(facts.cache, empty: "No cache figures."))</section>
@@ -107,6 +120,43 @@ extension Pages {
             <section class="card" aria-labelledby="calendar"><h2 id="calendar">Calendar subscription</h2>
             \(body)
             </section>
+            """
+    }
+
+    /// "Identification": the strategy the Identify page preselects, the confidence threshold, the on-device model.
+    static func identificationSection(_ choices: IdentificationChoices, context: AppRequestContext) -> HTML {
+        let strategies: [HTML] = IdentifyStrategy.allCases.filter { choices.strategies.contains($0) || $0 == choices.preferences.defaultStrategy }
+            .map { strategy in
+                let selected = strategy == choices.preferences.defaultStrategy ? " selected" : ""
+                return "<option value=\"\(strategy.rawValue)\"\(selected)>\(strategy.label)</option>"
+            }
+        let thresholds: [HTML] = ServerPreferences.thresholds.map { value in
+            let percent = Int((value * 100).rounded())
+            let selected = abs(value - choices.preferences.threshold) < 0.001 ? " selected" : ""
+            return "<option value=\"\(percent)\"\(selected)>\(percent) %</option>"
+        }
+        let models: HTML = choices.models.isEmpty ? "" : """
+            <label for="onDeviceModel">On-device model</label>
+            <select id="onDeviceModel" name="model">\(choices.models.map { name -> HTML in
+                "<option value=\"\(name)\"\(name == choices.currentModel ? " selected" : "")>\(name)</option>"
+            })</select>
+            """
+        let notice: HTML = choices.saved
+            ? "<div class=\"notice ok\" role=\"status\">Saved; identifications use these settings from now on.</div>" : ""
+        return """
+            <section class="card" aria-labelledby="identification"><h2 id="identification">Identification</h2>
+            \(notice)
+            <form method="post" action="/settings/identification">
+            \(Layout.csrfField(context))
+            <label for="defaultStrategy">The Identify page starts with</label>
+            <select id="defaultStrategy" name="defaultStrategy">\(strategies)</select>
+            <label for="threshold">Confident from</label>
+            <select id="threshold" name="threshold" aria-describedby="threshold-help">\(thresholds)</select>
+            <p id="threshold-help" class="meta">Below this, an answer is shown as “not sure”, and “best available” also asks \
+            Pl@ntNet after the device.</p>
+            \(models)
+            <p><button type="submit">Save identification settings</button></p>
+            </form></section>
             """
     }
 }

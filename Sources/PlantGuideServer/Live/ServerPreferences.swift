@@ -1,0 +1,42 @@
+import Foundation
+import PlantGuideCore
+
+/// How identification behaves, chosen in Settings and kept in the data directory (`web-settings.json`): the
+/// strategy the Identify form preselects, the confidence below which the device asks Pl@ntNet and answers are
+/// "not sure", and which installed on-device model answers.
+public struct ServerPreferences: Codable, Sendable, Hashable {
+    /// The strategy the form preselects.
+    public var defaultStrategy: IdentifyStrategy = .auto
+    /// Below this the on-device answer asks Pl@ntNet (best available) and is shown as uncertain.
+    public var threshold: Double = 0.7
+
+    /// The thresholds Settings offers.
+    public static let thresholds: [Double] = [0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95]
+
+    /// Creates preferences (the defaults when nothing is given).
+    public init(defaultStrategy: IdentifyStrategy = .auto, threshold: Double = 0.7) {
+        self.defaultStrategy = defaultStrategy
+        self.threshold = threshold
+    }
+
+    static func file(_ directory: DataDirectory) -> URL { directory.appending("web-settings.json") }
+
+    /// The stored preferences; the defaults when there are none or the file is damaged (a damaged file is logged
+    /// and replaced on the next save).
+    static func load(_ directory: DataDirectory, log: @Sendable (String) -> Void = { _ in }) -> ServerPreferences {
+        guard let data = try? Data(contentsOf: file(directory)) else { return ServerPreferences() }
+        guard var preferences = try? JSONDecoder().decode(ServerPreferences.self, from: data) else {
+            log("web-settings.json is damaged; using the default settings")
+            return ServerPreferences()
+        }
+        preferences.threshold = min(max(preferences.threshold, thresholds[0]), thresholds[thresholds.count - 1])
+        return preferences
+    }
+
+    func save(_ directory: DataDirectory) throws {
+        try directory.create()
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try encoder.encode(self).write(to: Self.file(directory), options: .atomic)
+    }
+}
