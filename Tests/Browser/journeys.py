@@ -18,13 +18,14 @@ import sys
 import tempfile
 import time
 import traceback
+import urllib.error
 import urllib.request
 from pathlib import Path
 
 from axe_selenium_python import Axe
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
-from selenium.common.exceptions import StaleElementReferenceException
+from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import Select, WebDriverWait
@@ -52,7 +53,7 @@ class Journey:
 
     def wait(self, condition, timeout=20):
         # A page that is being replaced (after a form post) leaves stale or missing elements for a moment.
-        return WebDriverWait(self.driver, timeout, ignored_exceptions=(StaleElementReferenceException, IndexError)).until(condition)
+        return WebDriverWait(self.driver, timeout, ignored_exceptions=(StaleElementReferenceException, IndexError, WebDriverException)).until(condition)
 
     def screenshot(self, name):
         """Saves the page at phone and desktop width (full height), then restores desktop width."""
@@ -488,8 +489,10 @@ def collection_and_care(j, status, identified, binary, home):
     j.screenshot("settings-calendar")
 
 
-def login_journey(binary, shots):
-    """A server with a password: every page asks for the log-in first; a wrong password is refused."""
+def login_journey(binary, shots, stub_url, photo):
+    """A server with a password: every page asks for the log-in first; a wrong password is refused. Then, logged in:
+    a Pl@ntNet key saved in Settings identifies at once (no restart), and the calendar's secret address is read
+    without the log-in."""
     home = Path(tempfile.mkdtemp(prefix="plantguide-browser-login-"))
     server = None
     driver = None
@@ -497,7 +500,8 @@ def login_journey(binary, shots):
     try:
         subprocess.run([binary, "serve", "--set-password"], input="a long test passphrase\n", text=True,
                        env=dict(os.environ, PLANTGUIDE_HOME=str(home)), check=True, capture_output=True)
-        server, base = start([binary, "serve", "--port", "0"], home, {}, r"(http://127\.0\.0\.1:\d+/)", "server.log")
+        server, base = start([binary, "serve", "--port", "0"], home, {"PLANTGUIDE_PLANTNET_URL": stub_url},
+                             r"(http://127\.0\.0\.1:\d+/)", "server.log")
         driver = make_driver()
         j = Journey(driver, base, shots)
         j.open("/browse")
@@ -511,6 +515,30 @@ def login_journey(binary, shots):
         driver.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
         j.wait(EC.title_contains("Browse"))
         j.check("Log out" in driver.page_source, "after logging in the pages open, with a way to log out")
+        # No model and no key: identification is not available, until a key is saved in Settings.
+        j.open("/identify")
+        j.check("not available yet" in driver.page_source, "without a model or key, identify says so")
+        j.open("/settings")
+        driver.find_element(By.ID, "apiKey").send_keys("stub-key")
+        driver.find_element(By.XPATH, "//button[normalize-space()='Save key']").click()
+        j.wait(lambda d: "saved and is used from now on" in d.page_source)
+        j.screenshot("settings-key-saved")
+        j.open("/identify")
+        driver.find_element(By.ID, "library").send_keys(str(photo))
+        driver.find_element(By.CSS_SELECTOR, "form[data-identify] button[type=submit]").click()
+        j.wait(EC.title_contains("Results"), timeout=120)
+        j.check("Source: Pl@ntNet" in driver.page_source, "the key saved in Settings is used without a restart")
+        # The calendar at its secret address, fetched without the log-in's cookie.
+        j.open("/settings")
+        driver.find_element(By.XPATH, "//button[normalize-space()='Make a calendar address']").click()
+        address = j.wait(EC.presence_of_element_located((By.ID, "feed-address"))).get_attribute("value")
+        with urllib.request.urlopen(address) as feed:
+            j.check(feed.read().decode().startswith("BEGIN:VCALENDAR"), "the calendar address works while log-in is required")
+        try:
+            urllib.request.urlopen(address.replace("/care/feed/", "/care/feed/0"))
+            j.check(False, "a wrong calendar address is refused")
+        except urllib.error.HTTPError as error:
+            j.check(error.code == 404, f"a wrong calendar address is not found ({error.code})")
         checks = j.checks
     finally:
         if driver:
@@ -551,7 +579,7 @@ def main():
         browse_pages(journey)
         identified = identify_journey(journey, status, Path(args.photo).resolve())
         collection_and_care(journey, status, identified, args.binary, home)
-        journey.checks += login_journey(args.binary, shots)
+        journey.checks += login_journey(args.binary, shots, stub_url, Path(args.photo).resolve())
         print(f"browser journeys: {journey.checks} checks passed ({journey.axe_pages} page views clean under axe-core); "
               f"screenshots in {shots}/")
     except Exception as error:  # noqa: BLE001 - report any failure with the server log
