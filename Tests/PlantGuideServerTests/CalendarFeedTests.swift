@@ -55,9 +55,9 @@ import Testing
             try await client.execute(uri: "/care/calendar.ics", method: .get) { response in
                 #expect(response.status == .found)
             }
-            var wrong = token
-            wrong.removeLast()
-            try await client.execute(uri: "/care/feed/\(wrong)0.ics", method: .get) { response in
+            // The token with its last digit changed.
+            let wrong = String(token.dropLast()) + (token.hasSuffix("0") ? "1" : "0")
+            try await client.execute(uri: "/care/feed/\(wrong).ics", method: .get) { response in
                 #expect(response.status == .notFound)
             }
             try await client.execute(uri: "/care/feed/\(token)", method: .get) { response in
