@@ -425,6 +425,8 @@ def plant_page(j):
     task_id = task.get_attribute("data-task")
     Select(task.find_element(By.CSS_SELECTOR, "select[name=days]")).select_by_value("3")
     task.find_element(By.XPATH, ".//button[starts-with(normalize-space(), 'Snooze')]").click()
+    # The same page comes back: wait for the old one to go before reading the new date.
+    j.wait(EC.staleness_of(task))
     j.wait(lambda d: "Browser test plant Mk II" in d.title)
     due = j.driver.find_element(By.CSS_SELECTOR, f"li[data-task='{task_id}'] time").get_attribute("datetime")
     expected = time.strftime("%Y-%m-%d", time.localtime(time.time() + 3 * 86400))
@@ -470,6 +472,8 @@ def collection_and_care(j, status, identified, binary, home):
         if buttons:
             before = len(buttons)
             buttons[0].click()
+            # The page is still titled Care before the post answers: wait for the clicked button's page to go.
+            j.wait(EC.staleness_of(buttons[0]))
             j.wait(EC.title_contains("Care"))
             after = len(j.driver.find_elements(By.XPATH, "//button[starts-with(normalize-space(), 'Mark done')]"))
             j.check(after == before - 1, f"mark done removes the task ({before} → {after})")
