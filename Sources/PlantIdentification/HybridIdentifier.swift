@@ -60,7 +60,7 @@ public struct HybridIdentifier: Sendable {
         guard !photos.isEmpty else { throw .noPhotos }
         let started = ContinuousClock.now
         var outcome = try await run(strategy, photos: photos, organs: organs, options: options)
-        outcome.totalMilliseconds = Timing.milliseconds(ContinuousClock.now - started)
+        outcome.totalMilliseconds = (ContinuousClock.now - started).inMilliseconds
         if let online = outcome.online, online.source == .plantNetAPI { learn(from: online, language: options.language) }
         return enrich(outcome)
     }
@@ -219,12 +219,5 @@ public struct HybridIdentifier: Sendable {
             )
         }
         if !learned.isEmpty { try? store.record(learned) }
-    }
-}
-
-/// Converts a duration to milliseconds.
-enum Timing {
-    static func milliseconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
     }
 }

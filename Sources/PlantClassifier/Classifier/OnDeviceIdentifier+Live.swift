@@ -30,8 +30,8 @@ extension Classifier {
             let finished = ContinuousClock.now
             for index in sum.indices { sum[index] += Double(probabilities[index]) }
             if photos.count > 1, let best = predictions(from: probabilities, top: 1).first { photoBests.append(best.scientificName) }
-            preparing += milliseconds(prepared - start)
-            inference += milliseconds(finished - prepared)
+            preparing += (prepared - start).inMilliseconds
+            inference += (finished - prepared).inMilliseconds
         }
         let mean = sum.map { Float($0 / Double(photos.count)) }
         let ranked = predictions(from: mean, top: top).enumerated().map { rank, prediction in
@@ -47,10 +47,6 @@ extension Classifier {
             timings: ["decodeAndPrepare": preparing, "inference": inference], date: now,
             photoCount: photos.count, agreeingPhotos: photos.count > 1 ? agreeing : nil
         )
-    }
-
-    private func milliseconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import PlantGuideCore
 import Hummingbird
 import Logging
 
@@ -9,7 +10,7 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
         let start = ContinuousClock.now
         let response = try await next(request, context)
         let elapsed = ContinuousClock.now - start
-        let milliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
+        let milliseconds = elapsed.inMilliseconds
         context.logger.info(
             "request",
             metadata: [

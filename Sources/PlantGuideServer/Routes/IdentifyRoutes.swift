@@ -123,7 +123,7 @@ struct IdentifyRoutes {
             id: UUID().uuidString.lowercased(),
             photos: photos.indices.map { .init(data: photos[$0], kind: kinds[$0], organ: organs[$0]) },
             outcome: outcome, sessionID: context.sessionID,
-            waitedMilliseconds: Self.milliseconds(waited), totalMilliseconds: Self.milliseconds(ContinuousClock.now - started)
+            waitedMilliseconds: waited.inMilliseconds, totalMilliseconds: (ContinuousClock.now - started).inMilliseconds
         )
         uploads.add(upload)
         return IdentifyResult(upload)
@@ -150,10 +150,6 @@ struct IdentifyRoutes {
             )
         }
         return all
-    }
-
-    private static func milliseconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
     }
 }
 

@@ -32,8 +32,7 @@ public struct PlantNetClient: Sendable {
     ) {
         self.configuration = configuration
         let sessionConfiguration = URLSessionConfiguration.ephemeral
-        let seconds = Double(configuration.timeout.components.seconds)
-            + Double(configuration.timeout.components.attoseconds) / 1e18
+        let seconds = configuration.timeout.inSeconds
         sessionConfiguration.timeoutIntervalForRequest = seconds
         sessionConfiguration.timeoutIntervalForResource = seconds * Double(configuration.maximumRetries + 1) + 5
         sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
@@ -71,7 +70,7 @@ public struct PlantNetClient: Sendable {
             let started = ContinuousClock.now
             let (data, response) = try await send(request, summary: "\(images.count) photo(s), \(form.body.count) bytes")
             let elapsed = ContinuousClock.now - started
-            return try interpretIdentify(data: data, response: response, milliseconds: Self.milliseconds(elapsed))
+            return try interpretIdentify(data: data, response: response, milliseconds: elapsed.inMilliseconds)
         } catch {
             throw error.redacting(key)
         }
@@ -136,7 +135,7 @@ public struct PlantNetClient: Sendable {
                 switch error.code {
                 case .timedOut:
                     // Already waited the whole time limit; a retry would double the wait for little gain.
-                    throw .timeout(seconds: Double(Self.milliseconds(configuration.timeout)) / 1000)
+                    throw .timeout(seconds: configuration.timeout.inMilliseconds / 1000)
                 case .cancelled:
                     throw .offline("the request was cancelled")
                 default:
@@ -273,10 +272,6 @@ public struct PlantNetClient: Sendable {
             }
         }
         return "\(error)"
-    }
-
-    static func milliseconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
     }
 }
 

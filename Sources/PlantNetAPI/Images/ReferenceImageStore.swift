@@ -27,9 +27,8 @@ public final class ReferenceImageStore: Sendable {
         self.directory = directory
         self.candidates = candidates
         let configuration = URLSessionConfiguration.ephemeral
-        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
-        configuration.timeoutIntervalForRequest = seconds
-        configuration.timeoutIntervalForResource = seconds
+        configuration.timeoutIntervalForRequest = timeout.inSeconds
+        configuration.timeoutIntervalForResource = timeout.inSeconds
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         session = URLSession(configuration: configuration)
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PlantGuideCore
 import PlantImaging
 
 /// `plantguide image prepare IMAGE --output FILE.npy`: the model's input tensor as a NumPy file.
@@ -55,7 +56,7 @@ struct PrepareImageCommand: AsyncParsableCommand {
             format: decoded.format.rawValue, originalWidth: decoded.originalWidth, originalHeight: decoded.originalHeight,
             orientation: decoded.orientation, decodedWidth: decoded.image.width, decodedHeight: decoded.image.height,
             shape: [3, size, size], output: output,
-            decodeMilliseconds: Self.milliseconds(decodedAt - start), prepareMilliseconds: Self.milliseconds(end - decodedAt))
+            decodeMilliseconds: (decodedAt - start).inMilliseconds, prepareMilliseconds: (end - decodedAt).inMilliseconds)
         if outputOptions.json {
             try console.printJSON(report)
             return
@@ -64,10 +65,6 @@ struct PrepareImageCommand: AsyncParsableCommand {
         console.print("format \(decoded.format.displayName), original \(decoded.originalWidth)×\(decoded.originalHeight), "
             + "orientation \(decoded.orientation), decoded at \(decoded.image.width)×\(decoded.image.height)")
         console.print(String(format: "decode %.1f ms, prepare %.1f ms", report.decodeMilliseconds, report.prepareMilliseconds))
-    }
-
-    static func milliseconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
     }
 }
 
