@@ -16,6 +16,8 @@ enum LiveIdentification {
         var onDeviceSummary: String?
         var onDeviceMissing: String
         var enricher: AnswerEnricher
+        /// The identification settings they were loaded with (threshold, default strategy).
+        var preferences: ServerPreferences
     }
 
     /// Loads the installed on-device model, if any, and the enricher.
@@ -24,9 +26,10 @@ enum LiveIdentification {
     ) -> LocalParts {
         var parts = LocalParts(
             onDevice: nil, onDeviceSummary: nil, onDeviceMissing: "no on-device model is installed.",
-            enricher: enricher(catalog: catalog, collection: collection, log: log)
+            enricher: enricher(catalog: catalog, collection: collection, log: log),
+            preferences: ServerPreferences.load(directory, log: log)
         )
-        let threshold = ServerPreferences.load(directory, log: log).threshold
+        let threshold = parts.preferences.threshold
         // The same threshold decides when an answer is shown as "not sure".
         parts.enricher.uncertainty.minimumConfidence = threshold
         if let url = ModelStore(dataDirectory: directory).defaultModel() {
@@ -53,7 +56,7 @@ enum LiveIdentification {
         local: LocalParts, directory: DataDirectory, environment: [String: String], log: @escaping @Sendable (String) -> Void
     ) -> IdentificationCapability? {
         let onDevice = local.onDevice
-        let preferences = ServerPreferences.load(directory, log: log)
+        let preferences = local.preferences
         var summaries: [String] = local.onDeviceSummary.map { [$0] } ?? []
         var online: OnlineIdentifier?
         var connection: OnlineConnection?

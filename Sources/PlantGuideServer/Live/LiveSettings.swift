@@ -10,8 +10,7 @@ enum LiveSettings {
     static func sessionSecret(_ directory: DataDirectory, log: @escaping @Sendable (String) -> Void) -> Data? {
         let file = directory.appending("session-secret")
         if let stored = try? Data(contentsOf: file), stored.count == 32 { return stored }
-        var generator = SystemRandomNumberGenerator()
-        let secret = Data((0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        let secret = secureRandomBytes(32)
         do {
             try directory.create()
             try secret.write(to: file, options: .atomic)

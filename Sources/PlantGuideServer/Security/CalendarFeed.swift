@@ -24,8 +24,7 @@ public final class CalendarFeed: Sendable {
     /// Turns the feed on with a new token; the old address stops working at once.
     @discardableResult
     public func renew() throws -> String {
-        var generator = SystemRandomNumberGenerator()
-        let new = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+        let new = secureRandomBytes(32).map { String(format: "%02x", $0) }.joined()
         if let file {
             try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(new.utf8).write(to: file, options: .atomic)

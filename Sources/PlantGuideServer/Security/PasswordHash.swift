@@ -17,9 +17,7 @@ public struct PasswordHash: Sendable, Hashable, CustomStringConvertible {
 
     /// Hashes a new password with a fresh random salt.
     public init(password: String, iterations: Int = PasswordHash.defaultIterations) {
-        var generator = SystemRandomNumberGenerator()
-        let salt = Data((0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) })
-        self.init(password: password, salt: salt, iterations: iterations)
+        self.init(password: password, salt: secureRandomBytes(16), iterations: iterations)
     }
 
     /// Hashes a password with a given salt.
@@ -68,6 +66,12 @@ public struct PasswordHash: Sendable, Hashable, CustomStringConvertible {
         }
         return Data(result)
     }
+}
+
+/// `count` bytes from the system's secure random source (salts, session ids, tokens, secrets).
+func secureRandomBytes(_ count: Int) -> Data {
+    var generator = SystemRandomNumberGenerator()
+    return Data((0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) })
 }
 
 /// Compares two byte strings in time that depends only on their lengths.

@@ -66,9 +66,7 @@ public final class SessionStore: Sendable {
 
     /// A new random session id (43 URL-safe characters).
     public func newSessionID() -> String {
-        var generator = SystemRandomNumberGenerator()
-        let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        return Data(bytes).base64EncodedString()
+        secureRandomBytes(32).base64EncodedString()
             .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")
     }
