@@ -16,6 +16,7 @@ public struct PlantGuideCommand: AsyncParsableCommand {
               plantguide catalog stats --json         Counts, machine-readable.
               plantguide model install                Download the on-device model (PlantNet-300K ResNet50).
               plantguide identify leaf.jpg            What plant is this? On the device and/or with Pl@ntNet.
+              plantguide recheck                      Send answers the device gave offline to Pl@ntNet now.
               plantguide serve                        Start the web app at http://127.0.0.1:8080/.
             """,
         version: PlantGuideVersion.current,
@@ -37,7 +38,7 @@ public struct PlantGuideCommand: AsyncParsableCommand {
             QuotaCommand.self,
             CacheCommand.self,
             ConfigCommand.self,
-            DevCommand.self,
+            RecheckCommand.self,
         ]
     )
 

@@ -62,7 +62,13 @@ public struct HybridIdentifier: Sendable {
         var outcome = try await run(strategy, photos: photos, organs: organs, options: options)
         outcome.totalMilliseconds = (ContinuousClock.now - started).inMilliseconds
         if let online = outcome.online, online.source == .plantNetAPI { learn(from: online, language: options.language) }
-        return enrich(outcome)
+        var enriched = enrich(outcome)
+        // The device's verdict after enrichment (threshold, close runners-up) decides "unsure".
+        if enriched.recheckReason == nil, enriched.online == nil, enriched.preferred.source == .onDevice,
+            enriched.preferred.uncertain, !enriched.preferred.predictions.isEmpty {
+            enriched.recheckReason = .uncertain
+        }
+        return enriched
     }
 
     // MARK: - Strategies
@@ -164,6 +170,7 @@ public struct HybridIdentifier: Sendable {
             var outcome = result(strategy, onDevice: identification)
             outcome.notes.append("\(error) Answered on the device.")
             outcome.onlineUnreachable = Self.isUnreachable(error)
+            outcome.recheckReason = Self.recheckReason(online: error, onDevice: identification)
             return outcome
         case (.failure(let localError), .failure(let remoteError)):
             throw .bothFailed(onDevice: localError, online: remoteError)
@@ -176,6 +183,13 @@ public struct HybridIdentifier: Sendable {
         case PlantNetError.offline, PlantNetError.timeout: true
         default: false
         }
+    }
+
+    /// Why an answer the device gave because Pl@ntNet failed deserves a re-check, if it does.
+    static func recheckReason(online error: any Error, onDevice identification: Identification) -> RecheckReason? {
+        if isUnreachable(error) { return .offline }
+        if case PlantNetError.quotaExhausted = error { return .quota }
+        return nil
     }
 
     private func result(
@@ -208,7 +222,7 @@ public struct HybridIdentifier: Sendable {
 
     /// Keeps the names, family and ids Pl@ntNet gave, for later answers; a failure to store them never fails
     /// the answer.
-    private func learn(from identification: Identification, language: String) {
+    func learn(from identification: Identification, language: String) {
         guard let store = enricher.learnedNames else { return }
         let learned = identification.predictions.compactMap { prediction -> LearnedSpecies? in
             guard !prediction.commonNames.isEmpty || prediction.family != nil || prediction.gbifId != nil else { return nil }

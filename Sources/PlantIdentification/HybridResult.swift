@@ -24,6 +24,10 @@ public struct HybridResult: Sendable, Codable, Hashable {
     /// Whether Pl@ntNet was asked and could not be reached (no connection, timed out, or backing off after a
     /// failure). Never set when it was not asked, e.g. because the device's answer was confident.
     public var onlineUnreachable = false
+    /// Why this answer is worth a Pl@ntNet re-check later: the device answered because Pl@ntNet could not be reached
+    /// or was out of quota, or the device was unsure and Pl@ntNet gave no answer. `nil` when Pl@ntNet answered or the
+    /// device was confident.
+    public var recheckReason: RecheckReason?
 
     /// Where the preferred answer came from.
     public var source: IdentificationSource { preferred.source }

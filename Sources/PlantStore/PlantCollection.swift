@@ -94,11 +94,19 @@ public struct PlantCollection: Sendable {
     ///   - plantId: file under this existing plant.
     ///   - createPlant: create a plant of the best-matching species (or chosen species) and file under it.
     ///   - chosenSpecies: the species the owner picked; by default the best prediction.
+    ///   - recheck: queue it for a Pl@ntNet re-check with these photos (bytes and organ), kept until the re-check is done
+    ///     (or, for an identification not filed under a plant, 30 days).
     public func fileIdentification(
         _ identification: Identification, photo: Data? = nil, plantId: Int64? = nil, createPlant: Bool = false,
-        chosenSpecies: String? = nil, nickname: String? = nil, room: String? = nil
+        chosenSpecies: String? = nil, nickname: String? = nil, room: String? = nil,
+        recheck: (reason: RecheckReason, photos: [(data: Data, organ: String)])? = nil
     ) throws(StoreError) -> FiledIdentification {
         let stored = try photo.map { data throws(StoreError) in try storePhoto(data) }
+        let request = try recheck.map { recheck throws(StoreError) in
+            var photos: [(photo: StoredPhoto, organ: String)] = []
+            for entry in recheck.photos { photos.append((try storePhoto(entry.data), entry.organ)) }
+            return RecheckRequest(reason: recheck.reason, photos: photos)
+        }
         var newPlant: (plant: NewPlant, profile: CareProfile)?
         if createPlant {
             guard let species = chosenSpecies.nonEmpty ?? identification.best?.scientificName else {
@@ -112,8 +120,29 @@ public struct PlantCollection: Sendable {
             )
         }
         return try database.fileIdentification(
-            identification, photo: stored, plantId: plantId, newPlant: newPlant, chosenSpecies: chosenSpecies, now: now()
+            identification, photo: stored, plantId: plantId, newPlant: newPlant, chosenSpecies: chosenSpecies,
+            recheck: request, now: now()
         )
+    }
+
+    /// Accepts a species suggestion: the plant takes the suggested species (the catalog's spelling when it knows it)
+    /// and the care guide's profile for it.
+    @discardableResult
+    public func acceptSuggestion(_ id: Int64) throws(StoreError) -> SpeciesSuggestion {
+        guard let suggestion = try database.suggestion(id: id) else {
+            throw .invalid("No species suggestion with id \(id). `plantguide recheck list` shows the open ones.")
+        }
+        let match = lookup(suggestion.suggestedSpecies)
+        let species = match?.scientificName ?? suggestion.suggestedSpecies
+        return try database.resolveSuggestion(
+            id, accept: true, species: species, profile: careGuide.profile(for: match, name: species), now: now()
+        )
+    }
+
+    /// Dismisses a species suggestion: the plant keeps its species.
+    @discardableResult
+    public func dismissSuggestion(_ id: Int64) throws(StoreError) -> SpeciesSuggestion {
+        try database.resolveSuggestion(id, accept: false, now: now())
     }
 
     /// Refines a plant's care profile with Trefle's growth facts. Failures are returned, not

@@ -12,11 +12,13 @@ extension CollectionDatabase {
     ///   - plantId: an existing plant to file it under.
     ///   - newPlant: a plant to create and file it under (with `profile`), instead of `plantId`.
     ///   - chosenSpecies: the species the owner settled on (by default the best prediction).
+    ///   - recheck: queues the identification for a later Pl@ntNet re-check with these photos, in the same transaction.
     /// - Returns: the filed record (with the new plant's id when one was created).
     @discardableResult
     public func fileIdentification(
         _ identification: Identification, photo: StoredPhoto? = nil, plantId: Int64? = nil,
-        newPlant: (plant: NewPlant, profile: CareProfile)? = nil, chosenSpecies: String? = nil, now: Date
+        newPlant: (plant: NewPlant, profile: CareProfile)? = nil, chosenSpecies: String? = nil,
+        recheck: RecheckRequest? = nil, now: Date
     ) throws(StoreError) -> FiledIdentification {
         if plantId != nil && newPlant != nil { throw .invalid("File an identification under an existing plant or a new one, not both.") }
         let now = now.roundedToMilliseconds
@@ -47,6 +49,9 @@ extension CollectionDatabase {
             )
             try record.insert(db)
             record.id = db.lastInsertedRowID
+            if let recheck {
+                try Self.queueRecheck(recheck, identificationId: record.id, saved: target != nil, now: now, db: db)
+            }
             return record
         }
     }

@@ -251,6 +251,7 @@ extension CollectionDatabase {
         try Bool.fetchOne(db, sql: """
             SELECT EXISTS (SELECT 1 FROM plantPhoto WHERE photoSHA256 = ?1)
                 OR EXISTS (SELECT 1 FROM identification WHERE photoSHA256 = ?1)
+                OR EXISTS (SELECT 1 FROM recheckPhoto WHERE photoSHA256 = ?1)
             """, arguments: [sha256]) ?? true
     }
 }

@@ -16,6 +16,7 @@ enum Schema {
         migrator.registerMigration("v5", migrate: addLearnedNames)
         migrator.registerMigration("v6", migrate: addCoverPhoto)
         migrator.registerMigration("v7", migrate: addLoginSessions)
+        migrator.registerMigration("v8", migrate: addRecheckQueue)
         return migrator
     }
 
@@ -202,6 +203,59 @@ enum Schema {
                 expiresAt TEXT NOT NULL
             );
             CREATE INDEX loginSession_expiry ON loginSession(expiresAt);
+            """)
+    }
+
+    /// Version 8: the re-check queue (identifications the device answered, waiting for Pl@ntNet, with their photos and
+    /// organs), the link from a re-check's answer to the identification it checked, and the species suggestions a
+    /// re-check or a re-scoring makes for a plant, which the owner accepts or dismisses.
+    private static func addRecheckQueue(_ db: Database) throws {
+        try db.execute(sql: """
+            ALTER TABLE identification ADD COLUMN recheckOf INTEGER REFERENCES identification(id) ON DELETE SET NULL;
+            CREATE INDEX identification_recheckOf ON identification(recheckOf);
+            CREATE TABLE recheck (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                identificationId INTEGER NOT NULL UNIQUE REFERENCES identification(id) ON DELETE CASCADE,
+                reason TEXT NOT NULL CHECK (reason IN ('offline', 'quota', 'uncertain')),
+                state TEXT NOT NULL DEFAULT 'queued' CHECK (state IN ('queued', 'done', 'failed', 'expired')),
+                queuedAt DATETIME NOT NULL,
+                expiresAt DATETIME,
+                attempts INTEGER NOT NULL DEFAULT 0 CHECK (attempts >= 0),
+                claimedUntil DATETIME,
+                claimedBy TEXT,
+                lastError TEXT,
+                resultId INTEGER REFERENCES identification(id) ON DELETE SET NULL,
+                finishedAt DATETIME,
+                CHECK ((state = 'queued') = (finishedAt IS NULL))
+            );
+            CREATE INDEX recheck_queue ON recheck(state, queuedAt);
+            CREATE TABLE recheckPhoto (
+                recheckId INTEGER NOT NULL REFERENCES recheck(id) ON DELETE CASCADE,
+                position INTEGER NOT NULL CHECK (position >= 0),
+                photoSHA256 TEXT NOT NULL REFERENCES photo(sha256) ON DELETE RESTRICT,
+                organ TEXT NOT NULL CHECK (organ IN ('leaf', 'flower', 'fruit', 'bark', 'auto', 'habit', 'other')),
+                PRIMARY KEY (recheckId, position)
+            ) WITHOUT ROWID;
+            CREATE INDEX recheckPhoto_photoSHA256 ON recheckPhoto(photoSHA256);
+            CREATE TABLE speciesSuggestion (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                plantId INTEGER NOT NULL REFERENCES plant(id) ON DELETE CASCADE,
+                kind TEXT NOT NULL CHECK (kind IN ('recheck', 'rescore')),
+                identificationId INTEGER NOT NULL REFERENCES identification(id) ON DELETE CASCADE,
+                previousIdentificationId INTEGER REFERENCES identification(id) ON DELETE SET NULL,
+                currentSpecies TEXT,
+                previousSpecies TEXT,
+                previousConfidence REAL CHECK (previousConfidence IS NULL OR previousConfidence BETWEEN 0 AND 1),
+                previousModel TEXT,
+                suggestedSpecies TEXT NOT NULL CHECK (length(trim(suggestedSpecies)) > 0),
+                confidence REAL NOT NULL CHECK (confidence BETWEEN 0 AND 1),
+                model TEXT,
+                createdAt DATETIME NOT NULL,
+                resolution TEXT CHECK (resolution IS NULL OR resolution IN ('accepted', 'dismissed', 'superseded')),
+                resolvedAt DATETIME,
+                CHECK ((resolution IS NULL) = (resolvedAt IS NULL))
+            );
+            CREATE UNIQUE INDEX speciesSuggestion_open ON speciesSuggestion(plantId) WHERE resolution IS NULL;
             """)
     }
 }

@@ -16,6 +16,8 @@ public struct FiledIdentification: Sendable, Hashable, Codable, Identifiable {
     public var identification: Identification
     /// The species the owner settled on, if any.
     public var chosenSpecies: String?
+    /// The identification this one re-checked, when it is the answer of a Pl@ntNet re-check.
+    public var recheckOf: Int64? = nil
 }
 
 extension FiledIdentification: FetchableRecord, PersistableRecord {
@@ -27,6 +29,7 @@ extension FiledIdentification: FetchableRecord, PersistableRecord {
         plantId = row["plantId"]
         photoSHA256 = row["photoSHA256"]
         chosenSpecies = row["chosenSpecies"]
+        recheckOf = row["recheckOf"]
         guard let source = IdentificationSource(rawValue: row["source"]) else {
             throw StoreError.invalid("identification \(id) has an unknown source")
         }
@@ -51,6 +54,7 @@ extension FiledIdentification: FetchableRecord, PersistableRecord {
         container["predictions"] = String(decoding: try encoder.encode(identification.predictions), as: UTF8.self)
         container["uncertain"] = identification.uncertain
         container["chosenSpecies"] = chosenSpecies
+        container["recheckOf"] = recheckOf
         container["identifiedAt"] = identification.date
     }
 }

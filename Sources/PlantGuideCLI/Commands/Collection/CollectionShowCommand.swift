@@ -1,3 +1,4 @@
+import Foundation
 import ArgumentParser
 import PlantGuideCore
 import PlantStore
@@ -26,15 +27,23 @@ struct CollectionShowCommand: AsyncParsableCommand {
         let plantId = try parsePlantId(id)
         let details = try environment.database.details(ofPlant: plantId)
         let schedule = try environment.planner.schedule(forPlant: plantId)
+        let rechecks = try environment.database.rechecks(ofIdentifications: details.identifications.map(\.id))
+        let suggestions = try environment.database.suggestions(plantId: plantId)
         if output.json {
             try console.printJSON(ShowJSON(
                 plant: PlantJSON(plant: details.plant), careProfile: details.profile, schedule: schedule,
                 photos: details.photos.map { PhotoJSON(photo: $0, library: environment.collection.photos) },
-                events: details.events, identifications: details.identifications
+                events: details.events,
+                identifications: details.identifications.map { IdentificationJSON(filed: $0, recheck: rechecks[$0.id]) },
+                suggestions: suggestions
             ))
             return
         }
         console.print(console.plantLine(details.plant))
+        for suggestion in suggestions {
+            console.print(console.style("  \(suggestion.headline). `plantguide recheck accept \(suggestion.id)` takes it, "
+                + "`plantguide recheck dismiss \(suggestion.id)` keeps \(details.plant.species ?? details.plant.name).", .yellow))
+        }
         if let notes = details.plant.notes { console.print("  Notes: \(notes)") }
         if let acquired = details.plant.acquiredOn { console.print("  Acquired \(acquired)") }
         if let profile = details.profile {
@@ -59,7 +68,10 @@ struct CollectionShowCommand: AsyncParsableCommand {
             console.print(console.style("Identifications", .cyan))
             for filed in details.identifications {
                 let best = filed.identification.best.map { "\($0.scientificName) \(Int(($0.confidence * 100).rounded())) %" } ?? "no match"
-                console.print("  \(filed.identification.date.formatted(.iso8601))  \(filed.identification.source.rawValue): \(best)")
+                var line = "  \(filed.identification.date.formatted(.iso8601))  \(filed.identification.source.rawValue): \(best)"
+                if let recheckOf = filed.recheckOf { line += " (re-check of \(recheckOf))" }
+                if let item = rechecks[filed.id], item.state == .queued { line += " — waiting for a Pl@ntNet re-check" }
+                console.print(line)
             }
         }
     }
@@ -70,7 +82,46 @@ struct CollectionShowCommand: AsyncParsableCommand {
         var schedule: [ScheduledTask]
         var photos: [PhotoJSON]
         var events: [CareEvent]
-        var identifications: [FiledIdentification]
+        var identifications: [IdentificationJSON]
+        var suggestions: [SpeciesSuggestion]
+    }
+}
+
+/// A filed identification as `collection show --json` prints it: the record's fields, `recheckOf` when it is a
+/// re-check's or re-scoring's answer, and `recheck` (`null` when it was never queued) with the queue item's state.
+struct IdentificationJSON: Encodable {
+    var filed: FiledIdentification
+    var recheck: RecheckItem?
+
+    private enum Keys: String, CodingKey { case recheck }
+
+    func encode(to encoder: any Encoder) throws {
+        try filed.encode(to: encoder)
+        var container = encoder.container(keyedBy: Keys.self)
+        try container.encode(recheck.map(RecheckJSON.init), forKey: .recheck)
+    }
+
+    /// `{state, reason, queuedAt, attempts, lastError, resultId, finishedAt, expiresAt}`.
+    private struct RecheckJSON: Encodable {
+        var state: RecheckState
+        var reason: RecheckReason
+        var queuedAt: Date
+        var attempts: Int
+        var lastError: String?
+        var resultId: Int64?
+        var finishedAt: Date?
+        var expiresAt: Date?
+
+        init(_ item: RecheckItem) {
+            state = item.state
+            reason = item.reason
+            queuedAt = item.queuedAt
+            attempts = item.attempts
+            lastError = item.lastError
+            resultId = item.resultId
+            finishedAt = item.finishedAt
+            expiresAt = item.expiresAt
+        }
     }
 }
 

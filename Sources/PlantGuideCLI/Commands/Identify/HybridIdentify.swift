@@ -134,6 +134,14 @@ enum HybridIdentify {
         var totalMilliseconds: Double
         /// Where `--save` filed the answer.
         var saved: Saved?
+        /// Whether the answer waits for a Pl@ntNet re-check.
+        var recheck: Recheck?
+
+        struct Recheck: Encodable {
+            var queued: Bool
+            var reason: RecheckReason
+            var identificationId: Int64
+        }
 
         struct Saved: Encodable {
             var identificationId: Int64
@@ -253,7 +261,7 @@ enum HybridIdentify {
 
         private enum CodingKeys: String, CodingKey {
             case source, strategy, model, uncertain, uncertainReason, photoCount, agreeingPhotos, notAPlant, remainingRequests
-            case quotaLevel, predictions, suggestions, onDevice, online, notes, timings, totalMilliseconds, saved
+            case quotaLevel, predictions, suggestions, onDevice, online, notes, timings, totalMilliseconds, saved, recheck
         }
 
         func encode(to encoder: any Encoder) throws {
@@ -276,6 +284,7 @@ enum HybridIdentify {
             try container.encode(timings, forKey: .timings)
             try container.encode(totalMilliseconds, forKey: .totalMilliseconds)
             try container.encodeIfPresent(saved, forKey: .saved)
+            try container.encodeIfPresent(recheck, forKey: .recheck)
         }
     }
 

@@ -104,17 +104,29 @@ struct IdentifyCommand: AsyncParsableCommand {
         do {
             let result = try await HybridIdentify.run(photoPaths: files, options: hybrid, identifier: identifier)
             let quota = setup.quota.status()
-            let filed = try save ? file(result.preferred, photo: files[0]) : nil
+            // An answer the device gave in Pl@ntNet's place waits for a re-check, saved or not (when Pl@ntNet is set up).
+            let recheck = identifier.online == nil ? nil : result.recheckReason
+            let filed = try save || recheck != nil
+                ? file(result.preferred, photos: files, save: save, recheck: recheck, console: console) : nil
             if output.json {
                 var answer = HybridIdentify.Output(result, quota: quota)
-                answer.saved = filed.map { HybridIdentify.Output.Saved(identificationId: $0.id, plantId: $0.plantId) }
+                answer.saved = filed.flatMap { save ? HybridIdentify.Output.Saved(identificationId: $0.id, plantId: $0.plantId) : nil }
+                answer.recheck = filed.flatMap { filed in
+                    recheck.map { HybridIdentify.Output.Recheck(queued: true, reason: $0, identificationId: filed.id) }
+                }
                 try console.printJSON(answer)
             } else {
                 HybridIdentify.printText(
                     result, quota: quota, photos: files, threshold: hybrid.threshold, top: top, console: console
                 )
-                if let filed {
+                if let filed, save {
                     console.print("Saved as identification \(filed.id)" + (filed.plantId.map { " of plant \($0)" } ?? "") + ".")
+                }
+                if filed != nil, let recheck {
+                    console.print(console.style(
+                        "Queued for a Pl@ntNet re-check (answered on the device because \(recheck.label)); "
+                            + "`plantguide recheck` sends it when Pl@ntNet can be reached.", .dim
+                    ))
                 }
             }
         } catch let error as HybridError {
@@ -123,12 +135,27 @@ struct IdentifyCommand: AsyncParsableCommand {
         }
     }
 
-    /// Files the preferred answer in the collection, with the photo (stored once, without metadata).
-    private func file(_ identification: Identification, photo path: String) throws -> FiledIdentification {
-        let environment = try CollectionEnvironment.load()
-        return try environment.collection.fileIdentification(
-            identification, photo: try HybridIdentify.readPhoto(path), plantId: plant, createPlant: createPlant, room: room
-        )
+    /// Files the preferred answer in the collection: with `save`, under the plant and with its first photo (stored once,
+    /// without metadata); with `recheck`, queued with all its photos for Pl@ntNet. A queue that cannot be written only
+    /// warns when the answer was not to be saved: the answer itself is already printed.
+    private func file(
+        _ identification: Identification, photos paths: [String], save: Bool, recheck: RecheckReason?, console: Console
+    ) throws -> FiledIdentification? {
+        do {
+            let environment = try CollectionEnvironment.load()
+            var photos: [(data: Data, organ: String)] = []
+            for (index, path) in paths.enumerated() {
+                let organ = index < hybrid.organs.count ? hybrid.organs[index] : .auto
+                photos.append((try HybridIdentify.readPhoto(path), organ.rawValue))
+            }
+            return try environment.collection.fileIdentification(
+                identification, photo: save ? photos.first?.data : nil, plantId: save ? plant : nil, createPlant: save && createPlant,
+                room: room, recheck: recheck.map { (reason: $0, photos: photos) }
+            )
+        } catch where !save {
+            console.warn("warning: the answer could not be queued for a Pl@ntNet re-check: \(error)")
+            return nil
+        }
     }
 
     /// The on-device classifier: `--model`, else the installed default, else none (the hybrid then

@@ -1,0 +1,129 @@
+import ArgumentParser
+import Foundation
+import PlantGuideCore
+import PlantStore
+
+/// `plantguide recheck list`: the queue and the suggestions waiting for the owner.
+struct RecheckListCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "Show the re-check queue and the species suggestions waiting for you.",
+        discussion: """
+            --json prints {summary, queue, suggestions}.
+
+            Examples:
+              plantguide recheck list
+              plantguide recheck list --all --json
+            """
+    )
+
+    @Flag(help: "Include finished items and settled suggestions.")
+    var all = false
+
+    @OptionGroup var output: OutputOptions
+
+    func run() async throws {
+        let console = Console()
+        let environment = try CollectionEnvironment.load()
+        let database = environment.database
+        let queue = all ? try database.rechecks() : try database.queuedRechecks(now: environment.now())
+        let suggestions = try database.suggestions(includeResolved: all)
+        if output.json {
+            try console.printJSON(ListJSON(summary: try database.recheckSummary(), queue: queue, suggestions: suggestions))
+            return
+        }
+        console.print(console.style("Queue", .cyan))
+        if queue.isEmpty { console.print("  Nothing waiting for a re-check.") }
+        for item in queue {
+            let subject = item.plantId.map { "plant \($0)" } ?? "identification \(item.identificationId) (not saved)"
+            var line = "  \(item.queuedAt.formatted(.iso8601))  \(subject), \(counted(item.photos.count, "photo")): \(item.state.rawValue)"
+            line += item.state == .queued ? ", because \(item.reason.label)" : ""
+            if item.attempts > 0, item.state == .queued { line += ", \(counted(item.attempts, "attempt"))" }
+            console.print(line)
+            if let error = item.lastError, item.state != .done { console.print(console.style("    last error: \(error)", .dim)) }
+        }
+        console.print(console.style("Suggestions", .cyan))
+        if suggestions.isEmpty { console.print("  None.") }
+        for suggestion in suggestions {
+            let plant = try? database.plant(id: suggestion.plantId)
+            let name = plant.map { $0.displayName } ?? "plant \(suggestion.plantId)"
+            var line = "  \(suggestion.id). \(name) (plant \(suggestion.plantId)): \(suggestion.headline)"
+            if let current = suggestion.currentSpecies { line += "; it is filed as \(current)" }
+            if let resolution = suggestion.resolution { line += " [\(resolution.rawValue)]" }
+            console.print(line)
+            if suggestion.kind == .rescore, let previous = suggestion.previousSpecies {
+                console.print(console.style("     before: \(previous) with \(suggestion.previousModel ?? "an unknown model")", .dim))
+            }
+        }
+        if suggestions.contains(where: { $0.resolution == nil }) {
+            console.print("Accept with `plantguide recheck accept ID`, or keep the species with `plantguide recheck dismiss ID`.")
+        }
+    }
+
+    private struct ListJSON: Encodable {
+        var summary: RecheckSummary
+        var queue: [RecheckItem]
+        var suggestions: [SpeciesSuggestion]
+    }
+}
+
+/// `plantguide recheck accept ID`.
+struct RecheckAcceptCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "accept",
+        abstract: "Accept a species suggestion: the plant takes the suggested species and its care profile.",
+        discussion: "Example:\n  plantguide recheck accept 3"
+    )
+
+    @Argument(help: "The suggestion's id (see `plantguide recheck list`).")
+    var id: Int64
+
+    @OptionGroup var output: OutputOptions
+
+    func run() async throws {
+        let environment = try CollectionEnvironment.load()
+        try SuggestionOutput.show(try environment.collection.acceptSuggestion(id), environment: environment, json: output.json)
+    }
+}
+
+/// `plantguide recheck dismiss ID`.
+struct RecheckDismissCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "dismiss",
+        abstract: "Dismiss a species suggestion: the plant keeps its species.",
+        discussion: "Example:\n  plantguide recheck dismiss 3"
+    )
+
+    @Argument(help: "The suggestion's id (see `plantguide recheck list`).")
+    var id: Int64
+
+    @OptionGroup var output: OutputOptions
+
+    func run() async throws {
+        let environment = try CollectionEnvironment.load()
+        try SuggestionOutput.show(try environment.collection.dismissSuggestion(id), environment: environment, json: output.json)
+    }
+}
+
+private enum SuggestionOutput {
+    static func show(_ suggestion: SpeciesSuggestion, environment: CollectionEnvironment, json: Bool) throws {
+        let console = Console()
+        let plant = try environment.database.plant(id: suggestion.plantId)
+        if json {
+            try console.printJSON(Settled(suggestion: suggestion, plant: plant.map(PlantJSON.init)))
+            return
+        }
+        let name = plant?.nickname ?? "Plant \(suggestion.plantId)"
+        switch suggestion.resolution {
+        case .accepted?:
+            let before = suggestion.currentSpecies.map { " (was \($0))" } ?? ""
+            console.print("\(name)\(before) is now \(plant?.species ?? suggestion.suggestedSpecies), with its care profile.")
+        default: console.print("\(name) keeps its species\(plant?.species.map { " (\($0))" } ?? "").")
+        }
+    }
+
+    private struct Settled: Encodable {
+        var suggestion: SpeciesSuggestion
+        var plant: PlantJSON?
+    }
+}

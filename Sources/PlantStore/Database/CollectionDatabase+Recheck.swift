@@ -1,0 +1,413 @@
+import Foundation
+import GRDB
+import PlantGuideCore
+
+/// What to queue with an identification for a later Pl@ntNet re-check: why, and the photos with their organs.
+public struct RecheckRequest: Sendable {
+    /// Why the identification needs checking.
+    public var reason: RecheckReason
+    /// The photos to send (already written by ``PhotoLibrary``), with the organ each shows.
+    public var photos: [(photo: StoredPhoto, organ: String)]
+
+    /// Describes a re-check to queue.
+    public init(reason: RecheckReason, photos: [(photo: StoredPhoto, organ: String)]) {
+        self.reason = reason
+        self.photos = photos
+    }
+}
+
+/// What recording a re-check's answer did.
+public struct RecheckCompletion: Sendable, Hashable {
+    /// The answer, filed in the history (``FiledIdentification/recheckOf`` points at the checked identification).
+    public var result: FiledIdentification
+    /// The suggestion made for the plant, when Pl@ntNet's best species differs from the plant's.
+    public var suggestion: SpeciesSuggestion?
+    /// Photos nothing uses any more (those of an identification that was not saved), whose files may go.
+    public var releasedPhotos: [StoredPhoto]
+}
+
+/// An identification of a plant that re-scoring with another model can redo: the plant's latest on-device answer and
+/// the photo it was made from.
+public struct RescoreCandidate: Sendable, Hashable {
+    public var plant: Plant
+    public var identification: FiledIdentification
+    /// The stored photo to classify again.
+    public var photoSHA256: String
+}
+
+/// How many items of the re-check queue are in each state, and how many suggestions wait for the owner.
+public struct RecheckSummary: Sendable, Hashable, Codable {
+    public var queued: Int
+    public var done: Int
+    public var failed: Int
+    public var expired: Int
+    public var openSuggestions: Int
+}
+
+extension CollectionDatabase {
+    /// How long the photos of an identification not saved to a plant are kept while it waits for a re-check.
+    public static let unsavedRecheckLifetime: TimeInterval = 30 * 24 * 3600
+    /// After this many failed attempts an item leaves the queue as ``RecheckState/failed``.
+    public static let recheckAttemptLimit = 5
+    /// Below this confidence a re-check or re-scoring that disagrees with the plant's species is not worth the owner's
+    /// attention, and no suggestion is made (the answer is still kept in the history).
+    public static let suggestionMinimumConfidence = 0.1
+
+    /// Queues an identification for a re-check, with its photos; called inside ``fileIdentification`` so the record and
+    /// its place in the queue are written in one transaction.
+    static func queueRecheck(
+        _ request: RecheckRequest, identificationId: Int64, saved: Bool, now: Date, db: Database
+    ) throws {
+        guard !request.photos.isEmpty else { throw StoreError.invalid("A re-check needs at least one photo.") }
+        let expires: Date? = saved ? nil : now.addingTimeInterval(unsavedRecheckLifetime)
+        try db.execute(
+            sql: "INSERT INTO recheck (identificationId, reason, queuedAt, expiresAt) VALUES (?, ?, ?, ?)",
+            arguments: [identificationId, request.reason.rawValue, now, expires]
+        )
+        let recheckId = db.lastInsertedRowID
+        for (position, entry) in request.photos.enumerated() {
+            try recordPhoto(entry.photo, db: db)
+            try db.execute(
+                sql: "INSERT INTO recheckPhoto (recheckId, position, photoSHA256, organ) VALUES (?, ?, ?, ?)",
+                arguments: [recheckId, position, entry.photo.sha256, entry.organ]
+            )
+        }
+    }
+
+    // MARK: - Reading the queue
+
+    /// Items still waiting, in the order they are sent: those of saved plants first, then oldest first. Items
+    /// another process has claimed and not finished are included (a dry run shows them); see ``claimRecheck``.
+    public func queuedRechecks(now: Date, limit: Int? = nil) throws(StoreError) -> [RecheckItem] {
+        try read("read the re-check queue") { db in
+            try Self.items(db, where: "r.state = 'queued' AND (r.expiresAt IS NULL OR r.expiresAt > ?)", arguments: [now],
+                           order: "i.plantId IS NULL, r.queuedAt, r.id", limit: limit)
+        }
+    }
+
+    /// Every item of the queue, newest first, in any state.
+    public func rechecks(limit: Int? = nil) throws(StoreError) -> [RecheckItem] {
+        try read("read the re-check queue") { db in
+            try Self.items(db, where: "1", arguments: [], order: "r.queuedAt DESC, r.id DESC", limit: limit)
+        }
+    }
+
+    /// The queue item of an identification, if it was ever queued.
+    public func recheck(ofIdentification identificationId: Int64) throws(StoreError) -> RecheckItem? {
+        try read("read a re-check") { db in
+            try Self.items(db, where: "r.identificationId = ?", arguments: [identificationId], order: "r.id", limit: 1).first
+        }
+    }
+
+    /// The queue items of many identifications at once, by identification id.
+    public func rechecks(ofIdentifications ids: [Int64]) throws(StoreError) -> [Int64: RecheckItem] {
+        guard !ids.isEmpty else { return [:] }
+        return try read("read re-checks") { db in
+            let marks = Array(repeating: "?", count: ids.count).joined(separator: ", ")
+            let items = try Self.items(
+                db, where: "r.identificationId IN (\(marks))", arguments: StatementArguments(ids), order: "r.id", limit: nil
+            )
+            return Dictionary(items.map { ($0.identificationId, $0) }, uniquingKeysWith: { first, _ in first })
+        }
+    }
+
+    /// Counts by state.
+    public func recheckSummary() throws(StoreError) -> RecheckSummary {
+        try read("count the re-check queue") { db in
+            var counts: [String: Int] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT state, COUNT(*) AS n FROM recheck GROUP BY state") {
+                counts[row["state"]] = row["n"]
+            }
+            let open = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM speciesSuggestion WHERE resolution IS NULL") ?? 0
+            return RecheckSummary(
+                queued: counts["queued"] ?? 0, done: counts["done"] ?? 0, failed: counts["failed"] ?? 0,
+                expired: counts["expired"] ?? 0, openSuggestions: open
+            )
+        }
+    }
+
+    private static func items(
+        _ db: Database, where condition: String, arguments: StatementArguments, order: String, limit: Int?
+    ) throws -> [RecheckItem] {
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT r.*, i.plantId AS plantId FROM recheck r JOIN identification i ON i.id = r.identificationId
+            WHERE \(condition) ORDER BY \(order)\(limit.map { " LIMIT \(max(0, $0))" } ?? "")
+            """, arguments: arguments)
+        return try rows.map { row in
+            let photos = try Row.fetchAll(
+                db, sql: "SELECT photoSHA256, organ FROM recheckPhoto WHERE recheckId = ? ORDER BY position",
+                arguments: [row["id"] as Int64]
+            ).map { RecheckPhoto(sha256: $0["photoSHA256"], organ: $0["organ"]) }
+            return try RecheckItem(row: row, photos: photos)
+        }
+    }
+
+    // MARK: - Draining
+
+    /// Claims a queued item for sending, so that another process draining at the same time skips it. A claim lasts
+    /// `lease`, and only while the claiming process lives: one killed mid-send leaves its item to the next run at once,
+    /// never lost (the way a PostgreSQL row lock taken with `FOR UPDATE SKIP LOCKED` ends with its session).
+    /// - Returns: whether this caller holds the claim.
+    public func claimRecheck(
+        _ id: Int64, now: Date, lease: TimeInterval = 300, claimant: String = ProcessIdentity.current
+    ) throws(StoreError) -> Bool {
+        try write("claim a re-check") { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT claimedUntil, claimedBy FROM recheck WHERE id = ? AND state = 'queued'",
+                                             arguments: [id]) else { return false }
+            if row["claimedUntil"] != nil, row.timestamp("claimedUntil") > now, let holder = row["claimedBy"] as String?,
+                holder != claimant, ProcessIdentity.isAlive(holder) {
+                return false
+            }
+            try db.execute(sql: """
+                UPDATE recheck SET claimedUntil = ?, claimedBy = ?, attempts = attempts + 1 WHERE id = ?
+                """, arguments: [now.addingTimeInterval(lease), claimant, id])
+            return true
+        }
+    }
+
+    /// Gives a claim back without counting the attempt (draining stopped before the item was sent or answered).
+    public func releaseRecheck(_ id: Int64) throws(StoreError) {
+        try write("release a re-check") { db in
+            try db.execute(sql: """
+                UPDATE recheck SET claimedUntil = NULL, claimedBy = NULL, attempts = max(attempts - 1, 0) WHERE id = ? AND state = 'queued'
+                """, arguments: [id])
+        }
+    }
+
+    /// Records that sending an item failed; after ``recheckAttemptLimit`` attempts it leaves the queue as failed, and
+    /// the photos of an unsaved identification are let go.
+    /// - Returns: photos nothing uses any more.
+    @discardableResult
+    public func failRecheck(_ id: Int64, reason: String, now: Date) throws(StoreError) -> [StoredPhoto] {
+        try write("record a failed re-check") { db in
+            try db.execute(sql: """
+                UPDATE recheck SET claimedUntil = NULL, claimedBy = NULL, lastError = ?,
+                    state = CASE WHEN attempts >= ? THEN 'failed' ELSE 'queued' END,
+                    finishedAt = CASE WHEN attempts >= ? THEN ? ELSE NULL END
+                WHERE id = ? AND state = 'queued'
+                """, arguments: [String(reason.prefix(500)), Self.recheckAttemptLimit, Self.recheckAttemptLimit, now, id])
+            let state = try String.fetchOne(db, sql: "SELECT state FROM recheck WHERE id = ?", arguments: [id])
+            return state == "failed" ? try Self.releasePhotos(ofRecheck: id, db: db) : []
+        }
+    }
+
+    /// Records Pl@ntNet's answer to a queued item, in one transaction: the answer joins the history beside the checked
+    /// identification (under the same plant), the item leaves the queue, and when the answer's best species differs
+    /// from the plant's, a suggestion is made (replacing an open one). The plant itself is never changed.
+    ///
+    /// - Returns: `nil` when the item is no longer queued (another process recorded it first): nothing was written.
+    public func completeRecheck(_ id: Int64, answer: Identification, now: Date) throws(StoreError) -> RecheckCompletion? {
+        let now = now.roundedToMilliseconds
+        var answer = answer
+        answer.date = answer.date.roundedToMilliseconds
+        answer.timings = [:]
+        return try write("record a re-check's answer") { db -> RecheckCompletion? in
+            guard let row = try Row.fetchOne(db, sql: """
+                SELECT r.identificationId, (SELECT photoSHA256 FROM recheckPhoto WHERE recheckId = r.id ORDER BY position LIMIT 1)
+                    AS firstPhoto FROM recheck r WHERE r.id = ? AND r.state = 'queued'
+                """, arguments: [id]),
+                let original = try FiledIdentification.fetchOne(db, key: row["identificationId"] as Int64)
+            else { return nil }
+            let firstPhoto: String? = row["firstPhoto"]
+            // The answer keeps its photo only where the plant keeps it too; an unsaved identification's photos go.
+            let keepsPhoto = try original.plantId != nil && firstPhoto.map { sha in
+                try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM plantPhoto WHERE plantId = ? AND photoSHA256 = ?)",
+                                  arguments: [original.plantId, sha]) ?? false
+            } ?? false
+            var result = FiledIdentification(
+                id: 0, uuid: UUID().uuidString.lowercased(), plantId: original.plantId,
+                photoSHA256: keepsPhoto ? firstPhoto : nil, identification: answer,
+                chosenSpecies: original.chosenSpecies, recheckOf: original.id
+            )
+            try result.insert(db)
+            result.id = db.lastInsertedRowID
+            try db.execute(sql: """
+                UPDATE recheck SET state = 'done', resultId = ?, finishedAt = ?, claimedUntil = NULL, claimedBy = NULL, lastError = NULL
+                WHERE id = ?
+                """, arguments: [result.id, now, id])
+            let suggestion = try Self.suggest(
+                .recheck, answer: result, previous: original, now: now, db: db
+            )
+            let released = try Self.releasePhotos(ofRecheck: id, db: db)
+            return RecheckCompletion(result: result, suggestion: suggestion, releasedPhotos: released)
+        }
+    }
+
+    /// Lets go of items of unsaved identifications that waited past their expiry.
+    /// - Returns: how many expired, and the photos nothing uses any more.
+    public func expireRechecks(now: Date) throws(StoreError) -> (expired: Int, released: [StoredPhoto]) {
+        try write("expire old re-checks") { db in
+            let ids = try Int64.fetchAll(db, sql: """
+                SELECT id FROM recheck WHERE state = 'queued' AND expiresAt IS NOT NULL AND expiresAt <= ?
+                """, arguments: [now])
+            var released: [StoredPhoto] = []
+            for id in ids {
+                try db.execute(sql: "UPDATE recheck SET state = 'expired', finishedAt = ?, claimedUntil = NULL, claimedBy = NULL WHERE id = ?",
+                               arguments: [now, id])
+                released += try Self.releasePhotos(ofRecheck: id, db: db)
+            }
+            return (ids.count, released)
+        }
+    }
+
+    /// Drops an item's photo links and deletes the records of photos nothing else uses.
+    private static func releasePhotos(ofRecheck id: Int64, db: Database) throws -> [StoredPhoto] {
+        let shas = try String.fetchAll(db, sql: "SELECT photoSHA256 FROM recheckPhoto WHERE recheckId = ?", arguments: [id])
+        try db.execute(sql: "DELETE FROM recheckPhoto WHERE recheckId = ?", arguments: [id])
+        var released: [StoredPhoto] = []
+        for sha in Set(shas).sorted() where try !isPhotoUsed(sha, db: db) {
+            if let photo = try StoredPhoto.fetchOne(db, key: sha) {
+                try photo.delete(db)
+                released.append(photo)
+            }
+        }
+        return released
+    }
+
+    // MARK: - Re-scoring
+
+    /// Each plant's latest on-device identification made with another model than `model`, with a stored photo to
+    /// classify again, oldest plant first. A plant re-scored with `model` already has that answer as its latest and is
+    /// left out.
+    public func rescoreCandidates(model: String) throws(StoreError) -> [RescoreCandidate] {
+        try read("find identifications to re-score") { db in
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT i.id AS identificationId, p.id AS plantId,
+                    coalesce(i.photoSHA256,
+                        (SELECT rp.photoSHA256 FROM recheck r JOIN recheckPhoto rp ON rp.recheckId = r.id
+                         WHERE r.identificationId = i.id ORDER BY rp.position LIMIT 1),
+                        (SELECT photoSHA256 FROM plantPhoto WHERE plantId = p.id ORDER BY isCover DESC, addedAt LIMIT 1))
+                        AS photo
+                FROM plant p JOIN identification i ON i.id = (
+                    SELECT id FROM identification WHERE plantId = p.id AND source = 'onDevice'
+                    ORDER BY identifiedAt DESC, id DESC LIMIT 1)
+                WHERE i.model IS NOT ?
+                ORDER BY p.id
+                """, arguments: [model])
+            return try rows.compactMap { row -> RescoreCandidate? in
+                guard let photo = row["photo"] as String?,
+                    let plant = try Plant.fetchOne(db, key: row["plantId"] as Int64),
+                    let identification = try FiledIdentification.fetchOne(db, key: row["identificationId"] as Int64)
+                else { return nil }
+                return RescoreCandidate(plant: plant, identification: identification, photoSHA256: photo)
+            }
+        }
+    }
+
+    /// Files a re-scoring's answer beside the identification it redid, and suggests its species when it differs from
+    /// the plant's, in one transaction.
+    public func fileRescore(
+        _ answer: Identification, of original: FiledIdentification, photoSHA256: String, now: Date
+    ) throws(StoreError) -> (result: FiledIdentification, suggestion: SpeciesSuggestion?) {
+        let now = now.roundedToMilliseconds
+        var answer = answer
+        answer.date = answer.date.roundedToMilliseconds
+        answer.timings = [:]
+        return try write("file a re-scoring") { db in
+            guard let plantId = original.plantId, try Plant.exists(db, key: plantId) else {
+                throw StoreError.invalid("Identification \(original.id) is not filed under a plant.")
+            }
+            let photoKept = try StoredPhoto.exists(db, key: photoSHA256)
+            var result = FiledIdentification(
+                id: 0, uuid: UUID().uuidString.lowercased(), plantId: plantId, photoSHA256: photoKept ? photoSHA256 : nil,
+                identification: answer, chosenSpecies: original.chosenSpecies, recheckOf: original.id
+            )
+            try result.insert(db)
+            result.id = db.lastInsertedRowID
+            return (result, try Self.suggest(.rescore, answer: result, previous: original, now: now, db: db))
+        }
+    }
+
+    // MARK: - Suggestions
+
+    /// Makes a suggestion when `answer`'s best species differs from its plant's current species.
+    private static func suggest(
+        _ kind: SpeciesSuggestion.Kind, answer: FiledIdentification, previous: FiledIdentification, now: Date, db: Database
+    ) throws -> SpeciesSuggestion? {
+        guard let plantId = answer.plantId, let best = answer.identification.best,
+            best.confidence >= suggestionMinimumConfidence,
+            let plant = try Plant.fetchOne(db, key: plantId)
+        else { return nil }
+        let current = plant.species ?? previous.chosenSpecies ?? previous.identification.best?.scientificName
+        if let current, sameSpecies(current, best.scientificName) { return nil }
+        try db.execute(sql: """
+            UPDATE speciesSuggestion SET resolution = 'superseded', resolvedAt = ? WHERE plantId = ? AND resolution IS NULL
+            """, arguments: [now, plantId])
+        let previousBest = previous.identification.best
+        try db.execute(sql: """
+            INSERT INTO speciesSuggestion (plantId, kind, identificationId, previousIdentificationId, currentSpecies,
+                previousSpecies, previousConfidence, previousModel, suggestedSpecies, confidence, model, createdAt)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [
+                plantId, kind.rawValue, answer.id, previous.id, current, previousBest?.scientificName,
+                previousBest.map { min(max($0.confidence, 0), 1) }, previous.identification.model, best.scientificName,
+                min(max(best.confidence, 0), 1), answer.identification.model, now,
+            ])
+        return try SpeciesSuggestion.fetchOne(db, sql: "SELECT * FROM speciesSuggestion WHERE id = ?", arguments: [db.lastInsertedRowID])
+    }
+
+    /// Whether two scientific names are the same species (authorship and case aside).
+    static func sameSpecies(_ first: String, _ second: String) -> Bool {
+        ScientificName(parsing: first).binomial.lowercased() == ScientificName(parsing: second).binomial.lowercased()
+    }
+
+    /// Suggestions waiting for the owner (of one plant when `plantId` is given), newest first; with `includeResolved`,
+    /// settled ones too.
+    public func suggestions(plantId: Int64? = nil, includeResolved: Bool = false) throws(StoreError) -> [SpeciesSuggestion] {
+        try read("read species suggestions") { db in
+            var conditions: [String] = []
+            var arguments = StatementArguments()
+            if let plantId {
+                conditions.append("plantId = ?")
+                arguments += [plantId]
+            }
+            if !includeResolved { conditions.append("resolution IS NULL") }
+            let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+            return try SpeciesSuggestion.fetchAll(
+                db, sql: "SELECT * FROM speciesSuggestion\(filter) ORDER BY createdAt DESC, id DESC", arguments: arguments
+            )
+        }
+    }
+
+    /// One suggestion by id.
+    public func suggestion(id: Int64) throws(StoreError) -> SpeciesSuggestion? {
+        try read("read a species suggestion") { db in
+            try SpeciesSuggestion.fetchOne(db, sql: "SELECT * FROM speciesSuggestion WHERE id = ?", arguments: [id])
+        }
+    }
+
+    /// Settles an open suggestion. Accepting changes the plant's species (and its name, when the name was the old
+    /// species), records the species as chosen on the suggesting identification, and replaces the care profile with
+    /// `profile` when one is given; dismissing changes nothing but the suggestion.
+    @discardableResult
+    public func resolveSuggestion(
+        _ id: Int64, accept: Bool, species: String? = nil, profile: CareProfile? = nil, now: Date
+    ) throws(StoreError) -> SpeciesSuggestion {
+        let now = now.roundedToMilliseconds
+        return try write("settle a species suggestion") { db in
+            guard let suggestion = try SpeciesSuggestion.fetchOne(db, sql: "SELECT * FROM speciesSuggestion WHERE id = ?", arguments: [id]) else {
+                throw StoreError.invalid("No species suggestion with id \(id). `plantguide recheck list` shows the open ones.")
+            }
+            guard suggestion.resolution == nil else {
+                throw StoreError.invalid("Suggestion \(id) was already \(suggestion.resolution?.rawValue ?? "settled").")
+            }
+            if accept {
+                guard var plant = try Plant.fetchOne(db, key: suggestion.plantId) else { throw StoreError.plantNotFound(suggestion.plantId) }
+                let newSpecies = species.nonEmpty ?? suggestion.suggestedSpecies
+                if plant.name == plant.species || suggestion.currentSpecies.map({ plant.name == $0 }) == true { plant.name = newSpecies }
+                plant.species = newSpecies
+                plant.updatedAt = max(now, plant.createdAt)
+                try plant.update(db)
+                if let profile { try CareProfileRow(plantId: plant.id, profile: profile).save(db) }
+                try db.execute(sql: "UPDATE identification SET chosenSpecies = ? WHERE id = ?",
+                               arguments: [suggestion.suggestedSpecies, suggestion.identificationId])
+            }
+            try db.execute(sql: "UPDATE speciesSuggestion SET resolution = ?, resolvedAt = ? WHERE id = ?",
+                           arguments: [accept ? "accepted" : "dismissed", now, id])
+            var settled = suggestion
+            settled.resolution = accept ? .accepted : .dismissed
+            settled.resolvedAt = now
+            return settled
+        }
+    }
+}

@@ -1,0 +1,196 @@
+import Foundation
+import PlantGuideCore
+
+/// The Pl@ntNet quota as the re-check queue needs it: how many requests are left today, if known, and whether calls
+/// are blocked.
+public struct RecheckBudget: Sendable, Hashable {
+    /// Requests left today; `nil` until the first answer after a reset.
+    public var remaining: Int?
+    /// Whether calls are blocked until the reset (quota used up, or a 429).
+    public var blocked: Bool
+
+    /// Describes the quota.
+    public init(remaining: Int?, blocked: Bool) {
+        self.remaining = remaining
+        self.blocked = blocked
+    }
+}
+
+/// What one item of a re-check run came to, as `plantguide recheck --json` prints it.
+public struct RecheckRunItem: Sendable, Hashable, Codable {
+    /// What happened to the item.
+    public enum Outcome: String, Sendable, Codable, Hashable {
+        /// Pl@ntNet answered; the answer is in the history.
+        case answered
+        /// Sending failed; the item stays queued (or leaves it as failed after too many attempts).
+        case failed
+        /// Another process is sending it right now.
+        case busy
+        /// A dry run: it would have been sent.
+        case wouldSend
+    }
+
+    public var recheckId: Int64
+    public var identificationId: Int64
+    public var plantId: Int64?
+    public var reason: RecheckReason
+    public var outcome: Outcome
+    /// Pl@ntNet's best species and its confidence, when it answered with one.
+    public var species: String?
+    public var confidence: Double?
+    /// The suggestion made for the plant when the species differs from the plant's.
+    public var suggestionId: Int64?
+    /// Why sending failed.
+    public var error: String?
+}
+
+/// The result of draining the re-check queue once: `{sent, changed, skipped, remainingQuota, …}`.
+public struct RecheckRun: Sendable, Hashable, Codable {
+    /// Items sent to Pl@ntNet and answered (in a dry run: that would be sent).
+    public var sent = 0
+    /// Answers whose best species differs from the plant's: each made a suggestion.
+    public var changed = 0
+    /// Items still queued after the run (stopped early, past the limit, or busy elsewhere).
+    public var skipped = 0
+    /// Items that failed this run.
+    public var failed = 0
+    /// Items of unsaved identifications let go because they waited 30 days.
+    public var expired = 0
+    /// Pl@ntNet requests left today after the run, when known.
+    public var remainingQuota: Int?
+    /// Why the run stopped before the end of the queue, if it did.
+    public var stoppedBecause: String?
+    /// Whether nothing was sent (`--dry-run`).
+    public var dryRun = false
+    /// Every item looked at, in order.
+    public var items: [RecheckRunItem] = []
+}
+
+/// Drains the re-check queue: sends queued identifications to Pl@ntNet, oldest first and saved plants first, while
+/// the quota allows and above a reserve kept for identifications asked for now, and records each answer as it comes.
+///
+/// Crash safety: an item is claimed before it is sent and its answer is recorded in one transaction with its leaving
+/// the queue, so a process killed at any moment loses no item, and an item whose answer was committed is never sent
+/// again. (A kill between the request and the commit sends that one item again on the next run.)
+public struct RecheckDrain: Sendable {
+    /// The collection holding the queue and the photos.
+    public var collection: PlantCollection
+    /// Requests kept for identifications asked for now: the queue stops when this many are left.
+    public var reserve: Int
+    /// The quota now.
+    public var budget: @Sendable () -> RecheckBudget
+    /// Sends one item's photos (bytes, organs) to Pl@ntNet.
+    public var ask: @Sendable (_ photos: [Data], _ organs: [String]) async -> RecheckAnswer
+
+    /// The default reserve: 10 % of Pl@ntNet's free daily quota of 500 identifications.
+    public static let defaultReserve = 50
+
+    /// Puts a drain together.
+    public init(
+        collection: PlantCollection, reserve: Int = RecheckDrain.defaultReserve,
+        budget: @escaping @Sendable () -> RecheckBudget,
+        ask: @escaping @Sendable (_ photos: [Data], _ organs: [String]) async -> RecheckAnswer
+    ) {
+        self.collection = collection
+        self.reserve = max(0, reserve)
+        self.budget = budget
+        self.ask = ask
+    }
+
+    /// Sends up to `limit` queued items (all when `nil`); a dry run only says which would go.
+    /// - Parameter progress: called before each item with (items done, items to do).
+    public func run(
+        limit: Int? = nil, dryRun: Bool = false, progress: @Sendable (_ done: Int, _ total: Int) -> Void = { _, _ in }
+    ) async throws(StoreError) -> RecheckRun {
+        var run = RecheckRun(dryRun: dryRun)
+        let database = collection.database
+        if !dryRun {
+            let expiry = try database.expireRechecks(now: collection.now())
+            collection.photos.removeFiles(of: expiry.released)
+            run.expired = expiry.expired
+        }
+        let queue = try database.queuedRechecks(now: collection.now())
+        let chosen = limit.map { Array(queue.prefix(max(0, $0))) } ?? queue
+        var projected = budget().remaining
+        for (index, item) in chosen.enumerated() {
+            progress(index, chosen.count)
+            if Task.isCancelled {
+                run.stoppedBecause = "stopped"
+                break
+            }
+            let quota = budget()
+            let remaining = dryRun ? projected : quota.remaining
+            if quota.blocked {
+                run.stoppedBecause = RecheckStop.quotaExhausted.description
+                break
+            }
+            if let remaining, remaining <= reserve {
+                run.stoppedBecause = RecheckStop.reserve(remaining: remaining, reserve: reserve).description
+                break
+            }
+            if dryRun {
+                run.sent += 1
+                projected = projected.map { $0 - 1 }
+                run.items.append(entry(item, .wouldSend))
+                continue
+            }
+            guard try database.claimRecheck(item.id, now: collection.now()) else {
+                run.items.append(entry(item, .busy))
+                continue
+            }
+            let photos: [Data]
+            do {
+                photos = try item.photos.map { queued throws(StoreError) in try read(queued.sha256) }
+            } catch {
+                collection.photos.removeFiles(of: try database.failRecheck(item.id, reason: "\(error)", now: collection.now()))
+                run.failed += 1
+                run.items.append(entry(item, .failed, error: "\(error)"))
+                continue
+            }
+            switch await ask(photos, item.photos.map(\.organ)) {
+            case .answered(let identification, _):
+                guard let done = try database.completeRecheck(item.id, answer: identification, now: collection.now()) else {
+                    run.items.append(entry(item, .busy))
+                    continue
+                }
+                collection.photos.removeFiles(of: done.releasedPhotos)
+                run.sent += 1
+                if done.suggestion != nil { run.changed += 1 }
+                var answered = entry(item, .answered)
+                answered.species = identification.best?.scientificName
+                answered.confidence = identification.best?.confidence
+                answered.suggestionId = done.suggestion?.id
+                run.items.append(answered)
+            case .failed(let reason):
+                collection.photos.removeFiles(of: try database.failRecheck(item.id, reason: reason, now: collection.now()))
+                run.failed += 1
+                run.items.append(entry(item, .failed, error: reason))
+            case .stop(let stop):
+                try database.releaseRecheck(item.id)
+                run.stoppedBecause = stop.description
+            }
+            if run.stoppedBecause != nil { break }
+        }
+        progress(chosen.count, chosen.count)
+        run.skipped = try database.queuedRechecks(now: collection.now()).count - (dryRun ? run.sent : 0)
+        run.remainingQuota = dryRun ? projected : budget().remaining
+        return run
+    }
+
+    private func read(_ sha256: String) throws(StoreError) -> Data {
+        guard let photo = try collection.database.photo(sha256: sha256) else { throw .photo("photo \(sha256) is not in the collection") }
+        let url = collection.photos.url(of: photo)
+        do {
+            return try Data(contentsOf: url)
+        } catch {
+            throw .file(path: url.path, reason: "cannot read the photo (\(error.localizedDescription))")
+        }
+    }
+
+    private func entry(_ item: RecheckItem, _ outcome: RecheckRunItem.Outcome, error: String? = nil) -> RecheckRunItem {
+        RecheckRunItem(
+            recheckId: item.id, identificationId: item.identificationId, plantId: item.plantId, reason: item.reason,
+            outcome: outcome, error: error
+        )
+    }
+}
