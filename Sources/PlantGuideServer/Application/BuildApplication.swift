@@ -31,6 +31,8 @@ public func buildApplication(
             idleTimeout: .seconds(Int64(configuration.idleTimeoutSeconds))
         )),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "PlantGuide"),
+        // The re-check queue drains in the background, in the same service group, and stops with the server.
+        services: dependencies.recheck.map { [RecheckService(recheck: $0, logger: logger)] } ?? [],
         onServerRunning: { channel in
             let port = channel.localAddress?.port ?? configuration.port
             let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
@@ -65,12 +67,17 @@ public func buildRouter(configuration: ServerConfiguration, dependencies: Server
         now: dependencies.now
     ).register(on: router)
     IdentifyRoutes(
-        currentIdentification: dependencies.currentIdentification, collection: dependencies.collection,
+        currentIdentification: dependencies.currentIdentification, collection: dependencies.collection, recheck: dependencies.recheck,
         catalog: dependencies.catalog, queue: queue, uploads: uploads, configuration: configuration
     ).register(on: router)
-    CollectionRoutes(collection: dependencies.collection, uploads: uploads, configuration: configuration).register(on: router)
+    CollectionRoutes(
+        collection: dependencies.collection, recheck: dependencies.recheck, uploads: uploads, configuration: configuration
+    ).register(on: router)
     CareRoutes(care: dependencies.care, feed: dependencies.calendarFeed, now: dependencies.now).register(on: router)
-    SettingsRoutes(settings: dependencies.settings, calendarFeed: dependencies.calendarFeed, currentIdentification: dependencies.currentIdentification).register(on: router)
+    SettingsRoutes(
+        settings: dependencies.settings, calendarFeed: dependencies.calendarFeed,
+        currentIdentification: dependencies.currentIdentification, recheck: dependencies.recheck
+    ).register(on: router)
     return router
 }
 
@@ -132,6 +139,11 @@ extension ServerDependencies {
             )
         }
         dependencies.sessionSecret = LiveSettings.sessionSecret(directory, log: log)
+        if let collection = store?.2 {
+            dependencies.recheck = LiveRecheck.make(
+                collection: collection, identification: holder, environment: environment, log: log
+            )
+        }
         return dependencies
     }
 }

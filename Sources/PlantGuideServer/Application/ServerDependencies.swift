@@ -25,6 +25,8 @@ public struct ServerDependencies: Sendable {
     public var sessionPersistence: SessionPersistence?
     /// The anti-forgery secret, kept so forms stay valid across restarts; a random one per process when `nil`.
     public var sessionSecret: Data?
+    /// The re-check queue; `nil` without a collection.
+    public var recheck: RecheckCapability?
     /// The clock.
     public var now: @Sendable () -> Date
 

@@ -63,6 +63,9 @@ public struct CollectionIdentification: Sendable, Codable, Hashable {
     public var source: IdentificationSource
     /// The model or API version, e.g. `resnet18` or `2025-01-17`.
     public var model: String?
+    /// Where it stands with the re-check queue, e.g. "waiting for a Pl@ntNet re-check", or what it is ("Pl@ntNet
+    /// re-check"); `nil` for an ordinary identification.
+    public var recheckNote: String? = nil
 
     /// Creates an identification.
     public init(date: Date, species: String?, confidence: Double?, source: IdentificationSource, model: String?) {
@@ -83,7 +86,7 @@ public struct CollectionIdentification: Sendable, Codable, Hashable {
         case .cache: origin = "Pl@ntNet (cached)" + (model.map { " \($0)" } ?? "")
         case .onDevice: origin = "on device" + (model.map { ", \($0)" } ?? "")
         }
-        return "Identified as \(species ?? "no species")\(confidence) · \(origin)"
+        return "Identified as \(species ?? "no species")\(confidence) · \(origin)" + (recheckNote.map { " · \($0)" } ?? "")
     }
 }
 
@@ -192,6 +195,8 @@ public struct NewCollectionEntry: Sendable {
     public var identification: Identification?
     /// Add to this plant of the collection instead of adding a new one.
     public var plantID: String?
+    /// The same answer, filed unsaved in the re-check queue when it was identified: its queue item moves to the plant.
+    public var queuedIdentificationID: Int64? = nil
 
     /// Creates a request.
     public init(

@@ -76,12 +76,15 @@ public struct IdentifyOutcome: Sendable {
     public var notes: [String]
     /// Catalog plants to offer when the answer is uncertain ("did you mean…"), none repeating a candidate.
     public var suggestions: [CatalogPlant]
+    /// Why the answer should be checked with Pl@ntNet later (set only when Pl@ntNet is configured).
+    public var recheckReason: RecheckReason?
 
     /// Creates an outcome.
     public init(
         identification: Identification, offline: Bool = false, quotaRemaining: Int? = nil, notes: [String] = [],
-        suggestions: [CatalogPlant] = []
+        suggestions: [CatalogPlant] = [], recheckReason: RecheckReason? = nil
     ) {
+        self.recheckReason = recheckReason
         self.identification = identification
         self.offline = offline
         self.quotaRemaining = quotaRemaining
@@ -135,6 +138,13 @@ public struct IdentificationCapability: Sendable {
     public var referencePhoto: @Sendable (_ id: String) -> Data?
     /// Pl@ntNet's reachability, when Pl@ntNet is configured.
     public var online: OnlineConnection?
+    /// Asks Pl@ntNet about an identification from the re-check queue, when Pl@ntNet is configured.
+    public var recheck: (@Sendable (_ photos: [Data], _ organs: [String]) async -> RecheckAnswer)?
+    /// The Pl@ntNet quota now, for the re-check queue's reserve.
+    public var quota: (@Sendable () -> (remaining: Int?, blocked: Bool))?
+    /// The on-device model that re-scores saved identifications (its name, and a classifier of one photo), when one is
+    /// loaded.
+    public var rescoreModel: (name: String, classify: @Sendable (Data) async throws -> Identification)?
 
     /// Creates the capability from its implementation.
     public init(

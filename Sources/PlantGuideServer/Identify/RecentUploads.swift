@@ -21,6 +21,8 @@ final class RecentUploads: Sendable {
         /// Milliseconds waiting for a turn in the identify queue, and for the whole identification.
         var waitedMilliseconds: Double
         var totalMilliseconds: Double
+        /// The identification filed in the re-check queue for this answer, if it was queued.
+        var recheckIdentificationID: Int64? = nil
 
         var bytes: Int { photos.reduce(0) { $0 + $1.data.count } }
     }

@@ -14,6 +14,8 @@ enum LiveIdentification {
     struct LocalParts: Sendable {
         var onDevice: OnDeviceIdentifier?
         var onDeviceSummary: String?
+        /// The loaded model's name as identifications record it, and one photo classified with it (for re-scoring).
+        var rescoreModel: (name: String, classify: @Sendable (Data) async throws -> Identification)?
         var onDeviceMissing: String
         var enricher: AnswerEnricher
         /// The identification settings they were loaded with (threshold, default strategy).
@@ -40,6 +42,9 @@ enum LiveIdentification {
                 parts.onDevice = OnDeviceIdentifier { photos, top in
                     try await WorkPool.shared.run { try classifier.identify(photos: photos, top: top, threshold: threshold) }
                 }
+                parts.rescoreModel = (classifier.manifest.displayName, { photo in
+                    try await WorkPool.shared.run { try classifier.identify(photos: [photo], top: 5, threshold: threshold) }
+                })
                 parts.onDeviceSummary = "on-device model \(url.deletingPathExtension().lastPathComponent) (\(classifier.manifest.classes) species)"
             } catch {
                 parts.onDeviceMissing = "the installed model cannot be loaded: \(error)"
@@ -60,6 +65,7 @@ enum LiveIdentification {
         var summaries: [String] = local.onDeviceSummary.map { [$0] } ?? []
         var online: OnlineIdentifier?
         var connection: OnlineConnection?
+        var quotaNow: (@Sendable () -> (remaining: Int?, blocked: Bool))?
         let referenceStore = referenceImages(directory)
         var onlineMissing = "no Pl@ntNet API key is configured."
         do throws(PlantNetError) {
@@ -91,6 +97,8 @@ enum LiveIdentification {
                     await service.checkConnection()
                     return status()
                 }
+                let tracker = service.quota
+                quotaNow = { let status = tracker.status(); return (status.remaining, status.isBlocked) }
                 summaries.append("Pl@ntNet")
             }
         } catch {
@@ -105,7 +113,8 @@ enum LiveIdentification {
         if onDevice != nil { strategies.append(.onDevice) }
         if online != nil { strategies.append(.plantNet) }
         let hasDevice = onDevice != nil
-        return IdentificationCapability(
+        let hasOnline = online != nil
+        var capability = IdentificationCapability(
             summary: summaries.joined(separator: " + "), strategies: strategies, defaultStrategy: preferences.defaultStrategy,
             referencePhoto: { id in referenceStore.file(id: id).flatMap { try? Data(contentsOf: $0) } }, online: connection
         ) { request in
@@ -126,12 +135,19 @@ enum LiveIdentification {
                 let offline = result.onlineUnreachable
                 return IdentifyOutcome(
                     identification: result.preferred, offline: offline, quotaRemaining: result.remainingRequests,
-                    notes: result.notes, suggestions: result.suggestions
+                    notes: result.notes, suggestions: result.suggestions, recheckReason: hasOnline ? result.recheckReason : nil
                 )
             } catch {
                 throw serverError(for: error)
             }
         }
+        if hasOnline {
+            let options = PlantNetOptions(project: "all", language: "en", includeRelatedImages: true)
+            capability.recheck = { photos, organs in await hybrid.recheck(photos: photos, organs: organs, options: options) }
+            capability.quota = quotaNow
+        }
+        capability.rescoreModel = local.rescoreModel
+        return capability
     }
 
     /// The one enrichment of answers (names, family, catalog entry, care, related plants, uncertainty): the

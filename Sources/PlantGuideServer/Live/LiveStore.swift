@@ -37,15 +37,26 @@ enum LiveStore {
                 let photos = try database.photos(ofPlant: number).reversed().map { linked in
                     CollectionPhoto(id: linked.photo.sha256, isCover: linked.photo.sha256 == cover, added: linked.addedAt)
                 }
+                let rechecks = try database.rechecks(ofIdentifications: details.identifications.map(\.id))
                 let identifications = details.identifications.map { filed in
                     let identification = filed.identification
                     let species = filed.chosenSpecies ?? identification.best?.scientificName
                     // The confidence of the species kept, which need not be the best candidate's.
                     let confidence = identification.predictions.first { $0.scientificName == species }?.confidence
-                    return CollectionIdentification(
+                    var shown = CollectionIdentification(
                         date: identification.date, species: species, confidence: confidence, source: identification.source,
                         model: identification.model
                     )
+                    if filed.recheckOf != nil {
+                        shown.recheckNote = identification.source == .onDevice ? "re-scored with a new model" : "Pl@ntNet re-check"
+                    } else if let item = rechecks[filed.id] {
+                        switch item.state {
+                        case .queued: shown.recheckNote = "waiting for a Pl@ntNet re-check"
+                        case .failed: shown.recheckNote = "the Pl@ntNet re-check failed"
+                        case .done, .expired: break
+                        }
+                    }
+                    return shown
                 }
                 let history = ([CollectionEvent(date: details.plant.createdAt, text: "Added to the collection")]
                     + identifications.map { CollectionEvent(date: $0.date, text: $0.summary) })
@@ -84,6 +95,8 @@ enum LiveStore {
                     guard let id = filed.plantId, let saved = try database.plant(id: id) else {
                         throw ServerError.failed("The plant was not saved.")
                     }
+                    // An answer queued for a re-check when it was made: the plant's record takes its place in the queue.
+                    if let queued = new.queuedIdentificationID { try database.adoptRecheck(from: queued, to: filed.id) }
                     plant = saved
                 } else if let existing, let saved = try database.plant(id: existing) {
                     plant = saved

@@ -5,6 +5,7 @@ import PlantGuideCore
 /// Collection pages, "Save to collection", a plant's photos, edits and removal, and the collection API.
 struct CollectionRoutes {
     let collection: CollectionCapability?
+    let recheck: RecheckCapability?
     let uploads: RecentUploads
     let configuration: ServerConfiguration
 
@@ -19,7 +20,26 @@ struct CollectionRoutes {
         }
         router.get("/collection/:id") { _, context in
             let detail = try await detail(context)
-            return Response.html(Pages.collectionPlant(detail, uploadLimit: configuration.maxUploadBytes, context: context))
+            let suggestions = try await recheck?.suggestions(detail.entry.id) ?? []
+            return Response.html(Pages.collectionPlant(
+                detail, suggestions: suggestions, uploadLimit: configuration.maxUploadBytes, context: context
+            ))
+        }
+        // "Pl@ntNet thinks this is X": take its species (and care), or keep the plant's.
+        router.post("/collection/:id/suggestions/:suggestion/:action") { _, context in
+            guard let recheck else { throw ServerError.capabilityMissing("Suggestions need the collection.") }
+            let id = try Self.id(context)
+            guard let suggestion = context.parameters.get("suggestion").flatMap(LiveStore.plantID) else {
+                throw ServerError.notFound("That suggestion")
+            }
+            let accept: Bool
+            switch context.parameters.get("action") {
+            case "accept": accept = true
+            case "dismiss": accept = false
+            default: throw ServerError.notFound("That action")
+            }
+            _ = try await recheck.settle(id, suggestion, accept)
+            return Self.backToPlant(id)
         }
         router.get("/collection/photos/:id") { _, context in
             try await Self.image(context.parameters.get("id"), require().photo)
@@ -185,19 +205,21 @@ struct CollectionRoutes {
         }
         var photos: [Data] = []
         var identification: Identification?
+        var queued: Int64?
         if let uploadID = fields.uploadId, !uploadID.isEmpty {
             guard let upload = uploads.upload(id: uploadID, sessionID: context.sessionID) else {
                 throw ServerError.notFound("The identified photo (it expired; identify it again)")
             }
             photos = upload.photos.map(\.data)
             identification = upload.outcome.identification
+            queued = upload.recheckIdentificationID
         }
-        return try await collection.add(
-            NewCollectionEntry(
-                scientificName: name, nickname: Self.room(fields.nickname), room: Self.room(fields.room), photos: photos,
-                identification: identification, plantID: fields.plantId
-            )
+        var entry = NewCollectionEntry(
+            scientificName: name, nickname: Self.room(fields.nickname), room: Self.room(fields.room), photos: photos,
+            identification: identification, plantID: fields.plantId
         )
+        entry.queuedIdentificationID = queued
+        return try await collection.add(entry)
     }
 }
 

@@ -7,6 +7,7 @@ import PlantGuideCore
 struct IdentifyRoutes {
     let currentIdentification: CurrentIdentification
     let collection: CollectionCapability?
+    let recheck: RecheckCapability?
     let catalog: PlantCatalog?
     let queue: IdentifyQueue
     let uploads: RecentUploads
@@ -37,7 +38,7 @@ struct IdentifyRoutes {
         // "Check again": ask Pl@ntNet now whether it can be reached, then back to the page that asked.
         router.post("/identify/check-online") { request, context in
             let form = try await request.formData(context: context, limit: InputLimits.formBodyBytes)
-            _ = await identification?.online?.check()
+            if let status = await identification?.online?.check(), status.reachable { recheck?.wake.wake() }
             return Response.redirect(to: AuthRoutes.safeNext(form["back"]), type: .normal)
         }
         // A reference photo of a Pl@ntNet answer, kept on this server (named by its SHA-256, so it never changes).
@@ -118,12 +119,24 @@ struct IdentifyRoutes {
         } catch {
             throw ServerError.failed("Identification failed: \(error)")
         }
+        // An answer the device gave in Pl@ntNet's place waits for a re-check; a queue that cannot be written only loses
+        // the later check, never the answer.
+        var queuedID: Int64?
+        if let reason = outcome.recheckReason, let recheck {
+            do {
+                let sent = photos.indices.map { (data: photos[$0], organ: organs[$0].rawValue) }
+                queuedID = try await recheck.queue(outcome.identification, sent, reason)
+            } catch {
+                context.logger.warning("identification not queued for a re-check", metadata: ["error": "\(error)"])
+            }
+        }
         // Enrichment (names, family, catalog entry, related plants, uncertainty) happened in the identification layer.
         let upload = RecentUploads.Upload(
             id: UUID().uuidString.lowercased(),
             photos: photos.indices.map { .init(data: photos[$0], kind: kinds[$0], organ: organs[$0]) },
             outcome: outcome, sessionID: context.sessionID,
-            waitedMilliseconds: waited.inMilliseconds, totalMilliseconds: (ContinuousClock.now - started).inMilliseconds
+            waitedMilliseconds: waited.inMilliseconds, totalMilliseconds: (ContinuousClock.now - started).inMilliseconds,
+            recheckIdentificationID: queuedID
         )
         uploads.add(upload)
         return IdentifyResult(upload)
@@ -162,8 +175,11 @@ struct IdentifyResult: Sendable {
     var organs: [PlantOrgan]
     /// Where the time went, in milliseconds: the identifier's own stages, the queue wait and the whole request.
     var timings: [String: Double]
+    /// Why the answer waits for a Pl@ntNet re-check, when it was queued.
+    var queuedForRecheck: RecheckReason?
 
     init(_ upload: RecentUploads.Upload) {
+        queuedForRecheck = upload.recheckIdentificationID == nil ? nil : upload.outcome.recheckReason
         uploadID = upload.id
         outcome = upload.outcome
         didYouMean = upload.outcome.suggestions
@@ -194,8 +210,11 @@ struct IdentifyResultBody: Codable, Sendable {
     var timings: [String: Double]
     var predictions: [SpeciesPrediction]
     var didYouMean: [CatalogPlant]
+    /// Why the answer waits for a Pl@ntNet re-check (`offline`, `quota`, `uncertain`); `null` when it does not.
+    var recheck: String?
 
     init(_ result: IdentifyResult) {
+        recheck = result.queuedForRecheck?.rawValue
         uploadId = result.uploadID
         source = result.outcome.identification.source.rawValue
         model = result.outcome.identification.model

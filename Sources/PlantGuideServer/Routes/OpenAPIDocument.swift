@@ -155,7 +155,9 @@ enum OpenAPIDocument {
               "timings": { "type": "object", "additionalProperties": { "type": "number", "minimum": 0 },
                 "description": "Milliseconds per stage: the identifier's own (e.g. decodeAndPrepare, inference, request), queue and total." },
               "predictions": { "type": "array", "items": { "$ref": "#/components/schemas/Prediction" }, "maxItems": 10 },
-              "didYouMean": { "type": "array", "items": { "$ref": "#/components/schemas/Plant" } }
+              "didYouMean": { "type": "array", "items": { "$ref": "#/components/schemas/Plant" } },
+              "recheck": { "type": "string", "enum": ["offline", "quota", "uncertain"],
+                "description": "Present when the device answered in Pl@ntNet's place and the answer waits for a Pl@ntNet re-check, and why." }
             }
           },
           "CollectionEntry": {
@@ -184,7 +186,8 @@ enum OpenAPIDocument {
                 "items": { "type": "object", "required": ["date", "source"], "properties": {
                   "date": { "type": "string", "format": "date-time" }, "species": { "type": "string" },
                   "confidence": { "type": "number", "minimum": 0, "maximum": 1 },
-                  "source": { "type": "string", "enum": ["onDevice", "plantNetAPI", "cache"] }, "model": { "type": "string" } } } },
+                  "source": { "type": "string", "enum": ["onDevice", "plantNetAPI", "cache"] }, "model": { "type": "string" },
+                  "recheckNote": { "type": "string", "description": "E.g. waiting for a Pl@ntNet re-check, or Pl@ntNet re-check." } } } },
               "careProfile": { "type": "object", "description": "What the plant wants; absent when it has no profile.", "properties": {
                 "light": { "type": "string", "enum": ["low", "medium", "bright indirect", "direct sun"] },
                 "waterGrowingDays": { "type": "integer" }, "waterWinterDays": { "type": "integer" },

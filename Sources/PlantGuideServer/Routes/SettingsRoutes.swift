@@ -8,6 +8,7 @@ struct SettingsRoutes {
     let settings: SettingsCapability?
     let calendarFeed: CalendarFeed?
     let currentIdentification: CurrentIdentification
+    let recheck: RecheckCapability?
 
     /// Read per request: saving a key replaces it.
     private var identification: IdentificationCapability? { currentIdentification.capability }
@@ -26,7 +27,37 @@ struct SettingsRoutes {
                     currentModel: models.current, saved: request.queryValue("preferences") == "1"
                 )
             }
-            return Response.html(Pages.settings(try await facts(), saved: saved, feed: feed, choices: choices, context: context))
+            var recheckState: Pages.RecheckState?
+            if let recheck {
+                recheckState = Pages.RecheckState(
+                    summary: try await recheck.summary(), online: identification?.recheck != nil,
+                    rescoreModel: identification?.rescoreModel?.name, message: Self.recheckMessage(request.queryValue("recheck"))
+                )
+            }
+            return Response.html(Pages.settings(
+                try await facts(), saved: saved, feed: feed, choices: choices, recheck: recheckState, context: context
+            ))
+        }
+        // Send the re-check queue now, or re-score saved identifications with the loaded model.
+        router.post("/settings/recheck") { request, context in
+            guard let recheck else { throw ServerError.capabilityMissing("The re-check queue needs the collection.") }
+            let form = try await request.formData(context: context, limit: InputLimits.formBodyBytes)
+            let query: String
+            switch form["action"] {
+            case "send":
+                guard let run = try await recheck.drain() else {
+                    throw ServerError.capabilityMissing("Pl@ntNet is not set up: add an API key above first.")
+                }
+                query = "sent-\(run.sent)-\(run.changed)-\(run.skipped)"
+            case "rescore":
+                guard let run = try await recheck.rescore() else {
+                    throw ServerError.capabilityMissing("No on-device model is loaded to re-score with.")
+                }
+                query = "rescored-\(run.rescored)-\(run.changed)-\(run.failed)"
+            default:
+                throw ServerError.badRequest("Say whether to send the queue or to re-score.")
+            }
+            return Response.redirect(to: "/settings?recheck=\(query)#recheck", type: .normal)
         }
         // How identification behaves: the preselected strategy, the confidence threshold and the on-device model.
         router.post("/settings/identification") { request, context in
@@ -68,6 +99,22 @@ struct SettingsRoutes {
             let body = try await request.decodeJSON(as: APIKeyBody.self, context: context)
             try await replace(body.apiKey, trimming: false)
             return Response(status: .noContent)
+        }
+    }
+
+    /// The sentence a finished "Send now" or "Re-score" shows, from its redirect's query (`sent-3-1-0`,
+    /// `rescored-4-2-0`); `nil` for anything else.
+    static func recheckMessage(_ query: String?) -> String? {
+        guard let parts = query?.split(separator: "-"), parts.count == 4 else { return nil }
+        let numbers = parts.dropFirst().compactMap { Int($0) }
+        guard numbers.count == 3 else { return nil }
+        switch parts[0] {
+        case "sent":
+            return "Sent \(numbers[0]) to Pl@ntNet: \(counted(numbers[1], "plant")) flagged, \(numbers[2]) still waiting."
+        case "rescored":
+            return "Re-scored \(counted(numbers[0], "identification")): \(counted(numbers[1], "plant")) flagged, \(numbers[2]) failed."
+        default:
+            return nil
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import PlantGuideCore
+import PlantStore
 
 extension Pages {
     static func collectionUnavailable(context: AppRequestContext) -> HTML {
@@ -58,10 +59,13 @@ extension Pages {
 
     /// A plant of the collection: its photos, care profile and schedule with Done and Snooze, care log, history, the
     /// form that edits it, and the way to remove it. Every action is a plain form, so the page works without JavaScript.
-    static func collectionPlant(_ detail: CollectionEntryDetail, uploadLimit: Int, context: AppRequestContext) -> HTML {
+    static func collectionPlant(
+        _ detail: CollectionEntryDetail, suggestions: [SpeciesSuggestion] = [], uploadLimit: Int, context: AppRequestContext
+    ) -> HTML {
         let entry = detail.entry
         let name = entry.nickname ?? entry.scientificName
         let plantPath = "/collection/\(urlComponent(entry.id))"
+        let flags: [HTML] = suggestions.map { suggestionNotice($0, species: entry.scientificName, plantPath: plantPath, context: context) }
         return Layout.page(
             title: name, tab: .collection, context: context,
             body: """
@@ -70,6 +74,7 @@ extension Pages {
                 <p><span class="sci">\(entry.scientificName)</span> · \(entry.room ?? "No room") · \
                 <a href="/browse?q=\(urlComponent(entry.scientificName))">look it up in the catalog</a></p>
                 \(entry.notes.map { notes -> HTML in "<p class=\"notes\">\(notes)</p>" } ?? HTML.empty)
+                \(flags)
                 <div class="plant-page">
                 <section class="photos-part" aria-labelledby="photos-title">
                 <h2 id="photos-title">Photos <span class="badge">\(detail.photos.count)</span></h2>
@@ -110,6 +115,25 @@ extension Pages {
                 </div>
                 """
         )
+    }
+
+    /// "Pl@ntNet thinks this is X (87 %)": a re-check or re-scoring disagrees with the plant's species. The plant is never
+    /// renamed by itself: the owner takes the suggestion (with its care profile) or keeps the species.
+    static func suggestionNotice(_ suggestion: SpeciesSuggestion, species: String, plantPath: String, context: AppRequestContext) -> HTML {
+        let action = "\(plantPath)/suggestions/\(suggestion.id)"
+        let before: HTML = switch suggestion.kind {
+        case .recheck: "It was identified on this device\(suggestion.previousModel.map { " (\($0))" } ?? "") as \(suggestion.previousSpecies ?? species)."
+        case .rescore: "The previous model (\(suggestion.previousModel ?? "unknown")) said \(suggestion.previousSpecies ?? species)."
+        }
+        return """
+            <section class="notice" role="status" aria-labelledby="suggestion-\(Int(suggestion.id))">
+            <p id="suggestion-\(Int(suggestion.id))"><strong>\(suggestion.headline).</strong> \(before) \
+            Your plant stays <span class="sci">\(species)</span> unless you change it.</p>
+            <form method="post" action="\(action)/accept" class="row">\(Layout.csrfField(context))\
+            <button type="submit">Change to \(suggestion.suggestedSpecies)</button> \
+            <button type="submit" formaction="\(action)/dismiss" class="secondary">Keep \(species)</button></form>
+            </section>
+            """
     }
 
     /// The confirmation step before a plant is removed: a form of its own, so no script is needed.

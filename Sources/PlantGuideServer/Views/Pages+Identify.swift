@@ -101,6 +101,13 @@ extension Pages {
         for note in result.outcome.notes {
             notices.append("<div class=\"notice\" role=\"status\">\(note)</div>")
         }
+        if let reason = result.queuedForRecheck {
+            notices.append("""
+                <div class="notice" role="status"><strong>Queued for a Pl@ntNet re-check</strong> (the device answered because \
+                \(reason.label)). PlantGuide sends these photos to Pl@ntNet by itself when it can; if you keep this plant and \
+                Pl@ntNet names another species, its page will ask you. Unsaved answers are re-checked within 30 days.</div>
+                """)
+        }
         if identification.predictions.isEmpty {
             notices.append("<div class=\"notice error\" role=\"alert\">No plant was recognised in these photos. Try a closer photo of a leaf or flower.</div>")
         } else if identification.uncertain {

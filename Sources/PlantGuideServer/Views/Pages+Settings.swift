@@ -1,6 +1,7 @@
 import Foundation
 import PlantGuideCore
 import PlantNetAPI
+import PlantStore
 
 extension Pages {
     /// The calendar subscription as Settings shows it: its address when it is on.
@@ -17,9 +18,20 @@ extension Pages {
         var saved: Bool
     }
 
+    /// The re-check queue as Settings shows it.
+    struct RecheckState {
+        var summary: RecheckSummary
+        /// Whether Pl@ntNet is set up to send it.
+        var online: Bool
+        /// The loaded on-device model that "Re-score" uses, if any.
+        var rescoreModel: String?
+        /// What the last action did.
+        var message: String?
+    }
+
     static func settings(
         _ facts: SettingsBody, saved: Bool, feed: CalendarFeedState? = nil, choices: IdentificationChoices? = nil,
-        context: AppRequestContext
+        recheck: RecheckState? = nil, context: AppRequestContext
     ) -> HTML {
         func table(_ rows: [SettingsBody.Row], empty: String) -> HTML {
             guard !rows.isEmpty else { return "<p>\(empty)</p>" }
@@ -79,6 +91,7 @@ extension Pages {
                 <p><button type="submit">Save key</button></p>
                 </form></section>
                 \(choices.map { identificationSection($0, context: context) } ?? "")
+                \(recheck.map { recheckSection($0, context: context) } ?? "")
                 \(feed.map { calendarFeedSection($0, context: context) } ?? "")
                 <section class="card" aria-labelledby="quota"><h2 id="quota">Quota</h2>\(quota)</section>
                 <section class="card" aria-labelledby="cache"><h2 id="cache">Identification cache</h2>\(table(facts.cache, empty: "No cache figures."))</section>
@@ -86,6 +99,35 @@ extension Pages {
                 \(identification)
                 """
         )
+    }
+
+    /// "Re-checks": answers the device gave in Pl@ntNet's place wait here; PlantGuide sends them by itself when Pl@ntNet
+    /// can be reached, or now; and saved identifications can be re-scored with the model loaded now.
+    static func recheckSection(_ state: RecheckState, context: AppRequestContext) -> HTML {
+        let summary = state.summary
+        let rows: [HTML] = [
+            "<tr><th scope=\"row\">Waiting</th><td>\(summary.queued)</td></tr>",
+            "<tr><th scope=\"row\">Re-checked</th><td>\(summary.done)</td></tr>",
+            "<tr><th scope=\"row\">Failed</th><td>\(summary.failed)</td></tr>",
+            "<tr><th scope=\"row\">Expired (not saved, 30 days)</th><td>\(summary.expired)</td></tr>",
+            "<tr><th scope=\"row\">Suggestions waiting for you</th><td>\(summary.openSuggestions)</td></tr>",
+        ]
+        let send: HTML = state.online
+            ? "<button type=\"submit\" name=\"action\" value=\"send\">Send now</button>"
+            : "<span class=\"meta\">Add a Pl@ntNet API key to send them.</span>"
+        let rescore: HTML = state.rescoreModel.map { model in
+            "<button type=\"submit\" name=\"action\" value=\"rescore\" class=\"secondary\">Re-score saved plants with \(model)</button>"
+        } ?? ""
+        return """
+            <section class="card" aria-labelledby="recheck"><h2 id="recheck">Re-checks</h2>
+            \(state.message.map { "<div class=\"notice ok\" role=\"status\">\($0)</div>" as HTML } ?? "")
+            <p>Answers this device gave because Pl@ntNet could not be reached, was out of quota, or the device was not sure \
+            wait here with their photos. PlantGuide sends them by itself when Pl@ntNet can be reached, keeping part of the \
+            daily quota for identifications you ask for. When Pl@ntNet names another species, the plant's page asks you.</p>
+            <table><caption>Re-check queue</caption>\(rows)</table>
+            <form method="post" action="/settings/recheck" class="row">\(Layout.csrfField(context))\(send) \(rescore)</form>
+            </section>
+            """
     }
 
     /// "Calendar subscription": a secret address a phone calendar can poll without logging in, renewed or turned off

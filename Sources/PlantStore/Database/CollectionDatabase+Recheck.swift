@@ -217,7 +217,7 @@ extension CollectionDatabase {
             var result = FiledIdentification(
                 id: 0, uuid: UUID().uuidString.lowercased(), plantId: original.plantId,
                 photoSHA256: keepsPhoto ? firstPhoto : nil, identification: answer,
-                chosenSpecies: original.chosenSpecies, recheckOf: original.id
+                chosenSpecies: nil, recheckOf: original.id
             )
             try result.insert(db)
             result.id = db.lastInsertedRowID
@@ -262,6 +262,25 @@ extension CollectionDatabase {
             }
         }
         return released
+    }
+
+    /// Moves a queued re-check from an identification that was not saved to the same answer filed under a plant (the
+    /// web app's "This is my plant" after an offline identification), in one transaction: the item is kept (no longer
+    /// expiring) and the unsaved record goes, so the history holds the answer once.
+    public func adoptRecheck(from unsavedId: Int64, to filedId: Int64) throws(StoreError) {
+        try write("move a re-check to a saved plant") { db in
+            guard let target = try FiledIdentification.fetchOne(db, key: filedId), target.plantId != nil else {
+                throw StoreError.invalid("Identification \(filedId) is not filed under a plant.")
+            }
+            guard let source = try FiledIdentification.fetchOne(db, key: unsavedId), source.plantId == nil,
+                try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM recheck WHERE identificationId = ?)", arguments: [filedId]) == false
+            else { return }
+            try db.execute(sql: "UPDATE recheck SET identificationId = ?, expiresAt = NULL WHERE identificationId = ?",
+                           arguments: [filedId, unsavedId])
+            try db.execute(sql: "UPDATE identification SET recheckOf = ?, plantId = ? WHERE recheckOf = ?",
+                           arguments: [filedId, target.plantId, unsavedId])
+            _ = try FiledIdentification.deleteOne(db, key: unsavedId)
+        }
     }
 
     // MARK: - Re-scoring
@@ -310,7 +329,7 @@ extension CollectionDatabase {
             let photoKept = try StoredPhoto.exists(db, key: photoSHA256)
             var result = FiledIdentification(
                 id: 0, uuid: UUID().uuidString.lowercased(), plantId: plantId, photoSHA256: photoKept ? photoSHA256 : nil,
-                identification: answer, chosenSpecies: original.chosenSpecies, recheckOf: original.id
+                identification: answer, chosenSpecies: nil, recheckOf: original.id
             )
             try result.insert(db)
             result.id = db.lastInsertedRowID

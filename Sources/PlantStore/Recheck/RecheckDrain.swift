@@ -64,6 +64,11 @@ public struct RecheckRun: Sendable, Hashable, Codable {
     public var dryRun = false
     /// Every item looked at, in order.
     public var items: [RecheckRunItem] = []
+
+    /// An empty run (nothing sent).
+    public init(dryRun: Bool = false) {
+        self.dryRun = dryRun
+    }
 }
 
 /// Drains the re-check queue: sends queued identifications to Pl@ntNet, oldest first and saved plants first, while

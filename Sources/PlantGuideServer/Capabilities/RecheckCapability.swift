@@ -1,0 +1,60 @@
+import Foundation
+import PlantGuideCore
+import PlantStore
+import Synchronization
+
+/// The re-check queue as the web app uses it: queue an answer the device gave, send the queue (by itself in the
+/// background, or now from Settings), settle suggestions, and re-score saved identifications with the loaded model.
+public struct RecheckCapability: Sendable {
+    /// Files an identification not saved to a plant and queues it with its photos (bytes, organ); returns its id.
+    public var queue: @Sendable (_ identification: Identification, _ photos: [(data: Data, organ: String)], _ reason: RecheckReason)
+        async throws -> Int64
+    /// Sends the queue once; `nil` when Pl@ntNet is not configured.
+    public var drain: @Sendable () async throws -> RecheckRun?
+    /// Counts by state and open suggestions.
+    public var summary: @Sendable () async throws -> RecheckSummary
+    /// Open suggestions of one plant (by its id as pages show it).
+    public var suggestions: @Sendable (_ plantID: String) async throws -> [SpeciesSuggestion]
+    /// Accepts (`true`) or dismisses a suggestion of a plant.
+    public var settle: @Sendable (_ plantID: String, _ suggestionID: Int64, _ accept: Bool) async throws -> SpeciesSuggestion
+    /// Re-scores saved identifications with the loaded on-device model; `nil` when none is loaded.
+    public var rescore: @Sendable () async throws -> RescoreRun?
+    /// When the background service sends the queue.
+    public var interval: Duration
+    /// Asks the background service to send the queue now (e.g. after Pl@ntNet was found reachable again).
+    public let wake: RecheckWake
+
+    /// Creates the capability.
+    public init(
+        queue: @escaping @Sendable (Identification, [(data: Data, organ: String)], RecheckReason) async throws -> Int64,
+        drain: @escaping @Sendable () async throws -> RecheckRun?,
+        summary: @escaping @Sendable () async throws -> RecheckSummary,
+        suggestions: @escaping @Sendable (String) async throws -> [SpeciesSuggestion],
+        settle: @escaping @Sendable (String, Int64, Bool) async throws -> SpeciesSuggestion,
+        rescore: @escaping @Sendable () async throws -> RescoreRun?,
+        interval: Duration = .seconds(60), wake: RecheckWake = RecheckWake()
+    ) {
+        self.queue = queue
+        self.drain = drain
+        self.summary = summary
+        self.suggestions = suggestions
+        self.settle = settle
+        self.rescore = rescore
+        self.interval = interval
+        self.wake = wake
+    }
+}
+
+/// A flag the background re-check service looks at between its rounds, so it need not wait out its interval.
+public final class RecheckWake: Sendable {
+    private let woken = Mutex(false)
+
+    /// Creates a lowered flag.
+    public init() {}
+
+    /// Asks for a round soon.
+    public func wake() { woken.withLock { $0 = true } }
+
+    /// Whether a round was asked for since the last call; lowers the flag.
+    func take() -> Bool { woken.withLock { flag in defer { flag = false }; return flag } }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import PlantGuideCore
+import PlantStore
+
+/// The re-check queue over the collection database and the identification in force (whose Pl@ntNet client and
+/// on-device model can change when Settings saves a key or a model).
+///
+/// `PLANTGUIDE_RECHECK_RESERVE` (requests kept for identifications asked for now; default 50, 10 % of the free daily
+/// quota) and `PLANTGUIDE_RECHECK_INTERVAL` (seconds between background rounds; default 60) tune it.
+enum LiveRecheck {
+    /// Items sent per background round at most, so a long queue shares the quota and the connection with people.
+    static let itemsPerRound = 20
+
+    static func make(
+        collection: PlantCollection, identification: CurrentIdentification, environment: [String: String],
+        log: @escaping @Sendable (String) -> Void
+    ) -> RecheckCapability {
+        let reserve = environment["PLANTGUIDE_RECHECK_RESERVE"].flatMap(Int.init).map { max(0, $0) } ?? RecheckDrain.defaultReserve
+        let seconds = environment["PLANTGUIDE_RECHECK_INTERVAL"].flatMap(Double.init).map { min(max($0, 0.5), 86_400) } ?? 60
+        let database = collection.database
+        return RecheckCapability(
+            queue: { answer, photos, reason in
+                // Storing re-encodes the photos: heavy, so off the request threads.
+                try await WorkPool.shared.run {
+                    try collection.fileIdentification(answer, recheck: (reason: reason, photos: photos)).id
+                }
+            },
+            drain: {
+                guard let capability = identification.capability, let ask = capability.recheck, let quota = capability.quota else {
+                    return nil
+                }
+                let waiting = try database.queuedRechecks(now: collection.now(), limit: 1)
+                guard !waiting.isEmpty else { return RecheckRun() }
+                // After a failed connection the client backs off; ask (without spending quota) whether it is back.
+                if let online = capability.online, !online.status().reachable, !(await online.check()).reachable {
+                    var run = RecheckRun()
+                    run.skipped = try database.queuedRechecks(now: collection.now()).count
+                    run.stoppedBecause = RecheckStop.offline("no answer to a connection check").description
+                    return run
+                }
+                let drain = RecheckDrain(
+                    collection: collection, reserve: reserve,
+                    budget: { let now = quota(); return RecheckBudget(remaining: now.remaining, blocked: now.blocked) },
+                    ask: ask
+                )
+                return try await drain.run(limit: itemsPerRound)
+            },
+            summary: { try database.recheckSummary() },
+            suggestions: { plantID in
+                guard let id = LiveStore.plantID(plantID) else { return [] }
+                return try database.suggestions(plantId: id)
+            },
+            settle: { plantID, suggestionID, accept in
+                guard let id = LiveStore.plantID(plantID), let suggestion = try database.suggestion(id: suggestionID),
+                    suggestion.plantId == id
+                else { throw ServerError.notFound("That suggestion") }
+                guard suggestion.resolution == nil else {
+                    throw ServerError.badRequest("That suggestion was already \(suggestion.resolution?.rawValue ?? "settled").")
+                }
+                return accept ? try collection.acceptSuggestion(suggestionID) : try collection.dismissSuggestion(suggestionID)
+            },
+            rescore: {
+                guard let model = identification.capability?.rescoreModel else { return nil }
+                return try await Rescore(collection: collection, model: model.name, classify: model.classify).run()
+            },
+            interval: .milliseconds(Int64(seconds * 1000))
+        )
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+import Logging
+import ServiceLifecycle
+
+/// Sends the re-check queue to Pl@ntNet in the background: a round every ``RecheckCapability/interval`` (sooner when
+/// woken), each sending what the quota allows above its reserve. It runs in the server's service group and stops
+/// cleanly on SIGTERM: the round in progress stops between items, and an item being sent is left queued, never lost.
+struct RecheckService: Service {
+    let recheck: RecheckCapability
+    let logger: Logger
+
+    func run() async throws {
+        try? await cancelWhenGracefulShutdown {
+            // The first round comes soon after start: a queue filled while the server was down need not wait.
+            var nextRound = ContinuousClock.now + .seconds(2)
+            while !Task.isCancelled {
+                if ContinuousClock.now >= nextRound || recheck.wake.take() {
+                    await round()
+                    nextRound = ContinuousClock.now + recheck.interval
+                }
+                try await Task.sleep(for: .milliseconds(250))
+            }
+        }
+    }
+
+    private func round() async {
+        do {
+            guard let run = try await recheck.drain() else { return }
+            if run.sent > 0 || run.failed > 0 || run.expired > 0 {
+                logger.info("re-check round", metadata: [
+                    "sent": "\(run.sent)", "changed": "\(run.changed)", "failed": "\(run.failed)", "expired": "\(run.expired)",
+                    "queued": "\(run.skipped)",
+                ])
+            }
+        } catch {
+            logger.warning("re-check round failed", metadata: ["error": "\(error)"])
+        }
+    }
+}
