@@ -493,6 +493,35 @@ def collection_and_care(j, status, identified, binary, home):
     j.screenshot("settings-calendar")
 
 
+def recheck_journey(j):
+    """The plant saved from the device's unsure answer waited for a Pl@ntNet re-check. Sent from Settings (or by the
+    server itself), Pl@ntNet's other species is offered on the plant's page, and taking it changes the plant."""
+    j.open("/settings")
+    j.check("Re-check queue" in j.driver.page_source, "Settings shows the re-check queue")
+    send = j.driver.find_element(By.XPATH, "//button[normalize-space()='Send now']")
+    send.click()
+    j.wait(EC.staleness_of(send))
+    j.wait(EC.presence_of_element_located((By.ID, "recheck")))
+    j.check("Sent " in j.driver.find_element(By.CSS_SELECTOR, "#recheck ~ .notice, section[aria-labelledby=recheck] .notice").text,
+            "Send now says what it sent")
+    j.screenshot("settings-recheck")
+    j.open("/collection")
+    j.driver.find_element(By.XPATH, "//a[contains(., 'Browser test plant Mk II')]").click()
+    j.wait(EC.title_contains("Browser test plant Mk II"))
+    flags = j.driver.find_elements(By.XPATH, "//section[contains(@class, 'notice')][.//strong[starts-with(., 'Pl@ntNet thinks this is')]]")
+    j.check(len(flags) == 1, "the plant's page offers Pl@ntNet's species")
+    j.check("Pl@ntNet re-check" in j.driver.page_source, "the re-check's answer is in the plant's history")
+    j.screenshot("collection-plant-suggestion")
+    change = j.driver.find_element(By.XPATH, "//button[starts-with(normalize-space(), 'Change to')]")
+    species = change.text.replace("Change to ", "", 1)
+    change.click()
+    j.wait(EC.staleness_of(change))
+    j.wait(EC.title_contains("Browser test plant Mk II"))
+    j.check("Pl@ntNet thinks" not in j.driver.page_source, "a settled suggestion is not offered again")
+    shown = j.driver.find_element(By.CSS_SELECTOR, "h1 + p .sci").text
+    j.check(shown == species, f"the plant takes the accepted species ({shown!r}, expected {species!r})")
+
+
 def login_journey(binary, shots, stub_url, photo):
     """A server with a password: every page asks for the log-in first; a wrong password is refused. Then, logged in:
     a Pl@ntNet key saved in Settings identifies at once (no restart), and the calendar's secret address is read
@@ -583,6 +612,8 @@ def main():
         browse_pages(journey)
         identified = identify_journey(journey, status, Path(args.photo).resolve())
         collection_and_care(journey, status, identified, args.binary, home)
+        if identified and status.get("collection") and status.get("identification"):
+            recheck_journey(journey)
         journey.checks += login_journey(args.binary, shots, stub_url, Path(args.photo).resolve())
         print(f"browser journeys: {journey.checks} checks passed ({journey.axe_pages} page views clean under axe-core); "
               f"screenshots in {shots}/")

@@ -80,6 +80,12 @@ import Testing
         #expect(summary(0.914, .plantNetAPI, "2025-01-17") == "Identified as Monstera deliciosa, 91\u{00A0}% · Pl@ntNet 2025-01-17")
         #expect(summary(0.5, .onDevice, "resnet18") == "Identified as Monstera deliciosa, 50\u{00A0}% · on device, resnet18")
         #expect(summary(0.2, .cache, nil) == "Identified as Monstera deliciosa, 20\u{00A0}% · Pl@ntNet (cached)")
+        // The service's version names it already: not said twice.
+        #expect(summary(0.91, .plantNetAPI, "Pl@ntNet 2025-01-17 (7.3)") == "Identified as Monstera deliciosa, 91\u{00A0}% · Pl@ntNet 2025-01-17 (7.3)")
+        #expect(summary(0.91, .cache, "Pl@ntNet 2025-01-17 (7.3)") == "Identified as Monstera deliciosa, 91\u{00A0}% · Pl@ntNet (cached) 2025-01-17 (7.3)")
+        var waiting = CollectionIdentification(date: Self.now, species: "Ficus lyrata", confidence: 0.08, source: .onDevice, model: "resnet18")
+        waiting.recheckNote = "waiting for a Pl@ntNet re-check"
+        #expect(waiting.summary == "Identified as Ficus lyrata, 8\u{00A0}% · on device, resnet18 · waiting for a Pl@ntNet re-check")
         #expect(summary(nil, .onDevice, nil, species: nil) == "Identified as no species · on device")
     }
 

@@ -82,8 +82,9 @@ public struct CollectionIdentification: Sendable, Codable, Hashable {
         let confidence = confidence.map { ", \(Int(($0 * 100).rounded()))\u{00A0}%" } ?? ""
         let origin: String
         switch source {
-        case .plantNetAPI: origin = "Pl@ntNet" + (model.map { " \($0)" } ?? "")
-        case .cache: origin = "Pl@ntNet (cached)" + (model.map { " \($0)" } ?? "")
+        // The service's version may already name it ("Pl@ntNet 2025-01-17 (7.3)").
+        case .plantNetAPI: origin = model.map { $0.hasPrefix("Pl@ntNet") ? $0 : "Pl@ntNet \($0)" } ?? "Pl@ntNet"
+        case .cache: origin = "Pl@ntNet (cached)" + (model.map { " \($0.hasPrefix("Pl@ntNet ") ? String($0.dropFirst(9)) : $0)" } ?? "")
         case .onDevice: origin = "on device" + (model.map { ", \($0)" } ?? "")
         }
         return "Identified as \(species ?? "no species")\(confidence) · \(origin)" + (recheckNote.map { " · \($0)" } ?? "")
