@@ -3,6 +3,7 @@ import Hummingbird
 import HTTPTypes
 import HummingbirdTesting
 import Logging
+import PlantClassifier
 import PlantGuideCore
 import PlantGuideTestSupport
 import Testing
@@ -150,6 +151,56 @@ import Testing
             #expect(summary.done == 1 && summary.queued == 0)
             #expect(stub.requests.map(\.path).contains("/v2/projects"))
             #expect(stub.requests.filter { $0.path.hasPrefix("/v2/identify") }.count == 1)
+        }
+    }
+
+    /// After Settings switches the on-device model, "Re-score" classifies each saved plant's photo again and flags the
+    /// plants the new model disagrees about, showing both models.
+    @Test func settingsReScoresSavedPlantsWithTheNewModelAndTheirPagesShowBothModels() async throws {
+        let home = try LiveDependenciesTests.makeHome(withModel: true)
+        defer { try? FileManager.default.removeItem(at: home) }
+        let dependencies = ServerDependencies.live(dataDirectory: home, environment: [:])
+        try await makeApp(dependencies: dependencies).test(.router) { client in
+            let session = try await Session.open(client)
+            var form = Multipart()
+            form.file("photo", "leaf.jpg", photo)
+            form.field("strategy", "on-device")
+            let (location, _) = try await session.identifyPage(client, form)
+            let (saveHeaders, saveBody) = session.form([
+                ("uploadId", String(location.split(separator: "/").last ?? "")), ("scientificName", "Ficus lyrata"),
+            ])
+            let plantPath = try await client.execute(uri: "/collection", method: .post, headers: saveHeaders, body: saveBody) { response in
+                response.headers[.location] ?? ""
+            }
+            // Nothing to re-score with the model that made the answer.
+            let (rescoreHeaders, rescoreBody) = session.form([("action", "rescore")])
+            try await client.execute(uri: "/settings/recheck", method: .post, headers: rescoreHeaders, body: rescoreBody) { response in
+                #expect(response.headers[.location] == "/settings?recheck=rescored-0-0-0#recheck")
+            }
+
+            let checkpoint = LiveDependenciesTests.testsFolder.appendingPathComponent("PlantClassifierTests/Fixtures/tiny-resnet34.pth")
+            let store = ModelStore(dataDirectory: DataDirectory(url: home))
+            _ = try store.install(checkpoint: checkpoint, options: .init(architecture: .resnet34, labels: "index"))
+            let (choose, chooseBody) = session.form([
+                ("defaultStrategy", "auto"), ("threshold", "70"), ("model", "resnet34-index.pgmodel"),
+            ])
+            try await client.execute(uri: "/settings/identification", method: .post, headers: choose, body: chooseBody) { response in
+                #expect(response.status == .seeOther)
+            }
+            try await client.execute(uri: "/settings", method: .get, headers: session.headers) { response in
+                #expect(response.text.contains("Re-score saved plants with resnet34-index"))
+            }
+            try await client.execute(uri: "/settings/recheck", method: .post, headers: rescoreHeaders, body: rescoreBody) { response in
+                #expect(response.headers[.location] == "/settings?recheck=rescored-1-1-0#recheck")
+            }
+            let page = try await client.execute(uri: plantPath, method: .get, headers: session.headers) { response in response.text }
+            #expect(page.contains("<strong>The new model (resnet34-index) thinks this is class "))
+            #expect(page.contains("The previous model (resnet18-plantnet300k) said "))
+            #expect(page.contains("re-scored with a new model"))
+            // Done once per model.
+            try await client.execute(uri: "/settings/recheck", method: .post, headers: rescoreHeaders, body: rescoreBody) { response in
+                #expect(response.headers[.location] == "/settings?recheck=rescored-0-0-0#recheck")
+            }
         }
     }
 
