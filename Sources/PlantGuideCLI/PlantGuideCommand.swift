@@ -35,6 +35,7 @@ public struct PlantGuideCommand: AsyncParsableCommand {
             IdentifyCommand.self,
             ModelCommand.self,
             QuotaCommand.self,
+            StatsCommand.self,
             CacheCommand.self,
             ConfigCommand.self,
             DevCommand.self,

@@ -66,11 +66,15 @@ public func buildRouter(configuration: ServerConfiguration, dependencies: Server
     ).register(on: router)
     IdentifyRoutes(
         currentIdentification: dependencies.currentIdentification, collection: dependencies.collection,
-        catalog: dependencies.catalog, queue: queue, uploads: uploads, configuration: configuration
+        catalog: dependencies.catalog, queue: queue, uploads: uploads, configuration: configuration,
+        statistics: dependencies.statistics
     ).register(on: router)
     CollectionRoutes(collection: dependencies.collection, uploads: uploads, configuration: configuration).register(on: router)
     CareRoutes(care: dependencies.care, feed: dependencies.calendarFeed, now: dependencies.now).register(on: router)
-    SettingsRoutes(settings: dependencies.settings, calendarFeed: dependencies.calendarFeed, currentIdentification: dependencies.currentIdentification).register(on: router)
+    SettingsRoutes(
+        settings: dependencies.settings, calendarFeed: dependencies.calendarFeed,
+        currentIdentification: dependencies.currentIdentification, statistics: dependencies.statistics
+    ).register(on: router)
     return router
 }
 
@@ -129,6 +133,13 @@ extension ServerDependencies {
                 save: { hash, expiry, now in try database.saveLoginSession(idHash: hash, expiresAt: expiry, now: now) },
                 expiry: { hash in try database.loginSessionExpiry(idHash: hash) },
                 delete: { hash in try database.deleteLoginSession(idHash: hash) }
+            )
+        }
+        if let database = store?.2.database {
+            // Every identification is logged for the statistics in Settings, with the same clock as the rest.
+            dependencies.statistics = StatisticsCapability(
+                record: { run in try database.recordIdentificationRun(run, now: now()) },
+                summary: { last in try database.identificationStatistics(last: last, now: now()) }
             )
         }
         dependencies.sessionSecret = LiveSettings.sessionSecret(directory, log: log)

@@ -76,12 +76,16 @@ public struct IdentifyOutcome: Sendable {
     public var notes: [String]
     /// Catalog plants to offer when the answer is uncertain ("did you mean…"), none repeating a candidate.
     public var suggestions: [CatalogPlant]
+    /// This identification as the statistics log it, when the identifier says how it ran; the route adds the
+    /// time spent waiting and in all.
+    public var run: IdentificationRun?
 
     /// Creates an outcome.
     public init(
         identification: Identification, offline: Bool = false, quotaRemaining: Int? = nil, notes: [String] = [],
-        suggestions: [CatalogPlant] = []
+        suggestions: [CatalogPlant] = [], run: IdentificationRun? = nil
     ) {
+        self.run = run
         self.identification = identification
         self.offline = offline
         self.quotaRemaining = quotaRemaining

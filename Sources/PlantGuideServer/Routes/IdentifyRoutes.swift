@@ -11,6 +11,8 @@ struct IdentifyRoutes {
     let queue: IdentifyQueue
     let uploads: RecentUploads
     let configuration: ServerConfiguration
+    /// Where every identification is logged for the statistics; `nil` logs none.
+    var statistics: StatisticsCapability?
 
     /// Read per request: saving a key in Settings can replace it.
     private var identification: IdentificationCapability? { currentIdentification.capability }
@@ -106,7 +108,7 @@ struct IdentifyRoutes {
             return strategy
         } ?? identification.defaultStrategy
         let photos = files.map(\.data)
-        let outcome: IdentifyOutcome
+        var outcome: IdentifyOutcome
         var waited = Duration.zero
         do {
             outcome = try await queue.run {
@@ -118,15 +120,32 @@ struct IdentifyRoutes {
         } catch {
             throw ServerError.failed("Identification failed: \(error)")
         }
+        // The whole request's time, with the wait for a turn, replaces the identifier's own total; "This is my plant"
+        // keeps these timings with the identification.
+        let total = (ContinuousClock.now - started).inMilliseconds
+        outcome.identification.timings[stage: .queue] = waited.inMilliseconds
+        outcome.identification.timings[stage: .total] = total
+        await log(outcome, context: context)
         // Enrichment (names, family, catalog entry, related plants, uncertainty) happened in the identification layer.
         let upload = RecentUploads.Upload(
             id: UUID().uuidString.lowercased(),
             photos: photos.indices.map { .init(data: photos[$0], kind: kinds[$0], organ: organs[$0]) },
             outcome: outcome, sessionID: context.sessionID,
-            waitedMilliseconds: waited.inMilliseconds, totalMilliseconds: (ContinuousClock.now - started).inMilliseconds
+            waitedMilliseconds: waited.inMilliseconds, totalMilliseconds: total
         )
         uploads.add(upload)
         return IdentifyResult(upload)
+    }
+
+    /// Logs the identification for the statistics, with the same timings as the answer; a failure to log only warns.
+    private func log(_ outcome: IdentifyOutcome, context: AppRequestContext) async {
+        guard let statistics, var run = outcome.run else { return }
+        run.timings = outcome.identification.timings.stageTimings
+        do {
+            try await statistics.record(run)
+        } catch {
+            context.logger.warning("identification not logged for the statistics", metadata: ["error": "\(error)"])
+        }
     }
 
     /// One organ per photo: none (all "auto"), one for every photo, or exactly one per photo. A photo of the whole
@@ -169,8 +188,8 @@ struct IdentifyResult: Sendable {
         didYouMean = upload.outcome.suggestions
         organs = upload.photos.map(\.organ)
         var timings = upload.outcome.identification.timings
-        timings["queue"] = upload.waitedMilliseconds
-        timings["total"] = upload.totalMilliseconds
+        timings[stage: .queue] = upload.waitedMilliseconds
+        timings[stage: .total] = upload.totalMilliseconds
         self.timings = timings
     }
 

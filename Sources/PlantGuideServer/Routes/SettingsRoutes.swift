@@ -8,6 +8,11 @@ struct SettingsRoutes {
     let settings: SettingsCapability?
     let calendarFeed: CalendarFeed?
     let currentIdentification: CurrentIdentification
+    /// The identification log behind the statistics panel; no panel when `nil`.
+    var statistics: StatisticsCapability?
+
+    /// How many of the latest identifications the statistics panel sums up.
+    static let statisticsWindow = 100
 
     /// Read per request: saving a key replaces it.
     private var identification: IdentificationCapability? { currentIdentification.capability }
@@ -26,7 +31,10 @@ struct SettingsRoutes {
                     currentModel: models.current, saved: request.queryValue("preferences") == "1"
                 )
             }
-            return Response.html(Pages.settings(try await facts(), saved: saved, feed: feed, choices: choices, context: context))
+            return Response.html(Pages.settings(
+                try await facts(), saved: saved, feed: feed, choices: choices, statistics: await statisticsPanel(context: context),
+                context: context
+            ))
         }
         // How identification behaves: the preselected strategy, the confidence threshold and the on-device model.
         router.post("/settings/identification") { request, context in
@@ -68,6 +76,17 @@ struct SettingsRoutes {
             let body = try await request.decodeJSON(as: APIKeyBody.self, context: context)
             try await replace(body.apiKey, trimming: false)
             return Response(status: .noContent)
+        }
+    }
+
+    /// The statistics panel's figures; a log that cannot be read shows as such, never fails the page.
+    private func statisticsPanel(context: AppRequestContext) async -> Pages.StatisticsPanel? {
+        guard let statistics else { return nil }
+        do {
+            return .figures(try await statistics.summary(Self.statisticsWindow))
+        } catch {
+            context.logger.warning("identification statistics not read", metadata: ["error": "\(error)"])
+            return .unreadable
         }
     }
 

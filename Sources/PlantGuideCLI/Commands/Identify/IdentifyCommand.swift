@@ -97,14 +97,16 @@ struct IdentifyCommand: AsyncParsableCommand {
             ),
             top: top, console: console, setup: setup
         )
+        let runLog = IdentificationRunLog(console: console)
         if batch || sawFolder || files.count > PlantNetRequestRules.maximumImages {
-            try await runBatch(files, identifier: identifier, quota: setup.quota, console: console)
+            try await runBatch(files, identifier: identifier, quota: setup.quota, runLog: runLog, console: console)
             return
         }
         do {
             let result = try await HybridIdentify.run(photoPaths: files, options: hybrid, identifier: identifier)
+            runLog.record(result)
             let quota = setup.quota.status()
-            let filed = try save ? file(result.preferred, photo: files[0]) : nil
+            let filed = try save ? file(result.preferredWithTimings, photo: files[0]) : nil
             if output.json {
                 var answer = HybridIdentify.Output(result, quota: quota)
                 answer.saved = filed.map { HybridIdentify.Output.Saved(identificationId: $0.id, plantId: $0.plantId) }
@@ -146,7 +148,7 @@ struct IdentifyCommand: AsyncParsableCommand {
     }
 
     private func runBatch(
-        _ files: [String], identifier: HybridIdentifier, quota: QuotaTracker, console: Console
+        _ files: [String], identifier: HybridIdentifier, quota: QuotaTracker, runLog: IdentificationRunLog, console: Console
     ) async throws {
         let bar = ProgressBar(label: "Identifying")
         var items: [BatchItem] = []
@@ -155,6 +157,7 @@ struct IdentifyCommand: AsyncParsableCommand {
             bar.update(done: Double(index), total: Double(files.count), detail: "\(index)/\(files.count) \(name)", force: true)
             do {
                 let result = try await HybridIdentify.run(photoPaths: [file], options: hybrid, identifier: identifier)
+                runLog.record(result)
                 items.append(BatchItem(file: file, identification: HybridIdentify.Output(result, quota: quota.status())))
             } catch {
                 items.append(BatchItem(file: file, error: "\(error)"))
