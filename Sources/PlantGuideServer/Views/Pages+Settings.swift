@@ -42,6 +42,7 @@ extension Pages {
                     \(identification)
                     \(Layout.unavailable("Changing settings", how: "<p>This build cannot store an API key or show quota and cache figures yet. Set <code>PLANTNET_API_KEY</code> in the server's environment meanwhile.</p>"))
                     \(feed.map { calendarFeedSection($0, context: context) } ?? "")
+                    \(statistics.map(statisticsSection) ?? "")
                     """
             )
         }
@@ -121,7 +122,7 @@ extension Pages {
             return value < 10 ? String(format: "%.1f ms", value) : String(format: "%.0f ms", value)
         }
         let shown = statistics.identifications < statistics.last
-            ? "all \(counted(statistics.identifications, "identification")) so far"
+            ? "\(counted(statistics.identifications, "identification")) so far"
             : "the last \(counted(statistics.identifications, "identification"))"
         let stages: [HTML] = statistics.stages.map { figures in
             """

@@ -57,7 +57,7 @@ struct StatsCommand: AsyncParsableCommand {
 
     static func printText(_ statistics: IdentificationStatistics, console: Console) {
         let shown = statistics.identifications < statistics.last
-            ? "all \(counted(statistics.identifications, "identification")) logged"
+            ? "\(counted(statistics.identifications, "identification")) logged"
             : "the last \(counted(statistics.identifications, "identification"))"
         console.print(console.style("Time per stage, over \(shown)", .cyan) + console.style("  (p50 and p95: nearest rank)", .dim))
         let width = IdentificationStage.allCases.map(\.label.count).max() ?? 0
