@@ -122,16 +122,14 @@ struct IdentifyRoutes {
         }
         // The whole request's time, with the wait for a turn, replaces the identifier's own total; "This is my plant"
         // keeps these timings with the identification.
-        let total = (ContinuousClock.now - started).inMilliseconds
         outcome.identification.timings[stage: .queue] = waited.inMilliseconds
-        outcome.identification.timings[stage: .total] = total
+        outcome.identification.timings[stage: .total] = (ContinuousClock.now - started).inMilliseconds
         await log(outcome, context: context)
         // Enrichment (names, family, catalog entry, related plants, uncertainty) happened in the identification layer.
         let upload = RecentUploads.Upload(
             id: UUID().uuidString.lowercased(),
             photos: photos.indices.map { .init(data: photos[$0], kind: kinds[$0], organ: organs[$0]) },
-            outcome: outcome, sessionID: context.sessionID,
-            waitedMilliseconds: waited.inMilliseconds, totalMilliseconds: total
+            outcome: outcome, sessionID: context.sessionID
         )
         uploads.add(upload)
         return IdentifyResult(upload)
@@ -187,10 +185,7 @@ struct IdentifyResult: Sendable {
         outcome = upload.outcome
         didYouMean = upload.outcome.suggestions
         organs = upload.photos.map(\.organ)
-        var timings = upload.outcome.identification.timings
-        timings[stage: .queue] = upload.waitedMilliseconds
-        timings[stage: .total] = upload.totalMilliseconds
-        self.timings = timings
+        timings = upload.outcome.identification.timings
     }
 
     /// Whether the answer came from the identification cache (no Pl@ntNet call and no quota spent).
