@@ -36,6 +36,7 @@ public struct PlantGuideCommand: AsyncParsableCommand {
             IdentifyCommand.self,
             ModelCommand.self,
             QuotaCommand.self,
+            StatsCommand.self,
             CacheCommand.self,
             ConfigCommand.self,
             RecheckCommand.self,

@@ -23,12 +23,16 @@ public struct OnlineIdentifier: Sendable {
         service: PlantNetService, prepare: @escaping @Sendable (Data, PlantNetOrgan) throws -> PlantNetImage
     ) -> OnlineIdentifier {
         OnlineIdentifier { photos, organs, options in
+            let started = ContinuousClock.now
             var images: [PlantNetImage] = []
             for (index, photo) in photos.enumerated() {
                 let organ = index < organs.count ? organs[index] : .auto
                 images.append(try prepare(photo, organ))
             }
-            return try await service.identify(images, options: options)
+            let prepared = ContinuousClock.now - started
+            var answer = try await service.identify(images, options: options)
+            answer.identification.timings[stage: .prepareUpload] = prepared.inMilliseconds
+            return answer
         }
     }
 }

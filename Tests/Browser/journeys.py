@@ -479,6 +479,10 @@ def collection_and_care(j, status, identified, binary, home):
             j.check(after == before - 1, f"mark done removes the task ({before} → {after})")
             j.screenshot("care-done")
     j.open("/settings")
+    # Every identification is counted in the statistics, in a table with a caption and headers.
+    captions = [c.text for c in j.driver.find_elements(By.CSS_SELECTOR, "section[aria-labelledby='statistics'] caption")]
+    j.check(not identified or any(c.startswith("Time per stage over") for c in captions),
+            f"Settings shows the identification statistics: {captions}")
     j.screenshot("settings")
     # A calendar subscription address for the phone's calendar: made here, fetched without the browser's cookies.
     j.driver.find_element(By.XPATH, "//button[normalize-space()='Make a calendar address']").click()

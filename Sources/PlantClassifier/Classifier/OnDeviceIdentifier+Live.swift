@@ -20,17 +20,21 @@ extension Classifier {
         guard !photos.isEmpty else { throw ClassifierError.badInput(expected: 1, found: 0) }
         let preprocessor = Preprocessor(spec: inputSpec, decoder: decoder)
         var sum = [Double](repeating: 0, count: manifest.classes)
-        var preparing = 0.0, inference = 0.0
+        var decoding = 0.0, preprocessing = 0.0, inference = 0.0
         var photoBests: [String] = []
         for photo in photos {
+            // The same work as `Preprocessor.tensor(fromFile:)`, with a clock read between its two halves.
             let start = ContinuousClock.now
-            let tensor = try preprocessor.tensor(fromFile: photo)
+            let image = try preprocessor.decode(photo)
+            let decoded = ContinuousClock.now
+            let tensor = preprocessor.tensor(from: image)
             let prepared = ContinuousClock.now
             let probabilities = try self.probabilities(tensor)
             let finished = ContinuousClock.now
             for index in sum.indices { sum[index] += Double(probabilities[index]) }
             if photos.count > 1, let best = predictions(from: probabilities, top: 1).first { photoBests.append(best.scientificName) }
-            preparing += (prepared - start).inMilliseconds
+            decoding += (decoded - start).inMilliseconds
+            preprocessing += (prepared - decoded).inMilliseconds
             inference += (finished - prepared).inMilliseconds
         }
         let mean = sum.map { Float($0 / Double(photos.count)) }
@@ -44,7 +48,11 @@ extension Classifier {
         return Identification(
             source: .onDevice, model: manifest.displayName, predictions: ranked,
             uncertain: (ranked.first?.confidence ?? 0) < threshold,
-            timings: ["decodeAndPrepare": preparing, "inference": inference], date: now,
+            timings: [
+                IdentificationStage.decode.rawValue: decoding, IdentificationStage.preprocess.rawValue: preprocessing,
+                IdentificationStage.inference.rawValue: inference,
+            ],
+            date: now,
             photoCount: photos.count, agreeingPhotos: photos.count > 1 ? agreeing : nil
         )
     }

@@ -68,7 +68,8 @@ public func buildRouter(configuration: ServerConfiguration, dependencies: Server
     ).register(on: router)
     IdentifyRoutes(
         currentIdentification: dependencies.currentIdentification, collection: dependencies.collection, recheck: dependencies.recheck,
-        catalog: dependencies.catalog, queue: queue, uploads: uploads, configuration: configuration
+        catalog: dependencies.catalog, queue: queue, uploads: uploads, configuration: configuration,
+        statistics: dependencies.statistics
     ).register(on: router)
     CollectionRoutes(
         collection: dependencies.collection, recheck: dependencies.recheck, uploads: uploads, configuration: configuration
@@ -76,7 +77,8 @@ public func buildRouter(configuration: ServerConfiguration, dependencies: Server
     CareRoutes(care: dependencies.care, feed: dependencies.calendarFeed, now: dependencies.now).register(on: router)
     SettingsRoutes(
         settings: dependencies.settings, calendarFeed: dependencies.calendarFeed,
-        currentIdentification: dependencies.currentIdentification, recheck: dependencies.recheck
+        currentIdentification: dependencies.currentIdentification, recheck: dependencies.recheck,
+        statistics: dependencies.statistics
     ).register(on: router)
     return router
 }
@@ -136,6 +138,13 @@ extension ServerDependencies {
                 save: { hash, expiry, now in try database.saveLoginSession(idHash: hash, expiresAt: expiry, now: now) },
                 expiry: { hash in try database.loginSessionExpiry(idHash: hash) },
                 delete: { hash in try database.deleteLoginSession(idHash: hash) }
+            )
+        }
+        if let database = store?.2.database {
+            // Every identification is logged for the statistics in Settings, with the same clock as the rest.
+            dependencies.statistics = StatisticsCapability(
+                record: { run in try database.recordIdentificationRun(run, now: now()) },
+                summary: { last in try database.identificationStatistics(last: last, now: now()) }
             )
         }
         dependencies.sessionSecret = LiveSettings.sessionSecret(directory, log: log)

@@ -19,6 +19,8 @@ public struct ServerDependencies: Sendable {
     public var careAdvice: CareAdviceCapability?
     /// API key, quota, cache and model facts.
     public var settings: SettingsCapability?
+    /// The log of identifications and its statistics (shown in Settings); nothing is logged when `nil`.
+    public var statistics: StatisticsCapability?
     /// The secret calendar address for phone calendars; `nil` when the server offers none.
     public var calendarFeed: CalendarFeed?
     /// Where log-ins are kept across restarts; in memory only when `nil`.

@@ -78,13 +78,17 @@ public struct IdentifyOutcome: Sendable {
     public var suggestions: [CatalogPlant]
     /// Why the answer should be checked with Pl@ntNet later (set only when Pl@ntNet is configured).
     public var recheckReason: RecheckReason?
+    /// This identification as the statistics log it, when the identifier says how it ran; the route adds the
+    /// time spent waiting and in all.
+    public var run: IdentificationRun?
 
     /// Creates an outcome.
     public init(
         identification: Identification, offline: Bool = false, quotaRemaining: Int? = nil, notes: [String] = [],
-        suggestions: [CatalogPlant] = [], recheckReason: RecheckReason? = nil
+        suggestions: [CatalogPlant] = [], recheckReason: RecheckReason? = nil, run: IdentificationRun? = nil
     ) {
         self.recheckReason = recheckReason
+        self.run = run
         self.identification = identification
         self.offline = offline
         self.quotaRemaining = quotaRemaining

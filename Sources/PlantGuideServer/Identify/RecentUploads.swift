@@ -18,9 +18,6 @@ final class RecentUploads: Sendable {
         var photos: [Photo]
         var outcome: IdentifyOutcome
         var sessionID: String
-        /// Milliseconds waiting for a turn in the identify queue, and for the whole identification.
-        var waitedMilliseconds: Double
-        var totalMilliseconds: Double
         /// The identification filed in the re-check queue for this answer, if it was queued.
         var recheckIdentificationID: Int64? = nil
 

@@ -79,12 +79,16 @@ enum LiveIdentification {
                 )
                 // Re-encoding the photos for upload is heavy too: it runs on the work pool; the wait does not.
                 online = OnlineIdentifier { photos, organs, options in
+                    let started = ContinuousClock.now
                     let images = try await WorkPool.shared.run {
                         try photos.enumerated().map { index, photo in
                             try prepare(photo, organ: index < organs.count ? organs[index] : .auto)
                         }
                     }
-                    return try await service.identify(images, options: options)
+                    let prepared = ContinuousClock.now - started
+                    var answer = try await service.identify(images, options: options)
+                    answer.identification.timings[stage: .prepareUpload] = prepared.inMilliseconds
+                    return answer
                 }
                 let reachability = service.reachability
                 let status = { @Sendable in
@@ -134,8 +138,9 @@ enum LiveIdentification {
                 // device was confident, and not without a key (then it is simply not used).
                 let offline = result.onlineUnreachable
                 return IdentifyOutcome(
-                    identification: result.preferred, offline: offline, quotaRemaining: result.remainingRequests,
-                    notes: result.notes, suggestions: result.suggestions, recheckReason: hasOnline ? result.recheckReason : nil
+                    identification: result.preferredWithTimings, offline: offline, quotaRemaining: result.remainingRequests,
+                    notes: result.notes, suggestions: result.suggestions, recheckReason: hasOnline ? result.recheckReason : nil,
+                    run: result.run(at: Date())
                 )
             } catch {
                 throw serverError(for: error)

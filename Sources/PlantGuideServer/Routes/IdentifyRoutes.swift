@@ -12,6 +12,8 @@ struct IdentifyRoutes {
     let queue: IdentifyQueue
     let uploads: RecentUploads
     let configuration: ServerConfiguration
+    /// Where every identification is logged for the statistics; `nil` logs none.
+    var statistics: StatisticsCapability?
 
     /// Read per request: saving a key in Settings can replace it.
     private var identification: IdentificationCapability? { currentIdentification.capability }
@@ -107,7 +109,7 @@ struct IdentifyRoutes {
             return strategy
         } ?? identification.defaultStrategy
         let photos = files.map(\.data)
-        let outcome: IdentifyOutcome
+        var outcome: IdentifyOutcome
         var waited = Duration.zero
         do {
             outcome = try await queue.run {
@@ -119,6 +121,11 @@ struct IdentifyRoutes {
         } catch {
             throw ServerError.failed("Identification failed: \(error)")
         }
+        // The whole request's time, with the wait for a turn, replaces the identifier's own total; "This is my plant"
+        // keeps these timings with the identification.
+        outcome.identification.timings[stage: .queue] = waited.inMilliseconds
+        outcome.identification.timings[stage: .total] = (ContinuousClock.now - started).inMilliseconds
+        await log(outcome, context: context)
         // An answer the device gave in Pl@ntNet's place waits for a re-check; a queue that cannot be written only loses
         // the later check, never the answer.
         var queuedID: Int64?
@@ -134,12 +141,21 @@ struct IdentifyRoutes {
         let upload = RecentUploads.Upload(
             id: UUID().uuidString.lowercased(),
             photos: photos.indices.map { .init(data: photos[$0], kind: kinds[$0], organ: organs[$0]) },
-            outcome: outcome, sessionID: context.sessionID,
-            waitedMilliseconds: waited.inMilliseconds, totalMilliseconds: (ContinuousClock.now - started).inMilliseconds,
-            recheckIdentificationID: queuedID
+            outcome: outcome, sessionID: context.sessionID, recheckIdentificationID: queuedID
         )
         uploads.add(upload)
         return IdentifyResult(upload)
+    }
+
+    /// Logs the identification for the statistics, with the same timings as the answer; a failure to log only warns.
+    private func log(_ outcome: IdentifyOutcome, context: AppRequestContext) async {
+        guard let statistics, var run = outcome.run else { return }
+        run.timings = outcome.identification.timings.stageTimings
+        do {
+            try await statistics.record(run)
+        } catch {
+            context.logger.warning("identification not logged for the statistics", metadata: ["error": "\(error)"])
+        }
     }
 
     /// One organ per photo: none (all "auto"), one for every photo, or exactly one per photo. A photo of the whole
@@ -184,10 +200,7 @@ struct IdentifyResult: Sendable {
         outcome = upload.outcome
         didYouMean = upload.outcome.suggestions
         organs = upload.photos.map(\.organ)
-        var timings = upload.outcome.identification.timings
-        timings["queue"] = upload.waitedMilliseconds
-        timings["total"] = upload.totalMilliseconds
-        self.timings = timings
+        timings = upload.outcome.identification.timings
     }
 
     /// Whether the answer came from the identification cache (no Pl@ntNet call and no quota spent).

@@ -153,7 +153,7 @@ enum OpenAPIDocument {
               "organs": { "type": "array", "items": { "type": "string", "enum": ["auto", "leaf", "flower", "fruit", "bark", "habit"] },
                 "description": "What each photo showed, in the order sent." },
               "timings": { "type": "object", "additionalProperties": { "type": "number", "minimum": 0 },
-                "description": "Milliseconds per stage: the identifier's own (e.g. decodeAndPrepare, inference, request), queue and total." },
+                "description": "Milliseconds per stage: queue, decode, preprocess, inference, prepareUpload, request (the Pl@ntNet round trip) and total, each when measured." },
               "predictions": { "type": "array", "items": { "$ref": "#/components/schemas/Prediction" }, "maxItems": 10 },
               "didYouMean": { "type": "array", "items": { "$ref": "#/components/schemas/Plant" } },
               "recheck": { "type": "string", "enum": ["offline", "quota", "uncertain"],

@@ -9,6 +9,11 @@ struct SettingsRoutes {
     let calendarFeed: CalendarFeed?
     let currentIdentification: CurrentIdentification
     let recheck: RecheckCapability?
+    /// The identification log behind the statistics panel; no panel when `nil`.
+    var statistics: StatisticsCapability?
+
+    /// How many of the latest identifications the statistics panel sums up.
+    static let statisticsWindow = 100
 
     /// Read per request: saving a key replaces it.
     private var identification: IdentificationCapability? { currentIdentification.capability }
@@ -35,7 +40,8 @@ struct SettingsRoutes {
                 )
             }
             return Response.html(Pages.settings(
-                try await facts(), saved: saved, feed: feed, choices: choices, recheck: recheckState, context: context
+                try await facts(), saved: saved, feed: feed, choices: choices, recheck: recheckState,
+                statistics: await statisticsPanel(context: context), context: context
             ))
         }
         // Send the re-check queue now, or re-score saved identifications with the loaded model.
@@ -115,6 +121,17 @@ struct SettingsRoutes {
             return "Re-scored \(counted(numbers[0], "identification")): \(counted(numbers[1], "plant")) flagged, \(numbers[2]) failed."
         default:
             return nil
+        }
+    }
+
+    /// The statistics panel's figures; a log that cannot be read shows as such, never fails the page.
+    private func statisticsPanel(context: AppRequestContext) async -> Pages.StatisticsPanel? {
+        guard let statistics else { return nil }
+        do {
+            return .figures(try await statistics.summary(Self.statisticsWindow))
+        } catch {
+            context.logger.warning("identification statistics not read", metadata: ["error": "\(error)"])
+            return .unreadable
         }
     }
 

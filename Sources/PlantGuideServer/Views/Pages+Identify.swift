@@ -161,16 +161,16 @@ extension Pages {
         }
     }
 
-    /// "Answered in 1.2 s: waiting 0 ms · decode and prepare 120 ms · inference 340 ms · Pl@ntNet 800 ms".
+    /// "Answered in 1.2 s: queue 0 ms · decode 40 ms · preprocess 12 ms · inference 340 ms · Pl@ntNet 800 ms".
     static func timingsLine(_ timings: [String: Double]) -> HTML {
-        let names: [(key: String, label: String)] = [
-            ("queue", "waiting"), ("decodeAndPrepare", "decode and prepare"), ("inference", "inference"), ("request", "Pl@ntNet"),
-        ]
         func format(_ milliseconds: Double) -> String {
             milliseconds >= 1000 ? String(format: "%.1f s", milliseconds / 1000) : "\(Int(milliseconds.rounded())) ms"
         }
-        let parts = names.compactMap { name in timings[name.key].map { "\(name.label) \(format($0))" } }
-        guard let total = timings["total"] else { return HTML(stringLiteral: parts.joined(separator: " · ")) }
+        let parts = IdentificationStage.allCases.filter { $0 != .total }.compactMap { stage in
+            // Mid-sentence: "inference 340 ms", but Pl@ntNet keeps its capitals.
+            timings[stage: stage].map { "\(stage == .request ? "Pl@ntNet" : stage.label.lowercased()) \(format($0))" }
+        }
+        guard let total = timings[stage: .total] else { return HTML(stringLiteral: parts.joined(separator: " · ")) }
         return HTML(stringLiteral: "Answered in \(format(total))" + (parts.isEmpty ? "" : ": " + parts.joined(separator: " · ")))
     }
 

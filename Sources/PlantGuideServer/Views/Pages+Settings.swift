@@ -29,9 +29,16 @@ extension Pages {
         var message: String?
     }
 
+    /// The identification statistics as Settings shows them.
+    enum StatisticsPanel {
+        case figures(IdentificationStatistics)
+        /// The log could not be read.
+        case unreadable
+    }
+
     static func settings(
         _ facts: SettingsBody, saved: Bool, feed: CalendarFeedState? = nil, choices: IdentificationChoices? = nil,
-        recheck: RecheckState? = nil, context: AppRequestContext
+        recheck: RecheckState? = nil, statistics: StatisticsPanel? = nil, context: AppRequestContext
     ) -> HTML {
         func table(_ rows: [SettingsBody.Row], empty: String) -> HTML {
             guard !rows.isEmpty else { return "<p>\(empty)</p>" }
@@ -47,6 +54,7 @@ extension Pages {
                     \(identification)
                     \(Layout.unavailable("Changing settings", how: "<p>This build cannot store an API key or show quota and cache figures yet. Set <code>PLANTNET_API_KEY</code> in the server's environment meanwhile.</p>"))
                     \(feed.map { calendarFeedSection($0, context: context) } ?? "")
+                    \(statistics.map(statisticsSection) ?? "")
                     """
             )
         }
@@ -96,6 +104,7 @@ extension Pages {
                 <section class="card" aria-labelledby="quota"><h2 id="quota">Quota</h2>\(quota)</section>
                 <section class="card" aria-labelledby="cache"><h2 id="cache">Identification cache</h2>\(table(facts.cache, empty: "No cache figures."))</section>
                 <section class="card" aria-labelledby="model"><h2 id="model">On-device model</h2>\(table(facts.model, empty: "No on-device model is installed."))</section>
+                \(statistics.map(statisticsSection) ?? "")
                 \(identification)
                 """
         )
@@ -127,6 +136,74 @@ extension Pages {
             <table><caption>Re-check queue</caption>\(rows)</table>
             <form method="post" action="/settings/recheck" class="row">\(Layout.csrfField(context))\(send) \(rescore)</form>
             </section>
+            """
+    }
+
+    /// "Identification statistics": time per stage (count, p50, p95), where answers came from, what the cache saved,
+    /// and Pl@ntNet use per UTC day.
+    static func statisticsSection(_ panel: StatisticsPanel) -> HTML {
+        let body: HTML
+        switch panel {
+        case .unreadable:
+            body = "<p>The log of identifications cannot be read just now; the server's log says why.</p>"
+        case .figures(let statistics) where statistics.identifications == 0:
+            body = "<p>No identifications yet. Every identification, saved or not, is counted here (without its photos).</p>"
+        case .figures(let statistics):
+            body = statisticsFigures(statistics)
+        }
+        return """
+            <section class="card" aria-labelledby="statistics"><h2 id="statistics">Identification statistics</h2>
+            \(body)
+            </section>
+            """
+    }
+
+    private static func statisticsFigures(_ statistics: IdentificationStatistics) -> HTML {
+        func milliseconds(_ value: Double) -> String {
+            if value >= 1000 { return String(format: "%.1f s", value / 1000) }
+            return value < 10 ? String(format: "%.1f ms", value) : String(format: "%.0f ms", value)
+        }
+        let shown = statistics.identifications < statistics.last
+            ? "\(counted(statistics.identifications, "identification")) so far"
+            : "the last \(counted(statistics.identifications, "identification"))"
+        let stages: [HTML] = statistics.stages.map { figures in
+            """
+            <tr><th scope="row">\(figures.stage.label)</th><td>\(figures.count)</td>\
+            <td>\(milliseconds(figures.p50Milliseconds))</td><td>\(milliseconds(figures.p95Milliseconds))</td></tr>
+            """
+        }
+        let sources = statistics.sources
+        let answers = "Answers: \(sources["onDevice"] ?? 0) on the device, \(sources["plantNetAPI"] ?? 0) from Pl@ntNet, "
+            + "\(sources["cache"] ?? 0) from the cache."
+        let cache = statistics.cacheHitRate.map { rate in
+            "The cache answered \(statistics.cacheHits) of \(statistics.cacheHits + statistics.apiCalls) Pl@ntNet identifications "
+                + "(\(Int((rate * 100).rounded())) %), saving \(counted(statistics.apiCallsSaved, "request"))."
+        } ?? "Pl@ntNet was not asked, so the cache was not used."
+        let days: [HTML] = statistics.quotaPerDay.map { day in
+            """
+            <tr><th scope="row">\(day.day)</th><td>\(day.apiCalls)</td><td>\(day.cacheHits)</td>\
+            <td>\(day.lowestRemaining.map(String.init) ?? "not known")</td></tr>
+            """
+        }
+        let perDay: HTML = days.isEmpty ? "<p>No identifications in the last 30 days.</p>" : """
+            <table>
+            <caption>Pl@ntNet use per day (UTC), last 30 days</caption>
+            <thead><tr><th scope="col">Day</th><th scope="col">Answered by Pl@ntNet</th><th scope="col">From the cache</th>\
+            <th scope="col">Fewest left</th></tr></thead>
+            <tbody>\(days)</tbody>
+            </table>
+            """
+        return """
+            <table>
+            <caption>Time per stage over \(shown)</caption>
+            <thead><tr><th scope="col">Stage</th><th scope="col">Count</th><th scope="col">Median (p50)</th>\
+            <th scope="col">p95</th></tr></thead>
+            <tbody>\(stages)</tbody>
+            </table>
+            <p class="meta">Percentiles by nearest rank: each is a time one identification really took.</p>
+            <p>\(answers) \(cache)</p>
+            \(perDay)
+            <p class="meta">“Fewest left” is what Pl@ntNet reported, counting every use of the key.</p>
             """
     }
 

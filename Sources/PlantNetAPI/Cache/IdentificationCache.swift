@@ -155,6 +155,8 @@ public final class IdentificationCache: Sendable {
             dirty = true
             guard var answer = entries[found]?.answer else { return nil }
             answer.identification.source = .cache
+            // The stored round trip was the first answer's; this one made no request.
+            answer.identification.timings[stage: .request] = nil
             answer.remainingRequests = nil
             answer.secondsUntilReset = nil
             return answer

@@ -186,7 +186,7 @@ public struct PlantNetClient: Sendable {
                 model: decoded.version.map { "Pl@ntNet \($0)" } ?? "Pl@ntNet",
                 predictions: predictions,
                 uncertain: (predictions.first?.confidence ?? 0) < Self.uncertaintyThreshold,
-                timings: ["request": milliseconds],
+                timings: [IdentificationStage.request.rawValue: milliseconds],
                 date: now()
             )
             return PlantNetAnswer(
@@ -201,7 +201,7 @@ public struct PlantNetClient: Sendable {
             }
             let identification = Identification(
                 source: .plantNetAPI, model: "Pl@ntNet", predictions: [], uncertain: true,
-                timings: ["request": milliseconds], date: now()
+                timings: [IdentificationStage.request.rawValue: milliseconds], date: now()
             )
             return PlantNetAnswer(
                 identification: identification, notAPlant: true, remainingRequests: header?.remaining,

@@ -24,7 +24,7 @@ extension CollectionDatabase {
         let now = now.roundedToMilliseconds
         var identification = identification
         identification.date = identification.date.roundedToMilliseconds
-        identification.timings = [:]
+        identification.timings = StageTimingsColumn.kept(identification.timings)
         let chosen = chosenSpecies.nonEmpty ?? identification.best?.scientificName
         return try write("file an identification") { db in
             var target = plantId

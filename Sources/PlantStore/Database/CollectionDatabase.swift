@@ -88,7 +88,14 @@ public struct CollectionDatabase: Sendable {
     /// a backup is what people restore from, so a damaged source is an error (``StoreError/corrupted(path:reason:)``),
     /// never a copy reported as a success.
     public func backup(to url: URL) throws(StoreError) {
-        let problems = try integrityCheck()
+        let problems: [String]
+        do throws(StoreError) {
+            problems = try integrityCheck()
+        } catch {
+            // Damage bad enough makes the check itself fail instead of listing problems: still no backup.
+            guard case .corrupted(_, let reason) = error else { throw error }
+            throw .corrupted(path: path, reason: "\(reason); no backup was written")
+        }
         guard problems == ["ok"] else {
             throw .corrupted(path: path, reason: "the integrity check found \(problems.count) problem(s), first: \(problems.first ?? "?"); "
                 + "no backup was written")

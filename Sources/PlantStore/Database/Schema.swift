@@ -17,6 +17,7 @@ enum Schema {
         migrator.registerMigration("v6", migrate: addCoverPhoto)
         migrator.registerMigration("v7", migrate: addLoginSessions)
         migrator.registerMigration("v8", migrate: addRecheckQueue)
+        migrator.registerMigration("v9", migrate: addIdentificationTimings)
         return migrator
     }
 
@@ -256,6 +257,29 @@ enum Schema {
                 CHECK ((resolution IS NULL) = (resolvedAt IS NULL))
             );
             CREATE UNIQUE INDEX speciesSuggestion_open ON speciesSuggestion(plantId) WHERE resolution IS NULL;
+            """)
+    }
+
+    /// Version 9: where the time of each identification went. Filed identifications keep their stage timings
+    /// (a JSON object of milliseconds by stage name; `NULL` for those filed before); and every identification,
+    /// saved or not, is logged without its photos or answer in `identificationRun`, for the statistics (the log
+    /// is pruned by age and count as it is written).
+    private static func addIdentificationTimings(_ db: Database) throws {
+        try db.execute(sql: """
+            ALTER TABLE identification ADD COLUMN timings TEXT
+                CHECK (timings IS NULL OR (json_valid(timings) AND json_type(timings) = 'object'));
+            CREATE TABLE identificationRun (
+                id INTEGER PRIMARY KEY,
+                ranAt DATETIME NOT NULL,
+                strategy TEXT NOT NULL CHECK (length(strategy) BETWEEN 1 AND 32),
+                source TEXT NOT NULL CHECK (source IN ('onDevice', 'plantNetAPI', 'cache')),
+                cacheHit BOOLEAN NOT NULL CHECK (cacheHit IN (0, 1)),
+                apiCalled BOOLEAN NOT NULL CHECK (apiCalled IN (0, 1)),
+                remainingRequests INTEGER CHECK (remainingRequests IS NULL OR remainingRequests >= 0),
+                timings TEXT NOT NULL CHECK (json_valid(timings) AND json_type(timings) = 'object'),
+                CHECK (NOT (cacheHit AND apiCalled))
+            );
+            CREATE INDEX identificationRun_ranAt ON identificationRun(ranAt);
             """)
     }
 }

@@ -49,7 +49,7 @@ struct CollectionEnvironment {
         return hemisphere
     }
 
-    private static func clock(_ environment: [String: String]) throws -> @Sendable () -> Date {
+    static func clock(_ environment: [String: String]) throws -> @Sendable () -> Date {
         guard let value = environment["PLANTGUIDE_NOW"], !value.isEmpty else { return { Date() } }
         guard let fixed = ISO8601DateFormatter().date(from: value) else {
             throw ValidationError("PLANTGUIDE_NOW must be an ISO 8601 instant like 2026-06-01T09:00:00Z, not '\(value)'.")

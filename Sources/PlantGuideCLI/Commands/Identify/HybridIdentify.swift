@@ -130,6 +130,7 @@ enum HybridIdentify {
         var onDevice: Source?
         var online: Source?
         var notes: [String]
+        /// Milliseconds per stage (``IdentificationStage``) of the whole identification: both sources and the total.
         var timings: [String: Double]
         var totalMilliseconds: Double
         /// Where `--save` filed the answer.
@@ -255,7 +256,7 @@ enum HybridIdentify {
             onDevice = result.onDevice.map(Source.init)
             online = result.online.map(Source.init)
             notes = result.notes
-            timings = result.preferred.timings
+            timings = result.stageTimings
             totalMilliseconds = result.totalMilliseconds
         }
 

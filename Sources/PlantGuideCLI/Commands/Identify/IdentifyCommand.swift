@@ -97,17 +97,19 @@ struct IdentifyCommand: AsyncParsableCommand {
             ),
             top: top, console: console, setup: setup
         )
+        let runLog = IdentificationRunLog(console: console)
         if batch || sawFolder || files.count > PlantNetRequestRules.maximumImages {
-            try await runBatch(files, identifier: identifier, quota: setup.quota, console: console)
+            try await runBatch(files, identifier: identifier, quota: setup.quota, runLog: runLog, console: console)
             return
         }
         do {
             let result = try await HybridIdentify.run(photoPaths: files, options: hybrid, identifier: identifier)
+            runLog.record(result)
             let quota = setup.quota.status()
             // An answer the device gave in Pl@ntNet's place waits for a re-check, saved or not (when Pl@ntNet is set up).
             let recheck = identifier.online == nil ? nil : result.recheckReason
             let filed = try save || recheck != nil
-                ? file(result.preferred, photos: files, save: save, recheck: recheck, console: console) : nil
+                ? file(result.preferredWithTimings, photos: files, save: save, recheck: recheck, console: console) : nil
             if output.json {
                 var answer = HybridIdentify.Output(result, quota: quota)
                 answer.saved = filed.flatMap { save ? HybridIdentify.Output.Saved(identificationId: $0.id, plantId: $0.plantId) : nil }
@@ -173,7 +175,7 @@ struct IdentifyCommand: AsyncParsableCommand {
     }
 
     private func runBatch(
-        _ files: [String], identifier: HybridIdentifier, quota: QuotaTracker, console: Console
+        _ files: [String], identifier: HybridIdentifier, quota: QuotaTracker, runLog: IdentificationRunLog, console: Console
     ) async throws {
         let bar = ProgressBar(label: "Identifying")
         var items: [BatchItem] = []
@@ -182,6 +184,7 @@ struct IdentifyCommand: AsyncParsableCommand {
             bar.update(done: Double(index), total: Double(files.count), detail: "\(index)/\(files.count) \(name)", force: true)
             do {
                 let result = try await HybridIdentify.run(photoPaths: [file], options: hybrid, identifier: identifier)
+                runLog.record(result)
                 items.append(BatchItem(file: file, identification: HybridIdentify.Output(result, quota: quota.status())))
             } catch {
                 items.append(BatchItem(file: file, error: "\(error)"))

@@ -1,0 +1,100 @@
+import Foundation
+import GRDB
+import PlantGuideCore
+
+/// How long the log of identifications keeps them: the statistics look at the last few hundred and at 30 days of
+/// Pl@ntNet use, so the log is bounded by both age and count and never grows without end.
+public struct IdentificationRunRetention: Sendable, Hashable {
+    /// Runs older than this are dropped.
+    public var maximumAge: TimeInterval
+    /// At most this many runs are kept, the newest.
+    public var maximumCount: Int
+
+    /// Creates a retention bound.
+    public init(maximumAge: TimeInterval, maximumCount: Int) {
+        self.maximumAge = maximumAge
+        self.maximumCount = maximumCount
+    }
+
+    /// 90 days and 20,000 runs (a few MB): more than 30 days of Pl@ntNet's 500 free identifications a day.
+    public static let standard = IdentificationRunRetention(maximumAge: 90 * 86_400, maximumCount: 20_000)
+}
+
+extension CollectionDatabase {
+    /// Logs one identification for the statistics, and drops runs beyond `retention` in the same transaction.
+    public func recordIdentificationRun(
+        _ run: IdentificationRun, now: Date, retention: IdentificationRunRetention = .standard
+    ) throws(StoreError) {
+        let timings: String
+        do {
+            timings = try StageTimingsColumn.encode(run.timings)
+        } catch {
+            throw .invalid("The identification's timings could not be stored (\(error)).")
+        }
+        try write("log the identification") { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO identificationRun (ranAt, strategy, source, cacheHit, apiCalled, remainingRequests, timings)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [run.date.roundedToMilliseconds, run.strategy, run.source.rawValue, run.cacheHit, run.apiCalled,
+                            run.remainingRequests.map { max($0, 0) }, timings]
+            )
+            // Ids only grow and runs are only dropped oldest first, so everything at or below this id is beyond the count.
+            let newest = db.lastInsertedRowID
+            try db.execute(
+                sql: "DELETE FROM identificationRun WHERE id <= ? OR ranAt < ?",
+                arguments: [newest - Int64(max(retention.maximumCount, 1)), now.addingTimeInterval(-retention.maximumAge)]
+            )
+        }
+    }
+
+    /// The last `count` identifications logged, newest first.
+    public func identificationRuns(last count: Int) throws(StoreError) -> [IdentificationRun] {
+        guard count > 0 else { throw .invalid("Ask for at least 1 identification (not \(count)).") }
+        return try read("read the identification log") { db in
+            try Row.fetchAll(
+                db, sql: """
+                    SELECT ranAt, strategy, source, cacheHit, apiCalled, remainingRequests, timings FROM identificationRun
+                    ORDER BY id DESC LIMIT ?
+                    """,
+                arguments: [count]
+            ).map { row in
+                guard let source = IdentificationSource(rawValue: row[2]) else {
+                    throw StoreError.invalid("an identification in the log has an unknown source")
+                }
+                return IdentificationRun(
+                    date: DatabaseTimestamp.date(row, 0), strategy: row[1], source: source, cacheHit: row[3], apiCalled: row[4],
+                    remainingRequests: row[5], timings: StageTimingsColumn.decode(row[6])
+                )
+            }
+        }
+    }
+
+    /// Pl@ntNet use per UTC day (the quota resets at 00:00 UTC) over the `days` days up to and including `now`'s,
+    /// newest first, from the identification log: answers Pl@ntNet gave, answers the cache gave instead, and the
+    /// fewest identifications Pl@ntNet said were left. Days without identifications are left out.
+    public func plantNetUsePerDay(days: Int, now: Date) throws(StoreError) -> [IdentificationStatistics.QuotaDay] {
+        guard days > 0 else { throw .invalid("Ask for at least 1 day (not \(days)).") }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+        let firstDay = calendar.date(byAdding: .day, value: -(days - 1), to: calendar.startOfDay(for: now)) ?? now
+        return try read("read the identification log") { db in
+            try Row.fetchAll(
+                db, sql: """
+                    SELECT date(ranAt) AS day, SUM(apiCalled), SUM(cacheHit), MIN(remainingRequests) FROM identificationRun
+                    WHERE ranAt >= ? GROUP BY day ORDER BY day DESC
+                    """,
+                arguments: [firstDay]
+            ).map { row in
+                IdentificationStatistics.QuotaDay(day: row[0], apiCalls: row[1], cacheHits: row[2], lowestRemaining: row[3])
+            }
+        }
+    }
+
+    /// The statistics over the last `last` identifications, with Pl@ntNet use per day over the last `days` days.
+    public func identificationStatistics(last: Int, days: Int = 30, now: Date) throws(StoreError) -> IdentificationStatistics {
+        let runs = try identificationRuns(last: last)
+        return IdentificationStatistics(runs: runs, last: last, quotaPerDay: try plantNetUsePerDay(days: days, now: now))
+    }
+}
