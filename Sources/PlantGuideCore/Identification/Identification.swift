@@ -125,7 +125,7 @@ public struct Identification: Sendable, Codable, Hashable {
     public var photoCount: Int?
     /// How many of those photos, identified alone, had the combined answer's best species first.
     public var agreeingPhotos: Int?
-    /// Named durations in milliseconds, e.g. `decode`, `inference`, `request`.
+    /// Milliseconds by stage, keyed by ``IdentificationStage`` raw values, e.g. `decode`, `inference`, `request`.
     public var timings: [String: Double]
     /// When the identification was made.
     public var date: Date

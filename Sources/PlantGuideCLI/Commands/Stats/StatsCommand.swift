@@ -10,7 +10,8 @@ struct StatsCommand: AsyncParsableCommand {
         abstract: "Show how identifications went: time per stage, cache hits, Pl@ntNet quota used per day.",
         discussion: """
             Every identification made by `plantguide identify` or the web app, saved or not, is logged \
-            without its photos in the collection database (kept 90 days, at most 20,000).
+            without its photos in the collection database (kept 90 days, at most 20,000); one that \
+            fails with no answer is not.
 
             Over the last N identifications (--last, default 100) it shows, per stage (decode, preprocess, \
             inference, upload preparation, Pl@ntNet round trip, queue on the web app, total), how many \
