@@ -200,7 +200,6 @@ extension CollectionDatabase {
         let now = now.roundedToMilliseconds
         var answer = answer
         answer.date = answer.date.roundedToMilliseconds
-        answer.timings = [:]
         return try write("record a re-check's answer") { db -> RecheckCompletion? in
             guard let row = try Row.fetchOne(db, sql: """
                 SELECT r.identificationId, (SELECT photoSHA256 FROM recheckPhoto WHERE recheckId = r.id ORDER BY position LIMIT 1)
@@ -321,7 +320,6 @@ extension CollectionDatabase {
         let now = now.roundedToMilliseconds
         var answer = answer
         answer.date = answer.date.roundedToMilliseconds
-        answer.timings = [:]
         return try write("file a re-scoring") { db in
             guard let plantId = original.plantId, try Plant.exists(db, key: plantId) else {
                 throw StoreError.invalid("Identification \(original.id) is not filed under a plant.")
