@@ -11,6 +11,9 @@ public struct PlantCollection: Sendable {
     public let lookup: @Sendable (String) -> CatalogPlant?
     /// The current time.
     public let now: @Sendable () -> Date
+    /// Computes the embedding of each photo added through the collection, when a classifier is available; without
+    /// one, photos are indexed later by `plantguide collection reindex`.
+    public var embedder: PhotoEmbedder?
 
     /// Puts the parts together.
     public init(
@@ -58,11 +61,14 @@ public struct PlantCollection: Sendable {
         let plantName = name.nonEmpty ?? match?.scientificName ?? ""
         let stored = try photo.map { data throws(StoreError) in try storePhoto(data) }
         let profile = careGuide.profile(for: match, name: plantName)
-        return try database.addPlant(
+        let plant = try database.addPlant(
             NewPlant(name: plantName, species: match?.scientificName, nickname: nickname, room: room,
-                     acquiredOn: acquiredOn, notes: notes),
+                     acquiredOn: acquiredOn, notes: notes,
+                     confirmation: match.map { SpeciesConfirmation(species: $0.scientificName, source: .name) }),
             profile: profile, photo: stored, now: now()
         )
+        if let stored, let photo { index(stored, data: photo) }
+        return plant
     }
 
     /// Stores a photo and attaches it to a plant.
@@ -71,6 +77,7 @@ public struct PlantCollection: Sendable {
         guard try database.plant(id: plantId) != nil else { throw .plantNotFound(plantId) }
         let stored = try storePhoto(data)
         try database.attachPhoto(stored, toPlant: plantId, now: now())
+        index(stored, data: data)
         return stored
     }
 
@@ -94,9 +101,11 @@ public struct PlantCollection: Sendable {
     ///   - plantId: file under this existing plant.
     ///   - createPlant: create a plant of the best-matching species (or chosen species) and file under it.
     ///   - chosenSpecies: the species the owner picked; by default the best prediction.
+    ///   - embedding: the photo's embedding when the identification already made it (no second forward pass);
+    ///     otherwise ``embedder`` computes it.
     public func fileIdentification(
         _ identification: Identification, photo: Data? = nil, plantId: Int64? = nil, createPlant: Bool = false,
-        chosenSpecies: String? = nil, nickname: String? = nil, room: String? = nil
+        chosenSpecies: String? = nil, nickname: String? = nil, room: String? = nil, embedding: (vector: [Float], model: EmbeddingModel)? = nil
     ) throws(StoreError) -> FiledIdentification {
         let stored = try photo.map { data throws(StoreError) in try storePhoto(data) }
         var newPlant: (plant: NewPlant, profile: CareProfile)?
@@ -106,14 +115,19 @@ public struct PlantCollection: Sendable {
             }
             let match = lookup(species)
             let name = match?.scientificName ?? species
+            // Creating a plant from the answer accepts it: the species (as the answer names it when the catalog does
+            // not know it) is confirmed, and the plant's photos become exemplars of it.
             newPlant = (
-                NewPlant(name: name, species: match?.scientificName, nickname: nickname, room: room),
+                NewPlant(name: name, species: match?.scientificName, nickname: nickname, room: room,
+                         confirmation: SpeciesConfirmation(species: match?.scientificName ?? species, source: .identification)),
                 careGuide.profile(for: match, name: name)
             )
         }
-        return try database.fileIdentification(
+        let filed = try database.fileIdentification(
             identification, photo: stored, plantId: plantId, newPlant: newPlant, chosenSpecies: chosenSpecies, now: now()
         )
+        if let stored, let photo, filed.plantId != nil { index(stored, data: photo, embedding: embedding) }
+        return filed
     }
 
     /// Refines a plant's care profile with Trefle's growth facts. Failures are returned, not
@@ -133,6 +147,30 @@ public struct PlantCollection: Sendable {
         } catch {
             return error
         }
+    }
+
+    /// Stores the embedding of a photo just attached to a plant: the one given, else the embedder's. Never fails
+    /// the addition: a photo left without one is indexed by `plantguide collection reindex`.
+    private func index(_ photo: StoredPhoto, data: Data, embedding: (vector: [Float], model: EmbeddingModel)? = nil) {
+        if let embedding, embedder == nil || embedder?.model == embedding.model {
+            try? database.setEmbedding(embedding.vector, model: embedding.model, forPhoto: photo.sha256, now: now())
+            return
+        }
+        guard let embedder, let vector = try? embedder.embed(data) else { return }
+        try? database.setEmbedding(vector, model: embedder.model, forPhoto: photo.sha256, now: now())
+    }
+
+    /// Computes and stores the embedding of one stored photo from its file (what `collection reindex` does per photo).
+    public func reindex(_ photo: StoredPhoto, with embedder: PhotoEmbedder) throws -> [Float] {
+        let data: Data
+        do {
+            data = try Data(contentsOf: photos.url(of: photo))
+        } catch {
+            throw StoreError.file(path: photos.url(of: photo).path, reason: "cannot be read (\(error.localizedDescription))")
+        }
+        let vector = try embedder.embed(data)
+        try database.setEmbedding(vector, model: embedder.model, forPhoto: photo.sha256, now: now())
+        return vector
     }
 
     private func storePhoto(_ data: Data) throws(StoreError) -> StoredPhoto {

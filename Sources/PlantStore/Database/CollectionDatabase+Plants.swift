@@ -21,6 +21,7 @@ extension CollectionDatabase {
                 notes: plant.notes.nonEmpty, createdAt: now, updatedAt: now
             )
             record = try insertPlant(record, db: db)
+            if let confirmation = plant.confirmation { try Self.recordConfirmation(confirmation, plantId: record.id, at: now, db: db) }
             try CareProfileRow(plantId: record.id, profile: profile).insert(db)
             if let photo { try Self.link(photo, to: record.id, at: now, db: db) }
             return record

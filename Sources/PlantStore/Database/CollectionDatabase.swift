@@ -88,7 +88,14 @@ public struct CollectionDatabase: Sendable {
     /// a backup is what people restore from, so a damaged source is an error (``StoreError/corrupted(path:reason:)``),
     /// never a copy reported as a success.
     public func backup(to url: URL) throws(StoreError) {
-        let problems = try integrityCheck()
+        let problems: [String]
+        do {
+            problems = try integrityCheck()
+        } catch {
+            // Some damage makes the check itself fail rather than list problems: still nothing is copied.
+            if case .corrupted(let path, let reason) = error { throw .corrupted(path: path, reason: "\(reason); no backup was written") }
+            throw error
+        }
         guard problems == ["ok"] else {
             throw .corrupted(path: path, reason: "the integrity check found \(problems.count) problem(s), first: \(problems.first ?? "?"); "
                 + "no backup was written")
