@@ -132,6 +132,8 @@ enum HybridIdentify {
         var notes: [String]
         var timings: [String: Double]
         var totalMilliseconds: Double
+        /// The owner's plants the photo most likely shows (on-device answers, when there is a collection).
+        var collectionMatches: [CollectionMatch]?
         /// Where `--save` filed the answer.
         var saved: Saved?
 
@@ -156,6 +158,8 @@ enum HybridIdentify {
             var inCatalog: Bool
             var careSummary: String?
             var relatedCatalogPlants: [Suggestion]
+            /// `collection` for a species named by the owner's confirmed photos (confidence = similarity).
+            var source: CandidateSource?
 
             init(_ prediction: SpeciesPrediction) {
                 rank = prediction.rank
@@ -173,11 +177,12 @@ enum HybridIdentify {
                 inCatalog = prediction.inCatalog
                 careSummary = prediction.careSummary
                 relatedCatalogPlants = prediction.relatedCatalogPlants.map(Suggestion.init)
+                source = prediction.source
             }
 
             private enum CodingKeys: String, CodingKey {
                 case rank, scientificName, authorship, commonNames, commonNameLevel, genus, confidence, classIndex, gbifId
-                case powoId, family, category, inCatalog, careSummary, relatedCatalogPlants
+                case powoId, family, category, inCatalog, careSummary, relatedCatalogPlants, source
             }
 
             // Optional keys are written as null so every prediction has the same keys.
@@ -198,6 +203,7 @@ enum HybridIdentify {
                 try container.encode(inCatalog, forKey: .inCatalog)
                 try container.encode(careSummary, forKey: .careSummary)
                 try container.encode(relatedCatalogPlants, forKey: .relatedCatalogPlants)
+                try container.encodeIfPresent(source, forKey: .source)
             }
         }
 
@@ -249,11 +255,13 @@ enum HybridIdentify {
             notes = result.notes
             timings = result.preferred.timings
             totalMilliseconds = result.totalMilliseconds
+            collectionMatches = result.collectionMatches
         }
 
         private enum CodingKeys: String, CodingKey {
             case source, strategy, model, uncertain, uncertainReason, photoCount, agreeingPhotos, notAPlant, remainingRequests
             case quotaLevel, predictions, suggestions, onDevice, online, notes, timings, totalMilliseconds, saved
+            case collectionMatches
         }
 
         func encode(to encoder: any Encoder) throws {
@@ -275,6 +283,7 @@ enum HybridIdentify {
             try container.encode(notes, forKey: .notes)
             try container.encode(timings, forKey: .timings)
             try container.encode(totalMilliseconds, forKey: .totalMilliseconds)
+            try container.encodeIfPresent(collectionMatches, forKey: .collectionMatches)
             try container.encodeIfPresent(saved, forKey: .saved)
         }
     }
@@ -299,6 +308,7 @@ enum HybridIdentify {
             console.print(console.style(names, .bold)
                 + console.style(String(format: "  %@, %.0f ms", sourceName, result.totalMilliseconds), .dim))
         }
+        for match in result.collectionMatches ?? [] { console.print(console.matchLine(match)) }
         for (position, prediction) in result.preferred.predictions.prefix(top).enumerated() {
             printCandidate(prediction, detailed: position < 3, console: console)
         }
@@ -344,6 +354,7 @@ extension HybridIdentify {
         default:
             line += console.style(prediction.scientificName, .bold)
         }
+        if prediction.source == .collection { line += console.style("  (from your confirmed photos)", .green) }
         console.print(line)
         var details: [String] = []
         if let family = prediction.family { details.append(family) }
@@ -388,4 +399,7 @@ enum QuotaText {
 extension HybridResult {
     /// Whether Pl@ntNet answered this identification (or its cache did), so its quota is worth showing.
     var usedPlantNet: Bool { online != nil }
+
+    /// The owner's plants the photos most likely show: from the on-device answer, whichever answer is preferred.
+    var collectionMatches: [CollectionMatch]? { onDevice?.collectionMatches ?? preferred.collectionMatches }
 }

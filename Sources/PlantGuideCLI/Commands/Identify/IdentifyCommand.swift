@@ -26,6 +26,13 @@ struct IdentifyCommand: AsyncParsableCommand {
             Confidence bars are green above 70 %, yellow from 40 to 70 %, red below 40 %; below \
             --threshold the answer is marked uncertain.
 
+            With a collection, the on-device answer also says which of your plants the photo most likely \
+            shows ("Is this Spike?", JSON `collectionMatches`), and offers species you confirmed from their \
+            photos (marked "from your confirmed photos", JSON `"source": "collection"`, confidence = \
+            similarity). Such a species counts as a confident answer, so on-device-first then asks no \
+            Pl@ntNet. Thresholds: PLANTGUIDE_MATCH_THRESHOLD (0.85) and PLANTGUIDE_SPECIES_MATCH_THRESHOLD \
+            (0.8); see `plantguide collection find --help`.
+
             Examples:
               plantguide identify leaf.jpg
               plantguide identify leaf.jpg flower.jpg --organ leaf --organ flower --strategy parallel
@@ -89,8 +96,9 @@ struct IdentifyCommand: AsyncParsableCommand {
         let (files, sawFolder) = try PhotoFiles.expand(photos)
         let store = ModelStore(dataDirectory: .resolve())
         let setup = PlantNetSetup()
+        let classifier = try loadClassifier(store: store)
         let identifier = HybridIdentify.makeIdentifier(
-            options: hybrid, onDevice: try onDeviceIdentifier(store: store),
+            options: hybrid, onDevice: try classifier.map { try onDeviceIdentifier($0, dataDirectory: store.dataDirectory) },
             onDeviceMissingReason: IdentifyCommandError.noModelAdvice(
                 dataDirectory: store.dataDirectory.url.path,
                 apiKeyConfigured: setup.keyStore.key(environment: setup.environment) != nil
@@ -104,7 +112,7 @@ struct IdentifyCommand: AsyncParsableCommand {
         do {
             let result = try await HybridIdentify.run(photoPaths: files, options: hybrid, identifier: identifier)
             let quota = setup.quota.status()
-            let filed = try save ? file(result.preferred, photo: files[0]) : nil
+            let filed = try save ? file(result.preferred, photo: files[0], embedder: classifier.map { PhotoEmbedder.live(classifier: $0) }) : nil
             if output.json {
                 var answer = HybridIdentify.Output(result, quota: quota)
                 answer.saved = filed.map { HybridIdentify.Output.Saved(identificationId: $0.id, plantId: $0.plantId) }
@@ -124,8 +132,8 @@ struct IdentifyCommand: AsyncParsableCommand {
     }
 
     /// Files the preferred answer in the collection, with the photo (stored once, without metadata).
-    private func file(_ identification: Identification, photo path: String) throws -> FiledIdentification {
-        let environment = try CollectionEnvironment.load()
+    private func file(_ identification: Identification, photo path: String, embedder: PhotoEmbedder?) throws -> FiledIdentification {
+        let environment = try CollectionEnvironment.load(embedder: embedder)
         return try environment.collection.fileIdentification(
             identification, photo: try HybridIdentify.readPhoto(path), plantId: plant, createPlant: createPlant, room: room
         )
@@ -133,10 +141,20 @@ struct IdentifyCommand: AsyncParsableCommand {
 
     /// The on-device classifier: `--model`, else the installed default, else none (the hybrid then
     /// explains how to install one when a strategy needs it).
-    private func onDeviceIdentifier(store: ModelStore) throws -> OnDeviceIdentifier? {
+    private func loadClassifier(store: ModelStore) throws -> Classifier? {
         guard let url = model.map({ URL(fileURLWithPath: $0) }) ?? store.defaultModel() else { return nil }
-        let classifier = try Classifier(contentsOf: url, threads: threads ?? ProcessInfo.processInfo.activeProcessorCount)
-        return .live(classifier: classifier, threshold: hybrid.threshold)
+        return try Classifier(contentsOf: url, threads: threads ?? ProcessInfo.processInfo.activeProcessorCount)
+    }
+
+    /// The on-device identifier, matching against the collection when there is one (an identification never creates
+    /// the collection).
+    private func onDeviceIdentifier(_ classifier: Classifier, dataDirectory: DataDirectory) throws -> OnDeviceIdentifier {
+        let settings = try CollectionEnvironment.recognitionSettings()
+        var recognizer: CollectionRecognizer?
+        if FileManager.default.fileExists(atPath: dataDirectory.appending(CollectionDatabase.fileName).path) {
+            recognizer = try CollectionEnvironment.load().recognizer(settings: settings)
+        }
+        return .live(classifier: classifier, threshold: hybrid.threshold, collection: recognizer)
     }
 
     private struct BatchItem: Encodable {
