@@ -130,6 +130,17 @@ import Testing
         }
     }
 
+    /// Plants named in a CSV list are named by their owner: a catalog match is confirmed.
+    @Test func importedNamesAreConfirmed() throws {
+        let home = try TemporaryHome()
+        defer { home.cleanUp() }
+        let plants = try collection(home, embedder: nil)
+        let report = try CSVPlantImport(collection: plants).run("name,room\nMonstera,Hall\nUnknown thing,Hall\n")
+        let added = try #require(report.added.first)
+        #expect(try plants.database.confirmation(ofPlant: added.id)?.species == "Monstera deliciosa")
+        #expect(report.unmatched.count == 1)
+    }
+
     /// The schema refuses a vector whose size does not match its dimension, and a confirmation without a species.
     @Test func theSchemaGuardsItsColumns() throws {
         let home = try TemporaryHome()
