@@ -107,3 +107,39 @@ void pg_float_to_half(const float *source, uint16_t *destination, size_t count) 
 #endif
     for (size_t index = 0; index < count; index++) destination[index] = float_to_half_scalar(source[index]);
 }
+
+static int32_t int8_dot_scalar(const int8_t *row, const int8_t *query, size_t dimension) {
+    int32_t sum = 0;
+    for (size_t index = 0; index < dimension; index++) sum += (int32_t)row[index] * (int32_t)query[index];
+    return sum;
+}
+
+#if defined(__x86_64__)
+__attribute__((target("avx2")))
+static void int8_dot_rows_avx2(const int8_t *matrix, size_t rows, size_t dimension, const int8_t *query, int32_t *out) {
+    for (size_t row = 0; row < rows; row++) {
+        const int8_t *values = matrix + row * dimension;
+        __m256i sum = _mm256_setzero_si256();
+        size_t index = 0;
+        for (; index + 16 <= dimension; index += 16) {
+            __m256i a = _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)(values + index)));
+            __m256i b = _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)(query + index)));
+            sum = _mm256_add_epi32(sum, _mm256_madd_epi16(a, b));
+        }
+        __m128i half = _mm_add_epi32(_mm256_castsi256_si128(sum), _mm256_extracti128_si256(sum, 1));
+        half = _mm_add_epi32(half, _mm_shuffle_epi32(half, 0x4e));
+        half = _mm_add_epi32(half, _mm_shuffle_epi32(half, 0xb1));
+        out[row] = _mm_cvtsi128_si32(half) + int8_dot_scalar(values + index, query + index, dimension - index);
+    }
+}
+#endif
+
+void pg_int8_dot_rows(const int8_t *matrix, size_t rows, size_t dimension, const int8_t *query, int32_t *out) {
+#if defined(__x86_64__)
+    if (__builtin_cpu_supports("avx2")) {
+        int8_dot_rows_avx2(matrix, rows, dimension, query, out);
+        return;
+    }
+#endif
+    for (size_t row = 0; row < rows; row++) out[row] = int8_dot_scalar(matrix + row * dimension, query, dimension);
+}

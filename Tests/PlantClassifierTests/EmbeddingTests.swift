@@ -72,12 +72,14 @@ import Testing
         #expect(zip(single, answer.embeddings[1]).allSatisfy { abs($0 - $1) < 1e-6 })
     }
 
-    /// The brute-force search returns what sorting every similarity would, best first.
-    @Test func nearestMatchesAFullSort() throws {
+    /// The brute-force search returns what sorting every similarity would, best first: through BLAS, and through the
+    /// int8 shortlist of large indexes.
+    @Test(arguments: [Int.max, 0])
+    func nearestMatchesAFullSort(quantizeFrom: Int) throws {
         var generator = SystemRandomNumberGenerator()
-        let dimension = 32
-        let vectors = (0..<500).map { _ in Classifier.normalised((0..<dimension).map { _ in Float.random(in: -1...1, using: &generator) }[...]) }
-        let index = try EmbeddingIndex(vectors: vectors, dimension: dimension)
+        let dimension = 64
+        let vectors = (0..<3000).map { _ in Classifier.normalised((0..<dimension).map { _ in Float.random(in: -1...1, using: &generator) }[...]) }
+        let index = try EmbeddingIndex(vectors: vectors, dimension: dimension, quantizeFrom: quantizeFrom)
         let query = vectors[123]
         let nearest = try index.nearest(to: query, k: 7)
         let expected = vectors.indices.map { i in (i, zip(vectors[i], query).reduce(Float(0)) { $0 + $1.0 * $1.1 }) }
@@ -87,7 +89,7 @@ import Testing
         #expect(abs((nearest.first?.similarity ?? 0) - 1) < 1e-5)
         #expect(zip(nearest, expected).allSatisfy { abs($0.similarity - $1.1) < 1e-5 })
         #expect(throws: ClassifierError.self) { try index.nearest(to: [1, 0], k: 1) }
-        #expect(try EmbeddingIndex(vectors: [], dimension: dimension).nearest(to: query, k: 3).isEmpty)
+        #expect(try EmbeddingIndex(vectors: [], dimension: dimension, quantizeFrom: quantizeFrom).nearest(to: query, k: 3).isEmpty)
     }
 
     /// Thresholds decide what is reported; the plant is named once, by its best photo; only confirmed photos name species.
