@@ -1,6 +1,7 @@
 import Foundation
 import PlantGuideCore
 import PlantGuideTestSupport
+import Synchronization
 import Testing
 @testable import PlantClassifier
 
@@ -120,5 +121,32 @@ import Testing
         #expect(loose.candidates.count == 1)
         let none = try recognise(RecognitionSettings(plantThreshold: 1.01, speciesThreshold: 1.01))
         #expect(none.matches.isEmpty && none.candidates.isEmpty)
+    }
+
+    /// The server's recognizer keeps its packed index until the store's version changes.
+    @Test func theCachedRecognizerReloadsOnlyWhenTheVersionChanges() throws {
+        let state = Mutex((version: "1", loads: 0, species: "Dracaena trifasciata"))
+        let recognizer = CollectionRecognizer.live(
+            settings: RecognitionSettings(plantThreshold: 0.5, speciesThreshold: 0.5), version: { _ in state.withLock { $0.version } },
+            exemplars: { _ in
+                state.withLock { current in
+                    current.loads += 1
+                    return [CollectionExemplar(
+                        plantId: 1, name: "Spike", nickname: nil, room: nil, species: nil, confirmedSpecies: current.species,
+                        photoSHA256: String(repeating: "a", count: 64), vector: [1, 0]
+                    )]
+                }
+            }
+        )
+        let model = EmbeddingModel(name: "m")
+        #expect(try recognizer.recognize([[1, 0]], model).candidates.first?.scientificName == "Dracaena trifasciata")
+        state.withLock { $0.species = "Monstera deliciosa" }
+        #expect(try recognizer.recognize([[0.8, 0.6]], model).candidates.first?.scientificName == "Dracaena trifasciata")
+        #expect(state.withLock { $0.loads } == 1)
+        state.withLock { $0.version = "2" }
+        #expect(try recognizer.recognize([[1, 0]], model).candidates.first?.scientificName == "Monstera deliciosa")
+        #expect(state.withLock { $0.loads } == 2)
+        #expect(try recognizer.recognize([[1, 0]], EmbeddingModel(name: "other")).matches.count == 1)
+        #expect(state.withLock { $0.loads } == 3)
     }
 }

@@ -79,6 +79,11 @@ import Testing
         #expect(zip(stored, expected).allSatisfy { abs($0 - $1) <= abs($1) / 1024 })
         #expect(try database.exemplars(model: modelB).isEmpty)
 
+        let version = try database.exemplarsVersion(model: modelA)
+        try indexing.addPhoto(photo(9), toPlant: monty.id)
+        #expect(try database.exemplarsVersion(model: modelA) != version)
+        try indexing.removePhoto(try #require(try database.photos(ofPlant: monty.id).last?.photo.sha256), fromPlant: monty.id)
+
         // Reindexing with model B replaces A's embeddings and indexes the fern's photo.
         for stale in try database.photosNeedingEmbedding(model: modelB) { _ = try plain.reindex(stale, with: embedder(modelB)) }
         #expect(try database.embeddingCoverage(model: modelB) == EmbeddingCoverage(photos: 3, current: 3, stale: 0, missing: 0))
@@ -117,7 +122,10 @@ import Testing
         #expect(try database.exemplars(model: modelA).compactMap(\.confirmedSpecies).sorted() == ["Monstera deliciosa", "Zamioculcas zamiifolia"])
 
         // Undo: its photos stop naming the species but still belong to the plant.
+        let before = try database.exemplarsVersion(model: modelA)
+        #expect(try database.exemplarsVersion(model: modelA) == before)
         let withdrawn = try database.unconfirmSpecies(ofPlant: created)
+        #expect(try database.exemplarsVersion(model: modelA) != before)
         #expect(withdrawn?.species == "Zamioculcas zamiifolia")
         #expect(try database.confirmation(ofPlant: created) == nil)
         #expect(try database.unconfirmSpecies(ofPlant: created) == nil)

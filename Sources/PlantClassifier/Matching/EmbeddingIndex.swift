@@ -2,6 +2,7 @@ import CPlantKernels
 import Dispatch
 import Foundation
 import PlantGuideCore
+import Synchronization
 
 /// Stored embeddings packed into one row-major matrix and searched by cosine similarity, brute force: exact, and
 /// below some 100,000 vectors faster than building an approximate index.
@@ -150,12 +151,46 @@ extension CollectionRecognizer {
         settings: RecognitionSettings, exemplars: @escaping @Sendable (EmbeddingModel) throws -> [CollectionExemplar]
     ) -> CollectionRecognizer {
         CollectionRecognizer { embeddings, model in
-            let stored = try exemplars(model)
-            guard let query = meanDirection(embeddings), !stored.isEmpty else { return CollectionRecognition() }
-            let index = try EmbeddingIndex(vectors: stored.filter { $0.vector.count == query.count }.map(\.vector), dimension: query.count)
-            let usable = stored.filter { $0.vector.count == query.count }
+            guard let query = meanDirection(embeddings) else { return CollectionRecognition() }
+            let packed = try Packed(try exemplars(model), dimension: query.count)
+            return try packed.recognise(query, settings: settings)
+        }
+    }
+
+    /// The same, keeping the packed index between calls (a server's): it is read and packed again only when
+    /// `version` (a cheap summary of the stored embeddings, plants and confirmations) changes.
+    public static func live(
+        settings: RecognitionSettings, version: @escaping @Sendable (EmbeddingModel) throws -> String,
+        exemplars: @escaping @Sendable (EmbeddingModel) throws -> [CollectionExemplar]
+    ) -> CollectionRecognizer {
+        let cache = Mutex<(key: String, packed: Packed)?>(nil)
+        return CollectionRecognizer { embeddings, model in
+            guard let query = meanDirection(embeddings) else { return CollectionRecognition() }
+            let key = "\(model.name)|\(model.checksum ?? "")|\(query.count)|\(try version(model))"
+            let packed = try cache.withLock { cached throws -> Packed in
+                if let cached, cached.key == key { return cached.packed }
+                let packed = try Packed(try exemplars(model), dimension: query.count)
+                cached = (key, packed)
+                return packed
+            }
+            return try packed.recognise(query, settings: settings)
+        }
+    }
+
+    /// Stored photos of one vector length with their index.
+    private struct Packed: Sendable {
+        let exemplars: [CollectionExemplar]
+        let index: EmbeddingIndex
+
+        init(_ stored: [CollectionExemplar], dimension: Int) throws {
+            exemplars = stored.filter { $0.vector.count == dimension }
+            index = try EmbeddingIndex(vectors: exemplars.map(\.vector), dimension: dimension)
+        }
+
+        func recognise(_ query: [Float], settings: RecognitionSettings) throws -> CollectionRecognition {
+            guard !exemplars.isEmpty else { return CollectionRecognition() }
             let nearest = try index.nearest(to: query, k: settings.neighbours)
-            return recognition(nearest.map { (usable[$0.index], Double($0.similarity)) }, settings: settings)
+            return recognition(nearest.map { (exemplars[$0.index], Double($0.similarity)) }, settings: settings)
         }
     }
 

@@ -38,7 +38,10 @@ enum LiveIdentification {
                 let classifier = try Classifier(contentsOf: url, threads: 1)
                 // Photos are matched against the collection's stored embeddings ("Is this Spike?").
                 let recognizer = collection.map { collection in
-                    CollectionRecognizer.live(settings: recognitionSettings(log: log)) { model in try collection.database.exemplars(model: model) }
+                    CollectionRecognizer.live(
+                        settings: recognitionSettings(log: log), version: { try collection.database.exemplarsVersion(model: $0) },
+                        exemplars: { try collection.database.exemplars(model: $0) }
+                    )
                 }
                 // Decoding and inference run on the work pool, never on the threads that serve requests.
                 parts.onDevice = OnDeviceIdentifier(identifyWithEmbeddings: { photos, top in

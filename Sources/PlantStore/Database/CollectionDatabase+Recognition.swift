@@ -143,6 +143,20 @@ extension CollectionDatabase {
         }
     }
 
+    /// A cheap summary of everything ``exemplars(model:)`` returns (embeddings, photo links, plants and their
+    /// confirmations): it changes whenever they do, so a searcher can keep its index until then.
+    public func exemplarsVersion(model: EmbeddingModel) throws(StoreError) -> String {
+        try read("summarise the collection's embeddings") { db in
+            let row = try Row.fetchOne(db, sql: """
+                SELECT (SELECT count(*) || '/' || coalesce(max(createdAt), '') FROM photoEmbedding WHERE model = ?1 AND modelChecksum IS ?2),
+                    (SELECT count(*) || '/' || coalesce(max(addedAt), '') FROM plantPhoto),
+                    (SELECT count(*) || '/' || coalesce(max(updatedAt), '') || '/' || count(confirmedAt) || '/'
+                        || coalesce(max(confirmedAt), '') || '/' || coalesce(sum(length(confirmedSpecies)), 0) FROM plant)
+                """, arguments: [model.name, model.checksum])
+            return [0, 1, 2].map { (row?[$0] as String?) ?? "" }.joined(separator: "|")
+        }
+    }
+
     /// Every plant photo with an embedding of `model`, with its plant: what matching searches. A photo of two
     /// plants appears once for each.
     public func exemplars(model: EmbeddingModel) throws(StoreError) -> [CollectionExemplar] {
