@@ -156,7 +156,10 @@ public struct PlantCollection: Sendable {
             try? database.setEmbedding(embedding.vector, model: embedding.model, forPhoto: photo.sha256, now: now())
             return
         }
-        guard let embedder, let vector = try? embedder.embed(data) else { return }
+        // A photo stored before (same content) may already have this model's embedding: no second forward pass.
+        guard let embedder, (try? database.embedding(ofPhoto: photo.sha256))?.model != embedder.model,
+              let vector = try? embedder.embed(data)
+        else { return }
         try? database.setEmbedding(vector, model: embedder.model, forPhoto: photo.sha256, now: now())
     }
 

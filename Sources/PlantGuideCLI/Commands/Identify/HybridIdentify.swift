@@ -158,7 +158,8 @@ enum HybridIdentify {
             var inCatalog: Bool
             var careSummary: String?
             var relatedCatalogPlants: [Suggestion]
-            /// `collection` for a species named by the owner's confirmed photos (confidence = similarity).
+            /// `collection` for a species named by the owner's confirmed photos (confidence = similarity); null for the
+            /// identifier's own candidates.
             var source: CandidateSource?
 
             init(_ prediction: SpeciesPrediction) {
@@ -203,7 +204,7 @@ enum HybridIdentify {
                 try container.encode(inCatalog, forKey: .inCatalog)
                 try container.encode(careSummary, forKey: .careSummary)
                 try container.encode(relatedCatalogPlants, forKey: .relatedCatalogPlants)
-                try container.encodeIfPresent(source, forKey: .source)
+                try container.encode(source, forKey: .source)
             }
         }
 
