@@ -93,6 +93,7 @@ let store: [Target] = [
         name: "PlantStore",
         dependencies: [
             "PlantGuideCore",
+            "CPlantKernels",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "ZIPFoundation", package: "ZIPFoundation"),
         ],

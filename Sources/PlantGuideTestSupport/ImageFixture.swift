@@ -26,7 +26,7 @@ public enum ImageFixture {
         return Data(png)
     }
 
-    private static func zlibStored(_ data: [UInt8]) -> [UInt8] {
+    static func zlibStored(_ data: [UInt8]) -> [UInt8] {
         var out: [UInt8] = [0x78, 0x01]
         var offset = 0
         repeat {
@@ -44,7 +44,7 @@ public enum ImageFixture {
         return out + bigEndian(b << 16 | a)
     }
 
-    private static func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] {
+    static func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] {
         let typed = Array(type.utf8) + body
         return bigEndian(UInt32(body.count)) + typed + bigEndian(crc32(typed))
     }
@@ -58,7 +58,7 @@ public enum ImageFixture {
         return ~crc
     }
 
-    private static func bigEndian(_ value: UInt32) -> [UInt8] {
+    static func bigEndian(_ value: UInt32) -> [UInt8] {
         [UInt8(value >> 24), UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF)]
     }
 }

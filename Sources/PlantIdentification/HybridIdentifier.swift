@@ -107,7 +107,9 @@ public struct HybridIdentifier: Sendable {
         if let onDevice {
             do { local = .success(try await onDevice.identify(photos, top)) } catch { local = .failure(error) }
         }
-        if case .success(let identification) = local, (identification.best?.confidence ?? 0) >= threshold {
+        // A species named by the owner's confirmed photos passed its own threshold: as good as a confident model.
+        if case .success(let identification) = local,
+           (identification.best?.confidence ?? 0) >= threshold || identification.bestIsFromCollection {
             return result(.onDeviceFirst, onDevice: identification)
         }
         let remote = await askOnline(photos: photos, organs: organs, options: options)

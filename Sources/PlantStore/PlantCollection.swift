@@ -11,6 +11,9 @@ public struct PlantCollection: Sendable {
     public let lookup: @Sendable (String) -> CatalogPlant?
     /// The current time.
     public let now: @Sendable () -> Date
+    /// Computes the embedding of each photo added through the collection, when a classifier is available; without
+    /// one, photos are indexed later by `plantguide collection reindex`.
+    public var embedder: PhotoEmbedder?
 
     /// Puts the parts together.
     public init(
@@ -58,11 +61,14 @@ public struct PlantCollection: Sendable {
         let plantName = name.nonEmpty ?? match?.scientificName ?? ""
         let stored = try photo.map { data throws(StoreError) in try storePhoto(data) }
         let profile = careGuide.profile(for: match, name: plantName)
-        return try database.addPlant(
+        let plant = try database.addPlant(
             NewPlant(name: plantName, species: match?.scientificName, nickname: nickname, room: room,
-                     acquiredOn: acquiredOn, notes: notes),
+                     acquiredOn: acquiredOn, notes: notes,
+                     confirmation: match.map { SpeciesConfirmation(species: $0.scientificName, source: .name) }),
             profile: profile, photo: stored, now: now()
         )
+        if let stored, let photo { index(stored, data: photo) }
+        return plant
     }
 
     /// Stores a photo and attaches it to a plant.
@@ -71,6 +77,7 @@ public struct PlantCollection: Sendable {
         guard try database.plant(id: plantId) != nil else { throw .plantNotFound(plantId) }
         let stored = try storePhoto(data)
         try database.attachPhoto(stored, toPlant: plantId, now: now())
+        index(stored, data: data)
         return stored
     }
 
@@ -96,10 +103,13 @@ public struct PlantCollection: Sendable {
     ///   - chosenSpecies: the species the owner picked; by default the best prediction.
     ///   - recheck: queue it for a Pl@ntNet re-check with these photos (bytes and organ), kept until the re-check is done
     ///     (or, for an identification not filed under a plant, 30 days).
+    ///   - embedding: the photo's embedding when the identification already made it (no second forward pass);
+    ///     otherwise ``embedder`` computes it.
     public func fileIdentification(
         _ identification: Identification, photo: Data? = nil, plantId: Int64? = nil, createPlant: Bool = false,
         chosenSpecies: String? = nil, nickname: String? = nil, room: String? = nil,
-        recheck: (reason: RecheckReason, photos: [(data: Data, organ: String)])? = nil
+        recheck: (reason: RecheckReason, photos: [(data: Data, organ: String)])? = nil,
+        embedding: (vector: [Float], model: EmbeddingModel)? = nil
     ) throws(StoreError) -> FiledIdentification {
         let stored = try photo.map { data throws(StoreError) in try storePhoto(data) }
         let request = try recheck.map { recheck throws(StoreError) in
@@ -114,15 +124,20 @@ public struct PlantCollection: Sendable {
             }
             let match = lookup(species)
             let name = match?.scientificName ?? species
+            // Creating a plant from the answer accepts it: the species (as the answer names it when the catalog does
+            // not know it) is confirmed, and the plant's photos become exemplars of it.
             newPlant = (
-                NewPlant(name: name, species: match?.scientificName, nickname: nickname, room: room),
+                NewPlant(name: name, species: match?.scientificName, nickname: nickname, room: room,
+                         confirmation: SpeciesConfirmation(species: match?.scientificName ?? species, source: .identification)),
                 careGuide.profile(for: match, name: name)
             )
         }
-        return try database.fileIdentification(
+        let filed = try database.fileIdentification(
             identification, photo: stored, plantId: plantId, newPlant: newPlant, chosenSpecies: chosenSpecies,
             recheck: request, now: now()
         )
+        if let stored, let photo, filed.plantId != nil { index(stored, data: photo, embedding: embedding) }
+        return filed
     }
 
     /// Accepts a species suggestion: the plant takes the suggested species (the catalog's spelling when it knows it)
@@ -162,6 +177,33 @@ public struct PlantCollection: Sendable {
         } catch {
             return error
         }
+    }
+
+    /// Stores the embedding of a photo just attached to a plant: the one given, else the embedder's. Never fails
+    /// the addition: a photo left without one is indexed by `plantguide collection reindex`.
+    private func index(_ photo: StoredPhoto, data: Data, embedding: (vector: [Float], model: EmbeddingModel)? = nil) {
+        if let embedding, embedder == nil || embedder?.model == embedding.model {
+            try? database.setEmbedding(embedding.vector, model: embedding.model, forPhoto: photo.sha256, now: now())
+            return
+        }
+        // A photo stored before (same content) may already have this model's embedding: no second forward pass.
+        guard let embedder, (try? database.embedding(ofPhoto: photo.sha256))?.model != embedder.model,
+              let vector = try? embedder.embed(data)
+        else { return }
+        try? database.setEmbedding(vector, model: embedder.model, forPhoto: photo.sha256, now: now())
+    }
+
+    /// Computes and stores the embedding of one stored photo from its file (what `collection reindex` does per photo).
+    public func reindex(_ photo: StoredPhoto, with embedder: PhotoEmbedder) throws -> [Float] {
+        let data: Data
+        do {
+            data = try Data(contentsOf: photos.url(of: photo))
+        } catch {
+            throw StoreError.file(path: photos.url(of: photo).path, reason: "cannot be read (\(error.localizedDescription))")
+        }
+        let vector = try embedder.embed(data)
+        try database.setEmbedding(vector, model: embedder.model, forPhoto: photo.sha256, now: now())
+        return vector
     }
 
     private func storePhoto(_ data: Data) throws(StoreError) -> StoredPhoto {

@@ -29,6 +29,7 @@ struct BenchCommand: AsyncParsableCommand {
         ClassifierBenchmark(),
         PlantNetBenchmark(),
         StoreBenchmark(),
+        RecognitionBenchmark(),
     ]
 
     func validate() throws {

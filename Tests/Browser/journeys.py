@@ -376,6 +376,23 @@ def backdate_watering(j, binary, home):
                    env=dict(os.environ, PLANTGUIDE_HOME=str(home)), check=True, capture_output=True)
 
 
+def is_this_my_plant(j, binary):
+    """The kept plant photographed again (here its photo re-encoded smaller) is recognised offline; one tap adds
+    the new photo to it."""
+    again = Path(tempfile.mkdtemp(prefix="plantguide-again-")) / "leaf-again.jpg"
+    subprocess.run([binary, "image", "upload", str(HERE / "Fixtures" / "leaf.jpg"), "--output", str(again),
+                    "--max-side", "300", "--quality", "80"], check=True, capture_output=True)
+    j.open("/identify")
+    identify(j, again, "on-device")
+    question = j.driver.find_element(By.CSS_SELECTOR, "form.collection-match h2").text
+    j.check(question == "Is this Browser test plant Mk II?", f"the results ask about the recognised plant: {question!r}")
+    j.check("From your confirmed photos" in j.driver.page_source, "the plant's confirmed species is offered")
+    j.screenshot("results-is-this")
+    j.driver.find_element(By.XPATH, "//button[normalize-space()='Yes, add the photo to Browser test plant Mk II']").click()
+    j.wait(EC.title_contains("Browser test plant Mk II"))
+    j.check(len(plant_photos(j)) == 3, f"the new photo joined the plant ({len(plant_photos(j))} photos)")
+
+
 def plant_photos(j):
     return j.driver.find_elements(By.CSS_SELECTOR, "li[data-photo]")
 
@@ -460,6 +477,7 @@ def collection_and_care(j, status, identified, binary, home):
         j.check("Browser test plant" in j.driver.page_source, "the saved plant is in the collection")
         j.check(all_images_loaded(j, ".grid img"), "the collection shows the plant's cover")
         j.screenshot("collection")
+        is_this_my_plant(j, binary)
     if not status.get("care"):
         j.open("/care")
         j.check("not available yet" in j.driver.page_source, "care says it is not available yet")

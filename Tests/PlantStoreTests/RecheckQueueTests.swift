@@ -119,6 +119,7 @@ import Testing
         let plant = try #require(try collection.database.plant(id: plantId))
         #expect(plant.species == "Monstera deliciosa")
         #expect(plant.name == "Monstera deliciosa")
+        #expect(try collection.database.confirmation(ofPlant: plantId)?.species == "Monstera deliciosa")
         #expect(try collection.database.identifications(plantId: plantId).first { $0.id == result.id }?.chosenSpecies == "Monstera deliciosa")
         #expect(throws: StoreError.self) { try collection.dismissSuggestion(suggestion.id) }
         #expect(try collection.database.suggestions(plantId: plantId).isEmpty)

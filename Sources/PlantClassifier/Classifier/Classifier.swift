@@ -1,4 +1,5 @@
 import Foundation
+import PlantGuideCore
 import Synchronization
 
 /// One candidate species from the on-device model, after merging classes that name the same binomial.
@@ -54,10 +55,17 @@ public final class Classifier: Sendable {
     /// Raw scores for `batch` images given as NCHW float32 (3 channels, `height`×`width` each),
     /// `[batch][classes]` flattened.
     public func logits(_ input: [Float], batch: Int = 1, height: Int, width: Int) throws -> [Float] {
+        try outputs(input, batch: batch, height: height, width: width).logits
+    }
+
+    /// Raw scores and L2-normalised embeddings for `batch` images (NCHW float32, 3 channels, `height`×`width`),
+    /// from one forward pass: `logits` is `[batch][classes]` flattened, `embeddings` holds one vector of
+    /// ``embeddingSize`` numbers per image (the pooled features the classifier layer reads, scaled to length 1).
+    public func outputs(_ input: [Float], batch: Int = 1, height: Int, width: Int) throws -> (logits: [Float], embeddings: [[Float]]) {
         guard batch > 0, height >= 8, width >= 8, input.count == batch * 3 * height * width else {
             throw ClassifierError.badInput(expected: max(batch, 1) * 3 * height * width, found: input.count)
         }
-        return try workspace.withLock { cached -> [Float] in
+        let output = try workspace.withLock { cached -> ResNetEngine.Output in
             let current: Workspace
             if let cached, cached.fits(batch: batch, height: height, width: width) {
                 current = cached
@@ -69,16 +77,47 @@ public final class Classifier: Sendable {
                 cached = current
             }
             return try input.withUnsafeBufferPointer { pointer in
-                guard let base = pointer.baseAddress else { return [] }
+                guard let base = pointer.baseAddress else { return ResNetEngine.Output(logits: [], features: []) }
                 return try engine.forward(base, batch: batch, height: height, width: width, workspace: current, threads: threads)
             }
         }
+        let size = embeddingSize
+        let embeddings = (0..<batch).map { image in
+            Self.normalised(output.features[(image * size)..<min(output.features.count, (image + 1) * size)])
+        }
+        return (output.logits, embeddings)
+    }
+
+    /// Numbers in one embedding: the pooled features before the classifier layer (512 for ResNet18, 2,048 for
+    /// ResNet50).
+    public var embeddingSize: Int { engine.spec.features }
+
+    /// The model that makes this classifier's embeddings: its name and the SHA-256 of the checkpoint it came from.
+    /// Embeddings of different models cannot be compared.
+    public var embeddingModel: EmbeddingModel {
+        EmbeddingModel(name: manifest.displayName, checksum: manifest.sourceSHA256.isEmpty ? nil : manifest.sourceSHA256)
+    }
+
+    /// `vector` scaled to length 1 (all zeros stay zeros).
+    static func normalised(_ vector: ArraySlice<Float>) -> [Float] {
+        var squares = 0.0
+        for value in vector { squares += Double(value) * Double(value) }
+        guard squares > 0 else { return Array(vector) }
+        let scale = Float(1 / squares.squareRoot())
+        return vector.map { $0 * scale }
     }
 
     /// Class probabilities (softmax) for one image in CHW order at the model's input size.
     public func probabilities(_ input: [Float]) throws -> [Float] {
+        try probabilitiesAndEmbedding(input).probabilities
+    }
+
+    /// Class probabilities (softmax) and the L2-normalised embedding for one image in CHW order at the model's
+    /// input size, from one forward pass.
+    public func probabilitiesAndEmbedding(_ input: [Float]) throws -> (probabilities: [Float], embedding: [Float]) {
         let size = manifest.input.size
-        return Self.softmax(try logits(input, height: size, width: size))
+        let output = try outputs(input, height: size, width: size)
+        return (Self.softmax(output.logits), output.embeddings.first ?? [])
     }
 
     /// The `top` most likely species, classes with the same binomial merged.

@@ -62,6 +62,11 @@ enum BLAS {
         )
     }
 
+    /// y[m] = A[m×n] · x[n], A row-major and densely packed, on the calling thread.
+    static func matrixVector(m: Int, n: Int, a: UnsafePointer<Float>, x: UnsafePointer<Float>, y: UnsafeMutablePointer<Float>) {
+        cblas_sgemv(CblasRowMajor, CblasNoTrans, Int32(m), Int32(n), 1, a, Int32(n), x, 1, 0, y, 1)
+    }
+
     /// Sets how many threads BLAS itself may use. Process-wide in OpenBLAS; Accelerate picks its own.
     static func setThreads(_ count: Int) {
         #if !canImport(Accelerate)

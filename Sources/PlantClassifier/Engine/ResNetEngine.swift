@@ -28,10 +28,18 @@ final class ResNetEngine: Sendable {
     /// Whether the forward pass gathers patches (or Winograd tiles) into a workspace buffer.
     var gathersPatches: Bool { convolutions == nil }
 
-    /// Logits for `batch` images in NCHW order (3 channels, `height`×`width`), `[batch, classes]`.
+    /// What one forward pass yields for `batch` images.
+    struct Output {
+        /// `[batch, classes]` raw scores.
+        var logits: [Float]
+        /// `[batch, features]` globally average-pooled features (the classifier layer's input), as computed.
+        var features: [Float]
+    }
+
+    /// Logits and pooled features for `batch` images in NCHW order (3 channels, `height`×`width`).
     func forward(
         _ input: UnsafePointer<Float>, batch: Int, height: Int, width: Int, workspace: Workspace, threads: Int
-    ) throws -> [Float] {
+    ) throws -> Output {
         let buffers = workspace.activations
         var shape = FeatureShape(batch: batch, height: height, width: width, channels: 3)
         Kernels.toChannelsLast(input, shape, into: buffers[0])
@@ -64,7 +72,10 @@ final class ResNetEngine: Sendable {
             logits, rows: batch, bias: weights.floats("fc.bias", scratch: workspace.weights, threads: 1), channels: spec.classes,
             residual: nil, relu: false, threads: 1
         )
-        return Array(UnsafeBufferPointer(start: logits, count: batch * spec.classes))
+        return Output(
+            logits: Array(UnsafeBufferPointer(start: logits, count: batch * spec.classes)),
+            features: Array(UnsafeBufferPointer(start: pooled, count: batch * spec.features))
+        )
     }
 
     /// One residual block through BLAS: the block reads `buffers[current]`; returns the buffer it wrote.

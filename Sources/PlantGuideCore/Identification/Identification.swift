@@ -53,6 +53,9 @@ public struct SpeciesPrediction: Sendable, Codable, Hashable {
     public var relatedCatalogPlants: [CatalogPlant]
     /// Photos of this species from the service's collection, to compare with (Pl@ntNet results, at most 4).
     public var referenceImages: [ReferenceImage]
+    /// Where the candidate came from when not from the identifier itself: ``CandidateSource/collection`` for a
+    /// species named by the owner's confirmed photos (its confidence is then a cosine similarity).
+    public var source: CandidateSource?
 
     /// Creates a prediction.
     public init(
@@ -60,7 +63,7 @@ public struct SpeciesPrediction: Sendable, Codable, Hashable {
         confidence: Double, classIndex: Int? = nil, gbifId: String? = nil, family: String? = nil,
         category: PlantCategory? = nil, inCatalog: Bool = false, genus: String? = nil,
         commonNameLevel: CommonNameLevel? = nil, powoId: String? = nil, careSummary: String? = nil,
-        relatedCatalogPlants: [CatalogPlant] = [], referenceImages: [ReferenceImage] = []
+        relatedCatalogPlants: [CatalogPlant] = [], referenceImages: [ReferenceImage] = [], source: CandidateSource? = nil
     ) {
         self.rank = rank
         self.scientificName = scientificName
@@ -78,11 +81,12 @@ public struct SpeciesPrediction: Sendable, Codable, Hashable {
         self.careSummary = careSummary
         self.relatedCatalogPlants = relatedCatalogPlants
         self.referenceImages = referenceImages
+        self.source = source
     }
 
     private enum CodingKeys: String, CodingKey {
         case rank, scientificName, authorship, commonNames, confidence, classIndex, gbifId, family, category, inCatalog
-        case genus, commonNameLevel, powoId, careSummary, relatedCatalogPlants, referenceImages
+        case genus, commonNameLevel, powoId, careSummary, relatedCatalogPlants, referenceImages, source
     }
 
     /// Decodes a prediction, including those stored before genus, name level, related plants and reference images
@@ -106,6 +110,7 @@ public struct SpeciesPrediction: Sendable, Codable, Hashable {
         careSummary = try container.decodeIfPresent(String.self, forKey: .careSummary)
         relatedCatalogPlants = try container.decodeIfPresent([CatalogPlant].self, forKey: .relatedCatalogPlants) ?? []
         referenceImages = try container.decodeIfPresent([ReferenceImage].self, forKey: .referenceImages) ?? []
+        source = try container.decodeIfPresent(CandidateSource.self, forKey: .source)
     }
 }
 
@@ -129,6 +134,8 @@ public struct Identification: Sendable, Codable, Hashable {
     public var timings: [String: Double]
     /// When the identification was made.
     public var date: Date
+    /// The owner's plants this photo most likely shows (on-device answers with a collection to match against).
+    public var collectionMatches: [CollectionMatch]?
 
     /// Creates an identification.
     public init(
@@ -156,9 +163,19 @@ public struct Identification: Sendable, Codable, Hashable {
 public struct OnDeviceIdentifier: Sendable {
     /// Identifies one plant from one or more photos (raw file bytes) of it.
     public var identify: @Sendable (_ photos: [Data], _ top: Int) async throws -> Identification
+    /// The same identification with each photo's embedding, from the same forward passes; `nil` when the
+    /// implementation makes no embeddings.
+    public var identifyWithEmbeddings: (@Sendable (_ photos: [Data], _ top: Int) async throws -> EmbeddedIdentification)?
 
     /// Creates an identifier from its implementation.
     public init(identify: @escaping @Sendable (_ photos: [Data], _ top: Int) async throws -> Identification) {
         self.identify = identify
+        identifyWithEmbeddings = nil
+    }
+
+    /// Creates an identifier that also makes embeddings; ``identify`` returns the same answer without them.
+    public init(identifyWithEmbeddings: @escaping @Sendable (_ photos: [Data], _ top: Int) async throws -> EmbeddedIdentification) {
+        self.identifyWithEmbeddings = identifyWithEmbeddings
+        identify = { photos, top in try await identifyWithEmbeddings(photos, top).identification }
     }
 }

@@ -38,10 +38,19 @@ enum LiveIdentification {
             do {
                 // The server limits concurrent identifications itself, so each uses one thread.
                 let classifier = try Classifier(contentsOf: url, threads: 1)
-                // Decoding and inference run on the work pool, never on the threads that serve requests.
-                parts.onDevice = OnDeviceIdentifier { photos, top in
-                    try await WorkPool.shared.run { try classifier.identify(photos: photos, top: top, threshold: threshold) }
+                // Photos are matched against the collection's stored embeddings ("Is this Spike?").
+                let recognizer = collection.map { collection in
+                    CollectionRecognizer.live(
+                        settings: recognitionSettings(log: log), version: { try collection.database.exemplarsVersion(model: $0) },
+                        exemplars: { try collection.database.exemplars(model: $0) }
+                    )
                 }
+                // Decoding and inference run on the work pool, never on the threads that serve requests.
+                parts.onDevice = OnDeviceIdentifier(identifyWithEmbeddings: { photos, top in
+                    try await WorkPool.shared.run {
+                        try classifier.identifyWithEmbeddings(photos: photos, top: top, threshold: threshold, collection: recognizer)
+                    }
+                })
                 parts.rescoreModel = (classifier.manifest.displayName, { photo in
                     try await WorkPool.shared.run { try classifier.identify(photos: [photo], top: 5, threshold: threshold) }
                 })
@@ -52,6 +61,19 @@ enum LiveIdentification {
             }
         }
         return parts
+    }
+
+    /// The recognition thresholds from the environment (`PLANTGUIDE_MATCH_THRESHOLD`, …); the defaults, logged, when a
+    /// value is wrong.
+    static func recognitionSettings(
+        environment: [String: String] = ProcessInfo.processInfo.environment, log: @Sendable (String) -> Void
+    ) -> RecognitionSettings {
+        do {
+            return try RecognitionSettings(environment: environment)
+        } catch {
+            log("\(error) Using the default recognition thresholds.")
+            return RecognitionSettings()
+        }
     }
 
     /// The capability over `local` and Pl@ntNet with the key configured now (`PLANTNET_API_KEY`, else the key

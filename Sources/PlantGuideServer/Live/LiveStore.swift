@@ -1,5 +1,6 @@
 import Foundation
 import PlantCatalog
+import PlantClassifier
 import PlantGuideCore
 import PlantImaging
 import PlantStore
@@ -12,7 +13,7 @@ enum LiveStore {
         directory: DataDirectory, catalog: PlantCatalog, hemisphere: Hemisphere, now: @escaping @Sendable () -> Date,
         log: @escaping @Sendable (String) -> Void
     ) -> (CollectionCapability, CareCapability, PlantCollection)? {
-        let collection: PlantCollection
+        var collection: PlantCollection
         do {
             try directory.create()
             collection = try PlantCollection.open(in: directory, encoder: photoEncoder(), lookup: lookup(catalog), now: now)
@@ -20,8 +21,21 @@ enum LiveStore {
             log("collection not opened: \(error)")
             return nil
         }
+        collection.embedder = embedder(directory, log: log)
         let planner = CarePlanner(database: collection.database, hemisphere: hemisphere, timeZone: .current, now: now)
         return (collectionCapability(collection, planner: planner), careCapability(planner, timeZone: .current), collection)
+    }
+
+    /// Embeds uploaded photos with the installed default model (its own copy, one thread), so they are recognised
+    /// at once; without a model they wait for `plantguide collection reindex`.
+    private static func embedder(_ directory: DataDirectory, log: @Sendable (String) -> Void) -> PhotoEmbedder? {
+        guard let url = ModelStore(dataDirectory: directory).defaultModel() else { return nil }
+        do {
+            return .live(classifier: try Classifier(contentsOf: url, threads: 1))
+        } catch {
+            log("photos will not be embedded: the model cannot be loaded (\(type(of: error)))")
+            return nil
+        }
     }
 
     private static func collectionCapability(_ collection: PlantCollection, planner: CarePlanner) -> CollectionCapability {

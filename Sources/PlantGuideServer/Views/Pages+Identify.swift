@@ -130,6 +130,7 @@ extension Pages {
                 """
         }
         let save: HTML = plants.map { saveForm(result, plants: $0, context: context) } ?? ""
+        let yours: HTML = plants == nil ? "" : collectionMatches(result, context: context)
         return Layout.page(
             title: "Results", tab: .identify, context: context,
             body: """
@@ -143,6 +144,7 @@ extension Pages {
                 <p class="row"><a class="button secondary" href="/identify">Identify another plant</a></p>
                 </div>
                 <div>
+                \(yours)
                 <ol class="results" aria-label="Candidates, best first">\(items)</ol>
                 \(didYouMean)
                 \(save)
@@ -210,6 +212,30 @@ extension Pages {
             """
     }
 
+    /// "Is this Spike?": the owner's plants the photo most likely shows, each with one button that files the photos
+    /// and the answer under it.
+    static func collectionMatches(_ result: IdentifyResult, context: AppRequestContext) -> HTML {
+        let identification = result.outcome.identification
+        let items: [HTML] = (identification.collectionMatches ?? []).map { match in
+            let name = match.nickname ?? match.name
+            let species = match.scientificName ?? identification.best?.scientificName ?? match.name
+            let details = [match.scientificName, match.room].compactMap { $0 }.joined(separator: " · ")
+            let similarity = Int((min(max(match.similarity, 0), 1) * 100).rounded())
+            return """
+                <form class="card collection-match" method="post" action="/collection">
+                \(Layout.csrfField(context))
+                <input type="hidden" name="uploadId" value="\(result.uploadID)">
+                <input type="hidden" name="plantId" value="\(String(match.plantId))">
+                <input type="hidden" name="scientificName" value="\(species)">
+                <h2>Is this <a href="/collection/\(String(match.plantId))">\(name)</a>?</h2>
+                <p class="meta">\(details.isEmpty ? "" : details + " · ")\(similarity) % similar to one of its photos</p>
+                <p><button type="submit">Yes, add the photo to \(name)</button></p>
+                </form>
+                """
+        }
+        return HTML(stringLiteral: items.map(\.markup).joined())
+    }
+
     /// One candidate: the common name first (the scientific name first when only a genus-level name is known,
     /// marked as such), then the confidence, family, the catalog entry with its care summary, and the catalog's
     /// plants of the same genus.
@@ -234,12 +260,12 @@ extension Pages {
             title = "<strong class=\"sci\">\(prediction.scientificName)</strong>"
         }
         let family: HTML = prediction.family.map { "<span class=\"meta family\">Family \($0)</span>" } ?? ""
-        var badge: HTML = ""
+        var badge: HTML = prediction.source == .collection ? "<span class=\"badge mine\">From your confirmed photos</span>" : ""
         if prediction.inCatalog {
             let details = [prediction.category?.rawValue, prediction.family].compactMap { $0 }.joined(separator: " · ")
             let care: HTML = prediction.careSummary.map { "<span class=\"meta care\">Care: \($0)</span>" } ?? ""
             badge = """
-                <a class="badge db" href="/plants/\(urlComponent(prediction.scientificName))">Found in local database · \(details)</a>\(care)
+                \(badge)<a class="badge db" href="/plants/\(urlComponent(prediction.scientificName))">Found in local database · \(details)</a>\(care)
                 """
         }
         var related: HTML = ""

@@ -38,6 +38,9 @@ extension CollectionDatabase {
                     acquiredOn: newPlant.plant.acquiredOn, notes: newPlant.plant.notes.nonEmpty, createdAt: now, updatedAt: now
                 ), db: db)
                 try CareProfileRow(plantId: plant.id, profile: newPlant.profile).insert(db)
+                if let confirmation = newPlant.plant.confirmation {
+                    try Self.recordConfirmation(confirmation, plantId: plant.id, at: now, db: db)
+                }
                 target = plant.id
             }
             if let photo {

@@ -21,6 +21,7 @@ extension CollectionDatabase {
                 notes: plant.notes.nonEmpty, createdAt: now, updatedAt: now
             )
             record = try insertPlant(record, db: db)
+            if let confirmation = plant.confirmation { try Self.recordConfirmation(confirmation, plantId: record.id, at: now, db: db) }
             try CareProfileRow(plantId: record.id, profile: profile).insert(db)
             if let photo { try Self.link(photo, to: record.id, at: now, db: db) }
             return record
@@ -311,6 +312,7 @@ extension CollectionDatabase {
                     notes: plant.notes.nonEmpty, createdAt: now, updatedAt: now
                 ), db: db)
                 try CareProfileRow(plantId: record.id, profile: profile).insert(db)
+                if let confirmation = plant.confirmation { try Self.recordConfirmation(confirmation, plantId: record.id, at: now, db: db) }
                 added.append(record)
             }
             return (added, skipped)
@@ -353,6 +355,9 @@ extension CollectionDatabase {
                     notes: seed.plant.notes.nonEmpty, createdAt: now, updatedAt: now
                 ), db: db)
                 try CareProfileRow(plantId: plant.id, profile: seed.profile).insert(db)
+                if let confirmation = seed.plant.confirmation {
+                    try Self.recordConfirmation(confirmation, plantId: plant.id, at: now, db: db)
+                }
                 if let photo = seed.photo { try Self.link(photo, to: plant.id, at: now, db: db) }
                 for event in seed.events {
                     try CareEvent(

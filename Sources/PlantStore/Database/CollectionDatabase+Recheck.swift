@@ -394,8 +394,8 @@ extension CollectionDatabase {
     }
 
     /// Settles an open suggestion. Accepting changes the plant's species (and its name, when the name was the old
-    /// species), records the species as chosen on the suggesting identification, and replaces the care profile with
-    /// `profile` when one is given; dismissing changes nothing but the suggestion.
+    /// species) and confirms it, records the species as chosen on the suggesting identification, and replaces the care
+    /// profile with `profile` when one is given; dismissing changes nothing but the suggestion.
     @discardableResult
     public func resolveSuggestion(
         _ id: Int64, accept: Bool, species: String? = nil, profile: CareProfile? = nil, now: Date
@@ -416,6 +416,10 @@ extension CollectionDatabase {
                 plant.updatedAt = max(now, plant.createdAt)
                 try plant.update(db)
                 if let profile { try CareProfileRow(plantId: plant.id, profile: profile).save(db) }
+                // Taking the suggestion confirms the species: the plant's photos become exemplars of it.
+                try Self.recordConfirmation(
+                    SpeciesConfirmation(species: newSpecies, source: .identification), plantId: plant.id, at: now, db: db
+                )
                 try db.execute(sql: "UPDATE identification SET chosenSpecies = ? WHERE id = ?",
                                arguments: [suggestion.suggestedSpecies, suggestion.identificationId])
             }

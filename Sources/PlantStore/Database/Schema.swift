@@ -18,6 +18,7 @@ enum Schema {
         migrator.registerMigration("v7", migrate: addLoginSessions)
         migrator.registerMigration("v8", migrate: addRecheckQueue)
         migrator.registerMigration("v9", migrate: addIdentificationTimings)
+        migrator.registerMigration("v10", migrate: addPhotoEmbeddings)
         return migrator
     }
 
@@ -280,6 +281,33 @@ enum Schema {
                 CHECK (NOT (cacheHit AND apiCalled))
             );
             CREATE INDEX identificationRun_ranAt ON identificationRun(ranAt);
+            """)
+    }
+
+    /// Version 10: one embedding per photo (float16, tagged with the model that made it, so photos indexed by another
+    /// model are recomputed), and a plant's confirmed species: what the owner named it, or the identification they
+    /// accepted, which makes its photos exemplars of that species. Plants that already have a catalog species were
+    /// named by their owner (or created from an accepted identification), so they start confirmed.
+    private static func addPhotoEmbeddings(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE photoEmbedding (
+                photoSHA256 TEXT PRIMARY KEY NOT NULL REFERENCES photo(sha256) ON DELETE CASCADE,
+                model TEXT NOT NULL CHECK (length(model) > 0),
+                modelChecksum TEXT CHECK (modelChecksum IS NULL OR length(modelChecksum) > 0),
+                dimension INTEGER NOT NULL CHECK (dimension BETWEEN 1 AND 65536),
+                vector BLOB NOT NULL CHECK (typeof(vector) = 'blob' AND length(vector) = 2 * dimension),
+                createdAt DATETIME NOT NULL
+            ) WITHOUT ROWID;
+            CREATE INDEX photoEmbedding_model ON photoEmbedding(model, modelChecksum);
+            ALTER TABLE plant ADD COLUMN confirmedSpecies TEXT
+                CHECK (confirmedSpecies IS NULL OR length(trim(confirmedSpecies)) > 0);
+            ALTER TABLE plant ADD COLUMN confirmedBy TEXT
+                CHECK ((confirmedBy IS NULL) = (confirmedSpecies IS NULL) AND (confirmedBy IS NULL OR confirmedBy IN ('name', 'identification')));
+            ALTER TABLE plant ADD COLUMN confirmedAt DATETIME CHECK ((confirmedAt IS NULL) = (confirmedSpecies IS NULL));
+            UPDATE plant SET confirmedSpecies = species, confirmedAt = createdAt,
+                confirmedBy = CASE WHEN EXISTS (SELECT 1 FROM identification WHERE identification.plantId = plant.id)
+                    THEN 'identification' ELSE 'name' END
+                WHERE species IS NOT NULL;
             """)
     }
 }

@@ -37,11 +37,13 @@ public struct NewPlant: Sendable, Hashable {
     public var room: String?
     public var acquiredOn: CalendarDay?
     public var notes: String?
+    /// The species the owner confirms by adding it (its photos become exemplars of it), if any.
+    public var confirmation: SpeciesConfirmation?
 
     /// Describes a plant to add. `name` must not be empty.
     public init(
         name: String, species: String? = nil, nickname: String? = nil, room: String? = nil,
-        acquiredOn: CalendarDay? = nil, notes: String? = nil
+        acquiredOn: CalendarDay? = nil, notes: String? = nil, confirmation: SpeciesConfirmation? = nil
     ) {
         self.name = name
         self.species = species
@@ -49,6 +51,7 @@ public struct NewPlant: Sendable, Hashable {
         self.room = room
         self.acquiredOn = acquiredOn
         self.notes = notes
+        self.confirmation = confirmation
     }
 }
 

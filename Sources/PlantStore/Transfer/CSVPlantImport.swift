@@ -52,7 +52,8 @@ public struct CSVPlantImport: Sendable {
                 continue
             }
             additions.append((
-                NewPlant(name: name, species: match.scientificName, nickname: values["nickname"], room: values["room"], notes: values["notes"]),
+                NewPlant(name: name, species: match.scientificName, nickname: values["nickname"], room: values["room"], notes: values["notes"],
+                         confirmation: SpeciesConfirmation(species: match.scientificName, source: .name)),
                 collection.careGuide.profile(for: match, name: name)
             ))
         }

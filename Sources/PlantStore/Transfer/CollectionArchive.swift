@@ -162,6 +162,12 @@ public struct CollectionArchive: Sendable {
                     ), db: db)
                     ids[plant.uuid] = inserted.id
                     summary.plantsAdded += 1
+                    // Archives do not carry confirmations: a catalog species is taken as confirmed, as when upgrading.
+                    if let species = plant.species {
+                        try CollectionDatabase.recordConfirmation(
+                            SpeciesConfirmation(species: species, source: .name), plantId: inserted.id, at: plant.createdAt, db: db
+                        )
+                    }
                     if let profile = plant.careProfile { try CareProfileRow(plantId: inserted.id, profile: profile).insert(db) }
                     for schedule in plant.schedules {
                         try CareScheduleSettings(

@@ -52,7 +52,7 @@ struct CollectionAddCommand: AsyncParsableCommand {
 
     func run() async throws {
         let console = Console()
-        let environment = try CollectionEnvironment.load()
+        let environment = try CollectionEnvironment.load(embedder: photo == nil ? nil : CollectionEnvironment.defaultEmbedder())
         let photoData = try photo.map(readInputFile)
         let plant = try environment.collection.addPlant(
             name: name.isEmpty ? nil : name.joined(separator: " "), species: species, nickname: nickname, room: room,

@@ -12,10 +12,12 @@ struct CollectionCommand: AsyncParsableCommand {
               plantguide collection add "Monstera deliciosa" --room "Living room" --nickname Monty
               plantguide collection list --room "Living room"
               plantguide collection show 1 --json
+              plantguide collection find new-leaf.jpg       # which of my plants is this?
             """,
         subcommands: [
             CollectionAddCommand.self, CollectionListCommand.self, CollectionShowCommand.self,
-            CollectionRemoveCommand.self, CollectionPhotoCommand.self,
+            CollectionRemoveCommand.self, CollectionPhotoCommand.self, CollectionFindCommand.self,
+            CollectionReindexCommand.self, CollectionConfirmCommand.self, CollectionUnconfirmCommand.self,
         ]
     )
 }

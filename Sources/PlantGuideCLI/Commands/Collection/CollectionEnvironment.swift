@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PlantCatalog
+import PlantClassifier
 import PlantGuideCore
 import PlantStore
 
@@ -20,16 +21,43 @@ struct CollectionEnvironment {
 
     var database: CollectionDatabase { collection.database }
 
-    static func load(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> CollectionEnvironment {
+    /// - Parameter embedder: computes the embedding of each photo added (see ``defaultEmbedder(environment:)``).
+    static func load(
+        environment: [String: String] = ProcessInfo.processInfo.environment, embedder: PhotoEmbedder? = nil
+    ) throws -> CollectionEnvironment {
         let directory = DataDirectory.resolve(environment: environment)
         let now = try clock(environment)
         let hemisphere = try Self.hemisphere(environment)
         let catalog = PlantCatalog()
-        let collection = try PlantCollection.open(
+        var collection = try PlantCollection.open(
             in: directory, encoder: LivePhotoEncoder.make(), lookup: Self.lookup(in: catalog), now: now
         )
+        collection.embedder = embedder
         let planner = CarePlanner(database: collection.database, hemisphere: hemisphere, timeZone: .current, now: now)
         return CollectionEnvironment(directory: directory, collection: collection, planner: planner, catalog: catalog, now: now)
+    }
+
+    /// The embedder of the installed default model, or `nil` when none is installed or it cannot be loaded (photos
+    /// are then indexed later by `plantguide collection reindex`).
+    static func defaultEmbedder(environment: [String: String] = ProcessInfo.processInfo.environment) -> PhotoEmbedder? {
+        let store = ModelStore(dataDirectory: DataDirectory.resolve(environment: environment))
+        guard let url = store.defaultModel(), let classifier = try? Classifier(contentsOf: url) else { return nil }
+        return .live(classifier: classifier)
+    }
+
+    /// The recognition thresholds from the environment (`PLANTGUIDE_MATCH_THRESHOLD`, …), the defaults otherwise.
+    static func recognitionSettings(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws -> RecognitionSettings {
+        do {
+            return try RecognitionSettings(environment: environment)
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
+
+    /// Matches photos against this collection's stored embeddings.
+    func recognizer(settings: RecognitionSettings) -> CollectionRecognizer {
+        let database = database
+        return .live(settings: settings) { model in try database.exemplars(model: model) }
     }
 
     /// Finds a catalog entry by scientific name, or by a common name that matches exactly.

@@ -9,6 +9,6 @@ struct DevCommand: AsyncParsableCommand {
             Example:
               plantguide dev plantnet-stub --port 8089
             """,
-        subcommands: [PlantNetStubCommand.self, WriteStressCommand.self]
+        subcommands: [PlantNetStubCommand.self, WriteStressCommand.self, DevEmbedCommand.self]
     )
 }

@@ -133,6 +133,8 @@ enum HybridIdentify {
         /// Milliseconds per stage (``IdentificationStage``) of the whole identification: both sources and the total.
         var timings: [String: Double]
         var totalMilliseconds: Double
+        /// The owner's plants the photo most likely shows (on-device answers, when there is a collection).
+        var collectionMatches: [CollectionMatch]?
         /// Where `--save` filed the answer.
         var saved: Saved?
         /// Whether the answer waits for a Pl@ntNet re-check.
@@ -165,6 +167,9 @@ enum HybridIdentify {
             var inCatalog: Bool
             var careSummary: String?
             var relatedCatalogPlants: [Suggestion]
+            /// `collection` for a species named by the owner's confirmed photos (confidence = similarity); null for the
+            /// identifier's own candidates.
+            var source: CandidateSource?
 
             init(_ prediction: SpeciesPrediction) {
                 rank = prediction.rank
@@ -182,11 +187,12 @@ enum HybridIdentify {
                 inCatalog = prediction.inCatalog
                 careSummary = prediction.careSummary
                 relatedCatalogPlants = prediction.relatedCatalogPlants.map(Suggestion.init)
+                source = prediction.source
             }
 
             private enum CodingKeys: String, CodingKey {
                 case rank, scientificName, authorship, commonNames, commonNameLevel, genus, confidence, classIndex, gbifId
-                case powoId, family, category, inCatalog, careSummary, relatedCatalogPlants
+                case powoId, family, category, inCatalog, careSummary, relatedCatalogPlants, source
             }
 
             // Optional keys are written as null so every prediction has the same keys.
@@ -207,6 +213,7 @@ enum HybridIdentify {
                 try container.encode(inCatalog, forKey: .inCatalog)
                 try container.encode(careSummary, forKey: .careSummary)
                 try container.encode(relatedCatalogPlants, forKey: .relatedCatalogPlants)
+                try container.encode(source, forKey: .source)
             }
         }
 
@@ -258,11 +265,13 @@ enum HybridIdentify {
             notes = result.notes
             timings = result.stageTimings
             totalMilliseconds = result.totalMilliseconds
+            collectionMatches = result.collectionMatches
         }
 
         private enum CodingKeys: String, CodingKey {
             case source, strategy, model, uncertain, uncertainReason, photoCount, agreeingPhotos, notAPlant, remainingRequests
             case quotaLevel, predictions, suggestions, onDevice, online, notes, timings, totalMilliseconds, saved, recheck
+            case collectionMatches
         }
 
         func encode(to encoder: any Encoder) throws {
@@ -284,6 +293,7 @@ enum HybridIdentify {
             try container.encode(notes, forKey: .notes)
             try container.encode(timings, forKey: .timings)
             try container.encode(totalMilliseconds, forKey: .totalMilliseconds)
+            try container.encodeIfPresent(collectionMatches, forKey: .collectionMatches)
             try container.encodeIfPresent(saved, forKey: .saved)
             try container.encodeIfPresent(recheck, forKey: .recheck)
         }
@@ -309,6 +319,7 @@ enum HybridIdentify {
             console.print(console.style(names, .bold)
                 + console.style(String(format: "  %@, %.0f ms", sourceName, result.totalMilliseconds), .dim))
         }
+        for match in result.collectionMatches ?? [] { console.print(console.matchLine(match)) }
         for (position, prediction) in result.preferred.predictions.prefix(top).enumerated() {
             printCandidate(prediction, detailed: position < 3, console: console)
         }
@@ -354,6 +365,7 @@ extension HybridIdentify {
         default:
             line += console.style(prediction.scientificName, .bold)
         }
+        if prediction.source == .collection { line += console.style("  (from your confirmed photos)", .green) }
         console.print(line)
         var details: [String] = []
         if let family = prediction.family { details.append(family) }
@@ -398,4 +410,7 @@ enum QuotaText {
 extension HybridResult {
     /// Whether Pl@ntNet answered this identification (or its cache did), so its quota is worth showing.
     var usedPlantNet: Bool { online != nil }
+
+    /// The owner's plants the photos most likely show: from the on-device answer, whichever answer is preferred.
+    var collectionMatches: [CollectionMatch]? { onDevice?.collectionMatches ?? preferred.collectionMatches }
 }

@@ -26,6 +26,13 @@ struct IdentifyCommand: AsyncParsableCommand {
             Confidence bars are green above 70 %, yellow from 40 to 70 %, red below 40 %; below \
             --threshold the answer is marked uncertain.
 
+            With a collection, the on-device answer also says which of your plants the photo most likely \
+            shows ("Is this Spike?", JSON `collectionMatches`), and offers species you confirmed from their \
+            photos (marked "from your confirmed photos", JSON `"source": "collection"`, confidence = \
+            similarity). Such a species counts as a confident answer, so on-device-first then asks no \
+            Pl@ntNet. Thresholds: PLANTGUIDE_MATCH_THRESHOLD (0.85) and PLANTGUIDE_SPECIES_MATCH_THRESHOLD \
+            (0.8); see `plantguide collection find --help`.
+
             Examples:
               plantguide identify leaf.jpg
               plantguide identify leaf.jpg flower.jpg --organ leaf --organ flower --strategy parallel
@@ -89,8 +96,9 @@ struct IdentifyCommand: AsyncParsableCommand {
         let (files, sawFolder) = try PhotoFiles.expand(photos)
         let store = ModelStore(dataDirectory: .resolve())
         let setup = PlantNetSetup()
+        let classifier = try loadClassifier(store: store)
         let identifier = HybridIdentify.makeIdentifier(
-            options: hybrid, onDevice: try onDeviceIdentifier(store: store),
+            options: hybrid, onDevice: try classifier.map { try onDeviceIdentifier($0, dataDirectory: store.dataDirectory) },
             onDeviceMissingReason: IdentifyCommandError.noModelAdvice(
                 dataDirectory: store.dataDirectory.url.path,
                 apiKeyConfigured: setup.keyStore.key(environment: setup.environment) != nil
@@ -109,7 +117,10 @@ struct IdentifyCommand: AsyncParsableCommand {
             // An answer the device gave in Pl@ntNet's place waits for a re-check, saved or not (when Pl@ntNet is set up).
             let recheck = identifier.online == nil ? nil : result.recheckReason
             let filed = try save || recheck != nil
-                ? file(result.preferredWithTimings, photos: files, save: save, recheck: recheck, console: console) : nil
+                ? file(
+                    result.preferredWithTimings, photos: files, save: save, recheck: recheck, console: console,
+                    embedder: classifier.map { PhotoEmbedder.live(classifier: $0) }
+                ) : nil
             if output.json {
                 var answer = HybridIdentify.Output(result, quota: quota)
                 answer.saved = filed.flatMap { save ? HybridIdentify.Output.Saved(identificationId: $0.id, plantId: $0.plantId) : nil }
@@ -138,13 +149,15 @@ struct IdentifyCommand: AsyncParsableCommand {
     }
 
     /// Files the preferred answer in the collection: with `save`, under the plant and with its first photo (stored once,
-    /// without metadata); with `recheck`, queued with all its photos for Pl@ntNet. A queue that cannot be written only
-    /// warns when the answer was not to be saved: the answer itself is already printed.
+    /// without metadata, and indexed with `embedder` for recognition); with `recheck`, queued with all its photos for
+    /// Pl@ntNet. A queue that cannot be written only warns when the answer was not to be saved: the answer itself is
+    /// already printed.
     private func file(
-        _ identification: Identification, photos paths: [String], save: Bool, recheck: RecheckReason?, console: Console
+        _ identification: Identification, photos paths: [String], save: Bool, recheck: RecheckReason?, console: Console,
+        embedder: PhotoEmbedder?
     ) throws -> FiledIdentification? {
         do {
-            let environment = try CollectionEnvironment.load()
+            let environment = try CollectionEnvironment.load(embedder: embedder)
             var photos: [(data: Data, organ: String)] = []
             for (index, path) in paths.enumerated() {
                 let organ = index < hybrid.organs.count ? hybrid.organs[index] : .auto
@@ -162,10 +175,25 @@ struct IdentifyCommand: AsyncParsableCommand {
 
     /// The on-device classifier: `--model`, else the installed default, else none (the hybrid then
     /// explains how to install one when a strategy needs it).
-    private func onDeviceIdentifier(store: ModelStore) throws -> OnDeviceIdentifier? {
+    private func loadClassifier(store: ModelStore) throws -> Classifier? {
         guard let url = model.map({ URL(fileURLWithPath: $0) }) ?? store.defaultModel() else { return nil }
-        let classifier = try Classifier(contentsOf: url, threads: threads ?? ProcessInfo.processInfo.activeProcessorCount)
-        return .live(classifier: classifier, threshold: hybrid.threshold)
+        return try Classifier(contentsOf: url, threads: threads ?? ProcessInfo.processInfo.activeProcessorCount)
+    }
+
+    /// The on-device identifier, matching against the collection when there is one (an identification never creates
+    /// the collection).
+    private func onDeviceIdentifier(_ classifier: Classifier, dataDirectory: DataDirectory) throws -> OnDeviceIdentifier {
+        let settings = try CollectionEnvironment.recognitionSettings()
+        var recognizer: CollectionRecognizer?
+        if FileManager.default.fileExists(atPath: dataDirectory.appending(CollectionDatabase.fileName).path) {
+            // A collection that cannot be read costs the recognition of your own plants, not the identification.
+            do {
+                recognizer = try CollectionEnvironment.load().recognizer(settings: settings)
+            } catch {
+                Console().warn("warning: your own plants are not recognised in this answer: \(error)")
+            }
+        }
+        return .live(classifier: classifier, threshold: hybrid.threshold, collection: recognizer)
     }
 
     private struct BatchItem: Encodable {

@@ -1,0 +1,184 @@
+import Foundation
+import GRDB
+import PlantGuideCore
+
+/// How a plant's species came to be confirmed: its photos are then exemplars of that species.
+public struct SpeciesConfirmation: Sendable, Hashable, Codable {
+    /// Who or what named the species.
+    public enum Source: String, Sendable, Hashable, Codable, CaseIterable {
+        /// The owner added the plant by a name the catalog knows (or gave its species).
+        case name
+        /// The owner accepted an identification (created a plant from it).
+        case identification
+    }
+
+    /// The confirmed scientific name.
+    public var species: String
+    public var source: Source
+    /// When it was confirmed (`nil` before it is stored).
+    public var confirmedAt: Date?
+
+    /// Describes a confirmation.
+    public init(species: String, source: Source, confirmedAt: Date? = nil) {
+        self.species = species
+        self.source = source
+        self.confirmedAt = confirmedAt
+    }
+}
+
+/// How many of the collection's photos have an embedding of a given model.
+public struct EmbeddingCoverage: Sendable, Hashable, Codable {
+    /// Photos attached to at least one plant.
+    public var photos: Int
+    /// Of those, with an embedding of the model.
+    public var current: Int
+    /// With an embedding of another model (or another checkpoint of it).
+    public var stale: Int
+    /// With no embedding at all.
+    public var missing: Int
+}
+
+extension CollectionDatabase {
+    // MARK: - Confirmed species
+
+    /// A plant's confirmed species, if any.
+    public func confirmation(ofPlant plantId: Int64) throws(StoreError) -> SpeciesConfirmation? {
+        try read("read a plant's confirmed species") { db in
+            guard let row = try Row.fetchOne(
+                db, sql: "SELECT confirmedSpecies, confirmedBy, confirmedAt FROM plant WHERE id = ?", arguments: [plantId]
+            ) else { throw StoreError.plantNotFound(plantId) }
+            guard let species: String = row["confirmedSpecies"], let source = (row["confirmedBy"] as String?).flatMap(SpeciesConfirmation.Source.init)
+            else { return nil }
+            return SpeciesConfirmation(species: species, source: source, confirmedAt: row.timestamp("confirmedAt"))
+        }
+    }
+
+    /// Confirms a plant's species (replacing an earlier confirmation): its photos become exemplars of it.
+    public func confirmSpecies(_ confirmation: SpeciesConfirmation, ofPlant plantId: Int64, now: Date) throws(StoreError) {
+        try write("confirm a plant's species") { db in
+            guard try Plant.exists(db, key: plantId) else { throw StoreError.plantNotFound(plantId) }
+            try Self.recordConfirmation(confirmation, plantId: plantId, at: now.roundedToMilliseconds, db: db)
+        }
+    }
+
+    /// Withdraws a plant's confirmed species (a wrong confirmation): its photos stop naming species, though they still
+    /// recognise the plant itself. Returns the confirmation withdrawn, `nil` when there was none.
+    @discardableResult
+    public func unconfirmSpecies(ofPlant plantId: Int64) throws(StoreError) -> SpeciesConfirmation? {
+        let existing = try confirmation(ofPlant: plantId)
+        try write("withdraw a plant's confirmed species") { db in
+            try db.execute(
+                sql: "UPDATE plant SET confirmedSpecies = NULL, confirmedBy = NULL, confirmedAt = NULL WHERE id = ?", arguments: [plantId]
+            )
+        }
+        return existing
+    }
+
+    static func recordConfirmation(_ confirmation: SpeciesConfirmation, plantId: Int64, at date: Date, db: Database) throws {
+        let species = confirmation.species.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !species.isEmpty else { throw StoreError.invalid("A confirmed species needs a name.") }
+        guard !InputLimits.exceeds(species, characters: InputLimits.plantNameCharacters) else {
+            throw StoreError.invalid(InputLimits.tooLong("species", characters: InputLimits.plantNameCharacters))
+        }
+        try db.execute(
+            sql: "UPDATE plant SET confirmedSpecies = ?, confirmedBy = ?, confirmedAt = ? WHERE id = ?",
+            arguments: [species, confirmation.source.rawValue, date, plantId]
+        )
+    }
+
+    // MARK: - Embeddings
+
+    /// Stores (or replaces) a photo's embedding, as float16, tagged with the model that made it.
+    public func setEmbedding(_ vector: [Float], model: EmbeddingModel, forPhoto sha256: String, now: Date) throws(StoreError) {
+        guard !vector.isEmpty, vector.count <= 65_536, vector.allSatisfy(\.isFinite) else {
+            throw .invalid("An embedding needs 1 to 65,536 finite numbers.")
+        }
+        try write("store a photo's embedding") { db in
+            guard try StoredPhoto.exists(db, key: sha256) else { throw StoreError.invalid("There is no photo \(sha256.prefix(12)).") }
+            try db.execute(
+                sql: """
+                    INSERT OR REPLACE INTO photoEmbedding (photoSHA256, model, modelChecksum, dimension, vector, createdAt)
+                    VALUES (?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [sha256, model.name, model.checksum, vector.count, HalfPrecision.bytes(of: vector), now.roundedToMilliseconds]
+            )
+        }
+    }
+
+    /// A photo's stored embedding and the model that made it, if any.
+    public func embedding(ofPhoto sha256: String) throws(StoreError) -> (vector: [Float], model: EmbeddingModel)? {
+        try read("read a photo's embedding") { db in
+            guard let row = try Row.fetchOne(
+                db, sql: "SELECT model, modelChecksum, vector FROM photoEmbedding WHERE photoSHA256 = ?", arguments: [sha256]
+            ), let vector = HalfPrecision.floats(from: row["vector"]) else { return nil }
+            return (vector, EmbeddingModel(name: row["model"], checksum: row["modelChecksum"]))
+        }
+    }
+
+    /// How many of the collection's photos (those attached to a plant) have an embedding of `model`.
+    public func embeddingCoverage(model: EmbeddingModel) throws(StoreError) -> EmbeddingCoverage {
+        try read("count photo embeddings") { db in
+            let row = try Row.fetchOne(db, sql: """
+                SELECT count(*) AS photos,
+                    coalesce(sum(e.photoSHA256 IS NOT NULL AND e.model = ?1 AND e.modelChecksum IS ?2), 0) AS current,
+                    coalesce(sum(e.photoSHA256 IS NOT NULL AND NOT (e.model = ?1 AND e.modelChecksum IS ?2)), 0) AS stale
+                FROM (SELECT DISTINCT photoSHA256 FROM plantPhoto) AS p
+                LEFT JOIN photoEmbedding AS e ON e.photoSHA256 = p.photoSHA256
+                """, arguments: [model.name, model.checksum])
+            let photos: Int = row?["photos"] ?? 0, current: Int = row?["current"] ?? 0, stale: Int = row?["stale"] ?? 0
+            return EmbeddingCoverage(photos: photos, current: current, stale: stale, missing: photos - current - stale)
+        }
+    }
+
+    /// The collection's photos with no embedding of `model` (none, or another model's), oldest first.
+    public func photosNeedingEmbedding(model: EmbeddingModel) throws(StoreError) -> [StoredPhoto] {
+        try read("list photos to index") { db in
+            try StoredPhoto.fetchAll(db, sql: """
+                SELECT photo.* FROM photo
+                LEFT JOIN photoEmbedding AS e ON e.photoSHA256 = photo.sha256
+                WHERE EXISTS (SELECT 1 FROM plantPhoto WHERE plantPhoto.photoSHA256 = photo.sha256)
+                    AND (e.photoSHA256 IS NULL OR e.model != ? OR e.modelChecksum IS NOT ?)
+                ORDER BY photo.createdAt, photo.sha256
+                """, arguments: [model.name, model.checksum])
+        }
+    }
+
+    /// A cheap summary of everything ``exemplars(model:)`` returns (embeddings, photo links, plants and their
+    /// confirmations): it changes whenever they do, so a searcher can keep its index until then.
+    public func exemplarsVersion(model: EmbeddingModel) throws(StoreError) -> String {
+        try read("summarise the collection's embeddings") { db in
+            let row = try Row.fetchOne(db, sql: """
+                SELECT (SELECT count(*) || '/' || coalesce(max(createdAt), '') FROM photoEmbedding WHERE model = ?1 AND modelChecksum IS ?2),
+                    (SELECT count(*) || '/' || coalesce(max(addedAt), '') FROM plantPhoto),
+                    (SELECT count(*) || '/' || coalesce(max(updatedAt), '') || '/' || count(confirmedAt) || '/'
+                        || coalesce(max(confirmedAt), '') || '/' || coalesce(sum(length(confirmedSpecies)), 0) FROM plant)
+                """, arguments: [model.name, model.checksum])
+            return [0, 1, 2].map { (row?[$0] as String?) ?? "" }.joined(separator: "|")
+        }
+    }
+
+    /// Every plant photo with an embedding of `model`, with its plant: what matching searches. A photo of two
+    /// plants appears once for each.
+    public func exemplars(model: EmbeddingModel) throws(StoreError) -> [CollectionExemplar] {
+        try read("read the collection's embeddings") { db in
+            let rows = try Row.fetchCursor(db, sql: """
+                SELECT plant.id, plant.name, plant.nickname, plant.room, plant.species, plant.confirmedSpecies,
+                    e.photoSHA256, e.vector
+                FROM photoEmbedding AS e
+                JOIN plantPhoto ON plantPhoto.photoSHA256 = e.photoSHA256
+                JOIN plant ON plant.id = plantPhoto.plantId
+                WHERE e.model = ? AND e.modelChecksum IS ?
+                ORDER BY plant.id, plantPhoto.addedAt, e.photoSHA256
+                """, arguments: [model.name, model.checksum])
+            var exemplars: [CollectionExemplar] = []
+            while let row = try rows.next() {
+                guard let vector = HalfPrecision.floats(from: row[7]) else { continue }
+                exemplars.append(CollectionExemplar(
+                    plantId: row[0], name: row[1], nickname: row[2], room: row[3], species: row[4], confirmedSpecies: row[5],
+                    photoSHA256: row[6], vector: vector
+                ))
+            }
+            return exemplars
+        }
+    }
+}
