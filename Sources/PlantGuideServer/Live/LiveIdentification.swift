@@ -21,8 +21,11 @@ enum LiveIdentification {
     }
 
     /// Loads the installed on-device model, if any, and the enricher.
+    /// - Parameter onDeviceTimeout: how long one on-device identification may take; then it fails (and the hybrid
+    ///   asks Pl@ntNet, when it can) instead of holding the request.
     static func localParts(
-        directory: DataDirectory, catalog: PlantCatalog?, collection: PlantCollection?, log: @escaping @Sendable (String) -> Void
+        directory: DataDirectory, catalog: PlantCatalog?, collection: PlantCollection?,
+        onDeviceTimeout: Duration = OnDeviceIdentifier.defaultTimeout, log: @escaping @Sendable (String) -> Void
     ) -> LocalParts {
         var parts = LocalParts(
             onDevice: nil, onDeviceSummary: nil, onDeviceMissing: "no on-device model is installed.",
@@ -39,7 +42,7 @@ enum LiveIdentification {
                 // Decoding and inference run on the work pool, never on the threads that serve requests.
                 parts.onDevice = OnDeviceIdentifier { photos, top in
                     try await WorkPool.shared.run { try classifier.identify(photos: photos, top: top, threshold: threshold) }
-                }
+                }.limited(to: onDeviceTimeout)
                 parts.onDeviceSummary = "on-device model \(url.deletingPathExtension().lastPathComponent) (\(classifier.manifest.classes) species)"
             } catch {
                 parts.onDeviceMissing = "the installed model cannot be loaded: \(error)"
@@ -47,6 +50,11 @@ enum LiveIdentification {
             }
         }
         return parts
+    }
+
+    /// The on-device limit `PLANTGUIDE_ON_DEVICE_TIMEOUT` sets in `environment`, else the default (10 s).
+    static func onDeviceTimeout(environment: [String: String]) -> Duration {
+        OnDeviceIdentifier.timeout(environment: environment) ?? OnDeviceIdentifier.defaultTimeout
     }
 
     /// The capability over `local` and Pl@ntNet with the key configured now (`PLANTNET_API_KEY`, else the key
