@@ -17,6 +17,11 @@ struct ModelListCommand: AsyncParsableCommand {
             Examples:
               plantguide model list
               plantguide model list --json | jq -r '.[] | select(.isDefault) | .name'
+              → [{"name": "resnet50-plantnet300k", "isDefault": true, "architecture": "resnet50", "classes": 1081,
+                  "labels": "plantnet300k", "precision": "float16", "bytes": 56851008, "inputSize": 224,
+                  "sourceSHA256": "…", "source": "https://zenodo.org/…", "sourceName": "…", "importedAt":
+                  "2026-11-24T02:40:00Z", "checksums": true, "file": "…", "integrity": null, "problem": null}]
+              Unknown facts (models from older versions) are null; integrity is filled in by `model info`.
             """
     )
 
