@@ -68,6 +68,40 @@ import Testing
         #expect(finished.isSet == false)
     }
 
+    @Test func timeSpentWaitingForAWorkerIsNotCounted() async throws {
+        let (file, _) = try FixtureModels.importModel(.resnet18, precision: .float16)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let classifier = try Classifier(contentsOf: file, threads: 1)
+        let photos = [try Data(contentsOf: photo)]
+        // One worker thread, like a busy pool. Someone else's identifications hold it until both of ours are queued
+        // behind them, and for 200 more: far longer than the limit, which one identification alone stays well under.
+        let worker = DispatchQueue(label: "test.worker")
+        let queued = Mutex(0)
+        let onWorker = { @Sendable (started: @escaping @Sendable () -> Void) async throws -> Identification in
+            try await withCheckedThrowingContinuation { continuation in
+                worker.async {
+                    started()
+                    continuation.resume(with: Result { try classifier.identify(photos: photos, top: 5, threshold: 0.5) })
+                }
+                queued.withLock { $0 += 1 }
+            }
+        }
+        worker.async {
+            var after = 0
+            while after < 200 {
+                _ = try? classifier.identify(photos: photos, top: 5, threshold: 0.5)
+                if queued.withLock({ $0 }) == 2 { after += 1 }
+            }
+        }
+        let limit = Duration.seconds(2)
+        let countedFromTheStart = OnDeviceIdentifier { _, _ in try await onWorker {} }.limited(to: limit)
+        let countedFromTheWorker = OnDeviceIdentifier.limited(to: limit) { _, _, started in try await onWorker(started) }
+        let waitedTooLong = Task { try await countedFromTheStart.identify(photos, 5) }
+        let answered = Task { try await countedFromTheWorker.identify(photos, 5) }
+        await #expect(throws: ClassifierError.timedOut(limit: limit)) { try await waitedTooLong.value }
+        #expect(try await answered.value.predictions.count == 5)
+    }
+
     @Test(arguments: [
         (nil, 10.0), ("", 10.0), ("20", 20.0), ("0.5", 0.5), (" 3 ", 3.0), ("0", nil), ("-1", nil), ("soon", nil), ("7200", nil),
     ] as [(String?, Double?)])

@@ -29,8 +29,22 @@ extension OnDeviceIdentifier {
     /// deadline is kept on another, so it fires whatever the shared threads are doing.
     public func limited(to limit: Duration) -> OnDeviceIdentifier {
         let identify = self.identify
-        return OnDeviceIdentifier { photos, top in
-            try await FirstOutcome<Identification>.race(limit: limit) { try await identify(photos, top) }
+        return .limited(to: limit) { photos, top, started in
+            started()
+            return try await identify(photos, top)
+        }
+    }
+
+    /// An identifier over `identify`, limited like ``limited(to:)`` but counting from when `identify` calls
+    /// `started` (at most once has effect): time spent waiting for a worker thread, behind other people's photos,
+    /// is not the model's. An `identify` that never calls it is not limited.
+    public static func limited(
+        to limit: Duration,
+        identify: @escaping @Sendable (_ photos: [Data], _ top: Int, _ started: @escaping @Sendable () -> Void) async throws
+            -> Identification
+    ) -> OnDeviceIdentifier {
+        OnDeviceIdentifier { photos, top in
+            try await FirstOutcome<Identification>.race(limit: limit) { started in try await identify(photos, top, started) }
         }
     }
 }
@@ -61,18 +75,25 @@ private final class FirstOutcome<Value: Sendable>: Sendable {
     }
 
     private let state = Mutex<State>(.waiting(nil))
+    private let clockStarted = Mutex(false)
 
-    /// Runs `work` and returns its value, or throws ``ClassifierError/timedOut(limit:)`` once `limit` has passed.
-    static func race(limit: Duration, _ work: @escaping @Sendable () async throws -> Value) async throws -> Value {
+    /// Runs `work` and returns its value, or throws ``ClassifierError/timedOut(limit:)`` once `limit` has passed
+    /// since `work` called the closure it is given.
+    static func race(
+        limit: Duration, _ work: @escaping @Sendable (_ startClock: @escaping @Sendable () -> Void) async throws -> Value
+    ) async throws -> Value {
         let outcome = FirstOutcome()
+        let startClock: @Sendable () -> Void = {
+            guard outcome.clockStarted.withLock({ started in defer { started = true }; return !started }) else { return }
+            deadlines.asyncAfter(deadline: .now() + limit.inSeconds) {
+                outcome.finish(.failure(ClassifierError.timedOut(limit: limit)))
+            }
+        }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 outcome.start(continuation)
-                let task = Task(executorPreference: OwnQueueExecutor()) {
-                    do { outcome.finish(.success(try await work())) } catch { outcome.finish(.failure(error)) }
-                }
-                deadlines.asyncAfter(deadline: .now() + limit.inSeconds) {
-                    if outcome.finish(.failure(ClassifierError.timedOut(limit: limit))) { task.cancel() }
+                Task(executorPreference: OwnQueueExecutor()) {
+                    do { outcome.finish(.success(try await work(startClock))) } catch { outcome.finish(.failure(error)) }
                 }
             }
         } onCancel: {

@@ -40,9 +40,13 @@ enum LiveIdentification {
                 // The server limits concurrent identifications itself, so each uses one thread.
                 let classifier = try Classifier(contentsOf: url, threads: 1)
                 // Decoding and inference run on the work pool, never on the threads that serve requests.
-                parts.onDevice = OnDeviceIdentifier { photos, top in
-                    try await WorkPool.shared.run { try classifier.identify(photos: photos, top: top, threshold: threshold) }
-                }.limited(to: onDeviceTimeout)
+                // The limit counts from when a pool thread takes the photos, not while they wait for one.
+                parts.onDevice = .limited(to: onDeviceTimeout) { photos, top, started in
+                    try await WorkPool.shared.run {
+                        started()
+                        return try classifier.identify(photos: photos, top: top, threshold: threshold)
+                    }
+                }
                 parts.onDeviceSummary = "on-device model \(url.deletingPathExtension().lastPathComponent) (\(classifier.manifest.classes) species)"
             } catch {
                 parts.onDeviceMissing = "the installed model cannot be loaded: \(error)"
