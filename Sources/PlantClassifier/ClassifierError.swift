@@ -1,4 +1,5 @@
 import Foundation
+import PlantGuideCore
 
 /// Everything that can go wrong while importing a checkpoint, loading a model or classifying.
 public enum ClassifierError: Error, Sendable, Equatable {
@@ -32,6 +33,15 @@ public enum ClassifierError: Error, Sendable, Equatable {
     case noModelInstalled(dataDirectory: String)
     /// A download failed.
     case downloadFailed(url: String, reason: String)
+    /// The model file's weights no longer match the checksums recorded when it was written: it was changed or
+    /// damaged on disk since. Re-importing the checkpoint repairs it.
+    case modelFileChanged(path: String, tensor: String)
+    /// No installed model has this name (`installed` lists the names there are).
+    case unknownModel(name: String, installed: [String])
+    /// The model to remove is the default; removing it would leave none (`others` lists the other installed models).
+    case removingDefaultModel(name: String, others: [String])
+    /// An on-device identification took longer than `limit` and was given up.
+    case timedOut(limit: Duration)
 }
 
 extension ClassifierError: LocalizedError, CustomStringConvertible {
@@ -68,8 +78,32 @@ extension ClassifierError: LocalizedError, CustomStringConvertible {
             "No on-device model is installed (looked in \(directory)/models)."
         case .downloadFailed(let url, let reason):
             "Download of \(url) failed: \(reason)"
+        case .modelFileChanged(let path, let tensor):
+            "The model file \(path) no longer matches the checksums recorded when it was imported (tensor '\(tensor)' "
+                + "differs): it was changed or damaged on disk. Import the checkpoint again (plantguide model install "
+                + "CHECKPOINT, or model import for a file of your own), or remove the model (plantguide model remove NAME)."
+        case .unknownModel(let name, let installed):
+            installed.isEmpty
+                ? "No model named '\(name)': no models are installed. Install one with `plantguide model install`."
+                : "No model named '\(name)'. Installed: \(installed.joined(separator: ", ")) (see `plantguide model list`)."
+        case .removingDefaultModel(let name, let others):
+            "\(name) is the default model. "
+                + (others.isEmpty
+                    ? "It is the only one installed: "
+                    : "Make another the default first (plantguide model use \(others[0])), or ")
+                + "pass --force to remove it anyway; identify then has no on-device model and uses Pl@ntNet only."
+        case .timedOut(let limit):
+            "The on-device identification took longer than \(Self.seconds(limit)) s and was given up. "
+                + "Allow more time (identify --on-device-timeout, or PLANTGUIDE_ON_DEVICE_TIMEOUT for the server), "
+                + "or install a smaller model (plantguide model install --arch resnet18)."
         }
     }
 
     public var errorDescription: String? { description }
+
+    /// `limit` in seconds, without a fraction when it has none (10, 0.25).
+    private static func seconds(_ limit: Duration) -> String {
+        let value = limit.inSeconds
+        return value == value.rounded() ? String(Int(value)) : String(value)
+    }
 }

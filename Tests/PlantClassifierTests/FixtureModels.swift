@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 @testable import PlantClassifier
 
 /// The checkpoints, inputs and PyTorch logits written by scripts/fixtures/classifier_checkpoints.py.
@@ -65,6 +66,37 @@ enum FixtureModels {
             to: output
         )
         return (output, model)
+    }
+
+    /// Rewrites the model file at `url` as PlantGuide wrote it before it recorded tensor checksums, the
+    /// checkpoint's source and the import time: the same weights under a header without those fields.
+    static func writeWithoutNewFields(_ url: URL, to destination: URL) throws {
+        let data = try Data(contentsOf: url)
+        let headerLength = Int(data.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 12, as: UInt32.self) })
+        let dataStart = (16 + headerLength + 63) / 64 * 64
+        var header = try #require(try JSONSerialization.jsonObject(with: data[16..<(16 + headerLength)]) as? [String: Any])
+        header["source"] = nil
+        header["importedAt"] = nil
+        let tensors = try #require(header["tensors"] as? [[String: Any]])
+        header["tensors"] = tensors.map { tensor in tensor.filter { $0.key != "xxh64" } }
+        let newHeader = try JSONSerialization.data(withJSONObject: header, options: [.sortedKeys])
+        var file = Data(data.prefix(12))
+        withUnsafeBytes(of: UInt32(newHeader.count).littleEndian) { file.append(contentsOf: $0) }
+        file.append(newHeader)
+        file.append(Data(count: (64 - file.count % 64) % 64))
+        file.append(data[dataStart...])
+        try file.write(to: destination)
+    }
+
+    /// Flips one byte inside the stored bytes of tensor `name` of the model file at `url`.
+    static func tamper(_ url: URL, tensor name: String) throws {
+        let (manifest, handle, dataStart, _) = try ModelFile.open(url)
+        try handle.close()
+        let tensor = try #require(manifest.tensors.first { $0.name == name })
+        var data = try Data(contentsOf: url)
+        let position = Int(dataStart) + tensor.offset + tensor.count  // inside the tensor at either precision
+        data[position] ^= 0x01
+        try data.write(to: url)
     }
 
     static func temporaryFile(_ pathExtension: String) -> URL {

@@ -237,6 +237,7 @@ import Testing
 
         let missing = try cli.run(["recheck", "rescore", "no-such-model"])
         #expect(missing.status != 0 && !missing.killedBySignal)
-        #expect(missing.stderr.contains("resnet18-plantnet300k.pgmodel"))
+        #expect(missing.stderr.contains("No model named 'no-such-model'"))
+        #expect(missing.stderr.contains("resnet18-plantnet300k"))
     }
 }

@@ -12,15 +12,19 @@ public struct CheckpointImporter: Sendable {
         public var labels: String
         public var precision: WeightPrecision
         public var input: ModelInputSettings
+        /// Where the checkpoint came from, recorded in the model file: the URL it was downloaded from; `nil`
+        /// records the checkpoint's own absolute path.
+        public var source: String?
 
         public init(
             architecture: ResNetArchitecture, labels: String = "plantnet300k", precision: WeightPrecision = .float16,
-            input: ModelInputSettings = .imageNet
+            input: ModelInputSettings = .imageNet, source: String? = nil
         ) {
             self.architecture = architecture
             self.labels = labels
             self.precision = precision
             self.input = input
+            self.source = source
         }
     }
 
@@ -30,8 +34,9 @@ public struct CheckpointImporter: Sendable {
     public init() {}
 
     /// Imports `checkpoint` into a model file at `output` and returns its manifest.
+    /// - Parameter now: recorded as the time of import.
     @discardableResult
-    public func importCheckpoint(at checkpoint: URL, options: Options, to output: URL) throws -> ModelManifest {
+    public func importCheckpoint(at checkpoint: URL, options: Options, to output: URL, now: Date = Date()) throws -> ModelManifest {
         let data: Data
         do {
             data = try Data(contentsOf: checkpoint, options: .alwaysMapped)
@@ -40,7 +45,9 @@ public struct CheckpointImporter: Sendable {
         }
         let source = try TorchCheckpoint(data: data)
         let tensors = try source.floatTensors()
-        let (manifest, packed) = try pack(tensors, options: options, sha256: sha256Hex(data), sourceName: checkpoint.lastPathComponent)
+        var (manifest, packed) = try pack(tensors, options: options, sha256: sha256Hex(data), sourceName: checkpoint.lastPathComponent)
+        manifest.source = options.source ?? checkpoint.standardizedFileURL.path
+        manifest.importedAt = now
         try ModelFile.write(manifest: manifest, tensors: packed, to: output)
         return try ModelFile.manifest(at: output)
     }

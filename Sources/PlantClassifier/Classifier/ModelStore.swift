@@ -16,7 +16,8 @@ public struct ModelStore: Sendable {
     /// Where partial downloads are kept so they can resume.
     public var downloads: URL { folder.appendingPathComponent("downloads") }
 
-    private var pointer: URL { folder.appendingPathComponent("default") }
+    /// `models/default`: the file name of the default model.
+    var pointer: URL { folder.appendingPathComponent("default") }
 
     /// The default model, if one is installed and still present.
     public func defaultModel() -> URL? {

@@ -1,3 +1,4 @@
+import CPlantKernels
 import Foundation
 
 /// PlantGuide's model file (`.pgmodel`): a small JSON header and the weights, already folded and packed
@@ -12,6 +13,9 @@ import Foundation
 ///     padding  zeros up to a multiple of 64
 ///     data     tensors at their `offset` from here, each 64-byte aligned, float16 or float32 values
 /// ```
+/// Each tensor's entry in the header records the XXH64 of its stored bytes (since the fields `xxh64`, `source` and
+/// `importedAt` were added; files without them still load, unchecked), so a file changed after import is refused.
+///
 /// Tensor layouts: a convolution named `N` (batch-norm folded in) stores `N.weight` as
 /// `[kernel·kernel·inChannels, outChannels]` (row order kh, kw, cin: channels-last patches) and `N.bias`
 /// as `[outChannels]`; `fc.weight` is `[features, classes]` (transposed from PyTorch). A 3×3 stride-1
@@ -23,7 +27,8 @@ public enum ModelFile {
     /// File extension of model files.
     public static let pathExtension = "pgmodel"
 
-    /// Writes `tensors` (float32 values by name, in `manifest.tensors` order) to `url`, atomically.
+    /// Writes `tensors` (float32 values by name, in `manifest.tensors` order) to `url`, atomically, with each
+    /// tensor's checksum in the header.
     static func write(manifest: ModelManifest, tensors: [String: [Float]], to url: URL) throws {
         var manifest = manifest
         var offset = 0
@@ -31,33 +36,98 @@ public enum ModelFile {
             manifest.tensors[index].offset = offset
             offset += (manifest.tensors[index].count * manifest.precision.bytesPerValue + 63) / 64 * 64
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        let header = try encoder.encode(manifest)
+        // The data comes first so the header can carry its checksums.
+        var payload = Data(capacity: offset)
+        for index in manifest.tensors.indices {
+            let tensor = manifest.tensors[index]
+            guard let values = tensors[tensor.name], values.count == tensor.count else {
+                throw ClassifierError.missingTensor(tensor.name)
+            }
+            let bytes: Data
+            switch manifest.precision {
+            case .float32:
+                bytes = values.withUnsafeBufferPointer { Data(buffer: $0) }
+            case .float16:
+                let halves = values.map { Float16($0).bitPattern }
+                bytes = halves.withUnsafeBufferPointer { Data(buffer: $0) }
+            }
+            manifest.tensors[index].xxh64 = bytes.withUnsafeBytes { checksum(of: $0) }
+            payload.append(bytes)
+            payload.append(Data(count: (64 - payload.count % 64) % 64))
+        }
+        let header = try headerEncoder().encode(manifest)
         var file = Data(magic)
         append(UInt32(version), to: &file)
         append(UInt32(header.count), to: &file)
         file.append(header)
         file.append(Data(count: (64 - file.count % 64) % 64))
-        for tensor in manifest.tensors {
-            guard let values = tensors[tensor.name], values.count == tensor.count else {
-                throw ClassifierError.missingTensor(tensor.name)
-            }
-            switch manifest.precision {
-            case .float32:
-                values.withUnsafeBufferPointer { file.append(Data(buffer: $0)) }
-            case .float16:
-                let halves = values.map { Float16($0).bitPattern }
-                halves.withUnsafeBufferPointer { file.append(Data(buffer: $0)) }
-            }
-            file.append(Data(count: (64 - file.count % 64) % 64))
-        }
+        file.append(payload)
         do {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try file.write(to: url, options: .atomic)
         } catch {
             throw ClassifierError.unreadableFile(path: url.path, reason: "cannot write: \((error as NSError).localizedDescription)")
         }
+    }
+
+    /// The checksum recorded for a tensor's stored bytes: XXH64 (seed 0) as 16 hex digits.
+    static func checksum(of bytes: UnsafeRawBufferPointer) -> String {
+        let value = bytes.baseAddress.map { pg_xxh64($0, bytes.count, 0) } ?? pg_xxh64(nil, 0, 0)
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+
+    /// Whether the model file at `url` still holds the weights it was written with.
+    public enum Integrity: String, Sendable, Codable {
+        /// Every tensor matches its recorded checksum.
+        case intact
+        /// The file was written before PlantGuide recorded checksums: nothing to check against.
+        case unknown
+    }
+
+    /// Reads every tensor of the model file at `url` and checks it against its recorded checksum, as loading
+    /// does, without building the network.
+    /// - Throws: ``ClassifierError/modelFileChanged(path:tensor:)`` for the first tensor that differs, or why the
+    ///   file cannot be read.
+    public static func verify(at url: URL) throws -> Integrity {
+        let (manifest, handle, dataStart, _) = try open(url)
+        defer { try? handle.close() }
+        for tensor in manifest.tensors {
+            guard let expected = tensor.xxh64 else { continue }
+            let bytes = try readBytes(of: tensor, precision: manifest.precision, from: handle, dataStart: dataStart, url: url)
+            try check(bytes, of: tensor, expected: expected, url: url)
+        }
+        return manifest.hasChecksums ? .intact : .unknown
+    }
+
+    /// Reads the stored bytes of `tensor`.
+    static func readBytes(
+        of tensor: ModelManifest.Tensor, precision: WeightPrecision, from handle: FileHandle, dataStart: UInt64, url: URL
+    ) throws -> Data {
+        let byteCount = tensor.count * precision.bytesPerValue
+        let bytes: Data
+        do {
+            try handle.seek(toOffset: dataStart + UInt64(tensor.offset))
+            bytes = try handle.read(upToCount: byteCount) ?? Data()
+        } catch {
+            throw ClassifierError.unreadableFile(path: url.path, reason: (error as NSError).localizedDescription)
+        }
+        guard bytes.count == byteCount else { throw ClassifierError.invalidModelFile("tensor \(tensor.name) is truncated") }
+        return bytes
+    }
+
+    /// Throws ``ClassifierError/modelFileChanged(path:tensor:)`` unless `bytes` have the checksum `expected`.
+    static func check(_ bytes: Data, of tensor: ModelManifest.Tensor, expected: String, url: URL) throws {
+        guard bytes.withUnsafeBytes({ checksum(of: $0) }) == expected.lowercased() else {
+            throw ClassifierError.modelFileChanged(path: url.path, tensor: tensor.name)
+        }
+    }
+
+    static func headerEncoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        encoder.dateEncodingStrategy = .iso8601
+        return encoder
     }
 
     /// Reads only the header of the model file at `url`.
@@ -90,7 +160,9 @@ public enum ModelFile {
             else { throw ClassifierError.invalidModelFile("the header is truncated") }
             let manifest: ModelManifest
             do {
-                manifest = try JSONDecoder().decode(ModelManifest.self, from: header)
+                let decoder = JSONDecoder()
+                decoder.dateDecodingStrategy = .iso8601
+                manifest = try decoder.decode(ModelManifest.self, from: header)
             } catch {
                 throw ClassifierError.invalidModelFile("the header is not valid: \(error)")
             }

@@ -39,6 +39,9 @@ public struct ModelManifest: Sendable, Codable, Hashable {
         public var shape: [Int]
         /// Byte offset from the start of the data section.
         public var offset: Int
+        /// XXH64 of the stored bytes (16 hex digits), checked as the tensor is loaded; `nil` in files
+        /// written before PlantGuide recorded it (such files load unchecked).
+        public var xxh64: String?
 
         public var count: Int { shape.reduce(1, *) }
     }
@@ -55,9 +58,17 @@ public struct ModelManifest: Sendable, Codable, Hashable {
     public var sourceSHA256: String
     /// File name of that checkpoint.
     public var sourceName: String
+    /// Where the checkpoint was imported or downloaded from: its absolute path or URL; `nil` (unknown) in files
+    /// written before PlantGuide recorded it.
+    public var source: String?
+    /// When the model file was written; `nil` (unknown) in older files.
+    public var importedAt: Date?
     /// Tensors in file order.
     public var tensors: [Tensor]
 
     /// A short model name for results, e.g. `resnet50-plantnet300k`.
     public var displayName: String { "\(architecture.rawValue)-\(labels)" }
+
+    /// Whether the file records checksums of its weights (files written before PlantGuide did load unchecked).
+    public var hasChecksums: Bool { !tensors.isEmpty && tensors.allSatisfy { $0.xxh64 != nil } }
 }

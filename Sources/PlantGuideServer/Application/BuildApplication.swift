@@ -109,8 +109,13 @@ extension ServerDependencies {
         // The on-device model is loaded once, and again when Settings changes the model or the threshold.
         let catalogForAnswers = usableCatalog
         let collectionForAnswers = store?.2
+        // `plantguide serve` refuses a limit that is not a number of seconds; here such a value means the default.
+        let onDeviceTimeout = LiveIdentification.onDeviceTimeout(environment: environment)
         let loadLocal = { @Sendable in
-            LiveIdentification.localParts(directory: directory, catalog: catalogForAnswers, collection: collectionForAnswers, log: log)
+            LiveIdentification.localParts(
+                directory: directory, catalog: catalogForAnswers, collection: collectionForAnswers,
+                onDeviceTimeout: onDeviceTimeout, log: log
+            )
         }
         let local = Mutex(loadLocal())
         let identification: @Sendable () -> IdentificationCapability? = {

@@ -23,8 +23,11 @@ enum LiveIdentification {
     }
 
     /// Loads the installed on-device model, if any, and the enricher.
+    /// - Parameter onDeviceTimeout: how long one on-device identification may take; then it fails (and the hybrid
+    ///   asks Pl@ntNet, when it can) instead of holding the request.
     static func localParts(
-        directory: DataDirectory, catalog: PlantCatalog?, collection: PlantCollection?, log: @escaping @Sendable (String) -> Void
+        directory: DataDirectory, catalog: PlantCatalog?, collection: PlantCollection?,
+        onDeviceTimeout: Duration = OnDeviceIdentifier.defaultTimeout, log: @escaping @Sendable (String) -> Void
     ) -> LocalParts {
         var parts = LocalParts(
             onDevice: nil, onDeviceSummary: nil, onDeviceMissing: "no on-device model is installed.",
@@ -46,9 +49,11 @@ enum LiveIdentification {
                     )
                 }
                 // Decoding and inference run on the work pool, never on the threads that serve requests.
-                parts.onDevice = OnDeviceIdentifier(identifyWithEmbeddings: { photos, top in
+                // The limit counts from when a pool thread takes the photos, not while they wait for one.
+                parts.onDevice = .limited(to: onDeviceTimeout, identifyWithEmbeddings: { photos, top, started in
                     try await WorkPool.shared.run {
-                        try classifier.identifyWithEmbeddings(photos: photos, top: top, threshold: threshold, collection: recognizer)
+                        started()
+                        return try classifier.identifyWithEmbeddings(photos: photos, top: top, threshold: threshold, collection: recognizer)
                     }
                 })
                 parts.rescoreModel = (classifier.manifest.displayName, { photo in
@@ -74,6 +79,11 @@ enum LiveIdentification {
             log("\(error) Using the default recognition thresholds.")
             return RecognitionSettings()
         }
+    }
+
+    /// The on-device limit `PLANTGUIDE_ON_DEVICE_TIMEOUT` sets in `environment`, else the default (10 s).
+    static func onDeviceTimeout(environment: [String: String]) -> Duration {
+        OnDeviceIdentifier.timeout(environment: environment) ?? OnDeviceIdentifier.defaultTimeout
     }
 
     /// The capability over `local` and Pl@ntNet with the key configured now (`PLANTNET_API_KEY`, else the key

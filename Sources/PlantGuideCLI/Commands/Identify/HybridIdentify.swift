@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PlantCatalog
+import PlantClassifier
 import PlantGuideCore
 import PlantIdentification
 import PlantImaging
@@ -29,6 +30,12 @@ enum HybridIdentify {
         @Flag(help: "Show each Pl@ntNet request on standard error (the API key is hidden).")
         var verbose = false
 
+        @Option(
+            name: .customLong("on-device-timeout"),
+            help: "Seconds the on-device model may take before it is given up (Pl@ntNet then answers, if it can)."
+        )
+        var onDeviceTimeout = OnDeviceIdentifier.defaultTimeout.inSeconds
+
         func validate(photoCount: Int) throws {
             guard (1...PlantNetRequestRules.maximumImages).contains(photoCount) else {
                 throw ValidationError("Give 1 to \(PlantNetRequestRules.maximumImages) photos of the same plant.")
@@ -50,6 +57,9 @@ enum HybridIdentify {
         }
 
         var plantNetOptions: PlantNetOptions { PlantNetOptions(project: project, language: language) }
+
+        /// `--on-device-timeout` as a duration.
+        var onDeviceLimit: Duration { .seconds(onDeviceTimeout) }
     }
 
     /// Wires the hybrid identifier: the given on-device classifier, Pl@ntNet when a key is configured, and

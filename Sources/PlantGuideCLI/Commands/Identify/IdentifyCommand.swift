@@ -18,7 +18,9 @@ struct IdentifyCommand: AsyncParsableCommand {
             Strategies: on-device (offline), api (Pl@ntNet only), on-device-first (the default: Pl@ntNet \
             only when the device is unsure) and parallel (both at once, Pl@ntNet preferred). When \
             Pl@ntNet cannot be reached or its daily quota is used up, the device answers instead; \
-            with --strategy api that is an error. Pl@ntNet answers are cached for 7 days by photo.
+            with --strategy api that is an error. Pl@ntNet answers are cached for 7 days by photo. The \
+            on-device model is given 10 s (--on-device-timeout); if it takes longer it is given up and \
+            Pl@ntNet answers instead, as when the device is unsure.
 
             The on-device model is installed with `plantguide model install`. Pl@ntNet needs a free API \
             key from https://my.plantnet.org: set PLANTNET_API_KEY or run `plantguide config set-api-key`.
@@ -83,6 +85,9 @@ struct IdentifyCommand: AsyncParsableCommand {
         if room != nil, !createPlant { throw ValidationError("--room applies to a new plant: add --create-plant.") }
         if save, batch { throw ValidationError("--save files one plant's answer; it does not work with --batch.") }
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1.") }
+        guard hybrid.onDeviceTimeout > 0, hybrid.onDeviceTimeout <= 3600 else {
+            throw ValidationError("--on-device-timeout must be more than 0 and at most 3600 seconds.")
+        }
         // Several photos of one plant go to Pl@ntNet in one request, so its rules apply then.
         if !batch, photos.count <= PlantNetRequestRules.maximumImages {
             try hybrid.validate(photoCount: photos.count)
@@ -193,7 +198,8 @@ struct IdentifyCommand: AsyncParsableCommand {
                 Console().warn("warning: your own plants are not recognised in this answer: \(error)")
             }
         }
-        return .live(classifier: classifier, threshold: hybrid.threshold, collection: recognizer)
+        return OnDeviceIdentifier.live(classifier: classifier, threshold: hybrid.threshold, collection: recognizer)
+            .limited(to: hybrid.onDeviceLimit)
     }
 
     private struct BatchItem: Encodable {

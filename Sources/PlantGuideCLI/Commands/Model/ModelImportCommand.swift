@@ -86,6 +86,9 @@ struct ModelSummary: Encodable {
     var inputSize: Int
     var sourceName: String
     var sourceSHA256: String
+    /// The checkpoint's path or URL.
+    var source: String?
+    var importedAt: Date?
     var isDefault: Bool
 }
 
@@ -96,7 +99,8 @@ extension Console {
         let summary = ModelSummary(
             file: url.path, architecture: manifest.architecture.rawValue, classes: manifest.classes,
             labels: manifest.labels, precision: manifest.precision.rawValue, bytes: bytes, inputSize: manifest.input.size,
-            sourceName: manifest.sourceName, sourceSHA256: manifest.sourceSHA256, isDefault: isDefault
+            sourceName: manifest.sourceName, sourceSHA256: manifest.sourceSHA256, source: manifest.source,
+            importedAt: manifest.importedAt, isDefault: isDefault
         )
         if json {
             try printJSON(summary)
@@ -105,6 +109,6 @@ extension Console {
         print("Imported \(style(manifest.architecture.rawValue, .bold)): \(manifest.classes) classes (\(manifest.labels)), "
             + "\(manifest.precision.rawValue) weights, \(String(format: "%.1f", Double(bytes) / 1_048_576)) MiB")
         print("  model file  \(url.path)\(isDefault ? "  (default)" : "")")
-        print("  source      \(manifest.sourceName)  sha256 \(manifest.sourceSHA256)")
+        print("  source      \(manifest.source ?? manifest.sourceName)  sha256 \(manifest.sourceSHA256)")
     }
 }

@@ -53,6 +53,7 @@ struct ModelInstallCommand: AsyncParsableCommand {
         let store = ModelStore(dataDirectory: .resolve())
         var checkpoint: URL
         var downloaded = false
+        var origin: String?
         if let source, !isRemote(source) {
             checkpoint = URL(fileURLWithPath: source)
         } else {
@@ -78,10 +79,15 @@ struct ModelInstallCommand: AsyncParsableCommand {
                 throw ExitCode(1)
             }
             downloaded = true
+            origin = url.absoluteString
         }
-        let options = CheckpointImporter.Options(architecture: architecture(for: checkpoint.lastPathComponent), precision: precision)
+        // A download is recorded by its URL, a local checkpoint by its path.
+        let options = CheckpointImporter.Options(
+            architecture: architecture(for: checkpoint.lastPathComponent), precision: precision, source: origin
+        )
         let model = try store.install(checkpoint: checkpoint, options: options)
         if downloaded { try? FileManager.default.removeItem(at: checkpoint) }
         try console.printModelSummary(at: model, json: output.json, isDefault: true)
+        if !output.json { console.print("Saved plants identified with another model can be re-scored with it: `plantguide recheck rescore`.") }
     }
 }

@@ -92,8 +92,8 @@ struct RecheckRescoreCommand: AsyncParsableCommand {
         var previousModel: String?
     }
 
-    /// A model name or file: a path to a file, an installed model's name (with or without its extension), or the
-    /// default model when none is given.
+    /// A model name or file: an installed model's name (as `model list` shows it), a path to a model file, or the default
+    /// model when none is given.
     static func resolve(_ name: String?, store: ModelStore) throws -> URL {
         guard let name = name?.trimmingCharacters(in: .whitespaces), !name.isEmpty else {
             guard let url = store.defaultModel() else {
@@ -101,18 +101,10 @@ struct RecheckRescoreCommand: AsyncParsableCommand {
             }
             return url
         }
-        let candidates = [
-            URL(fileURLWithPath: name), store.folder.appendingPathComponent(name),
-            store.folder.appendingPathComponent(name + "." + ModelFile.pathExtension),
-        ]
-        if let found = candidates.first(where: { url in
-            var isDirectory: ObjCBool = false
-            return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) && !isDirectory.boolValue
-        }) {
-            return found
+        var isDirectory: ObjCBool = false
+        if name.contains("/"), FileManager.default.fileExists(atPath: name, isDirectory: &isDirectory), !isDirectory.boolValue {
+            return URL(fileURLWithPath: name)
         }
-        let installed = ((try? FileManager.default.contentsOfDirectory(atPath: store.folder.path)) ?? [])
-            .filter { $0.hasSuffix("." + ModelFile.pathExtension) }.sorted()
-        throw ValidationError("No model named '\(name)'. Installed: \(installed.isEmpty ? "none" : installed.joined(separator: ", ")).")
+        return try store.model(named: name).url
     }
 }

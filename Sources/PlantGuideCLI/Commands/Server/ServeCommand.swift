@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import PlantClassifier
 import PlantGuideCore
 import PlantGuideServer
 
@@ -22,7 +23,9 @@ struct ServeCommand: AsyncParsableCommand {
               plantguide serve --host 0.0.0.0 --port 8080       Reachable from your phone (log-in required).
 
             Set PLANTGUIDE_HEMISPHERE=south below the equator: it decides which months are winter, for care \
-            schedules and the seasons on the catalog's plant pages.
+            schedules and the seasons on the catalog's plant pages. An on-device identification that takes \
+            longer than 10 s is given up and Pl@ntNet asked instead (when a key is set); \
+            PLANTGUIDE_ON_DEVICE_TIMEOUT=SECONDS changes the limit.
             """
     )
 
@@ -54,6 +57,9 @@ struct ServeCommand: AsyncParsableCommand {
         guard (0...1000).contains(queueLength) else { throw ValidationError("--queue-length must be between 0 and 1000.") }
         guard Hemisphere(environment: ProcessInfo.processInfo.environment) != nil else {
             throw ValidationError("\(Hemisphere.environmentVariable) must be 'north' or 'south'.")
+        }
+        guard OnDeviceIdentifier.timeout(environment: ProcessInfo.processInfo.environment) != nil else {
+            throw ValidationError("\(OnDeviceIdentifier.timeoutEnvironmentVariable) must be a number of seconds above 0 and at most 3600.")
         }
     }
 
