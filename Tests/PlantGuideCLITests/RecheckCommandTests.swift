@@ -83,6 +83,10 @@ import Testing
         #expect(drained["skipped"] as? Int == 0)
         #expect(drained["remainingQuota"] as? Int == 497)
         #expect(stub.requestCount == 3)
+        // The re-checks spent quota, and the statistics say so.
+        let stats = try object(try cli.run(["stats", "--json"]))
+        let today = try #require((stats["quotaPerDay"] as? [[String: Any]])?.first)
+        #expect(today["apiCalls"] as? Int == 3)
         let flower = try #require(stub.requests.first { $0.parts.contains { $0.name == "organs" && $0.text == "flower" } })
         #expect(flower.parts.filter { $0.name == "images" }.count == 1)
 

@@ -153,11 +153,18 @@ public struct RecheckDrain: Sendable {
                 continue
             }
             switch await ask(photos, item.photos.map(\.organ)) {
-            case .answered(let identification, _):
+            case .answered(let identification, let remaining):
                 guard let done = try database.completeRecheck(item.id, answer: identification, now: collection.now()) else {
                     run.items.append(entry(item, .busy))
                     continue
                 }
+                // A re-check spends quota like any identification: the statistics count it (a log that cannot be
+                // written costs only the figure).
+                try? database.recordIdentificationRun(IdentificationRun(
+                    date: collection.now(), strategy: "recheck", source: identification.source,
+                    cacheHit: identification.source == .cache, apiCalled: identification.source == .plantNetAPI,
+                    remainingRequests: remaining, timings: identification.timings
+                ), now: collection.now())
                 collection.photos.removeFiles(of: done.releasedPhotos)
                 run.sent += 1
                 if done.suggestion != nil { run.changed += 1 }
