@@ -204,6 +204,41 @@ import Testing
         }
     }
 
+    /// A new default model chosen in Settings indexes the collection's photos again in the background rounds, so your
+    /// plants are recognised with it without a command; photos already indexed by it are left alone.
+    @Test func theBackgroundRoundsIndexPhotosWithTheModelChosenInSettings() async throws {
+        let home = try LiveDependenciesTests.makeHome(withModel: true)
+        defer { try? FileManager.default.removeItem(at: home) }
+        let dependencies = ServerDependencies.live(dataDirectory: home, environment: [:])
+        let recheck = try #require(dependencies.recheck)
+        try await makeApp(dependencies: dependencies).test(.router) { client in
+            let session = try await Session.open(client)
+            let (saveHeaders, saveBody) = session.form([("scientificName", "Ficus lyrata"), ("nickname", "Fig")])
+            let plantPath = try await client.execute(uri: "/collection", method: .post, headers: saveHeaders, body: saveBody) { response in
+                response.headers[.location] ?? ""
+            }
+            var form = Multipart()
+            form.file("photo", "leaf.jpg", photo)
+            let (photoHeaders, photoBody) = session.multipart(form)
+            try await client.execute(uri: "\(plantPath)/photos", method: .post, headers: photoHeaders, body: photoBody) { response in
+                #expect(response.status == .seeOther)
+            }
+            // Embedded as it was stored, with the model loaded at start: nothing left to index.
+            #expect(try await recheck.reindex() == 0)
+
+            let checkpoint = LiveDependenciesTests.testsFolder.appendingPathComponent("PlantClassifierTests/Fixtures/tiny-resnet34.pth")
+            _ = try ModelStore(dataDirectory: DataDirectory(url: home)).install(
+                checkpoint: checkpoint, options: .init(architecture: .resnet34, labels: "index")
+            )
+            let (choose, chooseBody) = session.form([("defaultStrategy", "auto"), ("threshold", "70"), ("model", "resnet34-index.pgmodel")])
+            try await client.execute(uri: "/settings/identification", method: .post, headers: choose, body: chooseBody) { response in
+                #expect(response.status == .seeOther)
+            }
+            #expect(try await recheck.reindex() == 1)
+            #expect(try await recheck.reindex() == 0)
+        }
+    }
+
     private func detail(_ client: some TestClientProtocol, _ plantID: String) async throws -> CollectionEntryDetail {
         try await client.execute(uri: "/api/collection/\(plantID)", method: .get) { response in
             try JSONDecoder.iso.decode(CollectionEntryDetail.self, from: Data(buffer: response.body))

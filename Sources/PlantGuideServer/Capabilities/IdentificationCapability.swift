@@ -149,6 +149,8 @@ public struct IdentificationCapability: Sendable {
     /// The on-device model that re-scores saved identifications (its name, and a classifier of one photo), when one is
     /// loaded.
     public var rescoreModel: (name: String, classify: @Sendable (Data) async throws -> Identification)?
+    /// The loaded on-device model's photo embedder, for indexing the collection's photos (recognising your plants).
+    public var embedder: PhotoEmbedder?
 
     /// Creates the capability from its implementation.
     public init(

@@ -4,7 +4,8 @@ import PlantStore
 import Synchronization
 
 /// The re-check queue as the web app uses it: queue an answer the device gave, send the queue (by itself in the
-/// background, or now from Settings), settle suggestions, and re-score saved identifications with the loaded model.
+/// background, or now from Settings), settle suggestions, and re-score saved identifications with the loaded model;
+/// and, in the same background rounds, keep the collection's photo embeddings current with the loaded model.
 public struct RecheckCapability: Sendable {
     /// Files an identification not saved to a plant and queues it with its photos (bytes, organ); returns its id.
     public var queue: @Sendable (_ identification: Identification, _ photos: [(data: Data, organ: String)], _ reason: RecheckReason)
@@ -19,6 +20,9 @@ public struct RecheckCapability: Sendable {
     public var settle: @Sendable (_ plantID: String, _ suggestionID: Int64, _ accept: Bool) async throws -> SpeciesSuggestion
     /// Re-scores saved identifications with the loaded on-device model; `nil` when none is loaded.
     public var rescore: @Sendable () async throws -> RescoreRun?
+    /// Embeds up to a round's worth of the collection's photos that have no embedding of the loaded model (added
+    /// before a model was installed, imported, or indexed by a model no longer the default); returns how many.
+    public var reindex: @Sendable () async throws -> Int = { 0 }
     /// When the background service sends the queue.
     public var interval: Duration
     /// Asks the background service to send the queue now (e.g. after Pl@ntNet was found reachable again).

@@ -16,6 +16,8 @@ enum LiveIdentification {
         var onDeviceSummary: String?
         /// The loaded model's name as identifications record it, and one photo classified with it (for re-scoring).
         var rescoreModel: (name: String, classify: @Sendable (Data) async throws -> Identification)?
+        /// The loaded model's photo embedder, for indexing the collection's photos in the background.
+        var embedder: PhotoEmbedder?
         var onDeviceMissing: String
         var enricher: AnswerEnricher
         /// The identification settings they were loaded with (threshold, default strategy).
@@ -56,6 +58,7 @@ enum LiveIdentification {
                         return try classifier.identifyWithEmbeddings(photos: photos, top: top, threshold: threshold, collection: recognizer)
                     }
                 })
+                parts.embedder = .live(classifier: classifier)
                 parts.rescoreModel = (classifier.manifest.displayName, { photo in
                     try await WorkPool.shared.run { try classifier.identify(photos: [photo], top: 5, threshold: threshold) }
                 })
@@ -184,6 +187,7 @@ enum LiveIdentification {
             capability.quota = quotaNow
         }
         capability.rescoreModel = local.rescoreModel
+        capability.embedder = local.embedder
         return capability
     }
 

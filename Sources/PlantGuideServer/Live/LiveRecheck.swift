@@ -10,6 +10,8 @@ import PlantStore
 enum LiveRecheck {
     /// Items sent per background round at most, so a long queue shares the quota and the connection with people.
     static let itemsPerRound = 20
+    /// Photos embedded per background round at most.
+    static let photosPerRound = 20
 
     static func make(
         collection: PlantCollection, identification: CurrentIdentification, environment: [String: String],
@@ -18,7 +20,7 @@ enum LiveRecheck {
         let reserve = environment["PLANTGUIDE_RECHECK_RESERVE"].flatMap(Int.init).map { max(0, $0) } ?? RecheckDrain.defaultReserve
         let seconds = environment["PLANTGUIDE_RECHECK_INTERVAL"].flatMap(Double.init).map { min(max($0, 0.5), 86_400) } ?? 60
         let database = collection.database
-        return RecheckCapability(
+        var capability = RecheckCapability(
             queue: { answer, photos, reason in
                 // Storing re-encodes the photos: heavy, so off the request threads.
                 try await WorkPool.shared.run {
@@ -65,5 +67,22 @@ enum LiveRecheck {
             },
             interval: .milliseconds(Int64(seconds * 1000))
         )
+        capability.reindex = {
+            guard let embedder = identification.capability?.embedder else { return 0 }
+            let pending = try database.photosNeedingEmbedding(model: embedder.model).prefix(photosPerRound)
+            var indexed = 0
+            for photo in pending {
+                if Task.isCancelled { break }
+                // One photo per turn on the work pool, so identifications people ask for interleave with the indexing.
+                do {
+                    _ = try await WorkPool.shared.run { try collection.reindex(photo, with: embedder) }
+                    indexed += 1
+                } catch {
+                    log("photo \(photo.sha256.prefix(12)) not indexed: \(error)")
+                }
+            }
+            return indexed
+        }
+        return capability
     }
 }

@@ -225,8 +225,11 @@ struct IdentifyResultBody: Codable, Sendable {
     var didYouMean: [CatalogPlant]
     /// Why the answer waits for a Pl@ntNet re-check (`offline`, `quota`, `uncertain`); `null` when it does not.
     var recheck: String?
+    /// The plants of the collection this photo most likely shows ("Is this Spike?").
+    var collectionMatches: [CollectionMatch]?
 
     init(_ result: IdentifyResult) {
+        collectionMatches = result.outcome.identification.collectionMatches
         recheck = result.queuedForRecheck?.rawValue
         uploadId = result.uploadID
         source = result.outcome.identification.source.rawValue

@@ -135,7 +135,9 @@ enum OpenAPIDocument {
                 "items": { "type": "object", "required": ["url"], "properties": {
                   "organ": { "type": "string" }, "author": { "type": "string" }, "license": { "type": "string" },
                   "citation": { "type": "string" }, "url": { "type": "string" },
-                  "localID": { "type": "string", "pattern": "^[0-9a-f]{64}$" } } } }
+                  "localID": { "type": "string", "pattern": "^[0-9a-f]{64}$" } } } },
+              "source": { "type": "string", "enum": ["collection"],
+                "description": "Present on a candidate named from photos of your own plants whose species you confirmed; its confidence is the cosine similarity." }
             }
           },
           "IdentifyResult": {
@@ -156,6 +158,12 @@ enum OpenAPIDocument {
                 "description": "Milliseconds per stage: queue, decode, preprocess, inference, prepareUpload, request (the Pl@ntNet round trip) and total, each when measured." },
               "predictions": { "type": "array", "items": { "$ref": "#/components/schemas/Prediction" }, "maxItems": 10 },
               "didYouMean": { "type": "array", "items": { "$ref": "#/components/schemas/Plant" } },
+              "collectionMatches": { "type": "array", "description": "Your plants this photo most likely shows, most similar first (on-device answers).",
+                "items": { "type": "object", "required": ["plantId", "name", "similarity", "photoSHA256"], "properties": {
+                  "plantId": { "type": "integer" }, "name": { "type": "string" }, "nickname": { "type": "string" },
+                  "room": { "type": "string" }, "scientificName": { "type": "string" },
+                  "similarity": { "type": "number", "minimum": -1, "maximum": 1 },
+                  "photoSHA256": { "type": "string", "pattern": "^[0-9a-f]{64}$" } } } },
               "recheck": { "type": "string", "enum": ["offline", "quota", "uncertain"],
                 "description": "Present when the device answered in Pl@ntNet's place and the answer waits for a Pl@ntNet re-check, and why." }
             }

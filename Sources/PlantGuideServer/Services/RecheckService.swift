@@ -3,7 +3,8 @@ import Logging
 import ServiceLifecycle
 
 /// Sends the re-check queue to Pl@ntNet in the background: a round every ``RecheckCapability/interval`` (sooner when
-/// woken), each sending what the quota allows above its reserve. It runs in the server's service group and stops
+/// woken), each sending what the quota allows above its reserve, after embedding photos the loaded model has not
+/// indexed yet (so a new default model, or an imported collection, is recognised without a command). It runs in the server's service group and stops
 /// cleanly on SIGTERM: the round in progress stops between items, and an item being sent is left queued, never lost.
 struct RecheckService: Service {
     let recheck: RecheckCapability
@@ -24,6 +25,12 @@ struct RecheckService: Service {
     }
 
     private func round() async {
+        do {
+            let indexed = try await recheck.reindex()
+            if indexed > 0 { logger.info("photos indexed for recognition", metadata: ["photos": "\(indexed)"]) }
+        } catch {
+            logger.warning("photo indexing failed", metadata: ["error": "\(error)"])
+        }
         do {
             guard let run = try await recheck.drain() else { return }
             if run.sent > 0 || run.failed > 0 || run.expired > 0 {
