@@ -245,3 +245,35 @@ import Testing
         #expect(missing.stderr.contains("resnet18-plantnet300k"))
     }
 }
+
+/// Archives carry photos, not embeddings: importing one indexes its photos with the installed model at once.
+@Suite struct ImportIndexingTests {
+    private static let fixtures = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("PlantClassifierTests/Fixtures")
+
+    private func runnerWithModel() throws -> CommandLineRunner {
+        let cli = try CommandLineRunner()
+        let imported = try cli.run(["model", "import", Self.fixtures.appendingPathComponent("tiny-resnet18.pth").path, "--arch", "resnet18"])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        return cli
+    }
+
+    @Test func importingAnArchiveIndexesItsPhotosForRecognition() throws {
+        let source = try runnerWithModel()
+        defer { source.cleanUp() }
+        let leaf = Self.fixtures.appendingPathComponent("leaf.jpg").path
+        #expect(try source.run(["collection", "add", "Snake plant", "--nickname", "Spike", "--photo", leaf]).status == 0)
+        let archive = source.home.appendingPathComponent("plants.zip").path
+        #expect(try source.run(["export", archive]).status == 0)
+
+        let target = try runnerWithModel()
+        defer { target.cleanUp() }
+        let imported = try target.run(["import", archive])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stdout.contains("Indexed 1 photo for recognising your plants."))
+        let reindex = try #require(try target.run(["collection", "reindex", "--json"]).json() as? [String: Any])
+        #expect(reindex["indexed"] as? Int == 0)
+        #expect(reindex["alreadyCurrent"] as? Int == 1)
+    }
+}

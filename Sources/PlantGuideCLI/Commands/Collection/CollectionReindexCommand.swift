@@ -29,7 +29,7 @@ struct CollectionReindexCommand: AsyncParsableCommand {
 
     @OptionGroup var output: OutputOptions
 
-    private struct Failure: Encodable {
+    struct Failure: Encodable {
         var photo: String
         var error: String
     }
@@ -42,12 +42,10 @@ struct CollectionReindexCommand: AsyncParsableCommand {
         var failed: [Failure]
     }
 
-    func run() async throws {
-        let console = Console()
-        let classifier = try CollectionFindCommand.loadClassifier(model)
-        let embedder = PhotoEmbedder.live(classifier: classifier)
-        let environment = try CollectionEnvironment.load()
-        let before = try environment.database.embeddingCoverage(model: embedder.model)
+    /// Embeds every photo of the collection that has no embedding of `embedder`'s model, with a progress bar.
+    static func indexPending(
+        _ environment: CollectionEnvironment, with embedder: PhotoEmbedder
+    ) throws -> (indexed: Int, failures: [Failure]) {
         let pending = try environment.database.photosNeedingEmbedding(model: embedder.model)
         let bar = ProgressBar(label: "Indexing")
         var failures: [Failure] = []
@@ -61,9 +59,18 @@ struct CollectionReindexCommand: AsyncParsableCommand {
         }
         bar.update(done: Double(pending.count), total: Double(pending.count), detail: "\(pending.count)/\(pending.count)", force: true)
         bar.finish()
+        return (pending.count - failures.count, failures)
+    }
+
+    func run() async throws {
+        let console = Console()
+        let classifier = try CollectionFindCommand.loadClassifier(model)
+        let embedder = PhotoEmbedder.live(classifier: classifier)
+        let environment = try CollectionEnvironment.load()
+        let before = try environment.database.embeddingCoverage(model: embedder.model)
+        let (indexed, failures) = try Self.indexPending(environment, with: embedder)
         let report = Report(
-            model: embedder.model, photos: before.photos, indexed: pending.count - failures.count, alreadyCurrent: before.current,
-            failed: failures
+            model: embedder.model, photos: before.photos, indexed: indexed, alreadyCurrent: before.current, failed: failures
         )
         if output.json {
             try console.printJSON(report)

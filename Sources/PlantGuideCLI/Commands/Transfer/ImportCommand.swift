@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PlantClassifier
 import PlantGuideCore
 import PlantStore
 
@@ -40,6 +41,7 @@ struct ImportCommand: AsyncParsableCommand {
                         + "\(counted(summary.eventsAdded, "care event")), \(counted(summary.photosAdded, "photo")), "
                         + "\(counted(summary.identificationsAdded, "identification")).")
             }
+            if summary.photosAdded > 0 { indexPhotos(environment, console: console) }
             return
         }
         guard let text = String(data: data, encoding: .utf8) else {
@@ -57,6 +59,23 @@ struct ImportCommand: AsyncParsableCommand {
         if !report.unmatched.isEmpty {
             console.print(console.style("Not in the catalog (not imported):", .yellow))
             for row in report.unmatched { console.print("  line \(row.line): \(row.name)") }
+        }
+    }
+
+    /// Archives carry photos, not their embeddings: the imported photos are indexed with the installed model at once,
+    /// so the plants are recognised. Without a model (or when it cannot be loaded) they wait for
+    /// `plantguide collection reindex`, which is said; the import itself stands either way.
+    private func indexPhotos(_ environment: CollectionEnvironment, console: Console) {
+        guard let url = ModelStore(dataDirectory: environment.directory).defaultModel() else { return }
+        do {
+            let embedder = PhotoEmbedder.live(classifier: try Classifier(contentsOf: url))
+            let (indexed, failures) = try CollectionReindexCommand.indexPending(environment, with: embedder)
+            if !output.json { console.print("Indexed \(counted(indexed, "photo")) for recognising your plants.") }
+            if !failures.isEmpty {
+                console.warn("warning: \(counted(failures.count, "photo")) could not be indexed; `plantguide collection reindex` tries again.")
+            }
+        } catch {
+            console.warn("warning: the imported photos were not indexed (\(error)); run `plantguide collection reindex`.")
         }
     }
 
