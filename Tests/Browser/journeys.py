@@ -384,7 +384,7 @@ def is_this_my_plant(j, binary):
                     "--max-side", "300", "--quality", "80"], check=True, capture_output=True)
     j.open("/identify")
     identify(j, again, "on-device")
-    question = j.driver.find_element(By.CSS_SELECTOR, "form.collection-match h2").text
+    question = j.driver.find_element(By.CSS_SELECTOR, ".collection-match h2").text
     j.check(question == "Is this Browser test plant Mk II?", f"the results ask about the recognised plant: {question!r}")
     j.check("From your confirmed photos" in j.driver.page_source, "the plant's confirmed species is offered")
     j.screenshot("results-is-this")

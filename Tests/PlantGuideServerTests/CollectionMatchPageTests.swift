@@ -48,6 +48,10 @@ import Testing
             #expect(page.contains(#"<input type="hidden" name="uploadId" value="\#(upload)">"#))
             #expect(page.contains(#"<input type="hidden" name="scientificName" value="Dracaena trifasciata">"#))
             #expect(page.contains("Yes, add the photo to Spike &lt;3"))
+            // One tap logs the watering instead, and comes back to the plant's page.
+            #expect(page.contains(#"<form method="post" action="/care/3-water/done">"#))
+            #expect(page.contains(#"<input type="hidden" name="back" value="/collection/3">"#))
+            #expect(page.contains("Yes, and I watered it today"))
         }
     }
 }

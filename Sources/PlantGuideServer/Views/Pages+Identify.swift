@@ -213,7 +213,7 @@ extension Pages {
     }
 
     /// "Is this Spike?": the owner's plants the photo most likely shows, each with one button that files the photos
-    /// and the answer under it.
+    /// and the answer under it, and one that logs today's watering.
     static func collectionMatches(_ result: IdentifyResult, context: AppRequestContext) -> HTML {
         let identification = result.outcome.identification
         let items: [HTML] = (identification.collectionMatches ?? []).map { match in
@@ -221,16 +221,24 @@ extension Pages {
             let species = match.scientificName ?? identification.best?.scientificName ?? match.name
             let details = [match.scientificName, match.room].compactMap { $0 }.joined(separator: " · ")
             let similarity = Int((min(max(match.similarity, 0), 1) * 100).rounded())
+            let plant = String(match.plantId)
             return """
-                <form class="card collection-match" method="post" action="/collection">
+                <section class="card collection-match" aria-labelledby="match-\(plant)">
+                <h2 id="match-\(plant)">Is this <a href="/collection/\(plant)">\(name)</a>?</h2>
+                <p class="meta">\(details.isEmpty ? "" : details + " · ")\(similarity) % similar to one of its photos</p>
+                <form method="post" action="/collection">
                 \(Layout.csrfField(context))
                 <input type="hidden" name="uploadId" value="\(result.uploadID)">
-                <input type="hidden" name="plantId" value="\(String(match.plantId))">
+                <input type="hidden" name="plantId" value="\(plant)">
                 <input type="hidden" name="scientificName" value="\(species)">
-                <h2>Is this <a href="/collection/\(String(match.plantId))">\(name)</a>?</h2>
-                <p class="meta">\(details.isEmpty ? "" : details + " · ")\(similarity) % similar to one of its photos</p>
                 <p><button type="submit">Yes, add the photo to \(name)</button></p>
                 </form>
+                <form method="post" action="/care/\(plant)-water/done">
+                \(Layout.csrfField(context))
+                <input type="hidden" name="back" value="/collection/\(plant)">
+                <p><button type="submit" class="secondary">Yes, and I watered it today</button></p>
+                </form>
+                </section>
                 """
         }
         return HTML(stringLiteral: items.map(\.markup).joined())
