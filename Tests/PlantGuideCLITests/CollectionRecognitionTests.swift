@@ -98,6 +98,8 @@ import Testing
 
         let text = try scene.cli.run(["collection", "find", scene.retaken])
         #expect(text.stdout.contains("Is this Spike?"), "\(text.stdout)")
+        // What is due for the plant recognised, from its care schedule.
+        #expect(text.stdout.range(of: #"\(watering (due|overdue)[^)]*\)"#, options: .regularExpression) != nil, "\(text.stdout)")
     }
 
     @Test func aDifferentPhotoIsNotMatchedAndThresholdsComeFromTheSettings() throws {
@@ -151,6 +153,7 @@ import Testing
 
         let text = try scene.cli.run(["identify", scene.retaken, "--strategy", "on-device"])
         #expect(text.stdout.contains("Is this Spike?"), "\(text.stdout)")
+        #expect(text.stdout.range(of: #"\(watering (due|overdue)[^)]*\)"#, options: .regularExpression) != nil, "\(text.stdout)")
         #expect(text.stdout.contains("from your confirmed photos"))
 
         // Undoing the confirmation: Spike is still recognised, but no longer names the species.

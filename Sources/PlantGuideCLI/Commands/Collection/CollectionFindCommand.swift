@@ -79,7 +79,7 @@ struct CollectionFindCommand: AsyncParsableCommand {
             console.print("None of your plants matches this photo above \(settings.plantThreshold)\(closest).")
         }
         for match in recognition.matches {
-            console.print(console.matchLine(match))
+            console.print(console.matchLine(match, care: environment.wateringNote(plantId: match.plantId)))
         }
         for candidate in recognition.candidates {
             console.print(String(format: "Species from your confirmed photos: %@ (%.2f)", candidate.scientificName, candidate.confidence))
@@ -107,12 +107,30 @@ struct CollectionFindCommand: AsyncParsableCommand {
 }
 
 extension Console {
-    /// `Is this Spike? Dracaena trifasciata, Bedroom — plant #3, similarity 0.94 (photo 9f2c1a2b3c4d)`
-    func matchLine(_ match: CollectionMatch) -> String {
+    /// `Is this Spike? Dracaena trifasciata, Bedroom (watering due in 2 days) — plant #3, similarity 0.94 (photo 9f2c1a2b3c4d)`
+    func matchLine(_ match: CollectionMatch, care: String? = nil) -> String {
         let details = [match.scientificName ?? (match.nickname == nil ? nil : match.name), match.room].compactMap { $0 }
         return "Is this " + style(match.nickname ?? match.name, .bold) + "?"
             + (details.isEmpty ? "" : " " + details.joined(separator: ", "))
+            + (care.map { " (\($0))" } ?? "")
             + style(String(format: " — plant #%lld, similarity %.2f (photo %@)", match.plantId, match.similarity,
                            String(match.photoSHA256.prefix(12))), .dim)
+    }
+}
+
+extension CollectionEnvironment {
+    /// When a plant's watering is due, as the "Is this …?" line says it: "watering due today", "watering due in
+    /// 2 days", "watering overdue by 3 days"; `nil` when it is not scheduled or cannot be read.
+    func wateringNote(plantId: Int64) -> String? {
+        guard let task = try? planner.schedule(forPlant: plantId).first(where: { $0.task == .water }), let due = task.dueOn else {
+            return nil
+        }
+        let days = due.days(since: planner.today)
+        switch days {
+        case ..<0: return "watering overdue by \(counted(-days, "day"))"
+        case 0: return "watering due today"
+        case 1: return "watering due tomorrow"
+        default: return "watering due in \(counted(days, "day"))"
+        }
     }
 }

@@ -313,7 +313,8 @@ enum HybridIdentify {
     /// (green above 70 %, yellow from 40 %, red below), whether the catalog knows it, and what to do when
     /// the answer is uncertain.
     static func printText(
-        _ result: HybridResult, quota: QuotaStatus, photos: [String], threshold: Double, top: Int, console: Console
+        _ result: HybridResult, quota: QuotaStatus, photos: [String], threshold: Double, top: Int, console: Console,
+        care: (Int64) -> String? = { _ in nil }
     ) {
         let sourceName = switch result.source {
         case .onDevice: "on-device model \(result.preferred.model ?? "")"
@@ -329,7 +330,7 @@ enum HybridIdentify {
             console.print(console.style(names, .bold)
                 + console.style(String(format: "  %@, %.0f ms", sourceName, result.totalMilliseconds), .dim))
         }
-        for match in result.collectionMatches ?? [] { console.print(console.matchLine(match)) }
+        for match in result.collectionMatches ?? [] { console.print(console.matchLine(match, care: care(match.plantId))) }
         for (position, prediction) in result.preferred.predictions.prefix(top).enumerated() {
             printCandidate(prediction, detailed: position < 3, console: console)
         }

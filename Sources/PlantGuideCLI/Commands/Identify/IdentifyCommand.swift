@@ -134,8 +134,11 @@ struct IdentifyCommand: AsyncParsableCommand {
                 }
                 try console.printJSON(answer)
             } else {
+                // What is due for a recognised plant ("watering due in 2 days"), read only when one was recognised.
+                let collection = (result.collectionMatches ?? []).isEmpty ? nil : try? CollectionEnvironment.load()
                 HybridIdentify.printText(
-                    result, quota: quota, photos: files, threshold: hybrid.threshold, top: top, console: console
+                    result, quota: quota, photos: files, threshold: hybrid.threshold, top: top, console: console,
+                    care: { plant in collection?.wateringNote(plantId: plant) }
                 )
                 if let filed, save {
                     console.print("Saved as identification \(filed.id)" + (filed.plantId.map { " of plant \($0)" } ?? "") + ".")
