@@ -31,12 +31,12 @@ enum LiveRecheck {
                 guard let capability = identification.capability, let ask = capability.recheck, let quota = capability.quota else {
                     return nil
                 }
-                let waiting = try database.queuedRechecks(now: collection.now(), limit: 1)
-                guard !waiting.isEmpty else { return RecheckRun() }
+                let waiting = try database.queuedRecheckCount(now: collection.now())
+                guard waiting > 0 else { return RecheckRun() }
                 // After a failed connection the client backs off; ask (without spending quota) whether it is back.
                 if let online = capability.online, !online.status().reachable, !(await online.check()).reachable {
                     var run = RecheckRun()
-                    run.skipped = try database.queuedRechecks(now: collection.now()).count
+                    run.skipped = waiting
                     run.stoppedBecause = RecheckStop.offline("no answer to a connection check").description
                     return run
                 }

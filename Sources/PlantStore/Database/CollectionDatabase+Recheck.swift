@@ -80,10 +80,19 @@ extension CollectionDatabase {
     /// another process has claimed and not finished are included (a dry run shows them); see ``claimRecheck``.
     public func queuedRechecks(now: Date, limit: Int? = nil) throws(StoreError) -> [RecheckItem] {
         try read("read the re-check queue") { db in
-            try Self.items(db, where: "r.state = 'queued' AND (r.expiresAt IS NULL OR r.expiresAt > ?)", arguments: [now],
-                           order: "i.plantId IS NULL, r.queuedAt, r.id", limit: limit)
+            try Self.items(db, where: Self.waiting, arguments: [now], order: "i.plantId IS NULL, r.queuedAt, r.id", limit: limit)
         }
     }
+
+    /// How many items ``queuedRechecks(now:limit:)`` would return, counted without reading them and their photos.
+    public func queuedRecheckCount(now: Date) throws(StoreError) -> Int {
+        try read("count the re-check queue") { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM recheck r WHERE \(Self.waiting)", arguments: [now]) ?? 0
+        }
+    }
+
+    /// Items still waiting and not expired at the time given as the one argument (`r` is the `recheck` table).
+    private static let waiting = "r.state = 'queued' AND (r.expiresAt IS NULL OR r.expiresAt > ?)"
 
     /// Every item of the queue, newest first, in any state.
     public func rechecks(limit: Int? = nil) throws(StoreError) -> [RecheckItem] {

@@ -184,7 +184,7 @@ public struct RecheckDrain: Sendable {
             if run.stoppedBecause != nil { break }
         }
         progress(chosen.count, chosen.count)
-        run.skipped = try database.queuedRechecks(now: collection.now()).count - (dryRun ? run.sent : 0)
+        run.skipped = try database.queuedRecheckCount(now: collection.now()) - (dryRun ? run.sent : 0)
         run.remainingQuota = dryRun ? projected : budget().remaining
         return run
     }
