@@ -11,6 +11,7 @@ let settings: [SwiftSetting] = [
 ]
 
 let argumentParser: Target.Dependency = .product(name: "ArgumentParser", package: "swift-argument-parser")
+let multipartKit: Target.Dependency = .product(name: "MultipartKit", package: "multipart-kit")
 let nio: [Target.Dependency] = [
     .product(name: "NIOCore", package: "swift-nio"),
     .product(name: "NIOPosix", package: "swift-nio"),
@@ -74,7 +75,10 @@ let imaging: [Target] = [
 // MARK: - Online identification: the Pl@ntNet v2 client (quota, cache, offline) and the hybrid identifier that
 // combines it with the on-device classifier and enriches answers from the catalog.
 let plantNet: [Target] = [
-    .target(name: "PlantNetAPI", dependencies: ["PlantGuideCore"], swiftSettings: settings),
+    .target(name: "PlantNetAPI", dependencies: ["PlantGuideCore", multipartKit], swiftSettings: settings),
+    // The Pl@ntNet stand-in that `plantguide dev plantnet-stub` serves and the tests start: product code, so it
+    // is its own module and PlantGuideTestSupport stays test-only.
+    .target(name: "PlantNetStub", dependencies: nio + [multipartKit], swiftSettings: settings),
     .target(
         name: "PlantIdentification",
         dependencies: ["PlantGuideCore", "PlantCatalog", "PlantNetAPI"],
@@ -113,7 +117,7 @@ let shells: [Target] = [
         name: "PlantGuideCLI",
         dependencies: [
             "PlantGuideCore", "PlantCatalog", "PlantImaging", "PlantClassifier", "PlantNetAPI", "PlantIdentification",
-            "PlantStore", "PlantGuideServer", "PlantGuideTestSupport", argumentParser,
+            "PlantStore", "PlantGuideServer", "PlantNetStub", argumentParser,
         ],
         swiftSettings: settings
     ),
@@ -122,7 +126,7 @@ let shells: [Target] = [
         name: "plantguide-bench",
         dependencies: [
             "PlantGuideCore", "PlantCatalog", "PlantImaging", "PlantClassifier", "PlantNetAPI", "PlantIdentification",
-            "PlantStore", "PlantGuideTestSupport", argumentParser,
+            "PlantStore", "PlantNetStub", "PlantGuideServer", multipartKit, argumentParser,
         ],
         swiftSettings: settings
     ),
@@ -135,7 +139,8 @@ let shells: [Target] = [
         ],
         swiftSettings: settings
     ),
-    .target(name: "PlantGuideTestSupport", dependencies: ["PlantGuideCore"] + nio, swiftSettings: settings),
+    // Fixtures and helpers for the test targets only; no product target depends on it.
+    .target(name: "PlantGuideTestSupport", dependencies: ["PlantGuideCore", "PlantNetStub"] + nio, swiftSettings: settings),
     .testTarget(
         name: "PlantGuideCLITests",
         dependencies: ["PlantGuideCLI", "PlantGuideTestSupport"],
@@ -237,6 +242,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
     ],
     targets: core + catalog + imaging + classifier + plantNet + store + shells + web
 )

@@ -30,6 +30,7 @@ struct BenchCommand: AsyncParsableCommand {
         PlantNetBenchmark(),
         StoreBenchmark(),
         RecognitionBenchmark(),
+        UploadBenchmark(),
     ]
 
     func validate() throws {

@@ -29,11 +29,29 @@ import Testing
         #expect(parsed.files[0].filename == "a.jpg")
     }
 
-    @Test(arguments: ["no boundary at all", "--b\r\nContent-Disposition: form-data; name=\"x\"\r\n\r\nunterminated", "--b\r\nno-headers-end"])
+    @Test(arguments: [
+        "no boundary at all",
+        "--b\r\nContent-Disposition: form-data; name=\"x\"\r\n\r\nunterminated",
+        "--b\r\nno-headers-end",
+        // Complete parts but no close delimiter: a body cut off by the network.
+        "--b\r\nContent-Disposition: form-data; name=\"x\"\r\n\r\n1\r\n--b\r\n",
+        "--b\r\nContent-Type: text/plain\r\n\r\nno name\r\n--b--\r\n",
+    ])
     func malformedMultipartIsABadRequest(body: String) {
         #expect(throws: ServerError.self) {
             _ = try FormData.parse(contentType: "multipart/form-data; boundary=b", body: Data(body.utf8))
         }
+    }
+
+    @Test func multipartBodiesOfLineBreaksAndNearBoundariesKeepEveryByte() throws {
+        // Bytes that keep starting a delimiter and then break off: every one of them belongs to the file.
+        let tricky = Data(String(repeating: "\r\n--", count: 20_000).utf8) + Data("\r\n--bb\r\r\n-".utf8)
+        var form = Multipart()
+        form.file("photo", "a.jpg", tricky)
+        form.field("organ", "flower")
+        let parsed = try #require(try FormData.parse(contentType: form.contentType, body: Data(buffer: form.body)))
+        #expect(parsed.files.first?.data == tricky)
+        #expect(parsed["organ"] == "flower")
     }
 
     @Test func urlEncodedFormsDecodePlusAndPercent() {

@@ -106,7 +106,7 @@ import Testing
         #expect(try collection.database.plant(id: plantId)?.name == "Eranthemum pulchellum")  // never renamed by itself
 
         // Pl@ntNet agreeing with the plant's species makes no suggestion.
-        #expect(try collection.database.suggestions(plantId: try #require(agreeing.plantId)).isEmpty)
+        #expect(try collection.database.suggestions(plantId: agreeing.plantId).isEmpty)
 
         // The unsaved identification's photo is let go with its re-check; its answer stays in the history.
         #expect(try collection.database.photo(sha256: unsavedPhoto) == nil)

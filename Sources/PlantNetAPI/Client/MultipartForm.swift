@@ -1,9 +1,13 @@
 import Foundation
+import MultipartKit
+import NIOCore
+import NIOHTTP1
 
-/// A `multipart/form-data` body (RFC 7578): text fields and files, in the order added.
+/// A `multipart/form-data` body (RFC 7578): text fields and files, in the order added, written by
+/// multipart-kit's serializer.
 struct MultipartForm {
     let boundary: String
-    private var content = Data()
+    private var parts: [MultipartPart] = []
 
     init(boundary: String = "plantguide-\(UUID().uuidString)") {
         self.boundary = boundary
@@ -13,28 +17,23 @@ struct MultipartForm {
     var contentType: String { "multipart/form-data; boundary=\(boundary)" }
 
     mutating func addField(name: String, value: String) {
-        append("--\(boundary)\r\n")
-        append("Content-Disposition: form-data; name=\"\(name)\"\r\n\r\n")
-        append(value)
-        append("\r\n")
+        parts.append(MultipartPart(headers: ["Content-Disposition": "form-data; name=\"\(name)\""], body: value))
     }
 
     mutating func addFile(name: String, filename: String, contentType: String, data: Data) {
-        append("--\(boundary)\r\n")
-        append("Content-Disposition: form-data; name=\"\(name)\"; filename=\"\(filename)\"\r\n")
-        append("Content-Type: \(contentType)\r\n\r\n")
-        content.append(data)
-        append("\r\n")
+        let headers: HTTPHeaders = [
+            "Content-Disposition": "form-data; name=\"\(name)\"; filename=\"\(filename)\"",
+            "Content-Type": contentType,
+        ]
+        parts.append(MultipartPart(headers: headers, body: data))
     }
 
     /// The body with its closing boundary.
     var body: Data {
-        var result = content
-        result.append(Data("--\(boundary)--\r\n".utf8))
-        return result
-    }
-
-    private mutating func append(_ text: String) {
-        content.append(Data(text.utf8))
+        var buffer = ByteBuffer()
+        buffer.reserveCapacity(parts.reduce(256) { $0 + $1.body.readableBytes + 256 })
+        // The serializer throws only for what it is given; these parts are plain headers and bytes.
+        try? MultipartSerializer().serialize(parts: parts, boundary: boundary, into: &buffer)
+        return Data(buffer.readableBytesView)
     }
 }

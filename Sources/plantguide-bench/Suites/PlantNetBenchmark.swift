@@ -1,7 +1,7 @@
 import Foundation
 import PlantCatalog
 import PlantGuideCore
-import PlantGuideTestSupport
+import PlantNetStub
 import PlantIdentification
 import PlantNetAPI
 

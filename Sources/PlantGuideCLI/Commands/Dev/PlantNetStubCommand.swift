@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import PlantGuideTestSupport
+import PlantNetStub
 
 /// `plantguide dev plantnet-stub`: a local stand-in for the Pl@ntNet API, for demos and manual runs.
 struct PlantNetStubCommand: AsyncParsableCommand {

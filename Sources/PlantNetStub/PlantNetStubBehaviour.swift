@@ -75,7 +75,7 @@ public struct PlantNetStubRequest: Sendable {
     /// Headers, names lower-cased.
     public var headers: [String: String]
     /// The multipart parts, for identification requests that parsed.
-    public var parts: [MultipartPart]
+    public var parts: [StubPart]
     /// Size of the body.
     public var bodyBytes: Int
     /// The status the stub answered with.

@@ -106,7 +106,7 @@ public final class PlantNetStub: Sendable {
         var headers: [String: String] = [:]
         for (name, value) in head.headers { headers[name.lowercased()] = value }
         let path = components?.path ?? head.uri
-        var parts: [MultipartPart] = []
+        var parts: [StubPart] = []
         return state.withLock { state in
             let reply = route(
                 method: head.method, path: path, query: query, headers: headers, body: body, parts: &parts, state: &state
@@ -122,7 +122,7 @@ public final class PlantNetStub: Sendable {
 
     private func route(
         method: HTTPMethod, path: String, query: [String: String], headers: [String: String], body: Data,
-        parts: inout [MultipartPart], state: inout State
+        parts: inout [StubPart], state: inout State
     ) -> Reply {
         let behaviour = state.behaviour
         // Reference photos are public, as the service's are: no key needed.
@@ -144,11 +144,11 @@ public final class PlantNetStub: Sendable {
             return Self.error(404, "Not Found", "Unknown route \(path)")
         }
         guard method == .POST else { return Self.error(405, "Method Not Allowed", "Use POST") }
-        guard let boundary = headers["content-type"].flatMap(MultipartParser.boundary(fromContentType:)) else {
+        guard let boundary = headers["content-type"].flatMap(StubPart.boundary(fromContentType:)) else {
             return Self.error(400, "Bad Request", "Content-Type must be multipart/form-data with a boundary")
         }
         do {
-            parts = try MultipartParser.parse(body, boundary: boundary)
+            parts = try StubPart.parse(body, boundary: boundary)
         } catch {
             return Self.error(400, "Bad Request", "Malformed multipart body: \(error)")
         }
