@@ -124,7 +124,11 @@ struct MultipartParser {
     let boundary: String
 
     func parse(_ body: Data) throws(ServerError) -> FormData {
-        let bytes = [UInt8](body)
+        // Read in place: a photo upload is megabytes, and a copy would double the memory it holds.
+        try body.withUnsafeBytes { bytes in Result { () throws(ServerError) in try parse(bytes) } }.get()
+    }
+
+    private func parse(_ bytes: UnsafeRawBufferPointer) throws(ServerError) -> FormData {
         let opening = ByteFinder(Array("--\(boundary)".utf8))
         var form = FormData()
         guard var position = opening.firstIndex(in: bytes, from: 0) else {
@@ -157,7 +161,7 @@ struct MultipartParser {
         return form
     }
 
-    private func add(headers: String, content: ArraySlice<UInt8>, to form: inout FormData) throws(ServerError) {
+    private func add(headers: String, content: Slice<UnsafeRawBufferPointer>, to form: inout FormData) throws(ServerError) {
         var disposition: String?
         for line in headers.split(separator: "\r\n") {
             let pair = line.split(separator: ":", maxSplits: 1)
@@ -202,12 +206,28 @@ struct ByteFinder {
 
     /// Where `needle` first starts in `haystack` at or after `start`, or `nil`.
     func firstIndex(in haystack: [UInt8], from start: Int) -> Int? {
+        haystack.withUnsafeBytes { firstIndex(in: $0, from: start) }
+    }
+
+    /// Where `needle` first starts in `haystack` at or after `start`, or `nil`.
+    ///
+    /// While nothing is matched, the scan jumps with `memchr` to the next byte that could start the needle
+    /// (what the automaton would do one byte at a time), so a photo, where the delimiter's first byte is rare,
+    /// is crossed at memory speed and the worst case stays linear.
+    func firstIndex(in haystack: UnsafeRawBufferPointer, from start: Int) -> Int? {
         guard !needle.isEmpty else { return start <= haystack.count ? start : nil }
+        guard let base = haystack.baseAddress else { return nil }
+        let first = Int32(needle[0])
         var matched = 0
         var index = start
         while index < haystack.count {
-            while matched > 0, haystack[index] != needle[matched] { matched = border[matched - 1] }
-            if haystack[index] == needle[matched] { matched += 1 }
+            if matched == 0 {
+                guard let found = memchr(base + index, first, haystack.count - index) else { return nil }
+                index = base.distance(to: UnsafeRawPointer(found))
+            }
+            let byte = haystack[index]
+            while matched > 0, byte != needle[matched] { matched = border[matched - 1] }
+            if byte == needle[matched] { matched += 1 }
             if matched == needle.count { return index - needle.count + 1 }
             index += 1
         }
