@@ -14,6 +14,7 @@ struct BenchCommand: AsyncParsableCommand {
             Examples:
               swift run -c release plantguide-bench
               swift run -c release plantguide-bench --suite catalog --json
+              swift run -c release plantguide-bench --suite uploads --markdown
             """
     )
 
@@ -22,6 +23,9 @@ struct BenchCommand: AsyncParsableCommand {
 
     @Flag(help: "Print the figures as JSON.")
     var json = false
+
+    @Flag(help: "Print the rows with a target or a peer as a Markdown table (the README's benchmark section).")
+    var markdown = false
 
     static let suites: [any BenchmarkSuite] = [
         CatalogBenchmark(),
@@ -53,6 +57,8 @@ struct BenchCommand: AsyncParsableCommand {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
             print(String(decoding: try encoder.encode(report), as: UTF8.self))
+        } else if markdown {
+            print(report.markdown())
         } else {
             print(report.table())
         }
