@@ -1,5 +1,17 @@
 #include "PlantDNNL.h"
 
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
+void pg_heap_map_large_blocks(void) {
+#if defined(__GLIBC__)
+    /* A fixed threshold also turns off glibc's raising it (up to 32 MiB) each time a mapped block is freed,
+       after which a model's per-layer float32 copies would come from the heap and fragment it. */
+    mallopt(M_MMAP_THRESHOLD, 1 << 20);
+#endif
+}
+
 #if defined(__linux__) && __has_include(<oneapi/dnnl/dnnl.h>)
 #include <oneapi/dnnl/dnnl.h>
 #include <pthread.h>

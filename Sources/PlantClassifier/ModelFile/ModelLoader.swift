@@ -1,3 +1,4 @@
+import CPlantDNNL
 import CPlantKernels
 import Foundation
 
@@ -12,6 +13,9 @@ enum ModelLoader {
         _ url: URL, widenAtLoadBelowBytes: Int = widenAtLoadBelowBytes, backend requested: ConvolutionBackend? = nil,
         threads: Int = 1
     ) throws -> (ModelManifest, ResNetEngine) {
+        // Each layer passes through float32 copies that are freed again: keep them off the heap (process-wide,
+        // blocks of 1 MiB and more) so they cannot fragment it and raise the peak memory of a whole `identify`.
+        pg_heap_map_large_blocks()
         let (manifest, handle, dataStart, _) = try ModelFile.open(url)
         defer { try? handle.close() }
         guard manifest.baseWidth > 0, manifest.baseWidth <= 4096, manifest.classes > 0, manifest.classes <= 1_000_000,
