@@ -11,6 +11,7 @@ let settings: [SwiftSetting] = [
 ]
 
 let argumentParser: Target.Dependency = .product(name: "ArgumentParser", package: "swift-argument-parser")
+let httpClient: [Target.Dependency] = ["PlantHTTP", .product(name: "AsyncHTTPClient", package: "async-http-client")]
 let nio: [Target.Dependency] = [
     .product(name: "NIOCore", package: "swift-nio"),
     .product(name: "NIOPosix", package: "swift-nio"),
@@ -71,10 +72,25 @@ let imaging: [Target] = [
     ),
 ]
 
+// MARK: - Outgoing HTTP: async-http-client with PlantGuide's settings (fail fast when offline, time-outs on progress,
+// error classes), for the Pl@ntNet, Trefle and model-download clients. FoundationNetworking busy-waits on Linux.
+let outgoingHTTP: [Target] = [
+    .target(
+        name: "PlantHTTP",
+        dependencies: [
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+        ],
+        swiftSettings: settings
+    ),
+]
+
 // MARK: - Online identification: the Pl@ntNet v2 client (quota, cache, offline) and the hybrid identifier that
 // combines it with the on-device classifier and enriches answers from the catalog.
 let plantNet: [Target] = [
-    .target(name: "PlantNetAPI", dependencies: ["PlantGuideCore"], swiftSettings: settings),
+    .target(name: "PlantNetAPI", dependencies: ["PlantGuideCore"] + httpClient, swiftSettings: settings),
     .target(
         name: "PlantIdentification",
         dependencies: ["PlantGuideCore", "PlantCatalog", "PlantNetAPI"],
@@ -96,7 +112,7 @@ let store: [Target] = [
             "CPlantKernels",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "ZIPFoundation", package: "ZIPFoundation"),
-        ],
+        ] + httpClient,
         resources: [.copy("Resources/care-guide.tsv")],
         swiftSettings: settings
     ),
@@ -163,7 +179,8 @@ let classifier: [Target] = blas + [
     ),
     .target(
         name: "PlantClassifier",
-        dependencies: ["PlantGuideCore", "PlantImaging", "CPlantZlib", "CPlantKernels", "CPlantDNNL"] + blasDependency,
+        dependencies: ["PlantGuideCore", "PlantImaging", "CPlantZlib", "CPlantKernels", "CPlantDNNL"] + blasDependency + httpClient
+            + [.product(name: "NIOCore", package: "swift-nio")],
         exclude: ["Resources/SOURCES.md"],
         resources: [
             .copy("Resources/class_idx_to_species_id.json"),
@@ -198,7 +215,7 @@ let web: [Target] = [
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-        ],
+        ] + httpClient,
         swiftSettings: settings
     ),
     .testTarget(
@@ -212,6 +229,7 @@ let web: [Target] = [
             .product(name: "HummingbirdTesting", package: "hummingbird"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ],
         swiftSettings: settings
     ),
@@ -237,6 +255,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
-    targets: core + catalog + imaging + classifier + plantNet + store + shells + web
+    targets: core + catalog + imaging + classifier + outgoingHTTP + plantNet + store + shells + web
 )
