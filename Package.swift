@@ -52,13 +52,15 @@ let catalog: [Target] = [
 
 // MARK: - Imaging: decode phone photos (JPEG, PNG, WebP, HEIC), model input tensors, upload JPEGs, hashes.
 // The C libraries enter through system-library targets; CPlantImaging is a small C shim for the two libraries
-// (libjpeg, libpng) whose error handling needs setjmp/longjmp, which Swift cannot call.
+// (libjpeg, libpng) whose error handling needs setjmp/longjmp, which Swift cannot call, and for the HEVC decoder
+// plugin that lets libheif decode a single-picture HEIC on several threads (libde265 directly).
 let imaging: [Target] = [
     .systemLibrary(name: "CJPEG", path: "Sources/CSystem/CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
     .systemLibrary(name: "CPNG", path: "Sources/CSystem/CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
     .systemLibrary(name: "CWebP", path: "Sources/CSystem/CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
     .systemLibrary(name: "CHeif", path: "Sources/CSystem/CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
-    .target(name: "CPlantImaging", dependencies: ["CJPEG", "CPNG"]),
+    .systemLibrary(name: "CDe265", path: "Sources/CSystem/CDe265", pkgConfig: "libde265", providers: [.apt(["libde265-dev"])]),
+    .target(name: "CPlantImaging", dependencies: ["CJPEG", "CPNG", "CHeif", "CDe265"]),
     .target(
         name: "PlantImaging",
         dependencies: ["PlantGuideCore", "CPlantImaging", "CWebP", "CHeif"],
