@@ -25,10 +25,10 @@ import Testing
         }
 
         // The same work without the wait, so start-up, decoding and the answer's handling are not counted as waiting.
-        let quick = try cli.runMeasuringCPU(["identify", photos[0], "--strategy", "api", "--json"])
+        let quick = try await cli.runMeasuringCPU(["identify", photos[0], "--strategy", "api", "--json"])
         #expect(quick.status == 0, "\(quick.stdout)")
         stub.configure { $0.latency = .milliseconds(2500) }
-        let slow = try cli.runMeasuringCPU(["identify", photos[1], "--strategy", "api", "--json"])
+        let slow = try await cli.runMeasuringCPU(["identify", photos[1], "--strategy", "api", "--json"])
         #expect(slow.status == 0, "\(slow.stdout)")
         #expect(slow.stdout.contains("\"plantNetAPI\""), "answered by Pl@ntNet, after the wait: \(slow.stdout)")
         #expect(stub.requestCount == 2)
@@ -47,8 +47,15 @@ extension CommandLineRunner {
     }
 
     /// Runs the executable like ``run(_:input:)`` but with `posix_spawn` and `wait4`, which report the child's own
-    /// CPU time (tests running in parallel in this process do not count). Standard error is discarded.
-    func runMeasuringCPU(_ arguments: [String]) throws -> Measured {
+    /// CPU time (tests running in parallel in this process do not count). Standard error is discarded. The wait
+    /// happens on a thread of its own, so the tests' task pool is not held while the child runs.
+    func runMeasuringCPU(_ arguments: [String]) async throws -> Measured {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try spawnAndWait(arguments) }) }.start()
+        }
+    }
+
+    private func spawnAndWait(_ arguments: [String]) throws -> Measured {
         var env = ProcessInfo.processInfo.environment
         env["PLANTGUIDE_HOME"] = home.path
         env["NO_COLOR"] = "1"

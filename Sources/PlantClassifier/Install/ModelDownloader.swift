@@ -56,10 +56,13 @@ public struct ModelDownloader: Sendable {
                 }
                 let idleLimit = timeout
                 group.addTask {
-                    // A watchdog that sleeps between looks: a stalled server ends the download, not the process.
+                    // A watchdog that sleeps between looks: a stalled server ends the download, not the process. Once
+                    // the answer is complete it only waits for it (this task may run late when the pool is busy).
                     while true {
                         try await Task.sleep(for: min(idleLimit, .seconds(1)))
-                        if ContinuousClock.now - sink.lastActivity > idleLimit {
+                        let activity = sink.activity
+                        if activity.finished { return try await task.get() }
+                        if ContinuousClock.now - activity.last > idleLimit {
                             task.cancel()
                             throw HTTPClientError.readTimeout
                         }
@@ -110,7 +113,7 @@ private final class DownloadSink: HTTPClientResponseDelegate, @unchecked Sendabl
     private(set) var total: Int64?
     /// Why the download was refused (wrong status, resumed at the wrong place, the file not writable).
     private(set) var problem: ClassifierError?
-    private let lastActivityTime = Mutex(ContinuousClock.now)
+    private let state = Mutex((last: ContinuousClock.now, finished: false))
 
     init(url: String, part: URL, offset: Int64, progress: @escaping ModelDownloader.Progress) {
         self.url = url
@@ -119,11 +122,15 @@ private final class DownloadSink: HTTPClientResponseDelegate, @unchecked Sendabl
         self.progress = progress
     }
 
-    /// When the head or the last bytes arrived (or the download started).
-    var lastActivity: ContinuousClock.Instant { lastActivityTime.withLock { $0 } }
+    /// When the head or the last bytes arrived (or the download started), and whether the exchange has ended.
+    var activity: (last: ContinuousClock.Instant, finished: Bool) { state.withLock { $0 } }
+
+    func didReceiveError(task: HTTPClient.Task<Void>, _ error: any Error) {
+        state.withLock { $0.finished = true }
+    }
 
     func didReceiveHead(task: HTTPClient.Task<Void>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
-        lastActivityTime.withLock { $0 = .now }
+        state.withLock { $0.last = .now }
         let length = head.headers.first(name: "Content-Length").flatMap { Int64($0) }
         do {
             switch head.status.code {
@@ -158,7 +165,7 @@ private final class DownloadSink: HTTPClientResponseDelegate, @unchecked Sendabl
     }
 
     func didReceiveBodyPart(task: HTTPClient.Task<Void>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
-        lastActivityTime.withLock { $0 = .now }
+        state.withLock { $0.last = .now }
         guard let handle else { return task.eventLoop.makeSucceededVoidFuture() }
         do {
             try handle.write(contentsOf: Data(buffer.readableBytesView))
@@ -172,7 +179,9 @@ private final class DownloadSink: HTTPClientResponseDelegate, @unchecked Sendabl
         return task.eventLoop.makeSucceededVoidFuture()
     }
 
-    func didFinishRequest(task: HTTPClient.Task<Void>) throws {}
+    func didFinishRequest(task: HTTPClient.Task<Void>) throws {
+        state.withLock { $0.finished = true }
+    }
 
     /// Closes the partial file.
     func close() throws {
