@@ -96,10 +96,9 @@ extension ServerDependencies {
     /// Every capability whose parts are present is on; the rest show as not available yet.
     /// `PLANTGUIDE_HEMISPHERE` in `environment` (`north`, the default, or `south`) decides which months are
     /// the rest season, for care schedules and the catalog's plant pages.
-    /// - Parameter httpClient: the client the server owns for its outgoing calls, made with
-    ///   `OutgoingHTTP.makeClient(eventLoopGroup:)` on the group the application serves on; ``buildApplication(configuration:dependencies:logger:onServerRunning:)``
-    ///   runs on its event loops and shuts it down when the server stops. Without one, the calls use the process's
-    ///   client, which is never shut down.
+    /// - Parameter httpClient: the client the server owns for its outgoing calls, from ``makeHTTPClient()``: the
+    ///   application built over these dependencies runs on its event loops and shuts it down when it stops. Without
+    ///   one, the calls use the process's client, which is never shut down.
     public static func live(
         dataDirectory: URL, environment: [String: String] = ProcessInfo.processInfo.environment,
         logger: Logger = Logger(label: "plantguide.server"), httpClient: HTTPClient? = nil
