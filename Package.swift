@@ -12,6 +12,7 @@ let settings: [SwiftSetting] = [
 
 let argumentParser: Target.Dependency = .product(name: "ArgumentParser", package: "swift-argument-parser")
 let multipartKit: Target.Dependency = .product(name: "MultipartKit", package: "multipart-kit")
+let httpClient: [Target.Dependency] = ["PlantHTTP", .product(name: "AsyncHTTPClient", package: "async-http-client")]
 let nio: [Target.Dependency] = [
     .product(name: "NIOCore", package: "swift-nio"),
     .product(name: "NIOPosix", package: "swift-nio"),
@@ -52,13 +53,15 @@ let catalog: [Target] = [
 
 // MARK: - Imaging: decode phone photos (JPEG, PNG, WebP, HEIC), model input tensors, upload JPEGs, hashes.
 // The C libraries enter through system-library targets; CPlantImaging is a small C shim for the two libraries
-// (libjpeg, libpng) whose error handling needs setjmp/longjmp, which Swift cannot call.
+// (libjpeg, libpng) whose error handling needs setjmp/longjmp, which Swift cannot call, and for the HEVC decoder
+// plugin that lets libheif decode a single-picture HEIC on several threads (libde265 directly).
 let imaging: [Target] = [
     .systemLibrary(name: "CJPEG", path: "Sources/CSystem/CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
     .systemLibrary(name: "CPNG", path: "Sources/CSystem/CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
     .systemLibrary(name: "CWebP", path: "Sources/CSystem/CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
     .systemLibrary(name: "CHeif", path: "Sources/CSystem/CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
-    .target(name: "CPlantImaging", dependencies: ["CJPEG", "CPNG"]),
+    .systemLibrary(name: "CDe265", path: "Sources/CSystem/CDe265", pkgConfig: "libde265", providers: [.apt(["libde265-dev"])]),
+    .target(name: "CPlantImaging", dependencies: ["CJPEG", "CPNG", "CHeif", "CDe265"]),
     .target(
         name: "PlantImaging",
         dependencies: ["PlantGuideCore", "CPlantImaging", "CWebP", "CHeif"],
@@ -72,10 +75,25 @@ let imaging: [Target] = [
     ),
 ]
 
+// MARK: - Outgoing HTTP: async-http-client with PlantGuide's settings (fail fast when offline, time-outs on progress,
+// error classes), for the Pl@ntNet, Trefle and model-download clients. FoundationNetworking busy-waits on Linux.
+let outgoingHTTP: [Target] = [
+    .target(
+        name: "PlantHTTP",
+        dependencies: [
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+        ],
+        swiftSettings: settings
+    ),
+]
+
 // MARK: - Online identification: the Pl@ntNet v2 client (quota, cache, offline) and the hybrid identifier that
 // combines it with the on-device classifier and enriches answers from the catalog.
 let plantNet: [Target] = [
-    .target(name: "PlantNetAPI", dependencies: ["PlantGuideCore", multipartKit], swiftSettings: settings),
+    .target(name: "PlantNetAPI", dependencies: ["PlantGuideCore", multipartKit] + httpClient, swiftSettings: settings),
     // The Pl@ntNet stand-in that `plantguide dev plantnet-stub` serves and the tests start: product code, so it
     // is its own module and PlantGuideTestSupport stays test-only.
     .target(name: "PlantNetStub", dependencies: nio + [multipartKit], swiftSettings: settings),
@@ -100,7 +118,7 @@ let store: [Target] = [
             "CPlantKernels",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "ZIPFoundation", package: "ZIPFoundation"),
-        ],
+        ] + httpClient,
         resources: [.copy("Resources/care-guide.tsv")],
         swiftSettings: settings
     ),
@@ -168,7 +186,8 @@ let classifier: [Target] = blas + [
     ),
     .target(
         name: "PlantClassifier",
-        dependencies: ["PlantGuideCore", "PlantImaging", "CPlantZlib", "CPlantKernels", "CPlantDNNL"] + blasDependency,
+        dependencies: ["PlantGuideCore", "PlantImaging", "CPlantZlib", "CPlantKernels", "CPlantDNNL"] + blasDependency + httpClient
+            + [.product(name: "NIOCore", package: "swift-nio")],
         exclude: ["Resources/SOURCES.md"],
         resources: [
             .copy("Resources/class_idx_to_species_id.json"),
@@ -203,7 +222,7 @@ let web: [Target] = [
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-        ],
+        ] + httpClient,
         swiftSettings: settings
     ),
     .testTarget(
@@ -217,6 +236,7 @@ let web: [Target] = [
             .product(name: "HummingbirdTesting", package: "hummingbird"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ],
         swiftSettings: settings
     ),
@@ -243,6 +263,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
-    targets: core + catalog + imaging + classifier + plantNet + store + shells + web
+    targets: core + catalog + imaging + classifier + outgoingHTTP + plantNet + store + shells + web
 )

@@ -65,4 +65,10 @@ int pg_png_decode_rgb(const uint8_t *data, size_t size, uint8_t *rgb, uint32_t w
 
 void pg_free(void *pointer);
 
+/// Registers (once) an HEVC decoder plugin for libheif over libde265 that uses `workers` worker threads for the
+/// decoders created on the calling thread from now on (0: decode on the calling thread). libheif's own plugin uses
+/// one, so a HEIC stored as one picture, not a grid of tiles, would decode on one core. Returns 0 when libheif
+/// refused the plugin (its own decoder is used then).
+int pg_heif_use_threaded_hevc(int workers);
+
 #endif

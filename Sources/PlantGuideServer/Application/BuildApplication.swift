@@ -1,8 +1,11 @@
+import AsyncHTTPClient
 import Foundation
 import Hummingbird
 import Logging
 import PlantCatalog
 import PlantGuideCore
+import PlantHTTP
+import ServiceLifecycle
 import Synchronization
 
 /// Builds the web app. This is the one place where the server's parts are put together; the live
@@ -22,6 +25,10 @@ public func buildApplication(
     try configuration.validate()
     let router = buildRouter(configuration: configuration, dependencies: dependencies)
     let connections = ConnectionCounter(maximumPerAddress: configuration.maximumConnectionsPerAddress)
+    // The outgoing client shuts down last: services stop in reverse order, after the server and the re-check queue.
+    var services: [any Service] = dependencies.ownedHTTPClient.map { [HTTPClientService(client: $0, logger: logger)] } ?? []
+    // The re-check queue drains in the background, in the same service group, and stops with the server.
+    if let recheck = dependencies.recheck { services.append(RecheckService(recheck: recheck, logger: logger)) }
     return Application(
         router: router,
         // Idle connections (and request heads sent too slowly) are closed after the idle timeout; one address
@@ -31,13 +38,14 @@ public func buildApplication(
             idleTimeout: .seconds(Int64(configuration.idleTimeoutSeconds))
         )),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "PlantGuide"),
-        // The re-check queue drains in the background, in the same service group, and stops with the server.
-        services: dependencies.recheck.map { [RecheckService(recheck: $0, logger: logger)] } ?? [],
+        services: services,
         onServerRunning: { channel in
             let port = channel.localAddress?.port ?? configuration.port
             let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
             await onServerRunning("http://\(host):\(port)/")
         },
+        // Outgoing calls wait on the same event loops as the requests that made them.
+        eventLoopGroupProvider: dependencies.ownedHTTPClient.map { .shared($0.eventLoopGroup) } ?? .singleton,
         logger: logger
     )
 }
@@ -88,10 +96,14 @@ extension ServerDependencies {
     /// Every capability whose parts are present is on; the rest show as not available yet.
     /// `PLANTGUIDE_HEMISPHERE` in `environment` (`north`, the default, or `south`) decides which months are
     /// the rest season, for care schedules and the catalog's plant pages.
+    /// - Parameter httpClient: the client the server owns for its outgoing calls, from ``makeHTTPClient()``: the
+    ///   application built over these dependencies runs on its event loops and shuts it down when it stops. Without
+    ///   one, the calls use the process's client, which is never shut down.
     public static func live(
         dataDirectory: URL, environment: [String: String] = ProcessInfo.processInfo.environment,
-        logger: Logger = Logger(label: "plantguide.server")
+        logger: Logger = Logger(label: "plantguide.server"), httpClient: HTTPClient? = nil
     ) -> ServerDependencies {
+        let http = httpClient ?? OutgoingHTTP.processClient
         let directory = DataDirectory(url: dataDirectory)
         let log: @Sendable (String) -> Void = { logger.warning("\($0)") }
         let catalog = PlantCatalog()
@@ -119,7 +131,9 @@ extension ServerDependencies {
         }
         let local = Mutex(loadLocal())
         let identification: @Sendable () -> IdentificationCapability? = {
-            LiveIdentification.make(local: local.withLock { $0 }, directory: directory, environment: environment, log: log)
+            LiveIdentification.make(
+                local: local.withLock { $0 }, directory: directory, environment: environment, http: http, log: log
+            )
         }
         var dependencies = ServerDependencies(
             catalog: usableCatalog, identification: identification(), collection: store?.0, care: store?.1,
@@ -153,6 +167,7 @@ extension ServerDependencies {
             )
         }
         dependencies.sessionSecret = LiveSettings.sessionSecret(directory, log: log)
+        dependencies.ownedHTTPClient = httpClient
         if let collection = store?.2 {
             dependencies.recheck = LiveRecheck.make(
                 collection: collection, identification: holder, environment: environment, log: log

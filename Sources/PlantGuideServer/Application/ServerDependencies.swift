@@ -1,5 +1,8 @@
+import AsyncHTTPClient
 import Foundation
+import NIOPosix
 import PlantCatalog
+import PlantHTTP
 
 /// What the server can do, as optional capabilities. A page whose capability is `nil` says plainly that
 /// the feature is not available yet and how to enable it, instead of failing or pretending.
@@ -31,6 +34,10 @@ public struct ServerDependencies: Sendable {
     public var recheck: RecheckCapability?
     /// The clock.
     public var now: @Sendable () -> Date
+    /// The HTTP client the server owns for its outgoing calls (Pl@ntNet, reference photos), if it owns one: the
+    /// application runs on its event loops and shuts it down when it stops. `nil` when the calls use a client that
+    /// outlives the server (tests, or none made).
+    public var ownedHTTPClient: HTTPClient?
 
     /// Creates dependencies; anything left out is shown as not available.
     public init(
@@ -46,5 +53,14 @@ public struct ServerDependencies: Sendable {
         self.careAdvice = careAdvice
         self.settings = settings
         self.now = now
+    }
+}
+
+extension ServerDependencies {
+    /// A new client for the server's outgoing calls, on the event loops the application serves on (NIO's shared
+    /// group, Hummingbird's default), to pass to ``live(dataDirectory:environment:logger:httpClient:)``; the
+    /// application shuts it down when it stops.
+    public static func makeHTTPClient() -> HTTPClient {
+        OutgoingHTTP.makeClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton)
     }
 }

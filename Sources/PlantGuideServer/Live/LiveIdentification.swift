@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Foundation
 import PlantCatalog
 import PlantClassifier
@@ -91,9 +92,10 @@ enum LiveIdentification {
 
     /// The capability over `local` and Pl@ntNet with the key configured now (`PLANTNET_API_KEY`, else the key
     /// stored in the data directory), or `nil` when neither a model nor an API key is available. Called again
-    /// when a key is saved in Settings.
+    /// when a key is saved in Settings. Pl@ntNet and its reference photos are fetched with `http`.
     static func make(
-        local: LocalParts, directory: DataDirectory, environment: [String: String], log: @escaping @Sendable (String) -> Void
+        local: LocalParts, directory: DataDirectory, environment: [String: String], http: HTTPClient,
+        log: @escaping @Sendable (String) -> Void
     ) -> IdentificationCapability? {
         let onDevice = local.onDevice
         let preferences = local.preferences
@@ -101,13 +103,13 @@ enum LiveIdentification {
         var online: OnlineIdentifier?
         var connection: OnlineConnection?
         var quotaNow: (@Sendable () -> (remaining: Int?, blocked: Bool))?
-        let referenceStore = referenceImages(directory)
+        let referenceStore = referenceImages(directory, http: http)
         var onlineMissing = "no Pl@ntNet API key is configured."
         do throws(PlantNetError) {
             let configuration = try PlantNetConfiguration.resolve(environment: environment, directory: directory)
             if configuration.apiKey != nil {
                 try? directory.create()
-                let client = PlantNetClient(configuration: configuration, log: { _ in })
+                let client = PlantNetClient(configuration: configuration, http: http, log: { _ in })
                 let service = PlantNetService(
                     client: client, quota: quota(directory), cache: cache(directory, log: log), reachability: Reachability(),
                     referenceImages: referenceStore
@@ -246,8 +248,8 @@ enum LiveIdentification {
     }
 
     /// The reference photos of Pl@ntNet answers, kept beside the cache.
-    static func referenceImages(_ directory: DataDirectory) -> ReferenceImageStore {
-        ReferenceImageStore(directory: directory.appending("reference-photos"))
+    static func referenceImages(_ directory: DataDirectory, http: HTTPClient) -> ReferenceImageStore {
+        ReferenceImageStore(directory: directory.appending("reference-photos"), http: http)
     }
 
     static func quota(_ directory: DataDirectory) -> QuotaTracker {

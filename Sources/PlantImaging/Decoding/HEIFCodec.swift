@@ -1,4 +1,5 @@
 import CHeif
+import CPlantImaging
 import Foundation
 
 /// libheif (with libde265 for HEVC). The only file that touches its pointers. libheif applies the
@@ -20,6 +21,9 @@ enum HEIFCodec {
         guard let context = heif_context_alloc() else { return .failure(.outOfMemory) }
         defer { heif_context_free(context) }
         heif_context_set_max_decoding_threads(context, Int32(max(1, threads)))
+        // Tiles are decoded in parallel by libheif; one whole picture (as many encoders write) is spread over the
+        // threads by libde265 itself, through the plugin (on libheif's tile threads it decodes single-threaded).
+        _ = pg_heif_use_threaded_hevc(Int32(threads > 1 ? threads : 0))
         if let error = error(heif_context_read_from_memory_without_copy(context, bytes.baseAddress, bytes.count, nil)) {
             return .failure(error)
         }

@@ -1,8 +1,7 @@
+import AsyncHTTPClient
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import PlantGuideCore
+import PlantHTTP
 
 /// Talks to the Pl@ntNet v2 API over HTTP: builds the multipart request, retries once on network failures and
 /// 5xx (never on 4xx), and turns every answer into a ``PlantNetAnswer`` or a ``PlantNetError``.
@@ -11,32 +10,32 @@ import PlantGuideCore
 public struct PlantNetClient: Sendable {
     /// Below this top score an answer is marked uncertain.
     public static let uncertaintyThreshold = 0.7
+    /// The largest answer read (an answer with related images is a few hundred kilobytes).
+    static let maximumAnswerBytes = 16 * 1_048_576
 
     /// Where and how requests go.
     public let configuration: PlantNetConfiguration
-    private let session: URLSession
+    private let http: HTTPClient
     private let log: @Sendable (String) -> Void
     private let sleep: @Sendable (Duration) async -> Void
     private let now: @Sendable () -> Date
 
     /// Creates a client.
     /// - Parameters:
+    ///   - http: the HTTP client requests go through; the server passes its own (on its event loops), the command
+    ///     line uses the process's.
     ///   - log: receives one line per request and answer, with the key already redacted (`--verbose`).
     ///   - sleep: waits between retries (tests pass a short or recording one).
     ///   - now: the clock used for reset times.
     public init(
         configuration: PlantNetConfiguration,
+        http: HTTPClient = OutgoingHTTP.processClient,
         log: @escaping @Sendable (String) -> Void = { _ in },
         sleep: @escaping @Sendable (Duration) async -> Void = { try? await Task.sleep(for: $0) },
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.configuration = configuration
-        let sessionConfiguration = URLSessionConfiguration.ephemeral
-        let seconds = configuration.timeout.inSeconds
-        sessionConfiguration.timeoutIntervalForRequest = seconds
-        sessionConfiguration.timeoutIntervalForResource = seconds * Double(configuration.maximumRetries + 1) + 5
-        sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        session = URLSession(configuration: sessionConfiguration)
+        self.http = http
         self.log = log
         self.sleep = sleep
         self.now = now
@@ -62,15 +61,15 @@ public struct PlantNetClient: Sendable {
             for (number, image) in images.enumerated() {
                 form.addFile(name: "images", filename: "photo\(number + 1).jpg", contentType: "image/jpeg", data: image.jpeg)
             }
-            var request = URLRequest(url: url)
-            request.httpMethod = "POST"
-            request.setValue(form.contentType, forHTTPHeaderField: "Content-Type")
-            request.setValue("application/json", forHTTPHeaderField: "Accept")
-            request.httpBody = form.body
+            let body = form.body
+            var request = HTTPClientRequest(url: url.absoluteString)
+            request.method = .POST
+            request.headers.add(name: "Content-Type", value: form.contentType)
+            request.headers.add(name: "Accept", value: "application/json")
             let started = ContinuousClock.now
-            let (data, response) = try await send(request, summary: "\(images.count) photo(s), \(form.body.count) bytes")
+            let answer = try await send(request, upload: body, summary: "\(images.count) photo(s), \(body.count) bytes")
             let elapsed = ContinuousClock.now - started
-            return try interpretIdentify(data: data, response: response, milliseconds: elapsed.inMilliseconds)
+            return try interpretIdentify(answer, milliseconds: elapsed.inMilliseconds)
         } catch {
             throw error.redacting(key)
         }
@@ -83,13 +82,13 @@ public struct PlantNetClient: Sendable {
             let url = try makeURL(path: "v2/projects", query: [
                 URLQueryItem(name: "lang", value: language), URLQueryItem(name: "api-key", value: key),
             ])
-            var request = URLRequest(url: url)
-            request.setValue("application/json", forHTTPHeaderField: "Accept")
-            let (data, response) = try await send(request, summary: "projects")
-            guard response.statusCode == 200 else { throw mapFailure(status: response.statusCode, data: data, response: response) }
+            var request = HTTPClientRequest(url: url.absoluteString)
+            request.headers.add(name: "Accept", value: "application/json")
+            let answer = try await send(request, summary: "projects")
+            guard answer.status == 200 else { throw mapFailure(answer) }
             let projects: [ProjectResponse]
             do {
-                projects = try JSONDecoder().decode([ProjectResponse].self, from: data)
+                projects = try JSONDecoder().decode([ProjectResponse].self, from: answer.body)
             } catch {
                 throw PlantNetError.malformedResponse("the project list did not decode (\(Self.describe(error))).")
             }
@@ -114,36 +113,35 @@ public struct PlantNetClient: Sendable {
     }
 
     /// Sends `request`, retrying network failures and 5xx answers with exponential back-off.
-    private func send(_ request: URLRequest, summary: String) async throws(PlantNetError) -> (Data, HTTPURLResponse) {
-        let shownURL = Redaction.redact(request.url?.absoluteString ?? "", secret: configuration.apiKey)
+    private func send(
+        _ request: HTTPClientRequest, upload: Data? = nil, summary: String
+    ) async throws(PlantNetError) -> HTTPAnswer {
+        let shownURL = Redaction.redact(request.url, secret: configuration.apiKey)
         var attempt = 0
         while true {
-            log("→ \(request.httpMethod ?? "GET") \(shownURL) (\(summary))")
+            log("→ \(request.method.rawValue) \(shownURL) (\(summary))")
             let failure: PlantNetError
             do {
-                let (data, response) = try await session.data(for: request)
-                guard let http = response as? HTTPURLResponse else {
-                    throw PlantNetError.malformedResponse("the answer was not HTTP.")
-                }
-                log("← \(http.statusCode), \(data.count) bytes")
-                guard (500...599).contains(http.statusCode) else { return (data, http) }
-                failure = mapFailure(status: http.statusCode, data: data, response: http)
-            } catch let error as PlantNetError {
-                throw error
-            } catch let error as URLError {
-                log("← \(error.code.rawValue): \(error.localizedDescription)")
-                switch error.code {
+                let answer = try await http.fetch(
+                    request, uploading: upload, timeout: configuration.timeout, limit: Self.maximumAnswerBytes
+                )
+                log("← \(answer.status), \(answer.body.count) bytes")
+                guard (500...599).contains(answer.status) else { return answer }
+                failure = mapFailure(answer)
+            } catch {
+                let reason = HTTPFailure(error)
+                log("← \(reason)")
+                switch reason {
                 case .timedOut:
                     // Already waited the whole time limit; a retry would double the wait for little gain.
                     throw .timeout(seconds: configuration.timeout.inMilliseconds / 1000)
                 case .cancelled:
                     throw .offline("the request was cancelled")
-                default:
-                    failure = .offline(Self.describe(error))
+                case .tooLarge:
+                    throw .malformedResponse("the answer was larger than \(Self.maximumAnswerBytes / 1_048_576) MB.")
+                case .unreachable(let text):
+                    failure = .offline(text)
                 }
-            } catch {
-                log("← \(error)")
-                failure = .offline(Self.describe(error))
             }
             guard attempt < configuration.maximumRetries else { throw failure }
             let delay = configuration.retryDelay * (1 << attempt)
@@ -155,10 +153,10 @@ public struct PlantNetClient: Sendable {
 
     // MARK: - Answers
 
-    private func interpretIdentify(data: Data, response: HTTPURLResponse, milliseconds: Double) throws(PlantNetError)
-        -> PlantNetAnswer {
-        let header = Self.header("RateLimit", in: response).flatMap(RateLimitHeader.init)
-        switch response.statusCode {
+    private func interpretIdentify(_ answer: HTTPAnswer, milliseconds: Double) throws(PlantNetError) -> PlantNetAnswer {
+        let data = answer.body
+        let header = answer.header("RateLimit").flatMap(RateLimitHeader.init)
+        switch answer.status {
         case 200:
             let decoded: IdentifyResponse
             do {
@@ -208,7 +206,7 @@ public struct PlantNetClient: Sendable {
                 secondsUntilReset: header?.secondsUntilReset
             )
         default:
-            throw mapFailure(status: response.statusCode, data: data, response: response)
+            throw mapFailure(answer)
         }
     }
 
@@ -228,15 +226,16 @@ public struct PlantNetClient: Sendable {
     /// Related images kept per candidate.
     public static let referenceImagesPerCandidate = 4
 
-    private func mapFailure(status: Int, data: Data, response: HTTPURLResponse) -> PlantNetError {
-        let message = Self.errorMessage(in: data)
+    private func mapFailure(_ answer: HTTPAnswer) -> PlantNetError {
+        let message = Self.errorMessage(in: answer.body)
+        let status = answer.status
         switch status {
         case 400: return .badRequest(message)
         case 401: return .invalidAPIKey
         case 403: return .forbidden(message)
         case 413: return .payloadTooLarge(bytes: nil)
         case 429:
-            let header = Self.header("RateLimit", in: response).flatMap(RateLimitHeader.init)
+            let header = answer.header("RateLimit").flatMap(RateLimitHeader.init)
             let resetsAt = header?.secondsUntilReset.map { now().addingTimeInterval(Double($0)) }
                 ?? QuotaCalendar.nextReset(after: now())
             return .quotaExhausted(resetsAt: resetsAt)
@@ -252,15 +251,7 @@ public struct PlantNetClient: Sendable {
         return String(decoding: data.prefix(200), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    private static func header(_ name: String, in response: HTTPURLResponse) -> String? {
-        for (key, value) in response.allHeaderFields {
-            if let key = key as? String, key.caseInsensitiveCompare(name) == .orderedSame { return value as? String }
-        }
-        return nil
-    }
-
     private static func describe(_ error: any Error) -> String {
-        if let error = error as? URLError { return "\(error.localizedDescription) [URLError \(error.code.rawValue)]" }
         if let error = error as? DecodingError {
             switch error {
             case .keyNotFound(let key, let context):

@@ -1,8 +1,7 @@
+import AsyncHTTPClient
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import PlantGuideCore
+import PlantHTTP
 
 /// Keeps copies of the reference photos of an answer ("related images") on this device, named by their SHA-256,
 /// so the answer shows them offline too (from the identification cache, or long after).
@@ -17,20 +16,21 @@ public final class ReferenceImageStore: Sendable {
     public let candidates: Int
     /// Largest photo accepted.
     public static let maximumBytes = 2 * 1_048_576
-    private let session: URLSession
+    private let http: HTTPClient
+    private let timeout: Duration
 
     /// A store in `directory`.
     /// - Parameters:
     ///   - candidates: keep the photos of this many best candidates.
-    ///   - timeout: the most one photo may take.
-    public init(directory: URL, candidates: Int = 3, timeout: Duration = .seconds(10)) {
+    ///   - timeout: the longest one photo's download may go without progress.
+    ///   - http: the HTTP client the photos are fetched with; the server passes its own.
+    public init(
+        directory: URL, candidates: Int = 3, timeout: Duration = .seconds(10), http: HTTPClient = OutgoingHTTP.processClient
+    ) {
         self.directory = directory
         self.candidates = candidates
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout.inSeconds
-        configuration.timeoutIntervalForResource = timeout.inSeconds
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        session = URLSession(configuration: configuration)
+        self.timeout = timeout
+        self.http = http
     }
 
     /// The identification with a local copy of the reference photos of its best candidates (`localID` set).
@@ -66,10 +66,12 @@ public final class ReferenceImageStore: Sendable {
     /// Downloads one photo and keeps it; its SHA-256, or `nil` when it could not be fetched or is not a photo.
     private func fetch(_ address: String) async -> String? {
         guard let url = URL(string: address), ["https", "http"].contains(url.scheme?.lowercased() ?? "") else { return nil }
-        guard let (data, response) = try? await session.data(from: url),
-              let http = response as? HTTPURLResponse, http.statusCode == 200,
-              data.count <= Self.maximumBytes, Self.isPhoto(data)
+        var request = HTTPClientRequest(url: url.absoluteString)
+        request.headers.add(name: "Accept", value: "image/*")
+        guard let answer = try? await http.fetch(request, timeout: timeout, limit: Self.maximumBytes), answer.status == 200,
+              Self.isPhoto(answer.body)
         else { return nil }
+        let data = answer.body
         let id = sha256Hex(data)
         let file = directory.appendingPathComponent(id)
         if FileManager.default.fileExists(atPath: file.path) { return id }

@@ -1,8 +1,7 @@
+import AsyncHTTPClient
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import PlantGuideCore
+import PlantHTTP
 
 /// Growth facts Trefle publishes for a species (scales as Trefle documents them).
 public struct TrefleGrowth: Sendable, Hashable, Codable {
@@ -46,23 +45,27 @@ public struct TrefleClient: Sendable {
     /// The service root; overridable so tests can use a local stub.
     public let baseURL: URL
     private let token: String
-    private let timeout: TimeInterval
-    private let session: URLSession
+    private let timeout: Duration
+    private let http: HTTPClient
 
     /// The public service.
     public static let defaultBaseURL = URL(string: "https://trefle.io")
+    /// The largest answer read.
+    static let maximumAnswerBytes = 4 * 1_048_576
 
     /// A client with a token; `baseURL` defaults to the public service.
-    public init(token: String, baseURL: URL? = nil, timeout: TimeInterval = 5) throws(TrefleError) {
+    /// - Parameters:
+    ///   - timeout: seconds a request may go without progress (no answer, no bytes of it); Trefle is often down or
+    ///     slow, so the default is short rather than holding up the command.
+    ///   - http: the HTTP client requests go through.
+    public init(
+        token: String, baseURL: URL? = nil, timeout: TimeInterval = 5, http: HTTPClient = OutgoingHTTP.processClient
+    ) throws(TrefleError) {
         guard let url = baseURL ?? Self.defaultBaseURL else { throw .unavailable("no base URL") }
         self.baseURL = url
         self.token = token
-        self.timeout = timeout
-        // Trefle is often down or slow: give up quickly rather than hold up the command.
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout
-        configuration.timeoutIntervalForResource = timeout * 2
-        session = URLSession(configuration: configuration)
+        self.timeout = .milliseconds(Int64((max(timeout, 0.001) * 1000).rounded()))
+        self.http = http
     }
 
     /// Growth facts for a species, or `nil` when Trefle does not know it.
@@ -87,20 +90,26 @@ public struct TrefleClient: Sendable {
         components.queryItems = query.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
             + [URLQueryItem(name: "token", value: token)]
         guard let url = components.url else { throw .unavailable("bad request URL") }
-        var request = URLRequest(url: url, timeoutInterval: timeout)
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        let data: Data, response: URLResponse
+        var request = HTTPClientRequest(url: url.absoluteString)
+        request.headers.add(name: "Accept", value: "application/json")
+        let answer: HTTPAnswer
         do {
-            (data, response) = try await session.data(for: request)
+            answer = try await http.fetch(request, timeout: timeout, limit: Self.maximumAnswerBytes)
         } catch {
-            // URLError descriptions can include the URL, and so the token: keep only the code.
-            throw .unavailable("network error \((error as? URLError)?.code.rawValue ?? -1)")
+            // Only the failure's class: a library's description could include the URL, and so the token.
+            let reason = switch HTTPFailure(error) {
+            case .timedOut: "timed out"
+            case .cancelled: "cancelled"
+            case .tooLarge: "answer too large"
+            case .unreachable: "cannot connect"
+            }
+            throw .unavailable("network error: \(reason)")
         }
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-        switch status {
+        let data = answer.body
+        switch answer.status {
         case 200: break
         case 401, 403: throw .unauthorized
-        default: throw .unavailable("HTTP \(status)")
+        default: throw .unavailable("HTTP \(answer.status)")
         }
         do {
             return try JSONDecoder().decode(Answer.self, from: data)

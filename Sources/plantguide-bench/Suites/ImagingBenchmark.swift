@@ -42,6 +42,9 @@ struct ImagingBenchmark: BenchmarkSuite {
         }
         try measure("PNG 12 MP decode+prepare", runs: 5) { _ = try preprocessor.tensor(fromFile: png) }
         try measure("HEIC 12 MP decode+prepare", runs: 5, below: 500) { _ = try preprocessor.tensor(fromFile: heic) }
+        // The same on one decoding thread (as libheif's own HEVC decoder ran a single-picture HEIC): what threads buy.
+        let oneThread = Preprocessor(spec: .plantNet300K, decoder: ImageDecoder(limits: .default, heifThreads: 1))
+        try measure("HEIC 12 MP decode+prepare, one decoding thread", runs: 5) { _ = try oneThread.tensor(fromFile: heic) }
         try measure("HEIC 12 MP decode only (to 1/8 while converting)", runs: 5) { _ = try decoder.decode(heic, minimumShortSide: 256) }
         try measure("HEIC 12 MP full-size decode", runs: 3) { _ = try decoder.decode(heic) }
         try measure("HEIC 12 MP with 512 px thumbnail, decode+prepare", runs: 5, below: 500) {

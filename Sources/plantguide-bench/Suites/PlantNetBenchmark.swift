@@ -1,12 +1,15 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import PlantCatalog
 import PlantGuideCore
 import PlantNetStub
 import PlantIdentification
 import PlantNetAPI
 
-/// Identification cache lookups, and what running both identifiers in parallel costs over the slower one
-/// alone, against the loopback Pl@ntNet stub with a fixed latency.
+/// Identification cache lookups, what running both identifiers in parallel costs over the slower one
+/// alone, against the loopback Pl@ntNet stub with a fixed latency, and the process's CPU while a slow answer is awaited.
 struct PlantNetBenchmark: BenchmarkSuite {
     let name = "plantnet"
 
@@ -14,12 +17,68 @@ struct PlantNetBenchmark: BenchmarkSuite {
     private let apiLatency = Duration.milliseconds(150)
     private let onDeviceLatency = Duration.milliseconds(60)
     private let rounds = 40
+    /// How long the stub holds the answer in the CPU-while-waiting row.
+    private let slowAnswer = Duration.seconds(8)
 
     func run() async throws -> [BenchmarkRow] {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("plantguide-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        return try cacheRows(folder: folder) + (try await parallelRows(folder: folder))
+        return try cacheRows(folder: folder) + (try await parallelRows(folder: folder)) + (try await waitingRows())
+    }
+
+    // MARK: - CPU while waiting
+
+    /// The whole process's CPU (user + system, `getrusage`) during one identification the stub answers after
+    /// ``slowAnswer``, through ``PlantNetClient`` (async-http-client), and the same request through
+    /// FoundationNetworking's URLSession, which busy-waits on Linux.
+    private func waitingRows() async throws -> [BenchmarkRow] {
+        var behaviour = PlantNetStubBehaviour()
+        behaviour.quotaLimit = 1_000_000
+        let stub = try await PlantNetStub.start(behaviour: behaviour)
+        defer { Task { await stub.stop() } }
+        let configuration = PlantNetConfiguration(baseURL: stub.baseURL, apiKey: behaviour.apiKey, timeout: .seconds(60))
+        let client = PlantNetClient(configuration: configuration)
+        let photo = PlantNetImage(jpeg: Data(repeating: 0xAB, count: 200_000), organ: .leaf, sha256: "bench")
+        // Warm up both clients (connection pool, URLSession's threads) without the delay.
+        _ = try await client.identify([photo])
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.finishTasksAndInvalidate() }
+        let request = Self.urlSessionRequest(stub: stub, key: behaviour.apiKey, photo: photo.jpeg)
+        let (_, warm) = try await session.data(for: request)
+        guard (warm as? HTTPURLResponse)?.statusCode == 200 else { throw WarmUpFailed() }
+
+        let latency = slowAnswer
+        stub.configure { $0.latency = latency }
+        let ours = try await Self.processCPU { _ = try await client.identify([photo]) }
+        let theirs = try await Self.processCPU { _ = try await session.data(for: request) }
+        return [
+            BenchmarkRow(suite: name, name: "Pl@ntNet call waiting \(slowAnswer.components.seconds) s: process CPU",
+                         value: ours, unit: "s", below: 0.05, peer: ("URLSession", theirs)),
+        ]
+    }
+
+    /// User + system CPU seconds of the whole process while `work` runs.
+    private static func processCPU(_ work: () async throws -> Void) async throws -> Double {
+        let before = Measure.processCPUSeconds()
+        try await work()
+        return Measure.processCPUSeconds() - before
+    }
+
+    /// The identification request as a direct URLSession call: the peer the product no longer uses.
+    private static func urlSessionRequest(stub: PlantNetStub, key: String, photo: Data) -> URLRequest {
+        let boundary = "bench-\(UUID().uuidString)"
+        var body = Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"organs\"\r\n\r\nleaf\r\n".utf8)
+        body.append(Data(("--\(boundary)\r\nContent-Disposition: form-data; name=\"images\"; filename=\"photo1.jpg\"\r\n"
+            + "Content-Type: image/jpeg\r\n\r\n").utf8))
+        body.append(photo)
+        body.append(Data("\r\n--\(boundary)--\r\n".utf8))
+        var request = URLRequest(url: stub.baseURL.appendingPathComponent("v2/identify/all")
+            .appending(queryItems: [URLQueryItem(name: "api-key", value: key)]), timeoutInterval: 60)
+        request.httpMethod = "POST"
+        request.setValue("multipart/form-data; boundary=\(boundary)", forHTTPHeaderField: "Content-Type")
+        request.httpBody = body
+        return request
     }
 
     // MARK: - Cache
@@ -135,6 +194,11 @@ struct PlantNetBenchmark: BenchmarkSuite {
                          value: Measure.percentile(zip(parallel, alone).map { ($0 - $1) * ms }, 0.9), unit: "ms"),
         ]
     }
+}
+
+/// The stub did not answer the peer's warm-up request, so the peer's figure would mean nothing.
+private struct WarmUpFailed: Error, CustomStringConvertible {
+    var description: String { "plantnet benchmark: the stub did not answer URLSession's warm-up request" }
 }
 
 extension PlantNetBenchmark {

@@ -39,6 +39,18 @@ enum Measure {
         return sorted[min(max(rank, 0), sorted.count - 1)]
     }
 
+    /// User + system CPU seconds this whole process (every thread) has used so far.
+    static func processCPUSeconds() -> Double {
+        var usage = rusage()
+        #if canImport(Darwin)
+        getrusage(RUSAGE_SELF, &usage)
+        #else
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        #endif
+        let seconds = { (time: timeval) in Double(time.tv_sec) + Double(time.tv_usec) / 1_000_000 }
+        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+    }
+
     /// Peak resident memory of this process so far, in MiB.
     static func peakResidentMiB() -> Double {
         var usage = rusage()

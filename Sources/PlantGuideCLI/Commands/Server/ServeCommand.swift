@@ -105,9 +105,12 @@ struct ServeCommand: AsyncParsableCommand {
                     + "unencrypted. Put it behind a TLS reverse proxy (Caddy or nginx, see docs/tls.md).", .yellow))
         }
         LoggingSystem.bootstrap { label in JSONLogHandler(label: label) }
+        // Pl@ntNet calls wait on the event loops Hummingbird serves on (NIO's shared group); the application shuts
+        // the client down when it stops.
+        let httpClient = ServerDependencies.makeHTTPClient()
         let app = try buildApplication(
             configuration: configuration,
-            dependencies: .live(dataDirectory: directory.url),
+            dependencies: .live(dataDirectory: directory.url, httpClient: httpClient),
             onServerRunning: { address in
                 console.print("PlantGuide is running at \(address)  (Ctrl-C stops it)")
             }
