@@ -21,9 +21,12 @@ public func buildApplication(
 ) throws -> some ApplicationProtocol {
     try configuration.validate()
     let router = buildRouter(configuration: configuration, dependencies: dependencies)
+    let responder = BenchmarkRoutes.Responder(
+        app: router.buildResponder(), bare: configuration.benchmarkRoutes ? BenchmarkRoutes.router().buildResponder() : nil
+    )
     let connections = ConnectionCounter(maximumPerAddress: configuration.maximumConnectionsPerAddress)
     return Application(
-        router: router,
+        responder: responder,
         // Idle connections (and request heads sent too slowly) are closed after the idle timeout; one address
         // may hold only so many connections. Bodies have their own deadline where they are read.
         server: .http1(configuration: .init(
