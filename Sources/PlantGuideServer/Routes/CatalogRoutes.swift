@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import PlantCatalog
 import PlantGuideCore
+import Synchronization
 
 /// Browse pages, catalog plant pages and the catalog's JSON API.
 struct CatalogRoutes {
@@ -11,6 +12,8 @@ struct CatalogRoutes {
     /// Whether plant pages offer "Add to my plants".
     let canCollect: Bool
     let now: @Sendable () -> Date
+    /// Browse result lists already made: the catalog never changes while the server runs.
+    let renderedResults = RenderedBrowseResults()
 
     func register(on router: Router<AppRequestContext>) {
         router.get("/browse") { request, context in try browsePage(request, context: context) }
@@ -46,6 +49,11 @@ struct CatalogRoutes {
         let query = (request.queryValue("q") ?? "").trimmingCharacters(in: .whitespaces)
         let category = try category(request)
         let number = try pageNumber(request)
+        let key = RenderedBrowseResults.Key(query: query, category: category, page: number)
+        if let known = renderedResults[key] {
+            if request.queryValue("partial") == "1" { return .html(known.results) }
+            return .html(Pages.browse(known.model, results: known.results, context: context))
+        }
         let everything = query.isEmpty ? try catalog.allPlants() : try catalog.search(query).map(\.plant)
         var categoryCounts: [PlantCategory: Int] = [:]
         for plant in everything { categoryCounts[plant.category, default: 0] += 1 }
@@ -75,10 +83,15 @@ struct CatalogRoutes {
         } else {
             model.hits = Array(listed[pager.range])
         }
+        let results = Pages.browseResults(model)
+        // What the page around the list needs of the model; the plants are in the list already.
+        var outline = model
+        (outline.sections, outline.hits, outline.letters) = ([], [], [])
+        renderedResults[key] = (outline, results)
         if request.queryValue("partial") == "1" {
-            return .html(Pages.browseResults(model))
+            return .html(results)
         }
-        return .html(Pages.browse(model, context: context))
+        return .html(Pages.browse(model, results: results, context: context))
     }
 
     private func plantNamed(_ context: AppRequestContext) throws -> CatalogPlant {
@@ -131,6 +144,30 @@ struct CatalogRoutes {
             CategoryBody(name: $0.rawValue, slug: $0.argumentName, count: statistics.categories[$0.rawValue] ?? 0)
         }
         return JSONResponse.make(categories)
+    }
+}
+
+/// Browse result lists by search, category and page, as ``Pages/browseResults(_:)`` made them, with the model they
+/// were made of; at most 256, all forgotten at once when full (a new list costs one search and one rendering).
+final class RenderedBrowseResults: Sendable {
+    struct Key: Hashable, Sendable {
+        var query: String
+        var category: PlantCategory?
+        var page: Int
+    }
+
+    private let lists = Mutex<[Key: (model: Pages.BrowseModel, results: HTML)]>([:])
+
+    subscript(key: Key) -> (model: Pages.BrowseModel, results: HTML)? {
+        get { lists.withLock { $0[key] } }
+        set {
+            // Long queries are rarely asked twice.
+            guard let newValue, key.query.utf8.count <= 64 else { return }
+            lists.withLock { lists in
+                if lists.count >= 256 { lists.removeAll(keepingCapacity: true) }
+                lists[key] = newValue
+            }
+        }
     }
 }
 
