@@ -94,12 +94,32 @@ import Testing
     /// The search API answers through the writer, and the answer decodes as it always did.
     @Test func theSearchAnswerIsTheEncodersThroughTheRoute() async throws {
         try await makeApp().test(.router) { client in
-            try await client.execute(uri: "/api/catalog/plants?q=monstera", method: .get) { response in
-                #expect(response.status == .ok)
-                #expect(response.headers[.contentType] == "application/json; charset=utf-8")
+            // Asked twice: the second answer is the first, written once.
+            for _ in 0..<2 {
+                try await client.execute(uri: "/api/catalog/plants?q=monstera", method: .get) { response in
+                    #expect(response.status == .ok)
+                    #expect(response.headers[.contentType] == "application/json; charset=utf-8")
+                    #expect(response.headers[.contentSecurityPolicy] != nil)
+                    let body = try JSONDecoder().decode(PlantListBody.self, from: Data(buffer: response.body))
+                    #expect(body.count == 2 && body.plants.count == 2)
+                    #expect(Data(buffer: response.body) == (try JSONResponse.encoder.encode(body)))
+                }
+            }
+            // Another limit, category or family is another answer.
+            try await client.execute(uri: "/api/catalog/plants?q=monstera&limit=1", method: .get) { response in
                 let body = try JSONDecoder().decode(PlantListBody.self, from: Data(buffer: response.body))
-                #expect(body.count == 2)
-                #expect(Data(buffer: response.body) == (try JSONResponse.encoder.encode(body)))
+                #expect(body.count == 2 && body.plants.count == 1)
+            }
+            try await client.execute(uri: "/api/catalog/plants?q=monstera&category=cactus", method: .get) { response in
+                let body = try JSONDecoder().decode(PlantListBody.self, from: Data(buffer: response.body))
+                #expect(body.count == 0)
+            }
+            try await client.execute(uri: "/api/catalog/plants?q=monstera&family=Cactaceae", method: .get) { response in
+                let body = try JSONDecoder().decode(PlantListBody.self, from: Data(buffer: response.body))
+                #expect(body.count == 0)
+            }
+            try await client.execute(uri: "/api/catalog/plants?q=monstera&limit=0", method: .get) { response in
+                #expect(response.status == .badRequest)
             }
         }
     }

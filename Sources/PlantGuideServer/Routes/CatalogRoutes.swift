@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import NIOCore
 import PlantCatalog
 import PlantGuideCore
 import Synchronization
@@ -14,6 +15,8 @@ struct CatalogRoutes {
     let now: @Sendable () -> Date
     /// Browse result lists already made: the catalog never changes while the server runs.
     let renderedResults = RenderedBrowseResults()
+    /// Search API answers already written, for the same reason.
+    let renderedAnswers = RenderedSearchAnswers()
 
     func register(on router: Router<AppRequestContext>) {
         router.get("/browse") { request, context in try browsePage(request, context: context) }
@@ -122,6 +125,10 @@ struct CatalogRoutes {
             limit = value
         }
         let category = try category(request)
+        let key = RenderedSearchAnswers.Key(query: query, family: family, limit: limit, category: category)
+        if let known = renderedAnswers[key] {
+            return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: known))
+        }
         let plants: [CatalogPlant]
         if query.trimmingCharacters(in: .whitespaces).isEmpty {
             plants = try catalog.plants(category: category, family: family)
@@ -129,7 +136,13 @@ struct CatalogRoutes {
             plants = try catalog.search(query, category: category, family: family).map(\.plant)
         }
         let page = Array(plants.prefix(limit ?? plants.count))
-        return JSONResponse.make(PlantListBody(count: plants.count, plants: page))
+        let body = PlantListBody(count: plants.count, plants: page)
+        var writer = JSONWriter()
+        body.write(to: &writer)
+        guard !writer.failed else { return JSONResponse.make(body) }
+        let answer = writer.buffer
+        renderedAnswers[key] = answer
+        return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: answer))
     }
 
     private func plantAPI(_ context: AppRequestContext) throws -> Response {
@@ -166,6 +179,29 @@ final class RenderedBrowseResults: Sendable {
             lists.withLock { lists in
                 if lists.count >= 256 { lists.removeAll(keepingCapacity: true) }
                 lists[key] = newValue
+            }
+        }
+    }
+}
+
+/// Search API answers by their question, as written: at most 256, all forgotten at once when full.
+final class RenderedSearchAnswers: Sendable {
+    struct Key: Hashable, Sendable {
+        var query: String
+        var family: String?
+        var limit: Int?
+        var category: PlantCategory?
+    }
+
+    private let answers = Mutex<[Key: ByteBuffer]>([:])
+
+    subscript(key: Key) -> ByteBuffer? {
+        get { answers.withLock { $0[key] } }
+        set {
+            guard let newValue, key.query.utf8.count <= 64, (key.family?.utf8.count ?? 0) <= 64 else { return }
+            answers.withLock { answers in
+                if answers.count >= 256 { answers.removeAll(keepingCapacity: true) }
+                answers[key] = newValue
             }
         }
     }
