@@ -9,6 +9,9 @@ import Synchronization
 public final class PlantCatalog: Sendable {
     private let source: Source
     private let state = Mutex<Result<CatalogIndex, CatalogError>?>(nil)
+    /// Recent searches and their ranked hits: the catalog never changes once loaded, so an answer stays right, and
+    /// people (and search-as-you-type) ask the same few queries over and over.
+    private let recentSearches = Mutex(SearchCache(capacity: 512))
 
     private enum Source {
         case file(URL?)
@@ -66,9 +69,17 @@ public final class PlantCatalog: Sendable {
         try Self.checkQuery(query)
         let index = try index()
         let familyKey = family.map { $0.lowercased() }
-        let found = index.search(query) { plant in
-            (category == nil || plant.category == category)
-                && (familyKey == nil || plant.family.lowercased() == familyKey)
+        let key = SearchCache.Key(query: query, category: category, family: familyKey)
+        let found: [(index: Int, match: CatalogMatch)]
+        if let known = recentSearches.withLock({ $0[key] }) {
+            found = known
+        } else {
+            let plants = index.plants
+            found = index.search(query, include: category == nil && familyKey == nil ? nil : { position in
+                (category == nil || plants[position].category == category)
+                    && (familyKey == nil || plants[position].family.lowercased() == familyKey)
+            })
+            recentSearches.withLock { $0[key] = found }
         }
         return found.prefix(limit ?? found.count).map { CatalogSearchResult(plant: index.plants[$0.index], match: $0.match) }
     }
@@ -195,4 +206,40 @@ public struct CatalogStatistics: Sendable, Hashable, Codable {
     public var families: Int
     /// Entries per category name.
     public var categories: [String: Int]
+}
+
+/// The ranked hits of the last searches, the oldest forgotten first once `capacity` are kept.
+struct SearchCache: Sendable {
+    struct Key: Hashable, Sendable {
+        var query: String
+        var category: PlantCategory?
+        var family: String?
+    }
+
+    let capacity: Int
+    private var hits: [Key: [(index: Int, match: CatalogMatch)]] = [:]
+    /// Keys in the order they were added, for forgetting the oldest.
+    private var order: [Key] = []
+    private var oldest = 0
+
+    init(capacity: Int) {
+        self.capacity = max(1, capacity)
+    }
+
+    subscript(key: Key) -> [(index: Int, match: CatalogMatch)]? {
+        get { hits[key] }
+        set {
+            guard let newValue, hits[key] == nil else { return }
+            // A query too long to be asked again is not worth the memory.
+            guard key.query.utf8.count <= 64 else { return }
+            if order.count < capacity {
+                order.append(key)
+            } else {
+                hits[order[oldest]] = nil
+                order[oldest] = key
+                oldest = (oldest + 1) % capacity
+            }
+            hits[key] = newValue
+        }
+    }
 }

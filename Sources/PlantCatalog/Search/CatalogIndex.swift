@@ -1,3 +1,4 @@
+import Foundation
 import PlantGuideCore
 
 /// The loaded catalog with its search structures. Immutable once built, so any number of threads may
@@ -64,8 +65,9 @@ final class CatalogIndex: Sendable {
         byName[ByteKey(TextFolding.fold(name))]
     }
 
-    /// Matches `query` against every plant that passes `include`, best first.
-    func search(_ query: String, include: (CatalogPlant) -> Bool) -> [(index: Int, match: CatalogMatch)] {
+    /// Matches `query` against every plant that passes `include` (given the plant's position; every plant when
+    /// `nil`), best first.
+    func search(_ query: String, include: ((Int) -> Bool)?) -> [(index: Int, match: CatalogMatch)] {
         let folded = TextFolding.fold(query)
         guard !folded.isEmpty else { return [] }
         let queryWords = TextFolding.words(folded)
@@ -88,7 +90,7 @@ final class CatalogIndex: Sendable {
     }
 
     private func rank(
-        folded: [UInt8], words: [[UInt8]], codeCache: inout [ByteKey: [UInt8]], include: (CatalogPlant) -> Bool
+        folded: [UInt8], words: [[UInt8]], codeCache: inout [ByteKey: [UInt8]], include: ((Int) -> Bool)?
     ) -> [(index: Int, match: CatalogMatch)] {
         let wordCodes = words.map { word in
             if let cached = codeCache[ByteKey(word)] { return cached }
@@ -97,9 +99,26 @@ final class CatalogIndex: Sendable {
             return codes
         }
         var found: [(index: Int, match: CatalogMatch)] = []
-        for index in plants.indices where include(plants[index]) {
-            if let match = match(plant: index, folded: folded, wordCodes: wordCodes) {
-                found.append((index, match))
+        // Every plant is visited: the loop reads the index through raw buffers, so it retains and copies
+        // nothing per plant (each plant's strings were retained and released once per search before).
+        names.bytes.withUnsafeBufferPointer { nameBytes in
+            names.starts.withUnsafeBufferPointer { nameStarts in
+                wordIDs.withUnsafeBufferPointer { wordIDs in
+                    // One buffer for every query word's codes, a vocabulary's length each.
+                    Array(wordCodes.joined()).withUnsafeBufferPointer { codes in
+                        let buffers = Buffers(
+                            nameBytes: nameBytes, nameStarts: nameStarts, wordIDs: wordIDs, codes: codes,
+                            words: wordCodes.count, vocabulary: vocabulary.count
+                        )
+                        folded.withUnsafeBufferPointer { folded in
+                            for index in plants.indices where include?(index) ?? true {
+                                if let match = match(plant: index, folded: folded, in: buffers) {
+                                    found.append((index, match))
+                                }
+                            }
+                        }
+                    }
+                }
             }
         }
         found.sort { left, right in
@@ -111,13 +130,28 @@ final class CatalogIndex: Sendable {
         return found
     }
 
-    private func match(plant index: Int, folded: [UInt8], wordCodes: [[UInt8]]) -> CatalogMatch? {
+    /// The index's arrays as raw buffers for the length of one search.
+    private struct Buffers {
+        let nameBytes: UnsafeBufferPointer<UInt8>
+        let nameStarts: UnsafeBufferPointer<Int32>
+        let wordIDs: UnsafeBufferPointer<Int32>
+        /// Per query word, its code for every vocabulary word.
+        let codes: UnsafeBufferPointer<UInt8>
+        let words: Int
+        let vocabulary: Int
+    }
+
+    private func match(plant index: Int, folded: UnsafeBufferPointer<UInt8>, in buffers: Buffers) -> CatalogMatch? {
         let range = nameRanges[index]
         var prefixPosition: Int?
         for name in range {
-            let text = names.word(Int(name))
-            if text.elementsEqual(folded) { return CatalogMatch(kind: .exact, score: name == range.lowerBound ? 0 : 1) }
-            if prefixPosition == nil, text.starts(with: folded) { prefixPosition = Int(name - range.lowerBound) }
+            let start = Int(buffers.nameStarts[Int(name)]), end = Int(buffers.nameStarts[Int(name) + 1])
+            guard end - start >= folded.count, let bytes = buffers.nameBytes.baseAddress, let query = folded.baseAddress else { continue }
+            // Most names differ at the first letter: no call for those.
+            if bytes[start] == query[0], memcmp(bytes + start, query, folded.count) == 0 {
+                if end - start == folded.count { return CatalogMatch(kind: .exact, score: name == range.lowerBound ? 0 : 1) }
+                if prefixPosition == nil { prefixPosition = Int(name - range.lowerBound) }
+            }
         }
         if let prefixPosition {
             return CatalogMatch(kind: .prefix, score: prefixPosition == 0 ? 0 : 1)
@@ -125,10 +159,11 @@ final class CatalogIndex: Sendable {
         var total = 0
         var fuzzy = false
         let ids = wordRanges[index]
-        for codes in wordCodes {
+        for word in 0..<buffers.words {
+            let offset = word * buffers.vocabulary
             var best = MatchCode.none
             for position in ids {
-                best = min(best, codes[Int(wordIDs[Int(position)])])
+                best = min(best, buffers.codes[offset + Int(buffers.wordIDs[Int(position)])])
                 if best == MatchCode.exact { break }
             }
             if best == MatchCode.none { return nil }

@@ -24,13 +24,16 @@ public func buildApplication(
 ) throws -> some ApplicationProtocol {
     try configuration.validate()
     let router = buildRouter(configuration: configuration, dependencies: dependencies)
+    let responder = BenchmarkRoutes.Responder(
+        app: router.buildResponder(), bare: configuration.benchmarkRoutes ? BenchmarkRoutes.router().buildResponder() : nil
+    )
     let connections = ConnectionCounter(maximumPerAddress: configuration.maximumConnectionsPerAddress)
     // The outgoing client shuts down last: services stop in reverse order, after the server and the re-check queue.
     var services: [any Service] = dependencies.ownedHTTPClient.map { [HTTPClientService(client: $0, logger: logger)] } ?? []
     // The re-check queue drains in the background, in the same service group, and stops with the server.
     if let recheck = dependencies.recheck { services.append(RecheckService(recheck: recheck, logger: logger)) }
     return Application(
-        router: router,
+        responder: responder,
         // Idle connections (and request heads sent too slowly) are closed after the idle timeout; one address
         // may hold only so many connections. Bodies have their own deadline where they are read.
         server: .http1(configuration: .init(

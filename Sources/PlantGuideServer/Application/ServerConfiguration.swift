@@ -24,6 +24,10 @@ public struct ServerConfiguration: Sendable {
     /// Proxy addresses whose `X-Forwarded-Proto` is believed (a TLS reverse proxy on this machine, by default),
     /// so the session cookie is marked `Secure` when the browser's connection was HTTPS.
     public var trustedProxies: Set<String> = ["127.0.0.1", "::1"]
+    /// Whether the benchmark-only routes under ``BenchmarkRoutes/prefix`` answer (`scripts/load-check` turns them
+    /// on with the hidden `serve --benchmark-routes`): a bare route that the load check compares the app's routes
+    /// with. Off in every normal run, where those addresses are unknown (404).
+    public var benchmarkRoutes = false
 
     /// Creates a configuration.
     public init(

@@ -1,7 +1,9 @@
 import Foundation
 import Hummingbird
+import NIOCore
 import PlantCatalog
 import PlantGuideCore
+import Synchronization
 
 /// Browse pages, catalog plant pages and the catalog's JSON API.
 struct CatalogRoutes {
@@ -11,6 +13,10 @@ struct CatalogRoutes {
     /// Whether plant pages offer "Add to my plants".
     let canCollect: Bool
     let now: @Sendable () -> Date
+    /// Browse result lists already made: the catalog never changes while the server runs.
+    let renderedResults = RenderedBrowseResults()
+    /// Search API answers already written, for the same reason.
+    let renderedAnswers = RenderedSearchAnswers()
 
     func register(on router: Router<AppRequestContext>) {
         router.get("/browse") { request, context in try browsePage(request, context: context) }
@@ -46,6 +52,11 @@ struct CatalogRoutes {
         let query = (request.queryValue("q") ?? "").trimmingCharacters(in: .whitespaces)
         let category = try category(request)
         let number = try pageNumber(request)
+        let key = RenderedBrowseResults.Key(query: query, category: category, page: number)
+        if let known = renderedResults[key] {
+            if request.queryValue("partial") == "1" { return .html(known.results) }
+            return .html(Pages.browse(known.model, results: known.results, context: context))
+        }
         let everything = query.isEmpty ? try catalog.allPlants() : try catalog.search(query).map(\.plant)
         var categoryCounts: [PlantCategory: Int] = [:]
         for plant in everything { categoryCounts[plant.category, default: 0] += 1 }
@@ -75,10 +86,15 @@ struct CatalogRoutes {
         } else {
             model.hits = Array(listed[pager.range])
         }
+        let results = Pages.browseResults(model)
+        // What the page around the list needs of the model; the plants are in the list already.
+        var outline = model
+        (outline.sections, outline.hits, outline.letters) = ([], [], [])
+        renderedResults[key] = (outline, results)
         if request.queryValue("partial") == "1" {
-            return .html(Pages.browseResults(model))
+            return .html(results)
         }
-        return .html(Pages.browse(model, context: context))
+        return .html(Pages.browse(model, results: results, context: context))
     }
 
     private func plantNamed(_ context: AppRequestContext) throws -> CatalogPlant {
@@ -109,6 +125,10 @@ struct CatalogRoutes {
             limit = value
         }
         let category = try category(request)
+        let key = RenderedSearchAnswers.Key(query: query, family: family, limit: limit, category: category)
+        if let known = renderedAnswers[key] {
+            return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: known))
+        }
         let plants: [CatalogPlant]
         if query.trimmingCharacters(in: .whitespaces).isEmpty {
             plants = try catalog.plants(category: category, family: family)
@@ -116,7 +136,13 @@ struct CatalogRoutes {
             plants = try catalog.search(query, category: category, family: family).map(\.plant)
         }
         let page = Array(plants.prefix(limit ?? plants.count))
-        return JSONResponse.make(PlantListBody(count: plants.count, plants: page))
+        let body = PlantListBody(count: plants.count, plants: page)
+        var writer = JSONWriter()
+        body.write(to: &writer)
+        guard !writer.failed else { return JSONResponse.make(body) }
+        let answer = writer.buffer
+        renderedAnswers[key] = answer
+        return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: answer))
     }
 
     private func plantAPI(_ context: AppRequestContext) throws -> Response {
@@ -131,6 +157,53 @@ struct CatalogRoutes {
             CategoryBody(name: $0.rawValue, slug: $0.argumentName, count: statistics.categories[$0.rawValue] ?? 0)
         }
         return JSONResponse.make(categories)
+    }
+}
+
+/// Browse result lists by search, category and page, as ``Pages/browseResults(_:)`` made them, with the model they
+/// were made of; at most 256, all forgotten at once when full (a new list costs one search and one rendering).
+final class RenderedBrowseResults: Sendable {
+    struct Key: Hashable, Sendable {
+        var query: String
+        var category: PlantCategory?
+        var page: Int
+    }
+
+    private let lists = Mutex<[Key: (model: Pages.BrowseModel, results: HTML)]>([:])
+
+    subscript(key: Key) -> (model: Pages.BrowseModel, results: HTML)? {
+        get { lists.withLock { $0[key] } }
+        set {
+            // Long queries are rarely asked twice.
+            guard let newValue, key.query.utf8.count <= 64 else { return }
+            lists.withLock { lists in
+                if lists.count >= 256 { lists.removeAll(keepingCapacity: true) }
+                lists[key] = newValue
+            }
+        }
+    }
+}
+
+/// Search API answers by their question, as written: at most 256, all forgotten at once when full.
+final class RenderedSearchAnswers: Sendable {
+    struct Key: Hashable, Sendable {
+        var query: String
+        var family: String?
+        var limit: Int?
+        var category: PlantCategory?
+    }
+
+    private let answers = Mutex<[Key: ByteBuffer]>([:])
+
+    subscript(key: Key) -> ByteBuffer? {
+        get { answers.withLock { $0[key] } }
+        set {
+            guard let newValue, key.query.utf8.count <= 64, (key.family?.utf8.count ?? 0) <= 64 else { return }
+            answers.withLock { answers in
+                if answers.count >= 256 { answers.removeAll(keepingCapacity: true) }
+                answers[key] = newValue
+            }
+        }
     }
 }
 

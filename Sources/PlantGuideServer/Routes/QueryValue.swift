@@ -9,15 +9,39 @@ extension Request {
     /// `?q=aloe+vera` searched for `aloe+vera`.
     func queryValue(_ name: String) -> String? {
         guard let query = uri.query else { return nil }
-        for pair in query.split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard Self.formDecoded(parts[0]) == name else { continue }
-            return parts.count > 1 ? Self.formDecoded(parts[1]) : ""
+        // Walks the pairs without splitting the query into arrays: routes ask for several names per request.
+        var rest = Substring(query)
+        while !rest.isEmpty {
+            let pair: Substring
+            if let end = rest.utf8.firstIndex(of: UInt8(ascii: "&")) {
+                pair = rest[..<end]
+                rest = rest[rest.utf8.index(after: end)...]
+            } else {
+                pair = rest
+                rest = ""
+            }
+            guard !pair.isEmpty else { continue }
+            let key: Substring, value: Substring?
+            if let equals = pair.utf8.firstIndex(of: UInt8(ascii: "=")) {
+                key = pair[..<equals]
+                value = pair[pair.utf8.index(after: equals)...]
+            } else {
+                key = pair
+                value = nil
+            }
+            guard Self.needsDecoding(key) ? Self.formDecoded(key) == name : key == name else { continue }
+            return value.map(Self.formDecoded) ?? ""
         }
         return nil
     }
 
+    private static func needsDecoding(_ text: Substring) -> Bool {
+        text.utf8.contains { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "%") }
+    }
+
     private static func formDecoded(_ text: Substring) -> String {
+        // Most names and values need no decoding; Foundation's replacing and decoding cost more than the search.
+        if !needsDecoding(text) { return String(text) }
         let spaced = text.replacingOccurrences(of: "+", with: " ")
         return spaced.removingPercentEncoding ?? spaced
     }

@@ -8,6 +8,15 @@ import PlantGuideCore
 enum CategoryIcon {
     /// The icon as an `<svg>` element, sized by the `.icon` class.
     static func svg(_ category: PlantCategory) -> HTML {
+        drawn[category] ?? drawing(category)
+    }
+
+    /// Every icon, drawn once: a Browse page shows one per plant.
+    private static let drawn: [PlantCategory: HTML] = Dictionary(
+        uniqueKeysWithValues: PlantCategory.allCases.map { ($0, drawing($0)) }
+    )
+
+    private static func drawing(_ category: PlantCategory) -> HTML {
         """
         <svg class="icon" viewBox="0 0 24 24" width="24" height="24" aria-hidden="true" focusable="false" fill="none" \
         stroke="currentColor" stroke-width="1.75" stroke-linecap="round" stroke-linejoin="round">\

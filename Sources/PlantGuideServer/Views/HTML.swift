@@ -17,20 +17,30 @@ public struct HTML: Sendable, Hashable, CustomStringConvertible, ExpressibleBySt
     public static let empty = HTML(unsafeMarkup: "")
 
     /// Escapes text for use in element content and in double-quoted attribute values.
+    ///
+    /// Works on the UTF-8 bytes (the five characters are ASCII, so no multi-byte character can contain them) and
+    /// returns text without any of them as it is: pages escape every name they show.
     public static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(character)
+        var needsEscaping = false
+        for byte in text.utf8 where byte == UInt8(ascii: "&") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">")
+            || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+            needsEscaping = true
+            break
+        }
+        guard needsEscaping else { return text }
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count + 16)
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "&"): out += "&amp;".utf8
+            case UInt8(ascii: "<"): out += "&lt;".utf8
+            case UInt8(ascii: ">"): out += "&gt;".utf8
+            case UInt8(ascii: "\""): out += "&quot;".utf8
+            case UInt8(ascii: "'"): out += "&#39;".utf8
+            default: out.append(byte)
             }
         }
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Builds HTML from literal markup and escaped values.
@@ -61,10 +71,41 @@ extension Sequence where Element == HTML {
 }
 
 /// Percent-encodes a value for use in a URL path segment or query value.
+///
+/// Letters and digits (ASCII ones, and other alphanumeric characters as they are, as Foundation's
+/// `CharacterSet.alphanumerics` allows) and `-._~` stay; everything else is percent-encoded.
 func urlComponent(_ text: String) -> String {
+    // ASCII text (most names) is encoded here; Foundation decides about every other character.
+    guard text.utf8.allSatisfy({ $0 < 0x80 }) else {
+        return text.addingPercentEncoding(withAllowedCharacters: urlComponentAllowed) ?? ""
+    }
+    if text.utf8.allSatisfy(isUnreservedASCII) { return text }
+    let hex = Array("0123456789ABCDEF".utf8)
+    var out: [UInt8] = []
+    out.reserveCapacity(text.utf8.count + 8)
+    for byte in text.utf8 {
+        if isUnreservedASCII(byte) {
+            out.append(byte)
+        } else {
+            out += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+        }
+    }
+    return String(decoding: out, as: UTF8.self)
+}
+
+private let urlComponentAllowed: CharacterSet = {
     var allowed = CharacterSet.alphanumerics
     allowed.insert(charactersIn: "-._~")
-    return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
+    return allowed
+}()
+
+private func isUnreservedASCII(_ byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+        UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+        true
+    default: false
+    }
 }
 
 import Foundation

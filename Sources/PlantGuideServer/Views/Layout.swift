@@ -105,6 +105,15 @@ enum JSONResponse {
     }()
 
     static func make(_ value: some Encodable, status: HTTPResponse.Status = .ok) -> Response {
+        if let writable = value as? any JSONWritable {
+            var writer = JSONWriter()
+            writable.write(to: &writer)
+            if !writer.failed {
+                return Response(
+                    status: status, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: writer.buffer)
+                )
+            }
+        }
         let data = (try? encoder.encode(value)) ?? Data(#"{"status":500,"message":"Could not encode the answer."}"#.utf8)
         return Response(
             status: status, headers: [.contentType: "application/json; charset=utf-8"],

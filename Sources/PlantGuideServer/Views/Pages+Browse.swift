@@ -1,6 +1,7 @@
 import Foundation
 import PlantCatalog
 import PlantGuideCore
+import Synchronization
 
 extension Pages {
     /// A letter of the A–Z jump and the page that holds the first plant under it.
@@ -33,14 +34,20 @@ extension Pages {
         func href(page: Int) -> String {
             var parts: [String] = []
             if !query.isEmpty { parts.append("q=\(urlComponent(query))") }
-            if let category { parts.append("category=\(category.argumentName)") }
+            if let category { parts.append("category=\(category.slug)") }
             if page > 1 { parts.append("page=\(page)") }
             return parts.isEmpty ? "/browse" : "/browse?" + parts.joined(separator: "&")
         }
     }
 
     static func browse(_ model: BrowseModel, context: AppRequestContext) -> HTML {
-        let hidden: HTML = model.category.map { "<input type=\"hidden\" name=\"category\" value=\"\($0.argumentName)\">" } ?? ""
+        browse(model, results: browseResults(model), context: context)
+    }
+
+    /// The Browse page around `results`, the part ``browseResults(_:)`` made of `model` (perhaps for an earlier
+    /// request: it depends on the model alone).
+    static func browse(_ model: BrowseModel, results: HTML, context: AppRequestContext) -> HTML {
+        let hidden: HTML = model.category.map { "<input type=\"hidden\" name=\"category\" value=\"\($0.slug)\">" } ?? ""
         let title = model.pager.number > 1 ? "Browse, page \(model.pager.number)" : "Browse"
         return Layout.page(
             title: title, tab: .browse, context: context,
@@ -53,7 +60,7 @@ extension Pages {
                 \(hidden)
                 <button type="submit">Search</button>
                 </form>
-                <div id="results" aria-live="polite">\(browseResults(model))</div>
+                <div id="results" aria-live="polite">\(results)</div>
                 """
         )
     }
@@ -66,7 +73,7 @@ extension Pages {
             let current: HTML = category == model.category ? #" aria-current="page""# : ""
             let count = model.categoryCounts[category] ?? 0
             return """
-                <li><a class="chip" href="/browse?category=\(category.argumentName)\(queryPart)"\(current)>\
+                <li><a class="chip" href="/browse?category=\(category.slug)\(queryPart)"\(current)>\
                 \(CategoryIcon.svg(category))\(category.rawValue) <span aria-hidden="true">\(count)</span>\
                 <span class="visually-hidden">(\(counted(count, "plant")))</span></a></li>
                 """
@@ -91,7 +98,7 @@ extension Pages {
             guard !model.hits.isEmpty else {
                 return "\(chipBar)\(summary)<p>Try fewer letters, another spelling, or a common name.</p>"
             }
-            return "\(chipBar)\(summary)<ol class=\"plants\" start=\"\(pager.range.lowerBound + 1)\">\(model.hits.map(plantItem))</ol>\(navigation)"
+            return "\(chipBar)\(summary)<ol class=\"plants\" start=\"\(pager.range.lowerBound + 1)\">\(plantItems(model.hits))</ol>\(navigation)"
         }
         // Each letter links to the page that holds it, so the jump works across pages and without JavaScript.
         let letters: [HTML] = model.letters.map { link in
@@ -101,7 +108,7 @@ extension Pages {
             """
             <section aria-labelledby="letter-\(section.letter)">
             <h2 id="letter-\(section.letter)">\(section.letter)</h2>
-            <ul class="plants">\(section.plants.map(plantItem))</ul>
+            <ul class="plants">\(plantItems(section.plants))</ul>
             </section>
             """
         }
@@ -114,6 +121,23 @@ extension Pages {
             """
     }
 
+    /// The list items of `plants`, each made once per plant and then kept: an item depends on nothing but its
+    /// (unchanging) catalog entry, and a Browse page shows up to 60 of them.
+    static func plantItems(_ plants: [CatalogPlant]) -> HTML {
+        let items = renderedItems.withLock { cache -> [HTML] in
+            plants.map { plant in
+                if let known = cache[plant.scientificName], known.plant == plant { return known.item }
+                let item = plantItem(plant)
+                if cache.count >= 4096 { cache.removeAll(keepingCapacity: true) }
+                cache[plant.scientificName] = (plant, item)
+                return item
+            }
+        }
+        return items.joined()
+    }
+
+    private static let renderedItems = Mutex<[String: (plant: CatalogPlant, item: HTML)]>([:])
+
     static func plantItem(_ plant: CatalogPlant) -> HTML {
         let common: HTML = plant.commonNames.isEmpty ? "" : " — \(plant.commonNames.prefix(3).joined(separator: ", "))"
         return """
@@ -121,4 +145,12 @@ extension Pages {
             <span class="meta">\(plant.family) · <span class="category">\(CategoryIcon.svg(plant.category))\(plant.category.rawValue)</span></span></li>
             """
     }
+}
+
+extension PlantCategory {
+    /// ``PlantGuideCore/PlantCategory/argumentName``, worked out once per category: every Browse page links each
+    /// category, and working it out (lower-casing and replacing) cost more than the rest of a chip.
+    var slug: String { Self.slugs[self] ?? argumentName }
+
+    private static let slugs: [PlantCategory: String] = Dictionary(uniqueKeysWithValues: allCases.map { ($0, $0.argumentName) })
 }

@@ -50,11 +50,18 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Remove the stored password and exit.")
     var clearPassword = false
 
+    /// For `scripts/load-check` only: also serve the bare benchmark route it compares the app with. Not in --help.
+    @Flag(help: .hidden)
+    var benchmarkRoutes = false
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
         guard (1...1024).contains(maxUploadMb) else { throw ValidationError("--max-upload-mb must be between 1 and 1024.") }
         guard (1...64).contains(concurrency) else { throw ValidationError("--concurrency must be between 1 and 64.") }
         guard (0...1000).contains(queueLength) else { throw ValidationError("--queue-length must be between 0 and 1000.") }
+        guard !benchmarkRoutes || ServerConfiguration.isLoopback(host) else {
+            throw ValidationError("--benchmark-routes is for load checks on a loopback address only.")
+        }
         guard Hemisphere(environment: ProcessInfo.processInfo.environment) != nil else {
             throw ValidationError("\(Hemisphere.environmentVariable) must be 'north' or 'south'.")
         }
@@ -89,10 +96,11 @@ struct ServeCommand: AsyncParsableCommand {
             }
             passwordHash = hash
         }
-        let configuration = ServerConfiguration(
+        var configuration = ServerConfiguration(
             host: host, port: port, maxUploadBytes: maxUploadMb * 1_048_576, identifyConcurrency: concurrency,
             identifyQueueLength: queueLength, passwordHash: passwordHash, dataDirectory: directory.url
         )
+        configuration.benchmarkRoutes = benchmarkRoutes
         if !configuration.isLoopback, passwordHash == nil { throw ServeCommandError.needsPassword(host: host, port: port) }
         do {
             try configuration.validate()
