@@ -234,4 +234,13 @@ import Testing
         #expect(PasswordHash(encoded: "plain-text-password") == nil)
         #expect(!"\(Self.hash)".contains(Self.hash.hash.base64EncodedString()))
     }
+
+    @Test(arguments: [("password", "salt", 2), ("correct horse battery", "NaCl and more salt", 1_000), ("", "s", 7)])
+    func theLibraryAndTheStandInDeriveTheSameKey(password: String, salt: String, iterations: Int) {
+        // Hashes stored before the library took over must keep verifying, and the stand-in must stay correct.
+        let library = PasswordHash.derive(password: Data(password.utf8), salt: Data(salt.utf8), iterations: iterations)
+        let standIn = PasswordHash.deriveByHMAC(password: Data(password.utf8), salt: Data(salt.utf8), iterations: iterations)
+        #expect(library.count == 32)
+        #expect(library == standIn)
+    }
 }
