@@ -144,7 +144,7 @@ let shells: [Target] = [
         name: "plantguide-bench",
         dependencies: [
             "PlantGuideCore", "PlantCatalog", "PlantImaging", "PlantClassifier", "PlantNetAPI", "PlantIdentification",
-            "PlantStore", "PlantNetStub", "PlantGuideServer", multipartKit, argumentParser,
+            "PlantStore", "PlantNetStub", "PlantGuideServer", argumentParser,
         ],
         swiftSettings: settings
     ),

@@ -29,7 +29,7 @@ public struct StubPart: Sendable, Hashable {
 
     /// The parts of `body` in order, read with multipart-kit the way a strict server would: a body that does
     /// not follow the format (no parts, a part left open, a part without a name) is refused with a reason.
-    static func parse(_ body: Data, boundary: String) throws(Failure) -> [StubPart] {
+    public static func parse(_ body: Data, boundary: String) throws(Failure) -> [StubPart] {
         let parser = MultipartParser(boundary: boundary)
         var parts: [StubPart] = []
         var headers: [(name: String, value: String)] = []

@@ -1,13 +1,13 @@
 import Foundation
-import MultipartKit
-import NIOCore
 import PlantGuideServer
 import PlantImaging
+import PlantNetStub
 
 /// Reading a photo upload's `multipart/form-data` body: the server's own parser (a Knuth–Morris–Pratt scan with
 /// the form limits) against multipart-kit's, the field's library, in the same run, on a phone photo and on a
 /// hostile body made of near-delimiters ("\r\n--" over and over), where a parser has the most to do per byte.
-/// The server keeps its own parser because of the hostile row; the Pl@ntNet client and stub use multipart-kit.
+/// The server keeps its own parser because of the hostile row; the Pl@ntNet client and stub use multipart-kit, and
+/// the stub's reader (multipart-kit's parser, its parts collected) is the peer here.
 struct UploadBenchmark: BenchmarkSuite {
     let name = "uploads"
 
@@ -27,9 +27,9 @@ struct UploadBenchmark: BenchmarkSuite {
         var own: [Double] = [], kit: [Double] = [], hostileOwn: [Double] = [], hostileKit: [Double] = [], decode: [Double] = []
         for _ in 0..<15 {
             own.append(try Measure.seconds { _ = try FormData.parse(contentType: contentType, body: upload) })
-            kit.append(try Measure.seconds { _ = try Self.multipartKitParts(upload, boundary: boundary) })
+            kit.append(try Measure.seconds { _ = try StubPart.parse(upload, boundary: boundary) })
             hostileOwn.append(try Measure.seconds { _ = try FormData.parse(contentType: contentType, body: hostileUpload) })
-            hostileKit.append(try Measure.seconds { _ = try Self.multipartKitParts(hostileUpload, boundary: boundary) })
+            hostileKit.append(try Measure.seconds { _ = try StubPart.parse(hostileUpload, boundary: boundary) })
             decode.append(try Measure.seconds { _ = try preprocessor.tensor(fromFile: jpeg) })
         }
         let ms = 1000.0
@@ -46,19 +46,5 @@ struct UploadBenchmark: BenchmarkSuite {
             ),
             BenchmarkRow(suite: name, name: "JPEG decode+prepare of the same photo p50 (for scale)", value: p50(decode), unit: "ms"),
         ]
-    }
-
-    /// The parts' bytes as multipart-kit's parser delivers them, collected the way a server would.
-    private static func multipartKitParts(_ body: Data, boundary: String) throws -> [Data] {
-        let parser = MultipartParser(boundary: boundary)
-        var parts: [Data] = []
-        var content = ByteBuffer()
-        parser.onBody = { chunk in content.writeBuffer(&chunk) }
-        parser.onPartComplete = {
-            parts.append(Data(content.readableBytesView))
-            content.clear()
-        }
-        try parser.execute(ByteBuffer(bytes: body))
-        return parts
     }
 }
