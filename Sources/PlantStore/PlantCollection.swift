@@ -4,9 +4,13 @@ import PlantGuideCore
 /// The collection as the command line and web app use it: the database, the photo files and the
 /// care guide together, so that a plant, its photo and its profile are always added consistently.
 public struct PlantCollection: Sendable {
-    public let database: CollectionDatabase
+    /// Where plants, photos' records, care and history are kept.
+    public let store: any CollectionStore
     public let photos: PhotoLibrary
     public let careGuide: CareGuide
+    /// The SQLite database when the collection is kept in one: for the few paths not yet on ``CollectionStore`` (log-in
+    /// sessions, learned names, recognition exemplars read from the work pool).
+    public var sqlite: CollectionDatabase? { store as? CollectionDatabase }
     /// Finds the catalog entry for a scientific or common name (`nil` when there is none).
     public let lookup: @Sendable (String) -> CatalogPlant?
     /// The current time.
@@ -14,13 +18,16 @@ public struct PlantCollection: Sendable {
     /// Computes the embedding of each photo added through the collection, when a classifier is available; without
     /// one, photos are indexed later by `plantguide collection reindex`.
     public var embedder: PhotoEmbedder?
+    /// Where CPU-heavy work runs (decoding and re-encoding photos, computing embeddings): `nil` runs it in the calling
+    /// task, as the command line does; the server gives its work pool, so its request threads stay free.
+    public var heavyWork: (any HeavyWorkRunner)?
 
     /// Puts the parts together.
     public init(
-        database: CollectionDatabase, photos: PhotoLibrary, careGuide: CareGuide,
+        store: any CollectionStore, photos: PhotoLibrary, careGuide: CareGuide,
         lookup: @escaping @Sendable (String) -> CatalogPlant?, now: @escaping @Sendable () -> Date = { Date() }
     ) {
-        self.database = database
+        self.store = store
         self.photos = photos
         self.careGuide = careGuide
         self.lookup = lookup
@@ -33,7 +40,7 @@ public struct PlantCollection: Sendable {
         now: @escaping @Sendable () -> Date = { Date() }
     ) throws(StoreError) -> PlantCollection {
         PlantCollection(
-            database: try CollectionDatabase.open(in: directory), photos: PhotoLibrary(directory: directory, encoder: encoder),
+            store: try CollectionDatabase.open(in: directory), photos: PhotoLibrary(directory: directory, encoder: encoder),
             careGuide: try CareGuide.bundled(), lookup: lookup, now: now
         )
     }
@@ -46,7 +53,7 @@ public struct PlantCollection: Sendable {
     public func addPlant(
         name: String?, species: String? = nil, nickname: String? = nil, room: String? = nil,
         acquiredOn: CalendarDay? = nil, notes: String? = nil, photo: Data? = nil
-    ) throws(StoreError) -> Plant {
+    ) async throws(StoreError) -> Plant {
         let match: CatalogPlant?
         if let species = species.nonEmpty {
             guard let found = lookup(species) else {
@@ -59,38 +66,39 @@ public struct PlantCollection: Sendable {
             throw .invalid("Give the plant a name or a --species.")
         }
         let plantName = name.nonEmpty ?? match?.scientificName ?? ""
-        let stored = try photo.map { data throws(StoreError) in try storePhoto(data) }
+        var stored: StoredPhoto?
+        if let photo { stored = try await storePhoto(photo) }
         let profile = careGuide.profile(for: match, name: plantName)
-        let plant = try database.addPlant(
+        let plant = try await store.addPlant(
             NewPlant(name: plantName, species: match?.scientificName, nickname: nickname, room: room,
                      acquiredOn: acquiredOn, notes: notes,
                      confirmation: match.map { SpeciesConfirmation(species: $0.scientificName, source: .name) }),
             profile: profile, photo: stored, now: now()
         )
-        if let stored, let photo { index(stored, data: photo) }
+        if let stored, let photo { await index(stored, data: photo) }
         return plant
     }
 
     /// Stores a photo and attaches it to a plant.
     @discardableResult
-    public func addPhoto(_ data: Data, toPlant plantId: Int64) throws(StoreError) -> StoredPhoto {
-        guard try database.plant(id: plantId) != nil else { throw .plantNotFound(plantId) }
-        let stored = try storePhoto(data)
-        try database.attachPhoto(stored, toPlant: plantId, now: now())
-        index(stored, data: data)
+    public func addPhoto(_ data: Data, toPlant plantId: Int64) async throws(StoreError) -> StoredPhoto {
+        guard try await store.plant(id: plantId) != nil else { throw .plantNotFound(plantId) }
+        let stored = try await storePhoto(data)
+        try await store.attachPhoto(stored, toPlant: plantId, now: now())
+        await index(stored, data: data)
         return stored
     }
 
     /// Takes a photo off a plant, deleting its files when nothing else uses it.
-    public func removePhoto(_ sha256: String, fromPlant plantId: Int64) throws(StoreError) {
-        if let orphan = try database.detachPhoto(sha256, fromPlant: plantId, now: now()) {
+    public func removePhoto(_ sha256: String, fromPlant plantId: Int64) async throws(StoreError) {
+        if let orphan = try await store.detachPhoto(sha256, fromPlant: plantId, now: now()) {
             photos.removeFiles(of: [orphan])
         }
     }
 
     /// Removes a plant and the photo files nothing else uses.
-    public func removePlant(id: Int64) throws(StoreError) {
-        let orphans = try database.removePlant(id: id)
+    public func removePlant(id: Int64) async throws(StoreError) {
+        let orphans = try await store.removePlant(id: id)
         photos.removeFiles(of: orphans)
     }
 
@@ -110,12 +118,14 @@ public struct PlantCollection: Sendable {
         chosenSpecies: String? = nil, nickname: String? = nil, room: String? = nil,
         recheck: (reason: RecheckReason, photos: [(data: Data, organ: String)])? = nil,
         embedding: (vector: [Float], model: EmbeddingModel)? = nil
-    ) throws(StoreError) -> FiledIdentification {
-        let stored = try photo.map { data throws(StoreError) in try storePhoto(data) }
-        let request = try recheck.map { recheck throws(StoreError) in
+    ) async throws(StoreError) -> FiledIdentification {
+        var stored: StoredPhoto?
+        if let photo { stored = try await storePhoto(photo) }
+        var request: RecheckRequest?
+        if let recheck {
             var photos: [(photo: StoredPhoto, organ: String)] = []
-            for entry in recheck.photos { photos.append((try storePhoto(entry.data), entry.organ)) }
-            return RecheckRequest(reason: recheck.reason, photos: photos)
+            for entry in recheck.photos { photos.append((try await storePhoto(entry.data), entry.organ)) }
+            request = RecheckRequest(reason: recheck.reason, photos: photos)
         }
         var newPlant: (plant: NewPlant, profile: CareProfile)?
         if createPlant {
@@ -132,32 +142,32 @@ public struct PlantCollection: Sendable {
                 careGuide.profile(for: match, name: name)
             )
         }
-        let filed = try database.fileIdentification(
+        let filed = try await store.fileIdentification(
             identification, photo: stored, plantId: plantId, newPlant: newPlant, chosenSpecies: chosenSpecies,
             recheck: request, now: now()
         )
-        if let stored, let photo, filed.plantId != nil { index(stored, data: photo, embedding: embedding) }
+        if let stored, let photo, filed.plantId != nil { await index(stored, data: photo, embedding: embedding) }
         return filed
     }
 
     /// Accepts a species suggestion: the plant takes the suggested species (the catalog's spelling when it knows it)
     /// and the care guide's profile for it.
     @discardableResult
-    public func acceptSuggestion(_ id: Int64) throws(StoreError) -> SpeciesSuggestion {
-        guard let suggestion = try database.suggestion(id: id) else {
+    public func acceptSuggestion(_ id: Int64) async throws(StoreError) -> SpeciesSuggestion {
+        guard let suggestion = try await store.suggestion(id: id) else {
             throw .invalid("No species suggestion with id \(id). `plantguide recheck list` shows the open ones.")
         }
         let match = lookup(suggestion.suggestedSpecies)
         let species = match?.scientificName ?? suggestion.suggestedSpecies
-        return try database.resolveSuggestion(
+        return try await store.resolveSuggestion(
             id, accept: true, species: species, profile: careGuide.profile(for: match, name: species), now: now()
         )
     }
 
     /// Dismisses a species suggestion: the plant keeps its species.
     @discardableResult
-    public func dismissSuggestion(_ id: Int64) throws(StoreError) -> SpeciesSuggestion {
-        try database.resolveSuggestion(id, accept: false, now: now())
+    public func dismissSuggestion(_ id: Int64) async throws(StoreError) -> SpeciesSuggestion {
+        try await store.resolveSuggestion(id, accept: false, species: nil, profile: nil, now: now())
     }
 
     /// Refines a plant's care profile with Trefle's growth facts. Failures are returned, not
@@ -166,13 +176,13 @@ public struct PlantCollection: Sendable {
     @discardableResult
     public func enrichCareProfile(ofPlant id: Int64, client: TrefleClient) async -> (any Error)? {
         do {
-            let details = try database.details(ofPlant: id)
+            let details = try await store.details(ofPlant: id)
             guard let species = details.plant.species, let profile = details.profile,
                   !profile.basis.hasSuffix("+ Trefle")
             else { return nil }
             guard let growth = try await client.growth(forScientificName: species) else { return nil }
             let enriched = profile.enriched(with: growth)
-            if enriched != profile { try database.setProfile(enriched, forPlant: id) }
+            if enriched != profile { try await store.setProfile(enriched, forPlant: id) }
             return nil
         } catch {
             return error
@@ -181,33 +191,56 @@ public struct PlantCollection: Sendable {
 
     /// Stores the embedding of a photo just attached to a plant: the one given, else the embedder's. Never fails
     /// the addition: a photo left without one is indexed by `plantguide collection reindex`.
-    private func index(_ photo: StoredPhoto, data: Data, embedding: (vector: [Float], model: EmbeddingModel)? = nil) {
+    private func index(_ photo: StoredPhoto, data: Data, embedding: (vector: [Float], model: EmbeddingModel)? = nil) async {
         if let embedding, embedder == nil || embedder?.model == embedding.model {
-            try? database.setEmbedding(embedding.vector, model: embedding.model, forPhoto: photo.sha256, now: now())
+            try? await store.setEmbedding(embedding.vector, model: embedding.model, forPhoto: photo.sha256, now: now())
             return
         }
         // A photo stored before (same content) may already have this model's embedding: no second forward pass.
-        guard let embedder, (try? database.embedding(ofPhoto: photo.sha256))?.model != embedder.model,
+        guard let embedder, (try? await store.embedding(ofPhoto: photo.sha256))?.model != embedder.model,
               let vector = try? embedder.embed(data)
         else { return }
-        try? database.setEmbedding(vector, model: embedder.model, forPhoto: photo.sha256, now: now())
+        try? await store.setEmbedding(vector, model: embedder.model, forPhoto: photo.sha256, now: now())
     }
 
     /// Computes and stores the embedding of one stored photo from its file (what `collection reindex` does per photo).
-    public func reindex(_ photo: StoredPhoto, with embedder: PhotoEmbedder) throws -> [Float] {
-        let data: Data
-        do {
-            data = try Data(contentsOf: photos.url(of: photo))
-        } catch {
-            throw StoreError.file(path: photos.url(of: photo).path, reason: "cannot be read (\(error.localizedDescription))")
+    public func reindex(_ photo: StoredPhoto, with embedder: PhotoEmbedder) async throws -> [Float] {
+        let url = photos.url(of: photo)
+        let work: @Sendable () throws -> [Float] = {
+            let data: Data
+            do {
+                data = try Data(contentsOf: url)
+            } catch {
+                throw StoreError.file(path: url.path, reason: "cannot be read (\(error.localizedDescription))")
+            }
+            return try embedder.embed(data)
         }
-        let vector = try embedder.embed(data)
-        try database.setEmbedding(vector, model: embedder.model, forPhoto: photo.sha256, now: now())
+        let vector = try await heavyWork?.run(work) ?? work()
+        try await store.setEmbedding(vector, model: embedder.model, forPhoto: photo.sha256, now: now())
         return vector
     }
 
-    private func storePhoto(_ data: Data) throws(StoreError) -> StoredPhoto {
-        let database = database
-        return try photos.store(data, now: now()) { sha throws(StoreError) in try database.photo(originalSHA256: sha) }
+    private func storePhoto(_ data: Data) async throws(StoreError) -> StoredPhoto {
+        // The same original stored before is not encoded again.
+        let known = !data.isEmpty && data.count <= photos.maxBytes ? try await store.photo(originalSHA256: sha256Hex(data)) : nil
+        let photos = photos
+        let now = now()
+        let work: @Sendable () throws(StoreError) -> StoredPhoto = { () throws(StoreError) in
+            try photos.store(data, now: now) { _ throws(StoreError) in known }
+        }
+        guard let heavyWork else { return try work() }
+        do {
+            return try await heavyWork.run { try work() }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw .photo("could not be processed (\(error))")
+        }
     }
+}
+
+/// Runs CPU-heavy synchronous work somewhere that does not hold the caller's thread (the server's work pool).
+public protocol HeavyWorkRunner: Sendable {
+    /// Runs `work` and returns its result, or throws its error (or the runner's own, e.g. when shutting down).
+    func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T
 }

@@ -121,16 +121,36 @@ func inMemoryCollection() -> PlantCollection? {
     let directory = DataDirectory(url: scratchDirectory.appendingPathComponent("collection"))
     let catalog = FuzzSearch.catalog
     return PlantCollection(
-        database: database, photos: PhotoLibrary(directory: directory, encoder: .storingOriginal), careGuide: guide,
+        store: database, photos: PhotoLibrary(directory: directory, encoder: .storingOriginal), careGuide: guide,
         lookup: { name in try? catalog.plant(named: name) }
     )
+}
+
+/// Runs the collection's async work to its end from the fuzzer's synchronous entry point. The in-memory SQLite store
+/// never waits on anything else, so the task always finishes.
+func blocking<T: Sendable>(_ work: @escaping @Sendable () async -> T) -> T {
+    let result = BlockingResult<T>()
+    Task {
+        result.value = await work()
+        result.done.signal()
+    }
+    result.done.wait()
+    guard let value = result.value else { fatalError("the collection's work ended without a result") }
+    return value
+}
+
+/// The value a ``blocking(_:)`` task hands back: written once by the task, read after the semaphore.
+final class BlockingResult<T>: @unchecked Sendable {
+    let done = DispatchSemaphore(value: 0)
+    var value: T?
 }
 
 enum FuzzCSV {
     static func run(_ data: Data) {
         guard let collection = inMemoryCollection() else { fatalError("cannot open an in-memory collection") }
-        guard let report = try? CSVPlantImport(collection: collection).run(String(decoding: data, as: UTF8.self)) else { return }
-        guard let plants = try? collection.database.plants(), plants.count == report.added.count else {
+        let text = String(decoding: data, as: UTF8.self)
+        guard let report = blocking({ try? await CSVPlantImport(collection: collection).run(text) }) else { return }
+        guard let plants = try? collection.sqlite?.plants(), plants.count == report.added.count else {
             fatalError("the import report does not match what was added")
         }
     }
@@ -142,9 +162,9 @@ enum FuzzArchive {
     static func run(_ data: Data) {
         guard (try? data.write(to: file)) != nil else { fatalError("cannot write \(file.path)") }
         guard let collection = inMemoryCollection() else { fatalError("cannot open an in-memory collection") }
-        let archive = CollectionArchive(database: collection.database, photos: collection.photos)
-        guard let summary = try? archive.importArchive(from: file) else { return }
-        guard let plants = try? collection.database.plants(), plants.count == summary.plantsAdded else {
+        let archive = CollectionArchive(store: collection.store, photos: collection.photos)
+        guard let summary = blocking({ try? await archive.importArchive(from: file) }) else { return }
+        guard let plants = try? collection.sqlite?.plants(), plants.count == summary.plantsAdded else {
             fatalError("the import summary does not match what was added")
         }
     }

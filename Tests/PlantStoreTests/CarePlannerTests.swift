@@ -8,33 +8,33 @@ import Testing
         let home = try TemporaryHome()
         let database = try home.open()
         let clock = TestClock("2026-06-01T10:00:00Z")
-        let planner = CarePlanner(database: database, hemisphere: .north, timeZone: TimeZone(identifier: "UTC") ?? .current) {
+        let planner = CarePlanner(store: database, hemisphere: .north, timeZone: TimeZone(identifier: "UTC") ?? .current) {
             clock.now
         }
         return (home, database, clock, planner)
     }
 
-    @Test func dueListGroupsByRoomAndFindsOverdueTasks() throws {
+    @Test func dueListGroupsByRoomAndFindsOverdueTasks() async throws {
         let (home, database, clock, planner) = try setUp()
         defer { home.cleanUp() }
         let fern = try database.addPlant(NewPlant(name: "Fern", room: "Bathroom"), profile: .fixture(water: 3), now: clock.now)
         let cactus = try database.addPlant(NewPlant(name: "Cactus", room: "Office"), profile: .fixture(water: 14, winterWater: 30), now: clock.now)
         let loose = try database.addPlant(NewPlant(name: "Pothos"), profile: .fixture(water: 7), now: clock.now)
-        #expect(try planner.due(withinDays: 0).tasks.isEmpty)
+        #expect(try await planner.due(withinDays: 0).tasks.isEmpty)
         clock.advance(days: 5)
-        let today = try planner.due(withinDays: 0)
+        let today = try await planner.due(withinDays: 0)
         #expect(today.tasks.map(\.plantId) == [fern.id])
         #expect(today.tasks.first?.overdueDays == 2)
-        let week = try planner.due(withinDays: 7)
+        let week = try await planner.due(withinDays: 7)
         #expect(week.rooms.map(\.room) == ["Bathroom", nil])
         #expect(week.tasks.contains { $0.plantId == loose.id && $0.task == .water })
         #expect(!week.tasks.contains { $0.plantId == cactus.id })
-        let month = try planner.due(withinDays: 30)
+        let month = try await planner.due(withinDays: 30)
         #expect(month.rooms.map(\.room) == ["Bathroom", "Office", nil])
-        #expect(try planner.due(withinDays: 30, room: "office").tasks.allSatisfy { $0.plantId == cactus.id })
+        #expect(try await planner.due(withinDays: 30, room: "office").tasks.allSatisfy { $0.plantId == cactus.id })
     }
 
-    @Test func dueTasksComeMostOverdueFirstThenByPlantAndTask() throws {
+    @Test func dueTasksComeMostOverdueFirstThenByPlantAndTask() async throws {
         let (home, database, clock, planner) = try setUp()
         defer { home.cleanUp() }
         let seeds = (0..<12).map { index in
@@ -42,7 +42,7 @@ import Testing
         }
         try database.addPlants(seeds, now: clock.now)
         clock.advance(days: 9)
-        let tasks = try planner.due(withinDays: 0).tasks
+        let tasks = try await planner.due(withinDays: 0).tasks
         #expect(tasks.count == 24)
         let keys = tasks.map { [$0.dueOn?.dayNumber ?? 0, Int($0.plantId), CareTask.allCases.firstIndex(of: $0.task) ?? 0] }
         #expect(keys == keys.sorted { $0.lexicographicallyPrecedes($1) })
@@ -50,7 +50,7 @@ import Testing
         #expect(Set(tasks.map(\.plantId)).count == 12)
     }
 
-    @Test func manyRoomsGroupByExactNameInOrder() throws {
+    @Test func manyRoomsGroupByExactNameInOrder() async throws {
         let (home, database, clock, planner) = try setUp()
         defer { home.cleanUp() }
         // More than a handful of rooms, names differing only by case, and plants without a room.
@@ -60,8 +60,8 @@ import Testing
         }
         try database.addPlants(seeds, now: clock.now)
         clock.advance(days: 6)
-        let list = try planner.due(withinDays: 2)
-        let all = try planner.upcoming(through: list.through)
+        let list = try await planner.due(withinDays: 2)
+        let all = try await planner.upcoming(through: list.through)
         #expect(list.tasks.count == all.count)
         #expect(Set(list.tasks) == Set(all))
         #expect(list.rooms.count == rooms.count)
@@ -79,74 +79,74 @@ import Testing
         #expect(kitchen.map(\.name) == kitchen.map(\.name).sorted { $0.localizedCaseInsensitiveCompare($1) == .orderedAscending })
     }
 
-    @Test func markingDoneLogsAnEventAndMovesTheSchedule() throws {
+    @Test func markingDoneLogsAnEventAndMovesTheSchedule() async throws {
         let (home, database, clock, planner) = try setUp()
         defer { home.cleanUp() }
         let plant = try database.addPlant(NewPlant(name: "Fern"), profile: .fixture(water: 3), now: clock.now)
         clock.advance(days: 10)
-        let before = try #require(try planner.schedule(forPlant: plant.id).first { $0.task == .water })
+        let before = try #require(try await planner.schedule(forPlant: plant.id).first { $0.task == .water })
         #expect(before.isOverdue)
-        let (event, next) = try planner.markDone(plantId: plant.id, task: .water, note: "with rain water")
+        let (event, next) = try await planner.markDone(plantId: plant.id, task: .water, note: "with rain water")
         #expect(event.day == planner.today)
         #expect(event.note == "with rain water")
         #expect(next.dueOn == planner.today.adding(days: 3))
         #expect(next.lastDone == planner.today)
         #expect(!next.isOverdue)
         // A past date is fine, a future one is refused.
-        let (_, earlier) = try planner.markDone(plantId: plant.id, task: .fertilize, on: planner.today.adding(days: -2))
+        let (_, earlier) = try await planner.markDone(plantId: plant.id, task: .fertilize, on: planner.today.adding(days: -2))
         #expect(earlier.dueOn == planner.today.adding(days: 28))
-        #expect(throws: StoreError.self) { try planner.markDone(plantId: plant.id, task: .water, on: planner.today.adding(days: 1)) }
+        await #expect(throws: StoreError.self) { try await planner.markDone(plantId: plant.id, task: .water, on: planner.today.adding(days: 1)) }
         #expect(try database.events(plantId: plant.id).count == 2)
-        #expect(throws: StoreError.self) { try planner.markDone(plantId: 999, task: .water) }
+        await #expect(throws: StoreError.self) { try await planner.markDone(plantId: 999, task: .water) }
     }
 
-    @Test func snoozeDelaysUntilDoneClearsIt() throws {
+    @Test func snoozeDelaysUntilDoneClearsIt() async throws {
         let (home, database, clock, planner) = try setUp()
         defer { home.cleanUp() }
         let plant = try database.addPlant(NewPlant(name: "Fern"), profile: .fixture(water: 3), now: clock.now)
         clock.advance(days: 4)
-        let snoozed = try planner.snooze(plantId: plant.id, task: .water, days: 2)
+        let snoozed = try await planner.snooze(plantId: plant.id, task: .water, days: 2)
         #expect(snoozed.dueOn == planner.today.adding(days: 2))
-        #expect(try planner.due(withinDays: 0).tasks.isEmpty)
+        #expect(try await planner.due(withinDays: 0).tasks.isEmpty)
         clock.advance(days: 2)
-        #expect(try planner.due(withinDays: 0).tasks.map(\.task) == [.water])
-        try planner.markDone(plantId: plant.id, task: .water)
-        let after = try #require(try planner.schedule(forPlant: plant.id).first { $0.task == .water })
+        #expect(try await planner.due(withinDays: 0).tasks.map(\.task) == [.water])
+        try await planner.markDone(plantId: plant.id, task: .water)
+        let after = try #require(try await planner.schedule(forPlant: plant.id).first { $0.task == .water })
         #expect(after.snoozedUntil == nil)
-        #expect(throws: StoreError.self) { try planner.snooze(plantId: plant.id, task: .water, days: 0) }
+        await #expect(throws: StoreError.self) { try await planner.snooze(plantId: plant.id, task: .water, days: 0) }
     }
 
-    @Test func snoozeSetsTheDueDayInTheDueListScheduleAndCalendar() throws {
+    @Test func snoozeSetsTheDueDayInTheDueListScheduleAndCalendar() async throws {
         let (home, database, clock, planner) = try setUp()
         defer { home.cleanUp() }
         let plant = try database.addPlant(NewPlant(name: "Snake plant", room: "Bedroom"), profile: .fixture(water: 10), now: clock.now)
         // Due in 10 days; snoozed for 3, it is due in 3, wherever due days are read.
-        let snoozed = try planner.snooze(plantId: plant.id, task: .water, days: 3)
+        let snoozed = try await planner.snooze(plantId: plant.id, task: .water, days: 3)
         let snoozeDay = planner.today.adding(days: 3)
         #expect(snoozed.dueOn == snoozeDay)
         #expect(snoozed.snoozedUntil == snoozeDay)
-        #expect(try planner.due(withinDays: 2).tasks.isEmpty)
-        let due = try planner.due(withinDays: 3).tasks
+        #expect(try await planner.due(withinDays: 2).tasks.isEmpty)
+        let due = try await planner.due(withinDays: 3).tasks
         #expect(due.map(\.task) == [.water])
         #expect(due.first?.dueOn == snoozeDay)
-        #expect(try planner.schedule(forPlant: plant.id).first { $0.task == .water }?.dueOn == snoozeDay)
-        let upcoming = try planner.upcoming(through: planner.today.adding(days: 5))
+        #expect(try await planner.schedule(forPlant: plant.id).first { $0.task == .water }?.dueOn == snoozeDay)
+        let upcoming = try await planner.upcoming(through: planner.today.adding(days: 5))
         #expect(upcoming.map(\.dueOn) == [snoozeDay])
         let calendar = ICalendarWriter(now: clock.now).calendar(for: upcoming, today: planner.today)
         #expect(calendar.contains("DTSTART;VALUE=DATE:20260604"))
         // Done on the snooze day: the snooze is gone and the interval counts from then.
         clock.advance(days: 3)
-        let (_, next) = try planner.markDone(plantId: plant.id, task: .water)
+        let (_, next) = try await planner.markDone(plantId: plant.id, task: .water)
         #expect(next.snoozedUntil == nil)
         #expect(next.dueOn == planner.today.adding(days: 10))
     }
 
-    @Test func seasonChangeMovesTheNextWatering() throws {
+    @Test func seasonChangeMovesTheNextWatering() async throws {
         let (home, database, clock, planner) = try setUp()
         defer { home.cleanUp() }
         clock.set("2026-09-28T08:00:00Z")
         let plant = try database.addPlant(NewPlant(name: "Ficus"), profile: .fixture(water: 7, winterWater: 14), now: clock.now)
-        let (_, next) = try planner.markDone(plantId: plant.id, task: .water)
+        let (_, next) = try await planner.markDone(plantId: plant.id, task: .water)
         #expect(next.dueOn == day("2026-10-09"))
         #expect(next.intervalDays == 14)
     }

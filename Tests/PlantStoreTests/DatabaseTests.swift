@@ -18,14 +18,14 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: home.databaseURL.path))
     }
 
-    @Test func upgradesAVersionOneDatabaseKeepingItsData() throws {
+    @Test func upgradesAVersionOneDatabaseKeepingItsData() async throws {
         let home = try TemporaryHome()
         defer { home.cleanUp() }
         // Write a database as the first release did: only migration v1, rows through raw SQL.
         do {
             let queue = try DatabaseQueue(path: home.databaseURL.path)
             try Schema.migrator.migrate(queue, upTo: "v1")
-            try queue.write { db in
+            try await queue.write { db in
                 try db.execute(sql: """
                     INSERT INTO plant (uuid, name, species, room, createdAt, updatedAt)
                     VALUES ('00000000-0000-0000-0000-000000000001', 'Monstera deliciosa', 'Monstera deliciosa',
@@ -37,7 +37,7 @@ import Testing
                     VALUES ('00000000-0000-0000-0000-00000000000a', 1, 'water', '2026-01-05', '2026-01-05 09:00:00.000');
                     """)
             }
-            #expect(try queue.read { db in try db.tableExists("careSchedule") } == false)
+            await #expect(try queue.read { db in try db.tableExists("careSchedule") } == false)
             try queue.close()
         }
         let database = try home.open()
@@ -47,10 +47,10 @@ import Testing
         #expect(plants.first?.room == "Hall")
         #expect(try database.events(plantId: 1).map(\.day) == [day("2026-01-05")])
         // The last-done table added in v3 was filled from the old events.
-        let planner = CarePlanner(database: database, hemisphere: .north, timeZone: TimeZone(identifier: "UTC") ?? .current) {
+        let planner = CarePlanner(store: database, hemisphere: .north, timeZone: TimeZone(identifier: "UTC") ?? .current) {
             Date(timeIntervalSince1970: 1_767_600_000)  // 2026-01-05
         }
-        #expect(try planner.schedule(forPlant: 1).first?.lastDone == day("2026-01-05"))
+        #expect(try await planner.schedule(forPlant: 1).first?.lastDone == day("2026-01-05"))
         // The new table works on the upgraded file.
         try database.updateScheduleSettings(plantId: 1, task: .water) { $0.growingDays = 5 }
         #expect(try database.details(ofPlant: 1).scheduleSettings.first?.growingDays == 5)

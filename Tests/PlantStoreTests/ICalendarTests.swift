@@ -111,18 +111,18 @@ private struct ParsedCalendar {
         #expect(pieces.enumerated().map { $0.offset == 0 ? $0.element : String($0.element.dropFirst()) }.joined() == line)
     }
 
-    @Test func uidsStayTheSameWhenTheScheduleMoves() throws {
+    @Test func uidsStayTheSameWhenTheScheduleMoves() async throws {
         let home = try TemporaryHome()
         defer { home.cleanUp() }
         let database = try home.open()
         let clock = TestClock("2026-06-01T09:00:00Z")
-        let planner = CarePlanner(database: database, hemisphere: .north, timeZone: TimeZone(identifier: "UTC") ?? .current) { clock.now }
+        let planner = CarePlanner(store: database, hemisphere: .north, timeZone: TimeZone(identifier: "UTC") ?? .current) { clock.now }
         let plant = try database.addPlant(NewPlant(name: "Fern", room: "Bath"), profile: .fixture(water: 3), now: clock.now)
         clock.advance(days: 5)
         let writer = ICalendarWriter(now: clock.now)
-        let before = try ParsedCalendar(writer.calendar(for: planner.upcoming(through: planner.today.adding(days: 30)), today: planner.today))
-        try planner.markDone(plantId: plant.id, task: .water)
-        let after = try ParsedCalendar(writer.calendar(for: planner.upcoming(through: planner.today.adding(days: 30)), today: planner.today))
+        let before = try ParsedCalendar(writer.calendar(for: await planner.upcoming(through: planner.today.adding(days: 30)), today: planner.today))
+        try await planner.markDone(plantId: plant.id, task: .water)
+        let after = try await ParsedCalendar(writer.calendar(for: planner.upcoming(through: planner.today.adding(days: 30)), today: planner.today))
         let uid = "\(plant.uuid)-water@plantguide"
         let old = try #require(before.events.first { $0["UID"]?.value == uid })
         let new = try #require(after.events.first { $0["UID"]?.value == uid })

@@ -37,18 +37,18 @@ import Testing
         #expect(throws: StoreError.self) { try failing.store(Data([1, 2, 3]), now: Date()) }
     }
 
-    @Test func aPlantsPhotosAreListedGivenACoverAndRemoved() throws {
+    @Test func aPlantsPhotosAreListedGivenACoverAndRemoved() async throws {
         let home = try TemporaryHome()
         defer { home.cleanUp() }
         let clock = TestClock("2026-06-01T10:00:00Z")
         let collection = try PlantCollection.open(in: home.directory, encoder: .storingOriginal, lookup: { _ in nil }) { clock.now }
-        let database = collection.database
-        let fern = try collection.addPlant(name: "Fern")
-        let ivy = try collection.addPlant(name: "Ivy")
-        let first = try collection.addPhoto(Data([0x89, 0x50, 0x4E, 0x47, 1]), toPlant: fern.id)
+        let database = try collection.database
+        let fern = try await collection.addPlant(name: "Fern")
+        let ivy = try await collection.addPlant(name: "Ivy")
+        let first = try await collection.addPhoto(Data([0x89, 0x50, 0x4E, 0x47, 1]), toPlant: fern.id)
         clock.advance(days: 1)
-        let second = try collection.addPhoto(Data([0x89, 0x50, 0x4E, 0x47, 2]), toPlant: fern.id)
-        let shared = try collection.addPhoto(Data([0x89, 0x50, 0x4E, 0x47, 1]), toPlant: ivy.id)
+        let second = try await collection.addPhoto(Data([0x89, 0x50, 0x4E, 0x47, 2]), toPlant: fern.id)
+        let shared = try await collection.addPhoto(Data([0x89, 0x50, 0x4E, 0x47, 1]), toPlant: ivy.id)
         #expect(shared.sha256 == first.sha256)
         // Without a choice, the photo added last is the cover.
         #expect(try database.photos(ofPlant: fern.id).map(\.photo.sha256) == [first.sha256, second.sha256])
@@ -58,7 +58,7 @@ import Testing
         #expect(try database.photos(ofPlant: fern.id).map(\.isCover) == [true, false])
         #expect(try database.coverPhoto(ofPlant: fern.id) == first.sha256)
         // Only a plant's own photo can be its cover, and the schema allows one cover per plant.
-        let ivyOnly = try collection.addPhoto(Data([0x89, 0x50, 0x4E, 0x47, 3]), toPlant: ivy.id)
+        let ivyOnly = try await collection.addPhoto(Data([0x89, 0x50, 0x4E, 0x47, 3]), toPlant: ivy.id)
         #expect(throws: StoreError.self) { try database.setCoverPhoto(ivyOnly.sha256, ofPlant: fern.id, now: clock.now) }
         #expect(throws: (any Error).self) {
             try database.writer.write { db in
@@ -66,16 +66,16 @@ import Testing
             }
         }
         // Removing the cover: the photo added last takes over; the file Ivy still uses stays.
-        try collection.removePhoto(first.sha256, fromPlant: fern.id)
+        try await collection.removePhoto(first.sha256, fromPlant: fern.id)
         #expect(try database.photos(ofPlant: fern.id).map(\.photo.sha256) == [second.sha256])
         #expect(try database.coverPhoto(ofPlant: fern.id) == second.sha256)
         #expect(FileManager.default.fileExists(atPath: collection.photos.url(of: first).path))
         // Removing a photo's last use deletes its record and file.
-        try collection.removePhoto(second.sha256, fromPlant: fern.id)
+        try await collection.removePhoto(second.sha256, fromPlant: fern.id)
         #expect(try database.photo(sha256: second.sha256) == nil)
         #expect(!FileManager.default.fileExists(atPath: collection.photos.url(of: second).path))
         #expect(try database.coverPhoto(ofPlant: fern.id) == nil)
-        #expect(throws: StoreError.self) { try collection.removePhoto(second.sha256, fromPlant: fern.id) }
+        await #expect(throws: StoreError.self) { try await collection.removePhoto(second.sha256, fromPlant: fern.id) }
         #expect(throws: StoreError.self) { try database.photos(ofPlant: 999) }
     }
 

@@ -34,22 +34,22 @@ import Testing
     @discardableResult
     private func queue(
         _ collection: PlantCollection, device: Identification, seeds: [UInt8], plant: String? = nil, reason: RecheckReason = .offline
-    ) throws -> FiledIdentification {
-        try collection.fileIdentification(
+    ) async throws -> FiledIdentification {
+        try await collection.fileIdentification(
             device, photo: plant == nil ? nil : photo(seeds[0]), createPlant: plant != nil, chosenSpecies: plant,
             recheck: (reason: reason, photos: seeds.enumerated().map { (photo($0.element), $0.offset == 0 ? "leaf" : "flower") })
         )
     }
 
-    @Test func queuedItemsKeepTheirPhotosAndOrgansAndGoSavedPlantsFirstThenOldestFirst() throws {
+    @Test func queuedItemsKeepTheirPhotosAndOrgansAndGoSavedPlantsFirstThenOldestFirst() async throws {
         let home = try TemporaryHome()
         defer { home.cleanUp() }
         let collection = try open(home)
-        let unsavedOld = try queue(collection, device: deviceAnswer("Ficus benjamina", 0.3), seeds: [1, 2])
+        let unsavedOld = try await queue(collection, device: deviceAnswer("Ficus benjamina", 0.3), seeds: [1, 2])
         clock.advance(days: 1)
-        let savedNew = try queue(collection, device: deviceAnswer("Ficus lyrata", 0.4), seeds: [3], plant: "Ficus lyrata")
+        let savedNew = try await queue(collection, device: deviceAnswer("Ficus lyrata", 0.4), seeds: [3], plant: "Ficus lyrata")
         clock.advance(days: 1)
-        let savedNewer = try queue(collection, device: deviceAnswer("Pilea peperomioides", 0.5), seeds: [4], plant: "Pilea peperomioides")
+        let savedNewer = try await queue(collection, device: deviceAnswer("Pilea peperomioides", 0.5), seeds: [4], plant: "Pilea peperomioides")
 
         let queued = try collection.database.queuedRechecks(now: clock.now)
         #expect(queued.map(\.identificationId) == [savedNew.id, savedNewer.id, unsavedOld.id])
@@ -74,9 +74,9 @@ import Testing
         let home = try TemporaryHome()
         defer { home.cleanUp() }
         let collection = try open(home)
-        let saved = try queue(collection, device: deviceAnswer("Eranthemum pulchellum", 0.09), seeds: [1], plant: "Eranthemum pulchellum")
-        let unsaved = try queue(collection, device: deviceAnswer("Ficus benjamina", 0.2), seeds: [7])
-        let agreeing = try queue(collection, device: deviceAnswer("Ficus lyrata", 0.5), seeds: [9], plant: "Ficus lyrata")
+        let saved = try await queue(collection, device: deviceAnswer("Eranthemum pulchellum", 0.09), seeds: [1], plant: "Eranthemum pulchellum")
+        let unsaved = try await queue(collection, device: deviceAnswer("Ficus benjamina", 0.2), seeds: [7])
+        let agreeing = try await queue(collection, device: deviceAnswer("Ficus lyrata", 0.5), seeds: [9], plant: "Ficus lyrata")
         let unsavedPhoto = try #require(try collection.database.recheck(ofIdentification: unsaved.id)?.photos.first?.sha256)
         let unsavedFile = collection.photos.url(of: try #require(try collection.database.photo(sha256: unsavedPhoto)))
         let asked = Asked()
@@ -114,14 +114,14 @@ import Testing
         #expect(try collection.database.identifications().contains { $0.recheckOf == unsaved.id && $0.plantId == nil })
 
         // Accepting renames the plant (its name was the old species) and records the choice; a second settle is refused.
-        let accepted = try collection.acceptSuggestion(suggestion.id)
+        let accepted = try await collection.acceptSuggestion(suggestion.id)
         #expect(accepted.resolution == .accepted)
         let plant = try #require(try collection.database.plant(id: plantId))
         #expect(plant.species == "Monstera deliciosa")
         #expect(plant.name == "Monstera deliciosa")
         #expect(try collection.database.confirmation(ofPlant: plantId)?.species == "Monstera deliciosa")
         #expect(try collection.database.identifications(plantId: plantId).first { $0.id == result.id }?.chosenSpecies == "Monstera deliciosa")
-        #expect(throws: StoreError.self) { try collection.dismissSuggestion(suggestion.id) }
+        await #expect(throws: StoreError.self) { try await collection.dismissSuggestion(suggestion.id) }
         #expect(try collection.database.suggestions(plantId: plantId).isEmpty)
         #expect(try collection.database.suggestions(plantId: plantId, includeResolved: true).count == 1)
     }
@@ -130,7 +130,7 @@ import Testing
         let home = try TemporaryHome()
         defer { home.cleanUp() }
         let collection = try open(home)
-        for seed: UInt8 in 1...4 { try queue(collection, device: deviceAnswer("Ficus benjamina", 0.3), seeds: [seed * 10]) }
+        for seed: UInt8 in 1...4 { try await queue(collection, device: deviceAnswer("Ficus benjamina", 0.3), seeds: [seed * 10]) }
         let left = Remaining(3)
         let drain = RecheckDrain(collection: collection, reserve: 1, budget: { RecheckBudget(remaining: left.value, blocked: false) }) { _, _ in
             left.spend()
@@ -164,7 +164,7 @@ import Testing
         let home = try TemporaryHome()
         defer { home.cleanUp() }
         let collection = try open(home)
-        let refused = try queue(collection, device: deviceAnswer("Ficus benjamina", 0.3), seeds: [1])
+        let refused = try await queue(collection, device: deviceAnswer("Ficus benjamina", 0.3), seeds: [1])
         let failing = RecheckDrain(collection: collection, reserve: 0, budget: { RecheckBudget(remaining: nil, blocked: false) }) { _, _ in
             .failed("400: the photo was refused")
         }
@@ -178,7 +178,7 @@ import Testing
         #expect(item.lastError == "400: the photo was refused")
         #expect(try await failing.run().failed == 0)  // not sent again
 
-        let old = try queue(collection, device: deviceAnswer("Ficus benjamina", 0.3), seeds: [2])
+        let old = try await queue(collection, device: deviceAnswer("Ficus benjamina", 0.3), seeds: [2])
         let sha = try #require(try collection.database.recheck(ofIdentification: old.id)?.photos.first?.sha256)
         clock.advance(days: 31)
         let never = RecheckDrain(collection: collection, reserve: 0, budget: { RecheckBudget(remaining: nil, blocked: false) }) { _, _ in
@@ -191,13 +191,13 @@ import Testing
         #expect(try collection.database.photo(sha256: sha) == nil)
     }
 
-    @Test func aClaimHoldsOnlyWhileItsProcessLivesAndACommittedAnswerIsNeverRecordedTwice() throws {
+    @Test func aClaimHoldsOnlyWhileItsProcessLivesAndACommittedAnswerIsNeverRecordedTwice() async throws {
         let home = try TemporaryHome()
         defer { home.cleanUp() }
         let collection = try open(home)
-        let filed = try queue(collection, device: deviceAnswer("Ficus benjamina", 0.3), seeds: [1])
+        let filed = try await queue(collection, device: deviceAnswer("Ficus benjamina", 0.3), seeds: [1])
         let id = try #require(try collection.database.recheck(ofIdentification: filed.id)?.id)
-        let database = collection.database
+        let database = try collection.database
         // A live process (this one) holds its claim against another claimant…
         #expect(try database.claimRecheck(id, now: clock.now))
         #expect(try !database.claimRecheck(id, now: clock.now, claimant: "\(ProcessInfo.processInfo.hostName):1"))

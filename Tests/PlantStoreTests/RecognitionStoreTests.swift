@@ -17,7 +17,7 @@ import Testing
     /// A collection whose "embedder" is the photo's first bytes as numbers, so each photo has its own vector.
     private func collection(_ home: TemporaryHome, embedder: PhotoEmbedder?) throws -> PlantCollection {
         var collection = PlantCollection(
-            database: try home.open(), photos: PhotoLibrary(directory: home.directory, encoder: .storingOriginal),
+            store: try home.open(), photos: PhotoLibrary(directory: home.directory, encoder: .storingOriginal),
             careGuide: try CareGuide.bundled(), lookup: { name in
                 name.lowercased().hasPrefix("monstera")
                     ? CatalogPlant(scientificName: "Monstera deliciosa", commonNames: [], family: "Araceae", category: .tropicalFoliage)
@@ -54,15 +54,15 @@ import Testing
         #expect(HalfPrecision.floats(from: Data([1, 2, 3])) == nil)
     }
 
-    @Test func photosAddedWithAnEmbedderAreIndexedAndStaleOnesAreListed() throws {
+    @Test func photosAddedWithAnEmbedderAreIndexedAndStaleOnesAreListed() async throws {
         let home = try TemporaryHome()
         defer { home.cleanUp() }
         let indexing = try collection(home, embedder: embedder(modelA))
-        let monty = try indexing.addPlant(name: "Monstera", nickname: "Monty", room: "Hall", photo: photo(1))
-        try indexing.addPhoto(photo(2), toPlant: monty.id)
+        let monty = try await indexing.addPlant(name: "Monstera", nickname: "Monty", room: "Hall", photo: photo(1))
+        try await indexing.addPhoto(photo(2), toPlant: monty.id)
         let plain = try collection(home, embedder: nil)
-        let fern = try plain.addPlant(name: "Fern", photo: photo(3))
-        let database = indexing.database
+        let fern = try await plain.addPlant(name: "Fern", photo: photo(3))
+        let database = try indexing.database
 
         #expect(try database.embeddingCoverage(model: modelA) == EmbeddingCoverage(photos: 3, current: 2, stale: 0, missing: 1))
         #expect(try database.embeddingCoverage(model: modelB) == EmbeddingCoverage(photos: 3, current: 0, stale: 2, missing: 1))
@@ -80,31 +80,31 @@ import Testing
         #expect(try database.exemplars(model: modelB).isEmpty)
 
         let version = try database.exemplarsVersion(model: modelA)
-        try indexing.addPhoto(photo(9), toPlant: monty.id)
+        try await indexing.addPhoto(photo(9), toPlant: monty.id)
         #expect(try database.exemplarsVersion(model: modelA) != version)
-        try indexing.removePhoto(try #require(try database.photos(ofPlant: monty.id).last?.photo.sha256), fromPlant: monty.id)
+        try await indexing.removePhoto(try #require(try database.photos(ofPlant: monty.id).last?.photo.sha256), fromPlant: monty.id)
 
         // Reindexing with model B replaces A's embeddings and indexes the fern's photo.
-        for stale in try database.photosNeedingEmbedding(model: modelB) { _ = try plain.reindex(stale, with: embedder(modelB)) }
+        for stale in try database.photosNeedingEmbedding(model: modelB) { _ = try await plain.reindex(stale, with: embedder(modelB)) }
         #expect(try database.embeddingCoverage(model: modelB) == EmbeddingCoverage(photos: 3, current: 3, stale: 0, missing: 0))
         #expect(try database.photosNeedingEmbedding(model: modelB).isEmpty)
         #expect(Set(try database.exemplars(model: modelB).map(\.plantId)) == [monty.id, fern.id])
         #expect(try database.exemplars(model: modelB).first { $0.plantId == fern.id }?.confirmedSpecies == nil)
 
         // Removing the plant removes its photos and, with them, their embeddings.
-        try plain.removePlant(id: monty.id)
+        try await plain.removePlant(id: monty.id)
         #expect(try database.exemplars(model: modelB).map(\.plantId) == [fern.id])
-        let rows = try database.writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM photoEmbedding") }
+        let rows = try await database.writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM photoEmbedding") }
         #expect(rows == 1)
     }
 
-    @Test func confirmationsAreRecordedAndCanBeUndone() throws {
+    @Test func confirmationsAreRecordedAndCanBeUndone() async throws {
         let home = try TemporaryHome()
         defer { home.cleanUp() }
         let plants = try collection(home, embedder: embedder(modelA))
-        let database = plants.database
-        let named = try plants.addPlant(name: "Monstera", photo: photo(1))
-        let free = try plants.addPlant(name: "Kitchen plant", photo: photo(2))
+        let database = try plants.database
+        let named = try await plants.addPlant(name: "Monstera", photo: photo(1))
+        let free = try await plants.addPlant(name: "Kitchen plant", photo: photo(2))
         #expect(try database.confirmation(ofPlant: named.id)?.species == "Monstera deliciosa")
         #expect(try database.confirmation(ofPlant: named.id)?.source == .name)
         #expect(try database.confirmation(ofPlant: free.id) == nil)
@@ -114,7 +114,7 @@ import Testing
             source: .plantNetAPI, predictions: [SpeciesPrediction(rank: 1, scientificName: "Zamioculcas zamiifolia", confidence: 0.9)],
             uncertain: false
         )
-        let filed = try plants.fileIdentification(answer, photo: photo(3), createPlant: true)
+        let filed = try await plants.fileIdentification(answer, photo: photo(3), createPlant: true)
         let created = try #require(filed.plantId)
         #expect(try database.confirmation(ofPlant: created) == SpeciesConfirmation(
             species: "Zamioculcas zamiifolia", source: .identification, confirmedAt: try database.confirmation(ofPlant: created)?.confirmedAt
@@ -139,22 +139,22 @@ import Testing
     }
 
     /// Plants named in a CSV list are named by their owner: a catalog match is confirmed.
-    @Test func importedNamesAreConfirmed() throws {
+    @Test func importedNamesAreConfirmed() async throws {
         let home = try TemporaryHome()
         defer { home.cleanUp() }
         let plants = try collection(home, embedder: nil)
-        let report = try CSVPlantImport(collection: plants).run("name,room\nMonstera,Hall\nUnknown thing,Hall\n")
+        let report = try await CSVPlantImport(collection: plants).run("name,room\nMonstera,Hall\nUnknown thing,Hall\n")
         let added = try #require(report.added.first)
         #expect(try plants.database.confirmation(ofPlant: added.id)?.species == "Monstera deliciosa")
         #expect(report.unmatched.count == 1)
     }
 
     /// The schema refuses a vector whose size does not match its dimension, and a confirmation without a species.
-    @Test func theSchemaGuardsItsColumns() throws {
+    @Test func theSchemaGuardsItsColumns() async throws {
         let home = try TemporaryHome()
         defer { home.cleanUp() }
         let plants = try collection(home, embedder: nil)
-        let plant = try plants.addPlant(name: "Fern", photo: photo(1))
+        let plant = try await plants.addPlant(name: "Fern", photo: photo(1))
         let sha = try #require(try plants.database.photos(ofPlant: plant.id).first?.photo.sha256)
         #expect(throws: (any Error).self) {
             try plants.database.writer.write { db in

@@ -63,10 +63,10 @@ import Testing
         defer { stub.stop() }
         let monstera = CatalogPlant(scientificName: "Monstera deliciosa", commonNames: [], family: "Araceae", category: .tropicalFoliage)
         let collection = PlantCollection(
-            database: try home.open(), photos: PhotoLibrary(directory: home.directory, encoder: .storingOriginal),
+            store: try home.open(), photos: PhotoLibrary(directory: home.directory, encoder: .storingOriginal),
             careGuide: try CareGuide.bundled(), lookup: { $0.hasPrefix("Monstera") ? monstera : nil }
         )
-        let plant = try collection.addPlant(name: "Monstera")
+        let plant = try await collection.addPlant(name: "Monstera")
         let client = try TrefleClient(token: TrefleStub.token, baseURL: stub.baseURL, timeout: 1)
         stub.behaviour = .down
         #expect(await collection.enrichCareProfile(ofPlant: plant.id, client: client) != nil)

@@ -155,18 +155,18 @@ extension ServerDependencies {
         )
         dependencies.calendarFeed = CalendarFeed(file: directory.appending("calendar-feed-token"))
         // Log-ins live in the collection database, so a restart keeps everyone logged in until their log-in expires.
-        if let database = store?.2.database {
+        if let database = store?.2.sqlite {
             dependencies.sessionPersistence = SessionPersistence(
                 save: { hash, expiry, now in try database.saveLoginSession(idHash: hash, expiresAt: expiry, now: now) },
                 expiry: { hash in try database.loginSessionExpiry(idHash: hash) },
                 delete: { hash in try database.deleteLoginSession(idHash: hash) }
             )
         }
-        if let database = store?.2.database {
+        if let database = store?.2.store {
             // Every identification is logged for the statistics in Settings, with the same clock as the rest.
             dependencies.statistics = StatisticsCapability(
-                record: { run in try database.recordIdentificationRun(run, now: now()) },
-                summary: { last in try database.identificationStatistics(last: last, now: now()) }
+                record: { run in try await database.recordIdentificationRun(run, now: now(), retention: .standard) },
+                summary: { last in try await database.identificationStatistics(last: last, days: 30, now: now()) }
             )
         }
         dependencies.sessionSecret = LiveSettings.sessionSecret(directory, log: log)

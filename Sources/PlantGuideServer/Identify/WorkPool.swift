@@ -1,5 +1,6 @@
 import Foundation
 import NIOPosix
+import PlantStore
 
 /// Where the server's CPU-heavy work runs: photo decoding and re-encoding, inference and password hashing.
 ///
@@ -25,3 +26,5 @@ public final class WorkPool: Sendable {
         try await pool.runIfActive(work)
     }
 }
+
+extension WorkPool: HeavyWorkRunner {}

@@ -47,8 +47,8 @@ enum LiveIdentification {
                 // Photos are matched against the collection's stored embeddings ("Is this Spike?").
                 let recognizer = collection.map { collection in
                     CollectionRecognizer.live(
-                        settings: recognitionSettings(log: log), version: { try collection.database.exemplarsVersion(model: $0) },
-                        exemplars: { try collection.database.exemplars(model: $0) }
+                        settings: recognitionSettings(log: log), version: { try sqliteOnly(collection).exemplarsVersion(model: $0) },
+                        exemplars: { try sqliteOnly(collection).exemplars(model: $0) }
                     )
                 }
                 // Decoding and inference run on the work pool, never on the threads that serve requests.
@@ -193,12 +193,21 @@ enum LiveIdentification {
         return capability
     }
 
+    /// The collection's SQLite database. Recognition reads its exemplars synchronously on the work pool, so it is not on
+    /// ``CollectionStore`` yet: with another store it reports that instead of matching.
+    private static func sqliteOnly(_ collection: PlantCollection) throws(StoreError) -> CollectionDatabase {
+        guard let database = collection.sqlite else {
+            throw .invalid("Recognising the collection's own plants needs the SQLite store for now.")
+        }
+        return database
+    }
+
     /// The one enrichment of answers (names, family, catalog entry, care, related plants, uncertainty): the
     /// catalog, the species directory, names learned from Pl@ntNet and the care guide, each when available.
     static func enricher(
         catalog: PlantCatalog?, collection: PlantCollection?, log: @escaping @Sendable (String) -> Void
     ) -> AnswerEnricher {
-        var enricher = AnswerEnricher(catalog: catalog, learnedNames: collection?.database.learnedNames)
+        var enricher = AnswerEnricher(catalog: catalog, learnedNames: collection?.sqlite?.learnedNames)
         let directory = SpeciesDirectory()
         do {
             try directory.load()

@@ -19,19 +19,17 @@ enum LiveRecheck {
     ) -> RecheckCapability {
         let reserve = environment["PLANTGUIDE_RECHECK_RESERVE"].flatMap(Int.init).map { max(0, $0) } ?? RecheckDrain.defaultReserve
         let seconds = environment["PLANTGUIDE_RECHECK_INTERVAL"].flatMap(Double.init).map { min(max($0, 0.5), 86_400) } ?? 60
-        let database = collection.database
+        let database = collection.store
         var capability = RecheckCapability(
             queue: { answer, photos, reason in
-                // Storing re-encodes the photos: heavy, so off the request threads.
-                try await WorkPool.shared.run {
-                    try collection.fileIdentification(answer, recheck: (reason: reason, photos: photos)).id
-                }
+                // Storing re-encodes the photos: the collection does that on the work pool, off the request threads.
+                try await collection.fileIdentification(answer, recheck: (reason: reason, photos: photos)).id
             },
             drain: {
                 guard let capability = identification.capability, let ask = capability.recheck, let quota = capability.quota else {
                     return nil
                 }
-                let waiting = try database.queuedRecheckCount(now: collection.now())
+                let waiting = try await database.queuedRecheckCount(now: collection.now())
                 guard waiting > 0 else { return RecheckRun() }
                 // After a failed connection the client backs off; ask (without spending quota) whether it is back.
                 if let online = capability.online, !online.status().reachable, !(await online.check()).reachable {
@@ -47,19 +45,19 @@ enum LiveRecheck {
                 )
                 return try await drain.run(limit: itemsPerRound)
             },
-            summary: { try database.recheckSummary() },
+            summary: { try await database.recheckSummary() },
             suggestions: { plantID in
                 guard let id = LiveStore.plantID(plantID) else { return [] }
-                return try database.suggestions(plantId: id)
+                return try await database.suggestions(plantId: id, includeResolved: false)
             },
             settle: { plantID, suggestionID, accept in
-                guard let id = LiveStore.plantID(plantID), let suggestion = try database.suggestion(id: suggestionID),
+                guard let id = LiveStore.plantID(plantID), let suggestion = try await database.suggestion(id: suggestionID),
                     suggestion.plantId == id
                 else { throw ServerError.notFound("That suggestion") }
                 guard suggestion.resolution == nil else {
                     throw ServerError.badRequest("That suggestion was already \(suggestion.resolution?.rawValue ?? "settled").")
                 }
-                return accept ? try collection.acceptSuggestion(suggestionID) : try collection.dismissSuggestion(suggestionID)
+                return accept ? try await collection.acceptSuggestion(suggestionID) : try await collection.dismissSuggestion(suggestionID)
             },
             rescore: {
                 guard let model = identification.capability?.rescoreModel else { return nil }
@@ -69,13 +67,13 @@ enum LiveRecheck {
         )
         capability.reindex = {
             guard let embedder = identification.capability?.embedder else { return 0 }
-            let pending = try database.photosNeedingEmbedding(model: embedder.model).prefix(photosPerRound)
+            let pending = try await database.photosNeedingEmbedding(model: embedder.model).prefix(photosPerRound)
             var indexed = 0
             for photo in pending {
                 if Task.isCancelled { break }
                 // One photo per turn on the work pool, so identifications people ask for interleave with the indexing.
                 do {
-                    _ = try await WorkPool.shared.run { try collection.reindex(photo, with: embedder) }
+                    _ = try await collection.reindex(photo, with: embedder)
                     indexed += 1
                 } catch {
                     log("photo \(photo.sha256.prefix(12)) not indexed: \(error)")

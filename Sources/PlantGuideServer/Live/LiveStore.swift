@@ -22,7 +22,8 @@ enum LiveStore {
             return nil
         }
         collection.embedder = embedder(directory, log: log)
-        let planner = CarePlanner(database: collection.database, hemisphere: hemisphere, timeZone: .current, now: now)
+        collection.heavyWork = WorkPool.shared
+        let planner = CarePlanner(store: collection.store, hemisphere: hemisphere, timeZone: .current, now: now)
         return (collectionCapability(collection, planner: planner), careCapability(planner, timeZone: .current), collection)
     }
 
@@ -39,19 +40,23 @@ enum LiveStore {
     }
 
     private static func collectionCapability(_ collection: PlantCollection, planner: CarePlanner) -> CollectionCapability {
-        let database = collection.database
+        let database = collection.store
         return CollectionCapability(
             list: { room in
-                try database.plants(room: room).map { plant in entry(plant, photoID: try database.coverPhoto(ofPlant: plant.id)) }
+                var entries: [CollectionEntry] = []
+                for plant in try await database.plants(room: room) {
+                    entries.append(entry(plant, photoID: try await database.coverPhoto(ofPlant: plant.id)))
+                }
+                return entries
             },
             detail: { id in
-                guard let number = plantID(id), try database.plant(id: number) != nil else { return nil }
-                let details = try database.details(ofPlant: number)
-                let cover = try database.coverPhoto(ofPlant: number)
-                let photos = try database.photos(ofPlant: number).reversed().map { linked in
+                guard let number = plantID(id), try await database.plant(id: number) != nil else { return nil }
+                let details = try await database.details(ofPlant: number)
+                let cover = try await database.coverPhoto(ofPlant: number)
+                let photos = try await database.photos(ofPlant: number).reversed().map { linked in
                     CollectionPhoto(id: linked.photo.sha256, isCover: linked.photo.sha256 == cover, added: linked.addedAt)
                 }
-                let rechecks = try database.rechecks(ofIdentifications: details.identifications.map(\.id))
+                let rechecks = try await database.rechecks(ofIdentifications: details.identifications.map(\.id))
                 let identifications = details.identifications.map { filed in
                     let identification = filed.identification
                     let species = filed.chosenSpecies ?? identification.best?.scientificName
@@ -78,7 +83,7 @@ enum LiveStore {
                 let careLog = details.events.map { event in
                     CollectionEvent(date: day(event.day), text: event.task.pastTense.capitalized + (event.note.map { ": \($0)" } ?? ""))
                 }
-                let schedule = try planner.schedule(forPlant: number).map { task in
+                let schedule = try await planner.schedule(forPlant: number).map { task in
                     CollectionCareTask(
                         id: "\(number)-\(task.task.rawValue)", action: task.task.rawValue.capitalized, due: task.dueOn.map(day),
                         intervalDays: task.intervalDays, lastDone: task.lastDone.map(day), snoozedUntil: task.snoozedUntil.map(day),
@@ -93,7 +98,7 @@ enum LiveStore {
             add: { new in
                 let existing: Int64?
                 if let text = new.plantID {
-                    guard let number = plantID(text), try database.plant(id: number) != nil else {
+                    guard let number = plantID(text), try await database.plant(id: number) != nil else {
                         throw ServerError.notFound("That plant in your collection")
                     }
                     existing = number
@@ -102,89 +107,87 @@ enum LiveStore {
                 }
                 let plant: Plant
                 if let identification = new.identification {
-                    let filed = try collection.fileIdentification(
+                    let filed = try await collection.fileIdentification(
                         identification, photo: new.photos.first, plantId: existing, createPlant: existing == nil,
                         chosenSpecies: new.scientificName, nickname: new.nickname, room: new.room
                     )
-                    guard let id = filed.plantId, let saved = try database.plant(id: id) else {
+                    guard let id = filed.plantId, let saved = try await database.plant(id: id) else {
                         throw ServerError.failed("The plant was not saved.")
                     }
                     // An answer queued for a re-check when it was made: the plant's record takes its place in the queue.
-                    if let queued = new.queuedIdentificationID { try database.adoptRecheck(from: queued, to: filed.id) }
+                    if let queued = new.queuedIdentificationID { try await database.adoptRecheck(from: queued, to: filed.id) }
                     plant = saved
-                } else if let existing, let saved = try database.plant(id: existing) {
+                } else if let existing, let saved = try await database.plant(id: existing) {
                     plant = saved
-                    if let first = new.photos.first { try collection.addPhoto(first, toPlant: existing) }
+                    if let first = new.photos.first { try await collection.addPhoto(first, toPlant: existing) }
                 } else {
-                    plant = try collection.addPlant(
+                    plant = try await collection.addPlant(
                         name: new.scientificName, nickname: new.nickname, room: new.room, photo: new.photos.first
                     )
                 }
                 // The other photos of the same plant join it, in the order they were sent.
-                for photo in new.photos.dropFirst() { try collection.addPhoto(photo, toPlant: plant.id) }
-                return entry(plant, photoID: try database.details(ofPlant: plant.id).photos.last?.sha256)
+                for photo in new.photos.dropFirst() { try await collection.addPhoto(photo, toPlant: plant.id) }
+                return entry(plant, photoID: try await database.details(ofPlant: plant.id).photos.last?.sha256)
             },
             photo: { id in
-                guard let photo = try storedPhoto(id, database: database) else { return nil }
+                guard let photo = try await storedPhoto(id, database: database) else { return nil }
                 return try? Data(contentsOf: collection.photos.url(of: photo))
             },
             thumbnail: { id in
-                guard let photo = try storedPhoto(id, database: database) else { return nil }
+                guard let photo = try await storedPhoto(id, database: database) else { return nil }
                 if let url = collection.photos.thumbnailURL(of: photo), let data = try? Data(contentsOf: url) { return data }
                 return try? Data(contentsOf: collection.photos.url(of: photo))
             },
             addPhoto: { id, data in
-                let plant = try existingPlant(id, database: database)
-                // Decoding and re-encoding is heavy: off the request threads, as identifying is.
-                try await WorkPool.shared.run {
-                    do {
-                        try collection.addPhoto(data, toPlant: plant)
-                    } catch StoreError.photo(let reason) {
-                        // The photo itself is at fault (damaged, too small, too many pixels): the sender's to fix.
-                        throw ServerError.unprocessable("The photo could not be stored: \(reason)")
-                    }
+                let plant = try await existingPlant(id, database: database)
+                // Decoding and re-encoding is heavy: the collection does it on the work pool, as identifying is.
+                do {
+                    try await collection.addPhoto(data, toPlant: plant)
+                } catch StoreError.photo(let reason) {
+                    // The photo itself is at fault (damaged, too small, too many pixels): the sender's to fix.
+                    throw ServerError.unprocessable("The photo could not be stored: \(reason)")
                 }
             },
             removePhoto: { id, photoID in
-                let plant = try existingPlant(id, database: database)
-                try requirePhoto(photoID, of: plant, database: database)
-                try collection.removePhoto(photoID, fromPlant: plant)
+                let plant = try await existingPlant(id, database: database)
+                try await requirePhoto(photoID, of: plant, database: database)
+                try await collection.removePhoto(photoID, fromPlant: plant)
             },
             setCover: { id, photoID in
-                let plant = try existingPlant(id, database: database)
-                try requirePhoto(photoID, of: plant, database: database)
-                try database.setCoverPhoto(photoID, ofPlant: plant, now: collection.now())
+                let plant = try await existingPlant(id, database: database)
+                try await requirePhoto(photoID, of: plant, database: database)
+                try await database.setCoverPhoto(photoID, ofPlant: plant, now: collection.now())
             },
             update: { id, edit in
-                guard let number = plantID(id), var plant = try database.plant(id: number) else {
+                guard let number = plantID(id), var plant = try await database.plant(id: number) else {
                     throw ServerError.notFound("That plant in your collection")
                 }
                 plant.nickname = edit.nickname
                 plant.room = edit.room
                 plant.notes = edit.notes
-                try database.updatePlant(plant, now: collection.now())
+                try await database.updatePlant(plant, now: collection.now())
             },
-            remove: { id in try collection.removePlant(id: try existingPlant(id, database: database)) }
+            remove: { id in try await collection.removePlant(id: try await existingPlant(id, database: database)) }
         )
     }
 
     /// The recorded photo with this id (a SHA-256 in lower-case hex), or `nil`.
-    private static func storedPhoto(_ id: String, database: CollectionDatabase) throws -> StoredPhoto? {
+    private static func storedPhoto(_ id: String, database: any CollectionStore) async throws -> StoredPhoto? {
         guard id.count == 64, id.allSatisfy(\.isHexDigit) else { return nil }
-        return try database.photo(sha256: id)
+        return try await database.photo(sha256: id)
     }
 
     /// The number of a plant of the collection, or "not found" before anything is written.
-    private static func existingPlant(_ id: String, database: CollectionDatabase) throws -> Int64 {
-        guard let number = plantID(id), try database.plant(id: number) != nil else {
+    private static func existingPlant(_ id: String, database: any CollectionStore) async throws -> Int64 {
+        guard let number = plantID(id), try await database.plant(id: number) != nil else {
             throw ServerError.notFound("That plant in your collection")
         }
         return number
     }
 
     /// "Not found" unless the photo is one of the plant's.
-    private static func requirePhoto(_ photoID: String, of plant: Int64, database: CollectionDatabase) throws {
-        guard try database.photos(ofPlant: plant).contains(where: { $0.photo.sha256 == photoID }) else {
+    private static func requirePhoto(_ photoID: String, of plant: Int64, database: any CollectionStore) async throws {
+        guard try await database.photos(ofPlant: plant).contains(where: { $0.photo.sha256 == photoID }) else {
             throw ServerError.notFound("That photo of the plant")
         }
     }
@@ -193,7 +196,7 @@ enum LiveStore {
         CareCapability(
             due: { through in
                 let days = max(0, CalendarDay(through, in: timeZone).days(since: planner.today))
-                return try planner.due(withinDays: days).tasks.compactMap { task in
+                return try await planner.due(withinDays: days).tasks.compactMap { task in
                     guard let due = task.dueOn else { return nil }
                     return DueCareItem(
                         id: "\(task.plantId)-\(task.task.rawValue)", plantID: String(task.plantId), plantName: task.plantName,
@@ -202,16 +205,16 @@ enum LiveStore {
                 }
             },
             markDone: { id in
-                let (plant, task) = try scheduledTask(id, planner: planner)
-                _ = try planner.markDone(plantId: plant, task: task)
+                let (plant, task) = try await scheduledTask(id, planner: planner)
+                _ = try await planner.markDone(plantId: plant, task: task)
             },
             snooze: { id, days in
-                let (plant, task) = try scheduledTask(id, planner: planner)
-                _ = try planner.snooze(plantId: plant, task: task, days: days)
+                let (plant, task) = try await scheduledTask(id, planner: planner)
+                _ = try await planner.snooze(plantId: plant, task: task, days: days)
             },
             calendar: {
                 let today = planner.today
-                let tasks = try planner.upcoming(through: today.adding(days: 60))
+                let tasks = try await planner.upcoming(through: today.adding(days: 60))
                 return ICalendarWriter(now: Date()).calendar(for: tasks, today: today)
             }
         )
@@ -219,12 +222,12 @@ enum LiveStore {
 
     /// A care task id, `<plant>-<task>` as ``DueCareItem/id`` writes it, of a task the plant has: anything
     /// else is "not found" before a thing is written.
-    private static func scheduledTask(_ id: String, planner: CarePlanner) throws -> (Int64, CareTask) {
+    private static func scheduledTask(_ id: String, planner: CarePlanner) async throws -> (Int64, CareTask) {
         let notFound = ServerError.notFound("The care task “\(id)”")
         guard let dash = id.firstIndex(of: "-"), let plant = plantID(id[..<dash]),
               let task = CareTask(rawValue: String(id[id.index(after: dash)...]))
         else { throw notFound }
-        guard try planner.schedule(forPlant: plant).contains(where: { $0.task == task }) else { throw notFound }
+        guard try await planner.schedule(forPlant: plant).contains(where: { $0.task == task }) else { throw notFound }
         return (plant, task)
     }
 

@@ -43,18 +43,19 @@ public struct DueList: Sendable, Hashable, Codable {
 
 /// Care schedules over the collection: what is due, marking done, snoozing. Time is injected.
 public struct CarePlanner: Sendable {
-    public let database: CollectionDatabase
+    /// Where the plants' care state is kept.
+    public let store: any CollectionStore
     public let scheduler: CareScheduler
     /// The time zone that decides which calendar day "now" is.
     public let timeZone: TimeZone
     private let now: @Sendable () -> Date
 
-    /// A planner over `database`.
+    /// A planner over `store`.
     public init(
-        database: CollectionDatabase, hemisphere: Hemisphere, timeZone: TimeZone = .current,
+        store: any CollectionStore, hemisphere: Hemisphere, timeZone: TimeZone = .current,
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
-        self.database = database
+        self.store = store
         scheduler = CareScheduler(hemisphere: hemisphere)
         self.timeZone = timeZone
         self.now = now
@@ -64,8 +65,8 @@ public struct CarePlanner: Sendable {
     public var today: CalendarDay { CalendarDay(now(), in: timeZone) }
 
     /// Every task of one plant, scheduled or not, in task order.
-    public func schedule(forPlant plantId: Int64) throws(StoreError) -> [ScheduledTask] {
-        guard let state = try database.careStates(plantId: plantId).first else { throw .plantNotFound(plantId) }
+    public func schedule(forPlant plantId: Int64) async throws(StoreError) -> [ScheduledTask] {
+        guard let state = try await store.careStates(plantId: plantId, room: nil).first else { throw .plantNotFound(plantId) }
         let today = today
         var startDays = StartDays(timeZone: timeZone)
         return CareTask.allCases.map { scheduledTask($0, of: state, today: today, startDays: &startDays) }
@@ -73,10 +74,10 @@ public struct CarePlanner: Sendable {
 
     /// Tasks due from any past day up to `days` days from today (0: today only), grouped by room
     /// (rooms A–Z, plants without a room last), most overdue first, then by plant and task.
-    public func due(withinDays days: Int, room: String? = nil) throws(StoreError) -> DueList {
+    public func due(withinDays days: Int, room: String? = nil) async throws(StoreError) -> DueList {
         let today = today
         let through = today.adding(days: max(0, days))
-        var rooms = try collect(through: through, room: room, today: today, byRoom: true)
+        var rooms = try await collect(through: through, room: room, today: today, byRoom: true)
             .map { DueList.Room(room: $0.room, tasks: $0.tasks) }
         rooms.sort { lhs, rhs in
             switch (lhs.room, rhs.room) {
@@ -89,31 +90,31 @@ public struct CarePlanner: Sendable {
     }
 
     /// Scheduled tasks due on or before `through`, soonest first.
-    public func upcoming(through: CalendarDay, room: String? = nil) throws(StoreError) -> [ScheduledTask] {
-        try collect(through: through, room: room, today: today, byRoom: false).first?.tasks ?? []
+    public func upcoming(through: CalendarDay, room: String? = nil) async throws(StoreError) -> [ScheduledTask] {
+        try await collect(through: through, room: room, today: today, byRoom: false).first?.tasks ?? []
     }
 
     /// Logs `task` as done (today unless `day` is given) and returns the event and the moved task.
     @discardableResult
     public func markDone(
         plantId: Int64, task: CareTask, on day: CalendarDay? = nil, note: String? = nil
-    ) throws(StoreError) -> (event: CareEvent, next: ScheduledTask) {
+    ) async throws(StoreError) -> (event: CareEvent, next: ScheduledTask) {
         let today = today
         let day = day ?? today
         guard day <= today else { throw .invalid("Care can't be logged for a future day (\(day)); today is \(today).") }
-        let event = try database.logCare(plantId: plantId, task: task, day: day, note: note, now: now())
-        let next = try schedule(forPlant: plantId).first { $0.task == task }
+        let event = try await store.logCare(plantId: plantId, task: task, day: day, note: note, now: now())
+        let next = try await schedule(forPlant: plantId).first { $0.task == task }
         guard let next else { throw .plantNotFound(plantId) }
         return (event, next)
     }
 
     /// Puts a task off: it is not due before `days` days from today (cleared when it is done).
     @discardableResult
-    public func snooze(plantId: Int64, task: CareTask, days: Int) throws(StoreError) -> ScheduledTask {
+    public func snooze(plantId: Int64, task: CareTask, days: Int) async throws(StoreError) -> ScheduledTask {
         guard (1...365).contains(days) else { throw .invalid("Snooze for 1 to 365 days, not \(days).") }
         let until = today.adding(days: days)
-        try database.updateScheduleSettings(plantId: plantId, task: task) { $0.snoozedUntil = until }
-        guard let next = try schedule(forPlant: plantId).first(where: { $0.task == task }) else {
+        try await store.updateScheduleSettings(plantId: plantId, task: task) { $0.snoozedUntil = until }
+        guard let next = try await schedule(forPlant: plantId).first(where: { $0.task == task }) else {
             throw .plantNotFound(plantId)
         }
         return next
@@ -123,14 +124,14 @@ public struct CarePlanner: Sendable {
     /// group, or one per room (exact room name) when `byRoom`, the groups ordered by their first task.
     private func collect(
         through: CalendarDay, room: String?, today: CalendarDay, byRoom: Bool
-    ) throws(StoreError) -> [(room: String?, tasks: [ScheduledTask])] {
+    ) async throws(StoreError) -> [(room: String?, tasks: [ScheduledTask])] {
         // Find due tasks as plain numbers and sort those: copying and sorting full tasks (strings
         // and all) costs more than finding them once there are thousands. Tasks go straight into
         // their room's group, found once per plant rather than hashed once per task.
         // Each task found is one number: due day, position of the plant's state (states come in id
         // order, so this orders by plant id) and task. Sorting plain numbers is several times
         // faster than sorting tuples through a closure.
-        let states = try database.careStates(room: room)
+        let states = try await store.careStates(plantId: nil, room: room)
         var groups: [[UInt64]] = []
         var groupRooms: [String?] = []
         var groupOfRoom: [String?: Int] = [:]

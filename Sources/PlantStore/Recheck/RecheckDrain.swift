@@ -108,13 +108,13 @@ public struct RecheckDrain: Sendable {
         limit: Int? = nil, dryRun: Bool = false, progress: @Sendable (_ done: Int, _ total: Int) -> Void = { _, _ in }
     ) async throws(StoreError) -> RecheckRun {
         var run = RecheckRun(dryRun: dryRun)
-        let database = collection.database
+        let store = collection.store
         if !dryRun {
-            let expiry = try database.expireRechecks(now: collection.now())
+            let expiry = try await store.expireRechecks(now: collection.now())
             collection.photos.removeFiles(of: expiry.released)
             run.expired = expiry.expired
         }
-        let queue = try database.queuedRechecks(now: collection.now())
+        let queue = try await store.queuedRechecks(now: collection.now(), limit: nil)
         let chosen = limit.map { Array(queue.prefix(max(0, $0))) } ?? queue
         var projected = budget().remaining
         for (index, item) in chosen.enumerated() {
@@ -139,32 +139,32 @@ public struct RecheckDrain: Sendable {
                 run.items.append(entry(item, .wouldSend))
                 continue
             }
-            guard try database.claimRecheck(item.id, now: collection.now()) else {
+            guard try await store.claimRecheck(item.id, now: collection.now(), lease: 300, claimant: ProcessIdentity.current) else {
                 run.items.append(entry(item, .busy))
                 continue
             }
-            let photos: [Data]
-            do {
-                photos = try item.photos.map { queued throws(StoreError) in try read(queued.sha256) }
+            var photos: [Data] = []
+            do throws(StoreError) {
+                for queued in item.photos { photos.append(try await read(queued.sha256)) }
             } catch {
-                collection.photos.removeFiles(of: try database.failRecheck(item.id, reason: "\(error)", now: collection.now()))
+                collection.photos.removeFiles(of: try await store.failRecheck(item.id, reason: "\(error)", now: collection.now()))
                 run.failed += 1
                 run.items.append(entry(item, .failed, error: "\(error)"))
                 continue
             }
             switch await ask(photos, item.photos.map(\.organ)) {
             case .answered(let identification, let remaining):
-                guard let done = try database.completeRecheck(item.id, answer: identification, now: collection.now()) else {
+                guard let done = try await store.completeRecheck(item.id, answer: identification, now: collection.now()) else {
                     run.items.append(entry(item, .busy))
                     continue
                 }
                 // A re-check spends quota like any identification: the statistics count it (a log that cannot be
                 // written costs only the figure).
-                try? database.recordIdentificationRun(IdentificationRun(
+                try? await store.recordIdentificationRun(IdentificationRun(
                     date: collection.now(), strategy: "recheck", source: identification.source,
                     cacheHit: identification.source == .cache, apiCalled: identification.source == .plantNetAPI,
                     remainingRequests: remaining, timings: identification.timings
-                ), now: collection.now())
+                ), now: collection.now(), retention: .standard)
                 collection.photos.removeFiles(of: done.releasedPhotos)
                 run.sent += 1
                 if done.suggestion != nil { run.changed += 1 }
@@ -174,23 +174,23 @@ public struct RecheckDrain: Sendable {
                 answered.suggestionId = done.suggestion?.id
                 run.items.append(answered)
             case .failed(let reason):
-                collection.photos.removeFiles(of: try database.failRecheck(item.id, reason: reason, now: collection.now()))
+                collection.photos.removeFiles(of: try await store.failRecheck(item.id, reason: reason, now: collection.now()))
                 run.failed += 1
                 run.items.append(entry(item, .failed, error: reason))
             case .stop(let stop):
-                try database.releaseRecheck(item.id)
+                try await store.releaseRecheck(item.id)
                 run.stoppedBecause = stop.description
             }
             if run.stoppedBecause != nil { break }
         }
         progress(chosen.count, chosen.count)
-        run.skipped = try database.queuedRecheckCount(now: collection.now()) - (dryRun ? run.sent : 0)
+        run.skipped = try await store.queuedRecheckCount(now: collection.now()) - (dryRun ? run.sent : 0)
         run.remainingQuota = dryRun ? projected : budget().remaining
         return run
     }
 
-    private func read(_ sha256: String) throws(StoreError) -> Data {
-        guard let photo = try collection.database.photo(sha256: sha256) else { throw .photo("photo \(sha256) is not in the collection") }
+    private func read(_ sha256: String) async throws(StoreError) -> Data {
+        guard let photo = try await collection.store.photo(sha256: sha256) else { throw .photo("photo \(sha256) is not in the collection") }
         let url = collection.photos.url(of: photo)
         do {
             return try Data(contentsOf: url)

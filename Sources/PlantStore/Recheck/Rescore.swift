@@ -49,13 +49,13 @@ public struct Rescore: Sendable {
     }
 
     /// The identifications that would be re-scored.
-    public func candidates() throws(StoreError) -> [RescoreCandidate] {
-        try collection.database.rescoreCandidates(model: model)
+    public func candidates() async throws(StoreError) -> [RescoreCandidate] {
+        try await collection.store.rescoreCandidates(model: model)
     }
 
     /// Re-scores every candidate; `progress` is called before each with (done, total).
     public func run(progress: @Sendable (_ done: Int, _ total: Int) -> Void = { _, _ in }) async throws(StoreError) -> RescoreRun {
-        let candidates = try candidates()
+        let candidates = try await candidates()
         var run = RescoreRun(model: model)
         for (index, candidate) in candidates.enumerated() {
             progress(index, candidates.count)
@@ -66,13 +66,13 @@ public struct Rescore: Sendable {
                 previousSpecies: previous.best?.scientificName, previousModel: previous.model
             )
             do {
-                guard let photo = try collection.database.photo(sha256: candidate.photoSHA256) else {
+                guard let photo = try await collection.store.photo(sha256: candidate.photoSHA256) else {
                     throw StoreError.photo("photo \(candidate.photoSHA256) is not in the collection")
                 }
                 let data = try Data(contentsOf: collection.photos.url(of: photo))
                 var answer = try await classify(data)
                 answer.model = answer.model ?? model
-                let filed = try collection.database.fileRescore(
+                let filed = try await collection.store.fileRescore(
                     answer, of: candidate.identification, photoSHA256: candidate.photoSHA256, now: collection.now()
                 )
                 item.resultId = filed.result.id

@@ -30,7 +30,7 @@ public struct CSVPlantImport: Sendable {
     }
 
     /// Imports `text` (the file's content).
-    public func run(_ text: String) throws(StoreError) -> CSVImportReport {
+    public func run(_ text: String) async throws(StoreError) -> CSVImportReport {
         let rows = try Self.parse(text)
         guard let first = rows.first else { throw .badArchive("the CSV file is empty") }
         let known = ["name", "nickname", "room", "notes"]
@@ -57,7 +57,7 @@ public struct CSVPlantImport: Sendable {
                 collection.careGuide.profile(for: match, name: name)
             ))
         }
-        let result = try collection.database.addPlantsSkippingDuplicates(additions, now: collection.now())
+        let result = try await collection.store.addPlantsSkippingDuplicates(additions, now: collection.now())
         report.added = result.added
         report.alreadyPresent = result.skipped
         return report

@@ -55,14 +55,14 @@ struct StoreBenchmark: BenchmarkSuite {
             if !seeds.isEmpty { try database.addPlants(seeds, now: start) }
         }
 
-        let planner = CarePlanner(database: database, hemisphere: .north, timeZone: .current) { start.addingTimeInterval(86_400 * 3) }
+        let planner = CarePlanner(store: database, hemisphere: .north, timeZone: .current) { start.addingTimeInterval(86_400 * 3) }
         var dueCount = 0, listCount = 0
-        _ = try planner.due(withinDays: 7)
+        _ = try await planner.due(withinDays: 7)
         _ = try database.plants()
         var stateRead: [Double] = [], due: [Double] = [], list: [Double] = [], roomList: [Double] = [], dueCPU: [Double] = [], listCPU: [Double] = []
         for _ in 0..<20 {
             var cpu = Self.threadCPUSeconds()
-            due.append(try Measure.seconds { dueCount = try planner.due(withinDays: 7).rooms.reduce(0) { $0 + $1.tasks.count } })
+            due.append(try await Measure.seconds { dueCount = try await planner.due(withinDays: 7).rooms.reduce(0) { $0 + $1.tasks.count } })
             dueCPU.append(Self.threadCPUSeconds() - cpu)
             cpu = Self.threadCPUSeconds()
             list.append(try Measure.seconds { listCount = try database.plants().count })

@@ -35,7 +35,7 @@ struct CareDoneCommand: AsyncParsableCommand {
     func run() async throws {
         let console = Console()
         let planner = try CollectionEnvironment.load().planner
-        let (event, next) = try planner.markDone(
+        let (event, next) = try await planner.markDone(
             plantId: try parsePlantId(id), task: task, on: try parseDay(date, option: "--date"), note: note
         )
         if output.json {

@@ -29,7 +29,7 @@ struct CareDueCommand: AsyncParsableCommand {
     func run() async throws {
         let console = Console()
         let planner = try CollectionEnvironment.load().planner
-        let list = try planner.due(withinDays: days, room: room)
+        let list = try await planner.due(withinDays: days, room: room)
         if output.json {
             try console.printJSON(list)
             return

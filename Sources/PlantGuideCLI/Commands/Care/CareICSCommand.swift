@@ -34,7 +34,7 @@ struct CareICSCommand: AsyncParsableCommand {
         let environment = try CollectionEnvironment.load()
         let planner = environment.planner
         let today = planner.today
-        let tasks = try planner.upcoming(through: today.adding(days: days))
+        let tasks = try await planner.upcoming(through: today.adding(days: days))
         let text = ICalendarWriter(now: environment.now()).calendar(for: tasks, today: today)
         guard let output else {
             if json {

@@ -66,7 +66,7 @@ struct CareScheduleCommand: AsyncParsableCommand {
                 if resume { settings.paused = false }
             }
         }
-        let schedule = try environment.planner.schedule(forPlant: plantId)
+        let schedule = try await environment.planner.schedule(forPlant: plantId)
         if output.json {
             try console.printJSON(schedule)
             return

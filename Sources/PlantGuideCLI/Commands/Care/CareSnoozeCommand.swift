@@ -34,7 +34,7 @@ struct CareSnoozeCommand: AsyncParsableCommand {
     func run() async throws {
         let console = Console()
         let planner = try CollectionEnvironment.load().planner
-        let next = try planner.snooze(plantId: try parsePlantId(id), task: task, days: days)
+        let next = try await planner.snooze(plantId: try parsePlantId(id), task: task, days: days)
         if output.json {
             try console.printJSON(next)
             return

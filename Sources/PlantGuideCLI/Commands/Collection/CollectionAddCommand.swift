@@ -54,7 +54,7 @@ struct CollectionAddCommand: AsyncParsableCommand {
         let console = Console()
         let environment = try CollectionEnvironment.load(embedder: photo == nil ? nil : CollectionEnvironment.defaultEmbedder())
         let photoData = try photo.map(readInputFile)
-        let plant = try environment.collection.addPlant(
+        let plant = try await environment.collection.addPlant(
             name: name.isEmpty ? nil : name.joined(separator: " "), species: species, nickname: nickname, room: room,
             acquiredOn: try parseDay(acquired, option: "--acquired"), notes: notes, photo: photoData
         )

@@ -13,13 +13,13 @@ import PlantStore
 /// instant) pins the clock for demos and tests.
 struct CollectionEnvironment {
     let directory: DataDirectory
+    /// The collection's SQLite database (the command line's store until `--database` arrives).
+    let database: CollectionDatabase
     let collection: PlantCollection
     let planner: CarePlanner
     let catalog: PlantCatalog
     /// The current time (pinned by `PLANTGUIDE_NOW`).
     let now: @Sendable () -> Date
-
-    var database: CollectionDatabase { collection.database }
 
     /// - Parameter embedder: computes the embedding of each photo added (see ``defaultEmbedder(environment:)``).
     static func load(
@@ -29,12 +29,16 @@ struct CollectionEnvironment {
         let now = try clock(environment)
         let hemisphere = try Self.hemisphere(environment)
         let catalog = PlantCatalog()
-        var collection = try PlantCollection.open(
-            in: directory, encoder: LivePhotoEncoder.make(), lookup: Self.lookup(in: catalog), now: now
+        let database = try CollectionDatabase.open(in: directory)
+        var collection = PlantCollection(
+            store: database, photos: PhotoLibrary(directory: directory, encoder: LivePhotoEncoder.make()),
+            careGuide: try CareGuide.bundled(), lookup: Self.lookup(in: catalog), now: now
         )
         collection.embedder = embedder
-        let planner = CarePlanner(database: collection.database, hemisphere: hemisphere, timeZone: .current, now: now)
-        return CollectionEnvironment(directory: directory, collection: collection, planner: planner, catalog: catalog, now: now)
+        let planner = CarePlanner(store: database, hemisphere: hemisphere, timeZone: .current, now: now)
+        return CollectionEnvironment(
+            directory: directory, database: database, collection: collection, planner: planner, catalog: catalog, now: now
+        )
     }
 
     /// The embedder of the installed default model, or `nil` when none is installed or it cannot be loaded (photos

@@ -79,7 +79,8 @@ struct CollectionFindCommand: AsyncParsableCommand {
             console.print("None of your plants matches this photo above \(settings.plantThreshold)\(closest).")
         }
         for match in recognition.matches {
-            console.print(console.matchLine(match, care: environment.wateringNote(plantId: match.plantId)))
+            let note = await environment.wateringNote(plantId: match.plantId)
+            console.print(console.matchLine(match, care: note))
         }
         for candidate in recognition.candidates {
             console.print(String(format: "Species from your confirmed photos: %@ (%.2f)", candidate.scientificName, candidate.confidence))
@@ -121,8 +122,8 @@ extension Console {
 extension CollectionEnvironment {
     /// When a plant's watering is due, as the "Is this …?" line says it: "watering due today", "watering due in
     /// 2 days", "watering overdue by 3 days"; `nil` when it is not scheduled or cannot be read.
-    func wateringNote(plantId: Int64) -> String? {
-        guard let task = try? planner.schedule(forPlant: plantId).first(where: { $0.task == .water }), let due = task.dueOn else {
+    func wateringNote(plantId: Int64) async -> String? {
+        guard let task = try? await planner.schedule(forPlant: plantId).first(where: { $0.task == .water }), let due = task.dueOn else {
             return nil
         }
         let days = due.days(since: planner.today)

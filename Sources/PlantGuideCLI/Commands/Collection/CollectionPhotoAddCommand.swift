@@ -24,7 +24,7 @@ struct CollectionPhotoAddCommand: AsyncParsableCommand {
     func run() async throws {
         let console = Console()
         let environment = try CollectionEnvironment.load(embedder: CollectionEnvironment.defaultEmbedder())
-        let stored = try environment.collection.addPhoto(try readInputFile(photo), toPlant: try parsePlantId(id))
+        let stored = try await environment.collection.addPhoto(try readInputFile(photo), toPlant: try parsePlantId(id))
         if output.json {
             try console.printJSON(PhotoJSON(photo: stored, library: environment.collection.photos))
         } else {

@@ -26,7 +26,7 @@ struct CollectionPhotoRemoveCommand: AsyncParsableCommand {
         let environment = try CollectionEnvironment.load()
         let plantId = try parsePlantId(id)
         let entry = try resolvePlantPhoto(photo, plantId: plantId, database: environment.database)
-        try environment.collection.removePhoto(entry.photo.sha256, fromPlant: plantId)
+        try await environment.collection.removePhoto(entry.photo.sha256, fromPlant: plantId)
         if output.json {
             try console.printJSON(["removed": entry.photo.sha256])
         } else {

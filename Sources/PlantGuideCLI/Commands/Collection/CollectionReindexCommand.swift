@@ -45,14 +45,14 @@ struct CollectionReindexCommand: AsyncParsableCommand {
     /// Embeds every photo of the collection that has no embedding of `embedder`'s model, with a progress bar.
     static func indexPending(
         _ environment: CollectionEnvironment, with embedder: PhotoEmbedder
-    ) throws -> (indexed: Int, failures: [Failure]) {
+    ) async throws -> (indexed: Int, failures: [Failure]) {
         let pending = try environment.database.photosNeedingEmbedding(model: embedder.model)
         let bar = ProgressBar(label: "Indexing")
         var failures: [Failure] = []
         for (index, photo) in pending.enumerated() {
             bar.update(done: Double(index), total: Double(pending.count), detail: "\(index)/\(pending.count)", force: index == 0)
             do {
-                _ = try environment.collection.reindex(photo, with: embedder)
+                _ = try await environment.collection.reindex(photo, with: embedder)
             } catch {
                 failures.append(Failure(photo: photo.sha256, error: "\(error)"))
             }
@@ -68,7 +68,7 @@ struct CollectionReindexCommand: AsyncParsableCommand {
         let embedder = PhotoEmbedder.live(classifier: classifier)
         let environment = try CollectionEnvironment.load()
         let before = try environment.database.embeddingCoverage(model: embedder.model)
-        let (indexed, failures) = try Self.indexPending(environment, with: embedder)
+        let (indexed, failures) = try await Self.indexPending(environment, with: embedder)
         let report = Report(
             model: embedder.model, photos: before.photos, indexed: indexed, alreadyCurrent: before.current, failed: failures
         )

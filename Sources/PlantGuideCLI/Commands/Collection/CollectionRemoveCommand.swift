@@ -23,7 +23,7 @@ struct CollectionRemoveCommand: AsyncParsableCommand {
         let environment = try CollectionEnvironment.load()
         let plantId = try parsePlantId(id)
         guard let plant = try environment.database.plant(id: plantId) else { throw StoreError.plantNotFound(plantId) }
-        try environment.collection.removePlant(id: plantId)
+        try await environment.collection.removePlant(id: plantId)
         if output.json {
             try console.printJSON(["removed": PlantJSON(plant: plant)])
         } else {

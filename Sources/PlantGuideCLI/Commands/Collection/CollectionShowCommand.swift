@@ -26,7 +26,7 @@ struct CollectionShowCommand: AsyncParsableCommand {
         let environment = try CollectionEnvironment.load()
         let plantId = try parsePlantId(id)
         let details = try environment.database.details(ofPlant: plantId)
-        let schedule = try environment.planner.schedule(forPlant: plantId)
+        let schedule = try await environment.planner.schedule(forPlant: plantId)
         let rechecks = try environment.database.rechecks(ofIdentifications: details.identifications.map(\.id))
         let suggestions = try environment.database.suggestions(plantId: plantId)
         if output.json {

@@ -121,11 +121,13 @@ struct IdentifyCommand: AsyncParsableCommand {
             let quota = setup.quota.status()
             // An answer the device gave in Pl@ntNet's place waits for a re-check, saved or not (when Pl@ntNet is set up).
             let recheck = identifier.online == nil ? nil : result.recheckReason
-            let filed = try save || recheck != nil
-                ? file(
+            var filed: FiledIdentification?
+            if save || recheck != nil {
+                filed = try await file(
                     result.preferredWithTimings, photos: files, save: save, recheck: recheck, console: console,
                     embedder: classifier.map { PhotoEmbedder.live(classifier: $0) }
-                ) : nil
+                )
+            }
             if output.json {
                 var answer = HybridIdentify.Output(result, quota: quota)
                 answer.saved = filed.flatMap { save ? HybridIdentify.Output.Saved(identificationId: $0.id, plantId: $0.plantId) : nil }
@@ -136,9 +138,13 @@ struct IdentifyCommand: AsyncParsableCommand {
             } else {
                 // What is due for a recognised plant ("watering due in 2 days"), read only when one was recognised.
                 let collection = (result.collectionMatches ?? []).isEmpty ? nil : try? CollectionEnvironment.load()
+                var notes: [Int64: String] = [:]
+                for match in result.collectionMatches ?? [] {
+                    notes[match.plantId] = await collection?.wateringNote(plantId: match.plantId)
+                }
                 HybridIdentify.printText(
                     result, quota: quota, photos: files, threshold: hybrid.threshold, top: top, console: console,
-                    care: { plant in collection?.wateringNote(plantId: plant) }
+                    care: { plant in notes[plant] }
                 )
                 if let filed, save {
                     console.print("Saved as identification \(filed.id)" + (filed.plantId.map { " of plant \($0)" } ?? "") + ".")
@@ -163,7 +169,7 @@ struct IdentifyCommand: AsyncParsableCommand {
     private func file(
         _ identification: Identification, photos paths: [String], save: Bool, recheck: RecheckReason?, console: Console,
         embedder: PhotoEmbedder?
-    ) throws -> FiledIdentification? {
+    ) async throws -> FiledIdentification? {
         do {
             let environment = try CollectionEnvironment.load(embedder: embedder)
             var photos: [(data: Data, organ: String)] = []
@@ -171,7 +177,7 @@ struct IdentifyCommand: AsyncParsableCommand {
                 let organ = index < hybrid.organs.count ? hybrid.organs[index] : .auto
                 photos.append((try HybridIdentify.readPhoto(path), organ.rawValue))
             }
-            return try environment.collection.fileIdentification(
+            return try await environment.collection.fileIdentification(
                 identification, photo: save ? photos.first?.data : nil, plantId: save ? plant : nil, createPlant: save && createPlant,
                 room: room, recheck: recheck.map { (reason: $0, photos: photos) }
             )

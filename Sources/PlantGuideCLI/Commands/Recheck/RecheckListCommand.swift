@@ -82,7 +82,7 @@ struct RecheckAcceptCommand: AsyncParsableCommand {
 
     func run() async throws {
         let environment = try CollectionEnvironment.load()
-        try SuggestionOutput.show(try environment.collection.acceptSuggestion(id), environment: environment, json: output.json)
+        try await SuggestionOutput.show(try environment.collection.acceptSuggestion(id), environment: environment, json: output.json)
     }
 }
 
@@ -101,7 +101,7 @@ struct RecheckDismissCommand: AsyncParsableCommand {
 
     func run() async throws {
         let environment = try CollectionEnvironment.load()
-        try SuggestionOutput.show(try environment.collection.dismissSuggestion(id), environment: environment, json: output.json)
+        try await SuggestionOutput.show(try environment.collection.dismissSuggestion(id), environment: environment, json: output.json)
     }
 }
 

@@ -49,7 +49,7 @@ struct RecheckRescoreCommand: AsyncParsableCommand {
             try classifier.identify(photos: [photo], top: 5, threshold: 0.7)
         }
         if dryRun {
-            let candidates = try rescore.candidates()
+            let candidates = try await rescore.candidates()
             if output.json {
                 try console.printJSON(candidates.map {
                     DryRunItem(plantId: $0.plant.id, identificationId: $0.identification.id, previousModel: $0.identification.identification.model)

@@ -25,9 +25,9 @@ struct ExportCommand: AsyncParsableCommand {
     func run() async throws {
         let console = Console()
         let environment = try CollectionEnvironment.load()
-        var archive = CollectionArchive(database: environment.database, photos: environment.collection.photos)
+        var archive = CollectionArchive(store: environment.database, photos: environment.collection.photos)
         archive.generator = "PlantGuide \(PlantGuideVersion.current)"
-        let content = try archive.export(to: URL(fileURLWithPath: file), now: Date())
+        let content = try await archive.export(to: URL(fileURLWithPath: file), now: Date())
         let counts = TransferCounts(
             file: file, plants: content.plants.count, events: content.plants.reduce(0) { $0 + $1.events.count },
             photos: content.photos.count, identifications: content.identifications.count

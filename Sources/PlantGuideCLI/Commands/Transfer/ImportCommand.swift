@@ -31,8 +31,8 @@ struct ImportCommand: AsyncParsableCommand {
         let environment = try CollectionEnvironment.load()
         let data = try readInputFile(file)
         if data.starts(with: [0x50, 0x4B, 0x03, 0x04]) {
-            let archive = CollectionArchive(database: environment.database, photos: environment.collection.photos)
-            let summary = try archive.importArchive(from: URL(fileURLWithPath: file))
+            let archive = CollectionArchive(store: environment.database, photos: environment.collection.photos)
+            let summary = try await archive.importArchive(from: URL(fileURLWithPath: file))
             if output.json {
                 try console.printJSON(summary)
             } else {
@@ -41,13 +41,13 @@ struct ImportCommand: AsyncParsableCommand {
                         + "\(counted(summary.eventsAdded, "care event")), \(counted(summary.photosAdded, "photo")), "
                         + "\(counted(summary.identificationsAdded, "identification")).")
             }
-            if summary.photosAdded > 0 { indexPhotos(environment, console: console) }
+            if summary.photosAdded > 0 { await indexPhotos(environment, console: console) }
             return
         }
         guard let text = String(data: data, encoding: .utf8) else {
             throw ValidationError("\(file) is neither a PlantGuide export (.zip) nor a UTF-8 CSV file.")
         }
-        let report = try CSVPlantImport(collection: environment.collection).run(text)
+        let report = try await CSVPlantImport(collection: environment.collection).run(text)
         if output.json {
             try console.printJSON(CSVJSON(
                 added: report.added.map(PlantJSON.init), alreadyPresent: report.alreadyPresent, unmatched: report.unmatched
@@ -65,11 +65,11 @@ struct ImportCommand: AsyncParsableCommand {
     /// Archives carry photos, not their embeddings: the imported photos are indexed with the installed model at once,
     /// so the plants are recognised. Without a model (or when it cannot be loaded) they wait for
     /// `plantguide collection reindex`, which is said; the import itself stands either way.
-    private func indexPhotos(_ environment: CollectionEnvironment, console: Console) {
+    private func indexPhotos(_ environment: CollectionEnvironment, console: Console) async {
         guard let url = ModelStore(dataDirectory: environment.directory).defaultModel() else { return }
         do {
             let embedder = PhotoEmbedder.live(classifier: try Classifier(contentsOf: url))
-            let (indexed, failures) = try CollectionReindexCommand.indexPending(environment, with: embedder)
+            let (indexed, failures) = try await CollectionReindexCommand.indexPending(environment, with: embedder)
             if !output.json { console.print("Indexed \(counted(indexed, "photo")) for recognising your plants.") }
             if !failures.isEmpty {
                 console.warn("warning: \(counted(failures.count, "photo")) could not be indexed; `plantguide collection reindex` tries again.")
