@@ -10,9 +10,11 @@ public final class PlantNetService: Sendable {
     /// The HTTP client.
     public let client: PlantNetClient
     /// The daily quota.
-    public let quota: QuotaTracker
+    public let quota: any QuotaLedger
     /// Answers by photo; `nil` disables caching.
-    public let cache: IdentificationCache?
+    public let cache: (any AnswerCache)?
+    /// Told when an answer could not be cached (it is still answered).
+    public let warn: @Sendable (String) -> Void
     /// The offline back-off.
     public let reachability: Reachability
     /// Where the reference photos of answers are kept; `nil` keeps none.
@@ -20,9 +22,10 @@ public final class PlantNetService: Sendable {
 
     /// Assembles a service from its parts.
     public init(
-        client: PlantNetClient, quota: QuotaTracker, cache: IdentificationCache?, reachability: Reachability,
-        referenceImages: ReferenceImageStore? = nil
+        client: PlantNetClient, quota: any QuotaLedger, cache: (any AnswerCache)?, reachability: Reachability,
+        referenceImages: ReferenceImageStore? = nil, warn: @escaping @Sendable (String) -> Void = { _ in }
     ) {
+        self.warn = warn
         self.client = client
         self.quota = quota
         self.cache = cache
@@ -31,38 +34,44 @@ public final class PlantNetService: Sendable {
     }
 
     /// Identifies one plant from 1–5 prepared photos, from the cache when it can.
-    public func identify(_ images: [PlantNetImage], options: PlantNetOptions = PlantNetOptions()) async throws(PlantNetError)
-        -> PlantNetAnswer {
+    /// - Parameter floor: requests to leave for others (see ``QuotaLedger/reserve(keeping:)``); a re-check run keeps some.
+    public func identify(
+        _ images: [PlantNetImage], options: PlantNetOptions = PlantNetOptions(), keeping floor: Int = 0
+    ) async throws(PlantNetError) -> PlantNetAnswer {
         try PlantNetRequestRules.validate(images, options: options)
         let key = CacheKey(images: images, options: options)
-        if let cached = cache?.lookup(key) {
-            try? cache?.flush()
-            return cached
-        }
+        if let cached = await cache?.answer(for: key) { return cached }
         if let until = reachability.retryAfter {
             throw .offline("the last connection failed; not retrying before \(PlantNetError.format(until))")
         }
-        try quota.checkAvailable()
+        _ = try await quota.reserve(keeping: floor)
         let answer: PlantNetAnswer
         do {
             answer = try await client.identify(images, options: options)
         } catch {
             switch error {
-            case .offline: reachability.markUnreachable()
-            case .quotaExhausted(let resetsAt): _ = try? quota.recordExhausted(resetsAt: resetsAt)
+            case .offline:
+                // The request never reached Pl@ntNet: it costs nothing.
+                reachability.markUnreachable()
+                await quota.cancelReservation()
+            case .quotaExhausted(let resetsAt): _ = try? await quota.recordExhausted(resetsAt: resetsAt)
             default: break
             }
             throw error
         }
         reachability.markReachable()
         var result = answer
-        let status = try? quota.record(remaining: answer.remainingRequests)
+        let status = try? await quota.settle(remaining: answer.remainingRequests)
         // Reference photos are kept before caching, so the cached answer points at the local copies.
         if let referenceImages {
             result.identification = await referenceImages.keep(answer.identification)
         }
         // The call was made and counted: a cache that cannot be written only costs a later repeat call.
-        cache?.storeKeepingAnswer(result, for: key)
+        do {
+            try await cache?.keep(result, for: key)
+        } catch {
+            warn("the identification could not be cached (\(error)); it is still answered")
+        }
         result.remainingRequests = answer.remainingRequests ?? status?.remaining
         return result
     }

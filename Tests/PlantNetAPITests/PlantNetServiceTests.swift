@@ -43,8 +43,8 @@ import Testing
             let api = PlantNetService(
                 client: PlantNetClient(configuration: PlantNetConfiguration(baseURL: stub.baseURL, apiKey: "stub-key"), sleep: { _ in }),
                 quota: QuotaTracker(file: folder.appendingPathComponent("quota.json")),
-                cache: IdentificationCache(file: blocker.appendingPathComponent("cache.json"), warn: warnings.add),
-                reachability: Reachability()
+                cache: IdentificationCache(file: blocker.appendingPathComponent("cache.json")),
+                reachability: Reachability(), warn: warnings.add
             )
             let answer = try await api.identify([image(3)])
             #expect(answer.identification.source == .plantNetAPI)
@@ -61,9 +61,9 @@ import Testing
             let folder = try temporaryFolder()
             let api = service(stub, folder: folder)
             _ = try await api.identify([image(1)])
-            #expect(api.quota.status().remaining == 1)
+            #expect(await api.quota.status().remaining == 1)
             _ = try await api.identify([image(2)])
-            #expect(api.quota.status().level == .exhausted)
+            #expect(await api.quota.status().level == .exhausted)
             let error = await #expect(throws: PlantNetError.self) { try await api.identify([image(3)]) }
             guard case .quotaExhausted = error else { Issue.record("got \(String(describing: error))"); return }
             #expect(stub.requestCount == 2)  // blocked before sending
@@ -78,7 +78,7 @@ import Testing
             await #expect(throws: PlantNetError.self) { try await api.identify([image(1)]) }
             await #expect(throws: PlantNetError.self) { try await api.identify([image(2)]) }
             #expect(stub.requestCount == 1)
-            #expect(api.quota.status().isBlocked)
+            #expect(await api.quota.status().isBlocked)
         }
     }
 

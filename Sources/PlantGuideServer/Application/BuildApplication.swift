@@ -126,6 +126,10 @@ extension ServerDependencies {
         let collectionForAnswers = store?.2
         // `plantguide serve` refuses a limit that is not a number of seconds; here such a value means the default.
         let onDeviceTimeout = LiveIdentification.onDeviceTimeout(environment: environment)
+        // The Pl@ntNet quota and cache live in the collection's store, shared with the command line (and replicas).
+        let plantNet = PlantNetState.live(
+            directory: directory, collection: store?.2, environment: environment, now: now, warn: log
+        )
         let loadLocal = { @Sendable in
             LiveIdentification.localParts(
                 directory: directory, catalog: catalogForAnswers, collection: collectionForAnswers,
@@ -135,7 +139,8 @@ extension ServerDependencies {
         let local = Mutex(loadLocal())
         let identification: @Sendable () -> IdentificationCapability? = {
             LiveIdentification.make(
-                local: local.withLock { $0 }, directory: directory, environment: environment, http: http, log: log
+                local: local.withLock { $0 }, directory: directory, environment: environment, http: http, plantNet: plantNet,
+                log: log
             )
         }
         var dependencies = ServerDependencies(
@@ -145,7 +150,7 @@ extension ServerDependencies {
         // A key saved in Settings is used at once: identification is rebuilt over it, the on-device model kept.
         let holder = dependencies.currentIdentification
         dependencies.settings = LiveSettings.make(
-            directory: directory, environment: environment, log: log,
+            directory: directory, environment: environment, plantNet: plantNet, log: log,
             keySaved: { holder.replace(with: identification()) },
             preferencesSaved: {
                 let reloaded = loadLocal()

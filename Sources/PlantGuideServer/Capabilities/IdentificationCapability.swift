@@ -145,7 +145,7 @@ public struct IdentificationCapability: Sendable {
     /// Asks Pl@ntNet about an identification from the re-check queue, when Pl@ntNet is configured.
     public var recheck: (@Sendable (_ photos: [Data], _ organs: [String]) async -> RecheckAnswer)?
     /// The Pl@ntNet quota now, for the re-check queue's reserve.
-    public var quota: (@Sendable () -> (remaining: Int?, blocked: Bool))?
+    public var quota: (@Sendable () async -> (remaining: Int?, blocked: Bool))?
     /// The on-device model that re-scores saved identifications (its name, and a classifier of one photo), when one is
     /// loaded.
     public var rescoreModel: (name: String, classify: @Sendable (Data) async throws -> Identification)?

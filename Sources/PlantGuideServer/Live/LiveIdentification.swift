@@ -94,7 +94,7 @@ enum LiveIdentification {
     /// stored in the data directory), or `nil` when neither a model nor an API key is available. Called again
     /// when a key is saved in Settings. Pl@ntNet and its reference photos are fetched with `http`.
     static func make(
-        local: LocalParts, directory: DataDirectory, environment: [String: String], http: HTTPClient,
+        local: LocalParts, directory: DataDirectory, environment: [String: String], http: HTTPClient, plantNet: PlantNetState,
         log: @escaping @Sendable (String) -> Void
     ) -> IdentificationCapability? {
         let onDevice = local.onDevice
@@ -102,7 +102,7 @@ enum LiveIdentification {
         var summaries: [String] = local.onDeviceSummary.map { [$0] } ?? []
         var online: OnlineIdentifier?
         var connection: OnlineConnection?
-        var quotaNow: (@Sendable () -> (remaining: Int?, blocked: Bool))?
+        var quotaNow: (@Sendable () async -> (remaining: Int?, blocked: Bool))?
         let referenceStore = referenceImages(directory, http: http)
         var onlineMissing = "no Pl@ntNet API key is configured."
         do throws(PlantNetError) {
@@ -111,8 +111,8 @@ enum LiveIdentification {
                 try? directory.create()
                 let client = PlantNetClient(configuration: configuration, http: http, log: { _ in })
                 let service = PlantNetService(
-                    client: client, quota: quota(directory), cache: cache(directory, log: log), reachability: Reachability(),
-                    referenceImages: referenceStore
+                    client: client, quota: plantNet.quota, cache: plantNet.cache, reachability: Reachability(),
+                    referenceImages: referenceStore, warn: log
                 )
                 // Re-encoding the photos for upload is heavy too: it runs on the work pool; the wait does not.
                 online = OnlineIdentifier { photos, organs, options in
@@ -139,7 +139,7 @@ enum LiveIdentification {
                     return status()
                 }
                 let tracker = service.quota
-                quotaNow = { let status = tracker.status(); return (status.remaining, status.isBlocked) }
+                quotaNow = { let status = await tracker.status(); return (status.remaining, status.isBlocked) }
                 summaries.append("Pl@ntNet")
             }
         } catch {
@@ -259,14 +259,6 @@ enum LiveIdentification {
     /// The reference photos of Pl@ntNet answers, kept beside the cache.
     static func referenceImages(_ directory: DataDirectory, http: HTTPClient) -> ReferenceImageStore {
         ReferenceImageStore(directory: directory.appending("reference-photos"), http: http)
-    }
-
-    static func quota(_ directory: DataDirectory) -> QuotaTracker {
-        QuotaTracker(file: directory.appending("plantnet-quota.json"))
-    }
-
-    static func cache(_ directory: DataDirectory, log: @escaping @Sendable (String) -> Void) -> IdentificationCache {
-        IdentificationCache(file: directory.appending("plantnet-cache.json"), warn: log)
     }
 
     /// JPEG q 90, long side ≤ 1280 px, metadata stripped, as Pl@ntNet wants it.

@@ -40,7 +40,7 @@ enum LiveRecheck {
                 }
                 let drain = RecheckDrain(
                     collection: collection, reserve: reserve,
-                    budget: { let now = quota(); return RecheckBudget(remaining: now.remaining, blocked: now.blocked) },
+                    budget: { let now = await quota(); return RecheckBudget(remaining: now.remaining, blocked: now.blocked) },
                     ask: ask
                 )
                 return try await drain.run(limit: itemsPerRound)

@@ -24,7 +24,7 @@ enum LiveSettings {
 
     /// The capability; `keySaved` is called after a new key is stored, to put it in use.
     static func make(
-        directory: DataDirectory, environment: [String: String], log: @escaping @Sendable (String) -> Void,
+        directory: DataDirectory, environment: [String: String], plantNet: PlantNetState, log: @escaping @Sendable (String) -> Void,
         keySaved: @escaping @Sendable () -> Void = {}, preferencesSaved: @escaping @Sendable () -> Void = {}
     ) -> SettingsCapability {
         let keys = APIKeyStore(directory: directory)
@@ -40,16 +40,18 @@ enum LiveSettings {
                 keySaved()
             },
             quota: {
-                let status = LiveIdentification.quota(directory).status()
-                return status.remaining.map { QuotaStatus(remaining: $0, limit: 500) }
+                let status = await plantNet.quota.status()
+                return status.remaining.map { QuotaStatus(remaining: $0, limit: PlantNetState.dailyLimit(environment: environment)) }
             },
             cacheStatistics: {
-                let statistics = LiveIdentification.cache(directory, log: log).statistics()
+                let statistics = await plantNet.cache.statistics()
                 return [
                     ("Entries", "\(statistics.entries) of \(statistics.capacity)"),
                     ("Kept for", "\(Int(statistics.timeToLiveDays)) days"),
                     ("Hits / misses", "\(statistics.hits) / \(statistics.misses)"),
-                    ("File size", ByteCountFormatter.string(fromByteCount: Int64(statistics.fileBytes), countStyle: .file)),
+                    plantNet.cache is IdentificationCache
+                        ? ("File size", ByteCountFormatter.string(fromByteCount: Int64(statistics.fileBytes), countStyle: .file))
+                        : ("Kept in", "the collection database"),
                 ]
             },
             modelInfo: {

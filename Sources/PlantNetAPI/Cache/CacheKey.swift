@@ -31,9 +31,17 @@ public struct CacheKey: Sendable, Hashable, Codable {
     /// Whether `other` asks the same question about photos that look the same (each perceptual hash within
     /// `maximumDistance` bits).
     func looksLike(_ other: CacheKey, maximumDistance: Int) -> Bool {
-        guard project == other.project, language == other.language, organs == other.organs,
-              perceptualHashes.count == other.perceptualHashes.count else { return false }
-        for (mine, theirs) in zip(perceptualHashes, other.perceptualHashes) {
+        project == other.project && language == other.language && organs == other.organs
+            && resembles(perceptualHashes: other.perceptualHashes, maximumDistance: maximumDistance)
+    }
+
+    /// Whether photos with these perceptual hashes look like this key's, photo by photo (each pair within
+    /// `maximumDistance` bits; a photo without a hash matches nothing).
+    public func resembles(
+        perceptualHashes other: [UInt64?], maximumDistance: Int = IdentificationCache.perceptualMatchDistance
+    ) -> Bool {
+        guard perceptualHashes.count == other.count else { return false }
+        for (mine, theirs) in zip(perceptualHashes, other) {
             guard let mine, let theirs, (mine ^ theirs).nonzeroBitCount <= maximumDistance else { return false }
         }
         return true

@@ -85,6 +85,16 @@ public final class IdentificationCache: Sendable {
         }
     }
 
+    /// Every fresh entry in the file, for moving them into the collection database.
+    public func storedEntries() -> [(key: CacheKey, answer: PlantNetAnswer, stored: Date, lastUsed: Date)] {
+        let time = now()
+        return state.withLock { storage in
+            let current = storage ?? load()
+            storage = current
+            return current.entries.values.filter { isFresh($0, at: time) }.map { ($0.key, $0.answer, $0.stored, $0.lastUsed) }
+        }
+    }
+
     /// Entry counts and this process's hits and misses.
     public func statistics() -> CacheStatistics {
         let time = now()
@@ -153,13 +163,7 @@ public final class IdentificationCache: Sendable {
             entries[found]?.lastUsed = time
             hits += 1
             dirty = true
-            guard var answer = entries[found]?.answer else { return nil }
-            answer.identification.source = .cache
-            // The stored round trip was the first answer's; this one made no request.
-            answer.identification.timings[stage: .request] = nil
-            answer.remainingRequests = nil
-            answer.secondsUntilReset = nil
-            return answer
+            return entries[found]?.answer.servedFromCache
         }
     }
 
@@ -254,4 +258,20 @@ public struct CacheStatistics: Sendable, Codable, Hashable {
     public var newest: Date?
     /// Size of the cache file.
     public var fileBytes: Int
+
+    /// Creates statistics.
+    public init(
+        entries: Int, expired: Int, capacity: Int, timeToLiveDays: Double, hits: Int, misses: Int, oldest: Date?,
+        newest: Date?, fileBytes: Int
+    ) {
+        self.entries = entries
+        self.expired = expired
+        self.capacity = capacity
+        self.timeToLiveDays = timeToLiveDays
+        self.hits = hits
+        self.misses = misses
+        self.oldest = oldest
+        self.newest = newest
+        self.fileBytes = fileBytes
+    }
 }

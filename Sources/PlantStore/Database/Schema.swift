@@ -19,6 +19,7 @@ enum Schema {
         migrator.registerMigration("v8", migrate: addRecheckQueue)
         migrator.registerMigration("v9", migrate: addIdentificationTimings)
         migrator.registerMigration("v10", migrate: addPhotoEmbeddings)
+        migrator.registerMigration("v13", migrate: addPlantNetState)
         return migrator
     }
 
@@ -308,6 +309,39 @@ enum Schema {
                 confirmedBy = CASE WHEN EXISTS (SELECT 1 FROM identification WHERE identification.plantId = plant.id)
                     THEN 'identification' ELSE 'name' END
                 WHERE species IS NOT NULL;
+            """)
+    }
+
+    /// Version 13: the Pl@ntNet quota and answer cache, which lived in JSON files in the data directory, move into the
+    /// database, so every process and every replica counts one quota (a reservation is one atomic update) and shares
+    /// one cache. (v11 and v12 are other changes' numbers; migrations run in the order registered.)
+    private static func addPlantNetState(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE plantnetQuota (
+                day TEXT PRIMARY KEY NOT NULL CHECK (\(isDay("day"))),
+                available INTEGER NOT NULL CHECK (available >= 0),
+                spent INTEGER NOT NULL DEFAULT 0 CHECK (spent >= 0),
+                lastReported INTEGER CHECK (lastReported IS NULL OR lastReported >= 0),
+                blockedUntil DATETIME,
+                updatedAt DATETIME NOT NULL
+            ) WITHOUT ROWID;
+            CREATE TABLE plantnetCacheEntry (
+                exactKey TEXT PRIMARY KEY NOT NULL CHECK (length(exactKey) BETWEEN 1 AND 4096),
+                project TEXT NOT NULL CHECK (length(project) > 0),
+                language TEXT NOT NULL CHECK (length(language) > 0),
+                organs TEXT NOT NULL CHECK (length(organs) > 0),
+                perceptualHashes TEXT NOT NULL CHECK (json_valid(perceptualHashes) AND json_type(perceptualHashes) = 'array'),
+                answer TEXT NOT NULL CHECK (json_valid(answer) AND json_type(answer) = 'object'),
+                storedAt DATETIME NOT NULL,
+                lastUsedAt DATETIME NOT NULL CHECK (lastUsedAt >= storedAt),
+                hits INTEGER NOT NULL DEFAULT 0 CHECK (hits >= 0)
+            ) WITHOUT ROWID;
+            CREATE INDEX plantnetCacheEntry_alike ON plantnetCacheEntry(project, language, organs);
+            CREATE INDEX plantnetCacheEntry_lru ON plantnetCacheEntry(lastUsedAt);
+            CREATE TABLE plantnetCacheCounter (
+                name TEXT PRIMARY KEY NOT NULL CHECK (name IN ('misses')),
+                value INTEGER NOT NULL CHECK (value >= 0)
+            ) WITHOUT ROWID;
             """)
     }
 }

@@ -83,7 +83,7 @@ public struct RecheckDrain: Sendable {
     /// Requests kept for identifications asked for now: the queue stops when this many are left.
     public var reserve: Int
     /// The quota now.
-    public var budget: @Sendable () -> RecheckBudget
+    public var budget: @Sendable () async -> RecheckBudget
     /// Sends one item's photos (bytes, organs) to Pl@ntNet.
     public var ask: @Sendable (_ photos: [Data], _ organs: [String]) async -> RecheckAnswer
 
@@ -93,7 +93,7 @@ public struct RecheckDrain: Sendable {
     /// Puts a drain together.
     public init(
         collection: PlantCollection, reserve: Int = RecheckDrain.defaultReserve,
-        budget: @escaping @Sendable () -> RecheckBudget,
+        budget: @escaping @Sendable () async -> RecheckBudget,
         ask: @escaping @Sendable (_ photos: [Data], _ organs: [String]) async -> RecheckAnswer
     ) {
         self.collection = collection
@@ -116,14 +116,14 @@ public struct RecheckDrain: Sendable {
         }
         let queue = try await store.queuedRechecks(now: collection.now(), limit: nil)
         let chosen = limit.map { Array(queue.prefix(max(0, $0))) } ?? queue
-        var projected = budget().remaining
+        var projected = await budget().remaining
         for (index, item) in chosen.enumerated() {
             progress(index, chosen.count)
             if Task.isCancelled {
                 run.stoppedBecause = "stopped"
                 break
             }
-            let quota = budget()
+            let quota = await budget()
             let remaining = dryRun ? projected : quota.remaining
             if quota.blocked {
                 run.stoppedBecause = RecheckStop.quotaExhausted.description
@@ -185,7 +185,7 @@ public struct RecheckDrain: Sendable {
         }
         progress(chosen.count, chosen.count)
         run.skipped = try await store.queuedRecheckCount(now: collection.now()) - (dryRun ? run.sent : 0)
-        run.remainingQuota = dryRun ? projected : budget().remaining
+        run.remainingQuota = dryRun ? projected : await budget().remaining
         return run
     }
 

@@ -112,13 +112,13 @@ struct IdentifyCommand: AsyncParsableCommand {
         )
         let runLog = IdentificationRunLog(console: console)
         if batch || sawFolder || files.count > PlantNetRequestRules.maximumImages {
-            try await runBatch(files, identifier: identifier, quota: setup.quota, runLog: runLog, console: console)
+            try await runBatch(files, identifier: identifier, quota: setup.quota(console: console), runLog: runLog, console: console)
             return
         }
         do {
             let result = try await HybridIdentify.run(photoPaths: files, options: hybrid, identifier: identifier)
             runLog.record(result)
-            let quota = setup.quota.status()
+            let quota = await setup.quota(console: console).status()
             // An answer the device gave in Pl@ntNet's place waits for a re-check, saved or not (when Pl@ntNet is set up).
             let recheck = identifier.online == nil ? nil : result.recheckReason
             var filed: FiledIdentification?
@@ -218,7 +218,7 @@ struct IdentifyCommand: AsyncParsableCommand {
     }
 
     private func runBatch(
-        _ files: [String], identifier: HybridIdentifier, quota: QuotaTracker, runLog: IdentificationRunLog, console: Console
+        _ files: [String], identifier: HybridIdentifier, quota: any QuotaLedger, runLog: IdentificationRunLog, console: Console
     ) async throws {
         let bar = ProgressBar(label: "Identifying")
         var items: [BatchItem] = []
@@ -228,7 +228,7 @@ struct IdentifyCommand: AsyncParsableCommand {
             do {
                 let result = try await HybridIdentify.run(photoPaths: [file], options: hybrid, identifier: identifier)
                 runLog.record(result)
-                items.append(BatchItem(file: file, identification: HybridIdentify.Output(result, quota: quota.status())))
+                items.append(BatchItem(file: file, identification: HybridIdentify.Output(result, quota: await quota.status())))
             } catch {
                 items.append(BatchItem(file: file, error: "\(error)"))
             }

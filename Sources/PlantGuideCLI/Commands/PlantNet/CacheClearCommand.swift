@@ -16,7 +16,7 @@ struct CacheClearCommand: AsyncParsableCommand {
 
     func run() async throws {
         let console = Console()
-        let removed = try PlantNetSetup().cache(console: console).clear()
+        let removed = try await PlantNetSetup().cache(console: console).clear()
         if output.json {
             try console.printJSON(["removed": removed])
         } else {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PlantNetAPI
 
 /// `plantguide cache stats`.
 struct CacheStatsCommand: AsyncParsableCommand {
@@ -7,6 +8,9 @@ struct CacheStatsCommand: AsyncParsableCommand {
         commandName: "stats",
         abstract: "Show how many Pl@ntNet answers are cached.",
         discussion: """
+            The cache is kept in the collection database, shared with the web app: the same photo asked about \
+            again within 7 days costs no request.
+
             Examples:
               plantguide cache stats
               plantguide cache stats --json
@@ -18,7 +22,7 @@ struct CacheStatsCommand: AsyncParsableCommand {
     func run() async throws {
         let console = Console()
         let cache = PlantNetSetup().cache(console: console)
-        let stats = cache.statistics()
+        let stats = await cache.statistics()
         if output.json {
             try console.printJSON(stats)
             return
@@ -28,6 +32,11 @@ struct CacheStatsCommand: AsyncParsableCommand {
         console.print("Kept for: \(Int(stats.timeToLiveDays)) days")
         if let oldest = stats.oldest { console.print("Oldest: \(QuotaText.format(oldest))") }
         if let newest = stats.newest { console.print("Newest: \(QuotaText.format(newest))") }
-        console.print("File: \(cache.file.path) (\(stats.fileBytes) bytes)")
+        if let file = cache as? IdentificationCache {
+            console.print("File: \(file.file.path) (\(stats.fileBytes) bytes)")
+        } else {
+            console.print("Hits / misses: \(stats.hits) / \(stats.misses)")
+            console.print("Kept in: the collection database")
+        }
     }
 }

@@ -1,12 +1,16 @@
 import Foundation
 import PlantGuideCore
+import PlantGuideServer
 import PlantNetAPI
+import PlantStore
 
 /// Builds the Pl@ntNet parts from the data directory and the environment: the one place the command line
-/// chooses the live client, quota file, cache file and offline back-off.
-struct PlantNetSetup {
+/// chooses the live client, quota, cache and offline back-off. The quota and cache are the collection database's,
+/// shared with the web app; the files of the data directory only when the database cannot be opened.
+final class PlantNetSetup {
     let directory: DataDirectory
     let environment: [String: String]
+    private var opened: PlantNetState?
 
     init(
         directory: DataDirectory = .resolve(), environment: [String: String] = ProcessInfo.processInfo.environment
@@ -15,11 +19,26 @@ struct PlantNetSetup {
         self.environment = environment
     }
 
-    var quota: QuotaTracker { QuotaTracker(file: directory.appending("plantnet-quota.json")) }
-
-    func cache(console: Console) -> IdentificationCache {
-        IdentificationCache(file: directory.appending("plantnet-cache.json"), warn: { console.warn($0) })
+    /// The quota and cache, opened on first use.
+    func state(console: Console) -> PlantNetState {
+        if let opened { return opened }
+        let warn: @Sendable (String) -> Void = { console.warn("warning: \($0)") }
+        var store: CollectionDatabase?
+        do {
+            store = try CollectionDatabase.open(in: directory)
+        } catch {
+            warn("the collection database cannot be opened (\(error)); the Pl@ntNet quota and cache use the files in \(directory.url.path)")
+        }
+        let state = PlantNetState.live(directory: directory, store: store, environment: environment, warn: warn)
+        opened = state
+        return state
     }
+
+    /// The daily quota.
+    func quota(console: Console) -> any QuotaLedger { state(console: console).quota }
+
+    /// The answer cache.
+    func cache(console: Console) -> any AnswerCache { state(console: console).cache }
 
     var keyStore: APIKeyStore { APIKeyStore(directory: directory) }
 
@@ -32,8 +51,10 @@ struct PlantNetSetup {
             let client = PlantNetClient(configuration: configuration, log: { line in
                 if verbose { console.warn(console.style(line, .dim)) }
             })
+            let state = state(console: console)
             return .success(PlantNetService(
-                client: client, quota: quota, cache: cache(console: console), reachability: Reachability()
+                client: client, quota: state.quota, cache: state.cache, reachability: Reachability(),
+                warn: { console.warn("warning: \($0)") }
             ))
         } catch {
             return .failure(error)

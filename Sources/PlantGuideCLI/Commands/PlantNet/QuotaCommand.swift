@@ -22,7 +22,7 @@ struct QuotaCommand: AsyncParsableCommand {
 
     func run() async throws {
         let console = Console()
-        let status = PlantNetSetup().quota.status()
+        let status = await PlantNetSetup().quota(console: console).status()
         if output.json {
             try console.printJSON(status)
             return

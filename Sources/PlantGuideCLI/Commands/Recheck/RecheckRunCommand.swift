@@ -49,10 +49,10 @@ struct RecheckRunCommand: AsyncParsableCommand {
         let setup = PlantNetSetup()
         let identifier = RecheckSetup.identifier(setup: setup, language: language, verbose: verbose, console: console)
         let options = PlantNetOptions(language: language)
-        let quota = setup.quota
+        let quota = setup.quota(console: console)
         let drain = RecheckDrain(
             collection: environment.collection, reserve: reserve,
-            budget: { let status = quota.status(); return RecheckBudget(remaining: status.remaining, blocked: status.isBlocked) },
+            budget: { let status = await quota.status(); return RecheckBudget(remaining: status.remaining, blocked: status.isBlocked) },
             ask: { photos, organs in await identifier.recheck(photos: photos, organs: organs, options: options) }
         )
         let bar = ProgressBar(label: dryRun ? "Checking" : "Re-checking")
