@@ -41,10 +41,25 @@ public struct AnswerEnricher: Sendable {
         self.relatedLimit = relatedLimit
     }
 
+    /// The names learned from Pl@ntNet about every candidate of these answers, in one lookup (none without a store, or
+    /// when it cannot be read: names are a nicety).
+    public func learned(for identifications: [Identification]) async -> [String: [LearnedSpecies]] {
+        guard let learnedNames else { return [:] }
+        let names = Set(identifications.flatMap { $0.predictions.map(\.scientificName) })
+        guard !names.isEmpty else { return [:] }
+        return (try? await learnedNames.lookup(Array(names))) ?? [:]
+    }
+
+    /// Every candidate enriched, names learned from Pl@ntNet included, and the uncertainty verdict with its reason.
+    public func enriched(_ identification: Identification) async -> Identification {
+        enrich(identification, learned: await learned(for: [identification]))
+    }
+
     /// Every candidate enriched, and the uncertainty verdict with its reason.
-    public func enrich(_ identification: Identification) -> Identification {
+    /// - Parameter learned: names learned from Pl@ntNet, from ``learned(for:)``.
+    public func enrich(_ identification: Identification, learned: [String: [LearnedSpecies]] = [:]) -> Identification {
         var result = identification
-        result.predictions = identification.predictions.map(enrich)
+        result.predictions = identification.predictions.map { enrich($0, learned: learned) }
         let verdict = uncertainty.verdict(for: result)
         result.uncertain = verdict != nil
         result.uncertainReason = verdict
@@ -65,13 +80,14 @@ public struct AnswerEnricher: Sendable {
     }
 
     /// One candidate enriched.
-    public func enrich(_ prediction: SpeciesPrediction) -> SpeciesPrediction {
+    /// - Parameter learned: names learned from Pl@ntNet, from ``learned(for:)``.
+    public func enrich(_ prediction: SpeciesPrediction, learned: [String: [LearnedSpecies]] = [:]) -> SpeciesPrediction {
         var enriched = prediction
         let name = ScientificName(parsing: prediction.scientificName)
         enriched.genus = enriched.genus ?? (name.genus.isEmpty ? nil : name.genus)
 
         let entry = directoryEntry(for: prediction)
-        let learned = ((try? learnedNames?.lookup(prediction.scientificName)) ?? []).filter { $0.language == language }
+        let learned = (learned[prediction.scientificName] ?? []).filter { $0.language == language }
         let catalogPlant = catalogEntry(for: prediction, directoryEntry: entry)
 
         var species: [String] = []

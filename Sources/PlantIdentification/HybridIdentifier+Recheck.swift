@@ -11,8 +11,8 @@ extension HybridIdentifier {
         let parsed = organs.map { PlantNetOrgan(rawValue: $0) ?? .auto }
         do {
             let answer = try await online.identify(photos, parsed, options)
-            if answer.identification.source == .plantNetAPI { learn(from: answer.identification, language: options.language) }
-            return .answered(enricher.enrich(answer.identification), remainingRequests: answer.remainingRequests)
+            if answer.identification.source == .plantNetAPI { await learn(from: answer.identification, language: options.language) }
+            return .answered(await enricher.enriched(answer.identification), remainingRequests: answer.remainingRequests)
         } catch let error as PlantNetError {
             return Self.recheckAnswer(for: error)
         } catch {

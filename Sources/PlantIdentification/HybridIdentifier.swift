@@ -61,8 +61,8 @@ public struct HybridIdentifier: Sendable {
         let started = ContinuousClock.now
         var outcome = try await run(strategy, photos: photos, organs: organs, options: options)
         outcome.totalMilliseconds = (ContinuousClock.now - started).inMilliseconds
-        if let online = outcome.online, online.source == .plantNetAPI { learn(from: online, language: options.language) }
-        var enriched = enrich(outcome)
+        if let online = outcome.online, online.source == .plantNetAPI { await learn(from: online, language: options.language) }
+        var enriched = await enrich(outcome)
         // The device's verdict after enrichment (threshold, close runners-up) decides "unsure".
         if enriched.recheckReason == nil, enriched.online == nil, enriched.preferred.source == .onDevice,
             enriched.preferred.uncertain, !enriched.preferred.predictions.isEmpty {
@@ -208,15 +208,17 @@ public struct HybridIdentifier: Sendable {
 
     // MARK: - Enrichment
 
-    private func enrich(_ outcome: HybridResult) -> HybridResult {
+    private func enrich(_ outcome: HybridResult) async -> HybridResult {
         var enriched = outcome
-        enriched.onDevice = outcome.onDevice.map(enricher.enrich)
-        enriched.online = outcome.online.map(enricher.enrich)
+        // One look-up of learned names for every candidate of both answers.
+        let learned = await enricher.learned(for: [outcome.onDevice, outcome.online, outcome.preferred].compactMap { $0 })
+        enriched.onDevice = outcome.onDevice.map { enricher.enrich($0, learned: learned) }
+        enriched.online = outcome.online.map { enricher.enrich($0, learned: learned) }
         // The preferred answer is one of the two (or empty): enrich it once, not again (catalog and store look-ups).
         enriched.preferred = switch outcome.preferred {
-        case outcome.online: enriched.online ?? enricher.enrich(outcome.preferred)
-        case outcome.onDevice: enriched.onDevice ?? enricher.enrich(outcome.preferred)
-        default: enricher.enrich(outcome.preferred)
+        case outcome.online: enriched.online ?? enricher.enrich(outcome.preferred, learned: learned)
+        case outcome.onDevice: enriched.onDevice ?? enricher.enrich(outcome.preferred, learned: learned)
+        default: enricher.enrich(outcome.preferred, learned: learned)
         }
         enriched.suggestions = enricher.didYouMean(for: enriched.preferred)
         return enriched
@@ -224,7 +226,7 @@ public struct HybridIdentifier: Sendable {
 
     /// Keeps the names, family and ids Pl@ntNet gave, for later answers; a failure to store them never fails
     /// the answer.
-    func learn(from identification: Identification, language: String) {
+    func learn(from identification: Identification, language: String) async {
         guard let store = enricher.learnedNames else { return }
         let learned = identification.predictions.compactMap { prediction -> LearnedSpecies? in
             guard !prediction.commonNames.isEmpty || prediction.family != nil || prediction.gbifId != nil else { return nil }
@@ -234,6 +236,6 @@ public struct HybridIdentifier: Sendable {
                 powoId: prediction.powoId, learnedAt: identification.date
             )
         }
-        if !learned.isEmpty { try? store.record(learned) }
+        if !learned.isEmpty { try? await store.record(learned) }
     }
 }

@@ -23,7 +23,16 @@ final class MemoryLearnedNames: Sendable {
                     }
                 }
             },
-            lookup: { name in self.records.withLock { $0.filter { LearnedSpecies.key(for: $0.binomial) == LearnedSpecies.key(for: name) } } }
+            lookup: { names in
+                self.records.withLock { records in
+                    var found: [String: [LearnedSpecies]] = [:]
+                    for name in names {
+                        let matching = records.filter { LearnedSpecies.key(for: $0.binomial) == LearnedSpecies.key(for: name) }
+                        if !matching.isEmpty { found[name] = matching }
+                    }
+                    return found
+                }
+            }
         )
     }
 }
@@ -144,14 +153,17 @@ final class MemoryLearnedNames: Sendable {
         #expect(Set(suggestions.map(\.scientificName)).count == suggestions.count)
     }
 
-    @Test func learnedNamesNameASpeciesOffline() throws {
+    @Test func learnedNamesNameASpeciesOffline() async throws {
         let memory = MemoryLearnedNames()
         let sedum = try #require(try Self.directory.entries().first { $0.genus == "Sedum" && $0.commonNameLevel == .genus })
-        try memory.store.record([LearnedSpecies(
+        try await memory.store.record([LearnedSpecies(
             binomial: sedum.binomial, language: "en", commonNames: ["Learned stonecrop"], family: "Crassulaceae",
             gbifId: "123", powoId: "urn:lsid:ipni.org:names:1", learnedAt: Date(timeIntervalSince1970: 1_800_000_000)
         )])
-        let best = try #require(enricher(learned: memory.store).enrich(onDevice([(sedum.binomial, 0.9, sedum.index)])).best)
+        let best = try #require(await enricher(learned: memory.store).enriched(onDevice([(sedum.binomial, 0.9, sedum.index)])).best)
+        // Without the look-up, the directory's genus-level name stands.
+        let offline = try #require(enricher(learned: memory.store).enrich(onDevice([(sedum.binomial, 0.9, sedum.index)])).best)
+        #expect(offline.commonNameLevel != .species || offline.commonNames != ["Learned stonecrop"])
         #expect(best.commonNames == ["Learned stonecrop"])
         #expect(best.commonNameLevel == .species)
         #expect(best.gbifId == "123")

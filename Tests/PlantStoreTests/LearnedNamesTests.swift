@@ -8,7 +8,7 @@ import Testing
 @Suite struct LearnedNamesTests {
     private let learnedAt = Date(timeIntervalSince1970: 1_795_000_000.123)
 
-    @Test func survivesARestartAndIsFoundUnderAnySpelling() throws {
+    @Test func survivesARestartAndIsFoundUnderAnySpelling() async throws {
         let home = try TemporaryHome()
         defer { home.cleanUp() }
         do {
@@ -22,7 +22,7 @@ import Testing
         }
         // A new connection, as after a restart, reading under another spelling of the name.
         let reopened = try home.open()
-        let records = try reopened.learnedNames.lookup("Monstera deliciosa Liebm.")
+        let records = try await reopened.learnedNames.lookup(["Monstera deliciosa Liebm."])["Monstera deliciosa Liebm."] ?? []
         #expect(records.map(\.language) == ["fr", "en"])
         let english = try #require(records.first { $0.language == "en" })
         #expect(english.commonNames == ["Swiss cheese plant", "Ceriman"])
@@ -33,7 +33,7 @@ import Testing
         #expect(try reopened.learnedSpecies(named: "Monstera adansonii").isEmpty)
     }
 
-    @Test func aNewerAnswerReplacesTheNamesButKeepsKnownIds() throws {
+    @Test func aNewerAnswerReplacesTheNamesButKeepsKnownIds() async throws {
         let home = try TemporaryHome()
         defer { home.cleanUp() }
         let database = try home.open()
@@ -41,7 +41,7 @@ import Testing
             binomial: "Bellis perennis", language: "en", commonNames: ["Daisy"], family: "Asteraceae", gbifId: "3117424",
             learnedAt: learnedAt
         )])
-        try database.learnedNames.record([LearnedSpecies(
+        try await database.learnedNames.record([LearnedSpecies(
             binomial: "Bellis perennis", language: "en", commonNames: ["Lawn daisy", "Daisy"], family: nil, gbifId: nil,
             learnedAt: learnedAt.addingTimeInterval(3600)
         )])

@@ -46,19 +46,19 @@ public struct LearnedSpecies: Sendable, Codable, Hashable {
     }
 }
 
-/// Where names learned from Pl@ntNet are kept: a struct of closures so the identification layer does not
-/// know which store (SQLite today) is behind it. Both closures may fail; callers treat a failure as "nothing
-/// learned" and never fail an answer for it.
+/// Where names learned from Pl@ntNet are kept (the collection's store), reached asynchronously: the store may be a
+/// database server. Answers are enriched with one lookup for all their candidates.
 public struct LearnedNames: Sendable {
     /// Stores what one answer taught, replacing earlier names of the same species and language.
-    public var record: @Sendable (_ species: [LearnedSpecies]) throws -> Void
-    /// Everything learned about one species (any spelling with or without authorship), newest first.
-    public var lookup: @Sendable (_ name: String) throws -> [LearnedSpecies]
+    public var record: @Sendable (_ species: [LearnedSpecies]) async throws -> Void
+    /// Everything learned about each of these species (any spelling with or without authorship), newest first, by the
+    /// name asked with; a name nothing was learned about is left out.
+    public var lookup: @Sendable (_ names: [String]) async throws -> [String: [LearnedSpecies]]
 
     /// Creates the store from its implementation.
     public init(
-        record: @escaping @Sendable (_ species: [LearnedSpecies]) throws -> Void,
-        lookup: @escaping @Sendable (_ name: String) throws -> [LearnedSpecies]
+        record: @escaping @Sendable (_ species: [LearnedSpecies]) async throws -> Void,
+        lookup: @escaping @Sendable (_ names: [String]) async throws -> [String: [LearnedSpecies]]
     ) {
         self.record = record
         self.lookup = lookup

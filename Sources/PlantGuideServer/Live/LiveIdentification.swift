@@ -207,7 +207,7 @@ enum LiveIdentification {
     static func enricher(
         catalog: PlantCatalog?, collection: PlantCollection?, log: @escaping @Sendable (String) -> Void
     ) -> AnswerEnricher {
-        var enricher = AnswerEnricher(catalog: catalog, learnedNames: collection?.sqlite?.learnedNames)
+        var enricher = AnswerEnricher(catalog: catalog, learnedNames: collection?.store.learnedNames)
         let directory = SpeciesDirectory()
         do {
             try directory.load()

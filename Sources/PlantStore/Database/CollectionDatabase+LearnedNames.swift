@@ -49,11 +49,13 @@ extension CollectionDatabase {
         }
     }
 
-    /// The learned-names store over this database, for the identification layer.
-    public var learnedNames: LearnedNames {
-        LearnedNames(
-            record: { species in try self.recordLearnedSpecies(species) },
-            lookup: { name in try self.learnedSpecies(named: name) }
-        )
+    /// Everything learned about each of these species, by the name asked with, in one read.
+    public func learnedSpecies(named names: [String]) throws(StoreError) -> [String: [LearnedSpecies]] {
+        var found: [String: [LearnedSpecies]] = [:]
+        for name in Set(names) {
+            let learned = try learnedSpecies(named: name)
+            if !learned.isEmpty { found[name] = learned }
+        }
+        return found
     }
 }

@@ -168,12 +168,29 @@ public protocol CollectionStore: Sendable {
     /// The statistics page's figures.
     func identificationStatistics(last: Int, days: Int, now: Date) async throws(StoreError) -> IdentificationStatistics
 
+    // MARK: Learned names
+
+    /// Stores what Pl@ntNet said about some species (names, family, ids), replacing what an earlier answer said.
+    func recordLearnedSpecies(_ species: [LearnedSpecies]) async throws(StoreError)
+    /// Everything learned about each of these species, newest first, by the name asked with.
+    func learnedSpecies(named names: [String]) async throws(StoreError) -> [String: [LearnedSpecies]]
+
     // MARK: Transfer
 
     /// Everything an export archive holds, except the photo bytes, in a stable order; `generator` names the writer.
     func exportSnapshot(now: Date, generator: String) async throws(StoreError) -> CollectionExport
     /// Adds an archive's rows that are not there yet (by UUID and SHA-256); photo files are the caller's.
     func importRows(_ content: CollectionExport) async throws(StoreError) -> ImportSummary
+}
+
+extension CollectionStore {
+    /// The learned-names store over this collection, for the identification layer.
+    public var learnedNames: LearnedNames {
+        LearnedNames(
+            record: { species in try await self.recordLearnedSpecies(species) },
+            lookup: { names in try await self.learnedSpecies(named: names) }
+        )
+    }
 }
 
 extension CollectionDatabase: CollectionStore {
