@@ -7,6 +7,7 @@ import PlantIdentification
 import PlantImaging
 import PlantNetAPI
 import PlantStore
+import Synchronization
 
 /// Identification over the hybrid identifier: the installed on-device model and/or Pl@ntNet.
 enum LiveIdentification {
@@ -45,16 +46,19 @@ enum LiveIdentification {
                 // The server limits concurrent identifications itself, so each uses one thread.
                 let classifier = try Classifier(contentsOf: url, threads: 1)
                 // Photos are matched against the collection's stored embeddings ("Is this Spike?").
-                let recognizer = collection.map { collection in
+                let exemplars = collection.map { ExemplarSnapshot(store: $0.store, model: classifier.embeddingModel, log: log) }
+                let recognizer = exemplars.map { exemplars in
                     CollectionRecognizer.live(
-                        settings: recognitionSettings(log: log), version: { try sqliteOnly(collection).exemplarsVersion(model: $0) },
-                        exemplars: { try sqliteOnly(collection).exemplars(model: $0) }
+                        settings: recognitionSettings(log: log), version: { _ in exemplars.version },
+                        exemplars: { _ in exemplars.exemplars }
                     )
                 }
                 // Decoding and inference run on the work pool, never on the threads that serve requests.
                 // The limit counts from when a pool thread takes the photos, not while they wait for one.
                 parts.onDevice = .limited(to: onDeviceTimeout, identifyWithEmbeddings: { photos, top, started in
-                    try await WorkPool.shared.run {
+                    // The stored exemplars are brought up to date here, so the work pool only reads memory.
+                    await exemplars?.refresh()
+                    return try await WorkPool.shared.run {
                         started()
                         return try classifier.identifyWithEmbeddings(photos: photos, top: top, threshold: threshold, collection: recognizer)
                     }
@@ -193,15 +197,6 @@ enum LiveIdentification {
         return capability
     }
 
-    /// The collection's SQLite database. Recognition reads its exemplars synchronously on the work pool, so it is not on
-    /// ``CollectionStore`` yet: with another store it reports that instead of matching.
-    private static func sqliteOnly(_ collection: PlantCollection) throws(StoreError) -> CollectionDatabase {
-        guard let database = collection.sqlite else {
-            throw .invalid("Recognising the collection's own plants needs the SQLite store for now.")
-        }
-        return database
-    }
-
     /// The one enrichment of answers (names, family, catalog entry, care, related plants, uncertainty): the
     /// catalog, the species directory, names learned from Pl@ntNet and the care guide, each when available.
     static func enricher(
@@ -265,5 +260,38 @@ enum LiveIdentification {
     @Sendable static func prepare(_ photo: Data, organ: PlantNetOrgan) throws -> PlantNetImage {
         let prepared = try UploadPreparer().prepare(photo)
         return PlantNetImage(jpeg: prepared.jpeg, organ: organ, sha256: prepared.originalSHA256, perceptualHash: prepared.perceptualHash)
+    }
+}
+
+/// The collection's exemplars for the loaded model, read from the store before each identification (asynchronously:
+/// the store may be a database server) and again only when their version changed, so the recognizer on the work pool
+/// reads memory. A store that cannot be read keeps the last exemplars (and logs why).
+final class ExemplarSnapshot: Sendable {
+    private let store: any CollectionStore
+    private let model: EmbeddingModel
+    private let log: @Sendable (String) -> Void
+    private let current = Mutex<(version: String, exemplars: [CollectionExemplar])>(("", []))
+
+    init(store: any CollectionStore, model: EmbeddingModel, log: @escaping @Sendable (String) -> Void) {
+        self.store = store
+        self.model = model
+        self.log = log
+    }
+
+    /// The version of the exemplars held.
+    var version: String { current.withLock { $0.version } }
+    /// The exemplars held.
+    var exemplars: [CollectionExemplar] { current.withLock { $0.exemplars } }
+
+    /// Reads the version, and the exemplars when it changed.
+    func refresh() async {
+        do {
+            let latest = try await store.exemplarsVersion(model: model)
+            guard latest != version else { return }
+            let read = try await store.exemplars(model: model)
+            current.withLock { $0 = (latest, read) }
+        } catch {
+            log("the collection's photos could not be read for recognition: \(error)")
+        }
     }
 }
