@@ -2,138 +2,176 @@ import Foundation
 import PlantStore
 import Testing
 
-/// The Pl@ntNet quota and answer cache in the collection database: what every process and replica shares.
+/// The stores that keep the Pl@ntNet state, for tests that run on each.
+enum StateBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case sqlite
+
+    var testDescription: String { rawValue }
+
+    /// Runs `body` with `count` connections to one fresh, empty database of this backend (two connections stand for
+    /// two processes or replicas), and removes the database afterwards.
+    func withStores<T: Sendable>(_ count: Int, _ body: ([any PlantNetStateStore]) async throws -> T) async throws -> T {
+        switch self {
+        case .sqlite:
+            let home = try TemporaryHome()
+            defer { home.cleanUp() }
+            var stores: [any PlantNetStateStore] = []
+            for _ in 0..<count { stores.append(try home.open()) }
+            return try await body(stores)
+        }
+    }
+}
+
+/// The Pl@ntNet quota and answer cache in the collection database: what every process and replica shares. Every test
+/// runs on every backend, through the store protocol.
 @Suite struct PlantNetStateStoreTests {
     private let day = "2026-11-24"
     private let now = Date(timeIntervalSince1970: 1_795_478_400)  // 2026-11-24 00:00 UTC
 
-    @Test func concurrentReservationsFromTwoConnectionsNeverSpendMoreThanTheDayAllows() async throws {
-        let home = try TemporaryHome()
-        defer { home.cleanUp() }
-        // Two pools on one file stand for two processes (the command line and the web app, or two replicas).
-        let first = try home.open()
-        let second = try home.open()
+    @Test(arguments: StateBackend.allCases)
+    func concurrentReservationsFromTwoConnectionsNeverSpendMoreThanTheDayAllows(_ backend: StateBackend) async throws {
         let day = day, now = now
-        let granted = try await withThrowingTaskGroup(of: Bool.self) { group in
-            for index in 0..<40 {
-                let store = index.isMultiple(of: 2) ? first : second
-                group.addTask {
-                    try await Task.detached {
-                        try store.reservePlantNetRequest(day: day, dailyLimit: 12, floor: 2, now: now) != nil
-                    }.value
+        try await backend.withStores(2) { stores in
+            let granted = try await withThrowingTaskGroup(of: Bool.self) { group in
+                for index in 0..<40 {
+                    let store = stores[index % 2]
+                    group.addTask {
+                        try await Task.detached {
+                            try await store.reservePlantNetRequest(day: day, dailyLimit: 12, floor: 2, now: now) != nil
+                        }.value
+                    }
                 }
+                var count = 0
+                for try await took in group where took { count += 1 }
+                return count
             }
-            var count = 0
-            for try await took in group where took { count += 1 }
-            return count
+            #expect(granted == 10)  // 12 a day, 2 kept back
+            let row = try await stores[0].plantNetQuota(day: day, dailyLimit: 12, now: now)
+            #expect(row.available == 2)
+            #expect(row.spent == 10)
+            #expect(row.lastReported == nil)
+            // Without a floor the last two go too, and then nothing.
+            #expect(try await stores[1].reservePlantNetRequest(day: day, dailyLimit: 12, floor: 0, now: now)?.available == 1)
+            #expect(try await stores[0].reservePlantNetRequest(day: day, dailyLimit: 12, floor: 0, now: now)?.available == 0)
+            #expect(try await stores[0].reservePlantNetRequest(day: day, dailyLimit: 12, floor: 0, now: now) == nil)
         }
-        #expect(granted == 10)  // 12 a day, 2 kept back
-        let row = try first.plantNetQuota(day: day, dailyLimit: 12, now: now)
-        #expect(row.available == 2)
-        #expect(row.spent == 10)
-        #expect(row.lastReported == nil)
-        // Without a floor the last two go too, and then nothing.
-        #expect(try second.reservePlantNetRequest(day: day, dailyLimit: 12, floor: 0, now: now)?.available == 1)
-        #expect(try first.reservePlantNetRequest(day: day, dailyLimit: 12, floor: 0, now: now)?.available == 0)
-        #expect(try first.reservePlantNetRequest(day: day, dailyLimit: 12, floor: 0, now: now) == nil)
     }
 
-    @Test func reportsSetTheCountOnceThenOnlyLowerItAndCancelsGiveBack() throws {
-        let home = try TemporaryHome()
-        defer { home.cleanUp() }
-        let store = try home.open()
-        #expect(try store.reservePlantNetRequest(day: day, dailyLimit: 500, floor: 0, now: now)?.available == 499)
-        // Pl@ntNet's first answer of the day is the authority, whatever the configured limit.
-        #expect(try store.reportPlantNetRemaining(1_990, day: day, dailyLimit: 500, now: now).available == 1_990)
-        _ = try store.reservePlantNetRequest(day: day, dailyLimit: 500, floor: 0, now: now)
-        _ = try store.reservePlantNetRequest(day: day, dailyLimit: 500, floor: 0, now: now)
-        #expect(try store.plantNetQuota(day: day, dailyLimit: 500, now: now).available == 1_988)
-        // A report made before another caller's reservation would raise the count again: it is not taken.
-        let late = try store.reportPlantNetRemaining(1_989, day: day, dailyLimit: 500, now: now)
-        #expect(late.available == 1_988)
-        #expect(late.lastReported == 1_989)
-        try store.cancelPlantNetReservation(day: day, now: now)
-        let row = try store.plantNetQuota(day: day, dailyLimit: 500, now: now)
-        #expect(row.available == 1_989)
-        #expect(row.spent == 2)
-        // The next UTC day starts afresh from the limit.
-        let tomorrow = try store.plantNetQuota(day: "2026-11-25", dailyLimit: 500, now: now.addingTimeInterval(86_400))
-        #expect(tomorrow.available == 500)
-        #expect(tomorrow.spent == 0)
+    @Test(arguments: StateBackend.allCases)
+    func reportsSetTheCountOnceThenOnlyLowerItAndCancelsGiveBack(_ backend: StateBackend) async throws {
+        let day = day, now = now
+        try await backend.withStores(1) { stores in
+            let store = stores[0]
+            #expect(try await store.reservePlantNetRequest(day: day, dailyLimit: 500, floor: 0, now: now)?.available == 499)
+            // Pl@ntNet's first answer of the day is the authority, whatever the configured limit.
+            #expect(try await store.reportPlantNetRemaining(1_990, day: day, dailyLimit: 500, now: now).available == 1_990)
+            _ = try await store.reservePlantNetRequest(day: day, dailyLimit: 500, floor: 0, now: now)
+            _ = try await store.reservePlantNetRequest(day: day, dailyLimit: 500, floor: 0, now: now)
+            #expect(try await store.plantNetQuota(day: day, dailyLimit: 500, now: now).available == 1_988)
+            // A report made before another caller's reservation would raise the count again: it is not taken.
+            let late = try await store.reportPlantNetRemaining(1_989, day: day, dailyLimit: 500, now: now)
+            #expect(late.available == 1_988)
+            #expect(late.lastReported == 1_989)
+            try await store.cancelPlantNetReservation(day: day, now: now)
+            let row = try await store.plantNetQuota(day: day, dailyLimit: 500, now: now)
+            #expect(row.available == 1_989)
+            #expect(row.spent == 2)
+            #expect(row.day == day)
+            // The next UTC day starts afresh from the limit.
+            let tomorrow = try await store.plantNetQuota(day: "2026-11-25", dailyLimit: 500, now: now.addingTimeInterval(86_400))
+            #expect(tomorrow.available == 500)
+            #expect(tomorrow.spent == 0)
+        }
     }
 
-    @Test func a429BlocksEveryDayUntilItsResetAndNothingIsGivenBackMeanwhile() throws {
-        let home = try TemporaryHome()
-        defer { home.cleanUp() }
-        let store = try home.open()
-        let until = now.addingTimeInterval(3 * 3600)
-        let blocked = try store.blockPlantNet(until: until, day: day, dailyLimit: 500, now: now)
-        #expect(blocked.available == 0)
-        #expect(blocked.blockedUntil.map { abs($0.timeIntervalSince(until)) < 0.001 } == true)
-        try store.cancelPlantNetReservation(day: day, now: now)
-        #expect(try store.plantNetQuota(day: day, dailyLimit: 500, now: now).available == 0)
-        // A new day's row does not lift a block that is still ahead.
-        let nextDay = try store.plantNetQuota(day: "2026-11-25", dailyLimit: 500, now: now.addingTimeInterval(3600))
-        #expect(nextDay.blockedUntil != nil)
-        #expect(try store.reservePlantNetRequest(day: "2026-11-25", dailyLimit: 500, floor: 0, now: now.addingTimeInterval(3600)) == nil)
-        // Once the block has passed, calls go again.
-        let later = now.addingTimeInterval(4 * 3600)
-        #expect(try store.reservePlantNetRequest(day: "2026-11-25", dailyLimit: 500, floor: 0, now: later)?.available == 499)
-        #expect(try store.plantNetQuota(day: "2026-11-25", dailyLimit: 500, now: later).blockedUntil == nil)
+    @Test(arguments: StateBackend.allCases)
+    func a429BlocksEveryDayUntilItsResetAndNothingIsGivenBackMeanwhile(_ backend: StateBackend) async throws {
+        let day = day, now = now
+        try await backend.withStores(1) { stores in
+            let store = stores[0]
+            let until = now.addingTimeInterval(3 * 3600)
+            let blocked = try await store.blockPlantNet(until: until, day: day, dailyLimit: 500, now: now)
+            #expect(blocked.available == 0)
+            #expect(blocked.blockedUntil.map { abs($0.timeIntervalSince(until)) < 0.001 } == true)
+            try await store.cancelPlantNetReservation(day: day, now: now)
+            #expect(try await store.plantNetQuota(day: day, dailyLimit: 500, now: now).available == 0)
+            // A new day's row does not lift a block that is still ahead.
+            let nextDay = try await store.plantNetQuota(day: "2026-11-25", dailyLimit: 500, now: now.addingTimeInterval(3600))
+            #expect(nextDay.blockedUntil != nil)
+            let early = try await store.reservePlantNetRequest(
+                day: "2026-11-25", dailyLimit: 500, floor: 0, now: now.addingTimeInterval(3600)
+            )
+            #expect(early == nil)
+            // Once the block has passed, calls go again.
+            let later = now.addingTimeInterval(4 * 3600)
+            #expect(try await store.reservePlantNetRequest(day: "2026-11-25", dailyLimit: 500, floor: 0, now: later)?.available == 499)
+            #expect(try await store.plantNetQuota(day: "2026-11-25", dailyLimit: 500, now: later).blockedUntil == nil)
+        }
     }
 
-    @Test func theCacheFindsFreshEntriesCountsUsesAndKeepsTheMostRecentlyUsed() throws {
-        let home = try TemporaryHome()
-        defer { home.cleanUp() }
-        let store = try home.open()
+    @Test(arguments: StateBackend.allCases)
+    func theCacheFindsFreshEntriesCountsUsesAndKeepsTheMostRecentlyUsed(_ backend: StateBackend) async throws {
+        let now = now
         let week: TimeInterval = 7 * 86_400
-        func entry(_ key: String, organs: String = "leaf", at time: Date) -> CachedAnswerRow {
+        func entry(_ key: String, at time: Date) -> CachedAnswerRow {
             CachedAnswerRow(
-                exactKey: key, project: "all", language: "en", organs: organs, perceptualHashes: "[1]",
+                exactKey: key, project: "all", language: "en", organs: "leaf", perceptualHashes: "[1]",
                 answer: #"{"key":"\#(key)"}"#, storedAt: time, lastUsedAt: time
             )
         }
-        for index in 0..<5 {
-            let time = now.addingTimeInterval(Double(index))
-            try store.storeCachedAnswer(entry("k\(index)", at: time), capacity: 3, freshAfter: time.addingTimeInterval(-week))
+        try await backend.withStores(1) { stores in
+            let store = stores[0]
+            for index in 0..<5 {
+                let time = now.addingTimeInterval(Double(index))
+                try await store.storeCachedAnswer(entry("k\(index)", at: time), capacity: 3, freshAfter: time.addingTimeInterval(-week))
+            }
+            // Three kept: the most recently used.
+            var found = try await store.cachedAnswers(project: "all", language: "en", organs: "leaf", freshAfter: now.addingTimeInterval(-week))
+            #expect(found.map(\.exactKey) == ["k4", "k3", "k2"])
+            #expect(found.first?.answer == #"{"key":"k4"}"#)
+            // A use makes k2 the most recent, so the next store pushes out k3 instead.
+            let later = now.addingTimeInterval(60)
+            try await store.recordAnswerCacheUse(exactKey: "k2", now: later)
+            try await store.recordAnswerCacheUse(exactKey: nil, now: later)
+            try await store.storeCachedAnswer(entry("k5", at: later.addingTimeInterval(1)), capacity: 3, freshAfter: later.addingTimeInterval(-week))
+            found = try await store.cachedAnswers(project: "all", language: "en", organs: "leaf", freshAfter: later.addingTimeInterval(-week))
+            #expect(found.map(\.exactKey) == ["k5", "k2", "k4"])
+            #expect(found.first { $0.exactKey == "k2" }?.hits == 1)
+            // Other organs are other questions; old entries are not fresh.
+            #expect(try await store.cachedAnswers(project: "all", language: "en", organs: "flower", freshAfter: now.addingTimeInterval(-week)).isEmpty)
+            #expect(try await store.cachedAnswers(project: "all", language: "en", organs: "leaf", freshAfter: later).map(\.exactKey) == ["k5"])
+            let counts = try await store.answerCacheCounts(freshAfter: later)
+            #expect(counts.entries == 1)
+            #expect(counts.expired == 2)
+            #expect(counts.hits == 1)
+            #expect(counts.misses == 1)
+            #expect(counts.newest.map { abs($0.timeIntervalSince(later.addingTimeInterval(1))) < 0.001 } == true)
+            #expect(try await store.clearAnswerCache() == 3)
+            #expect(try await store.answerCacheCounts(freshAfter: later) == AnswerCacheCounts())
         }
-        // Three kept: the most recently used.
-        var found = try store.cachedAnswers(project: "all", language: "en", organs: "leaf", freshAfter: now.addingTimeInterval(-week))
-        #expect(found.map(\.exactKey) == ["k4", "k3", "k2"])
-        #expect(found.first?.answer == #"{"key":"k4"}"#)
-        // A use makes k2 the most recent, so the next store pushes out k3 instead.
-        let later = now.addingTimeInterval(60)
-        try store.recordAnswerCacheUse(exactKey: "k2", now: later)
-        try store.recordAnswerCacheUse(exactKey: nil, now: later)
-        try store.storeCachedAnswer(entry("k5", at: later.addingTimeInterval(1)), capacity: 3, freshAfter: later.addingTimeInterval(-week))
-        found = try store.cachedAnswers(project: "all", language: "en", organs: "leaf", freshAfter: later.addingTimeInterval(-week))
-        #expect(found.map(\.exactKey) == ["k5", "k2", "k4"])
-        #expect(found.first { $0.exactKey == "k2" }?.hits == 1)
-        // Other organs are other questions; old entries are not fresh.
-        #expect(try store.cachedAnswers(project: "all", language: "en", organs: "flower", freshAfter: now.addingTimeInterval(-week)).isEmpty)
-        #expect(try store.cachedAnswers(project: "all", language: "en", organs: "leaf", freshAfter: later).map(\.exactKey) == ["k5"])
-        let counts = try store.answerCacheCounts(freshAfter: later)
-        #expect(counts.entries == 1)
-        #expect(counts.expired == 2)
-        #expect(counts.hits == 1)
-        #expect(counts.misses == 1)
-        #expect(counts.newest.map { abs($0.timeIntervalSince(later.addingTimeInterval(1))) < 0.001 } == true)
-        #expect(try store.clearAnswerCache() == 3)
-        #expect(try store.answerCacheCounts(freshAfter: later) == AnswerCacheCounts())
     }
 
-    @Test func theSchemaRefusesMalformedStateRows() throws {
-        let home = try TemporaryHome()
-        defer { home.cleanUp() }
-        let store = try home.open()
-        #expect(throws: StoreError.self) {
-            try store.storeCachedAnswer(
-                CachedAnswerRow(exactKey: "k", project: "all", language: "en", organs: "leaf", perceptualHashes: "not json",
-                                answer: "{}", storedAt: now, lastUsedAt: now),
-                capacity: 10, freshAfter: now.addingTimeInterval(-60)
-            )
+    @Test(arguments: StateBackend.allCases)
+    func theSchemaRefusesMalformedStateRows(_ backend: StateBackend) async throws {
+        let now = now
+        try await backend.withStores(1) { stores in
+            let store = stores[0]
+            await #expect(throws: StoreError.self) {
+                try await store.storeCachedAnswer(
+                    CachedAnswerRow(exactKey: "k", project: "all", language: "en", organs: "leaf", perceptualHashes: "not json",
+                                    answer: "{}", storedAt: now, lastUsedAt: now),
+                    capacity: 10, freshAfter: now.addingTimeInterval(-60)
+                )
+            }
+            await #expect(throws: StoreError.self) {
+                try await store.storeCachedAnswer(
+                    CachedAnswerRow(exactKey: "k", project: "all", language: "en", organs: "leaf", perceptualHashes: "[]",
+                                    answer: "[1]", storedAt: now, lastUsedAt: now),
+                    capacity: 10, freshAfter: now.addingTimeInterval(-60)
+                )
+            }
+            await #expect(throws: StoreError.self) { try await store.plantNetQuota(day: "2026-02-30", dailyLimit: 500, now: now) }
+            #expect(try await store.answerCacheCounts(freshAfter: now.addingTimeInterval(-60)).entries == 0)
         }
-        #expect(throws: StoreError.self) { try store.plantNetQuota(day: "2026-02-30", dailyLimit: 500, now: now) }
-        #expect(try store.answerCacheCounts(freshAfter: now.addingTimeInterval(-60)).entries == 0)
     }
 }
