@@ -33,13 +33,26 @@ import Testing
         )
     }
 
+    /// Runs `body` with a stub started with `behaviour`, and stops it afterwards whatever happens.
+    private func withStub(
+        _ behaviour: PlantNetStubBehaviour = PlantNetStubBehaviour(), _ body: (PlantNetStub) async throws -> Void
+    ) async throws {
+        let stub = try await PlantNetStub.start(behaviour: behaviour)
+        do {
+            try await body(stub)
+        } catch {
+            await stub.stop()
+            throw error
+        }
+        await stub.stop()
+    }
+
     @Test func twoProcessesShareOneQuotaAndOneCache() async throws {
         let directory = try folder()
         defer { try? FileManager.default.removeAll(directory) }
         var behaviour = PlantNetStubBehaviour()
         behaviour.quotaLimit = 3
-        let stub = try await PlantNetStub.start(behaviour: behaviour)
-        do {
+        try await withStub(behaviour) { stub in
             // Two stores on one file: the command line and the web app.
             let web = PlantNetState.live(directory: directory, store: try CollectionDatabase.open(in: directory), environment: [:], warn: { _ in })
             let cli = PlantNetState.live(directory: directory, store: try CollectionDatabase.open(in: directory), environment: [:], warn: { _ in })
@@ -68,18 +81,13 @@ import Testing
             #expect(stub.requestCount == 3)
             #expect(try await web.cache.clear() == 3)
             #expect(await cli.cache.statistics().entries == 0)
-        } catch {
-            await stub.stop()
-            throw error
         }
-        await stub.stop()
     }
 
     @Test func concurrentIdentificationsNeverSpendMoreThanIsLeft() async throws {
         let directory = try folder()
         defer { try? FileManager.default.removeAll(directory) }
-        let stub = try await PlantNetStub.start()
-        do {
+        try await withStub { stub in
             let store = try CollectionDatabase.open(in: directory)
             // Pl@ntNet said 5 are left today; 12 different photos are sent at once.
             _ = try store.reportPlantNetRemaining(5, day: StoreQuotaLedgerDay.today, dailyLimit: 500, now: Date())
@@ -95,11 +103,7 @@ import Testing
             }
             #expect(answered == 5)
             #expect(stub.requestCount == 5)
-        } catch {
-            await stub.stop()
-            throw error
         }
-        await stub.stop()
     }
 
     @Test func theOldFilesMoveIntoTheDatabaseOnce() async throws {
@@ -107,8 +111,7 @@ import Testing
         defer { try? FileManager.default.removeAll(directory) }
         let quotaFile = directory.appending("plantnet-quota.json")
         let cacheFile = directory.appending("plantnet-cache.json")
-        let stub = try await PlantNetStub.start()
-        do {
+        try await withStub { stub in
             // An older PlantGuide's files: one cached answer, and a count Pl@ntNet reported.
             let files = PlantNetState.live(directory: directory, store: nil, environment: [:], warn: { _ in })
             _ = try await service(stub, state: files).identify([image(7)])
@@ -122,11 +125,7 @@ import Testing
             let cached = try await service(stub, state: state).identify([image(7)])
             #expect(cached.identification.source == .cache)
             #expect(stub.requestCount == 1)
-        } catch {
-            await stub.stop()
-            throw error
         }
-        await stub.stop()
     }
 }
 
