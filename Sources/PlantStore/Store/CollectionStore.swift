@@ -8,13 +8,19 @@ import PlantGuideCore
 /// waited for on a blocked thread. ``CollectionDatabase`` (SQLite through GRDB) is today's implementation; its
 /// synchronous methods satisfy these requirements as they are.
 ///
+/// The requirements come in parts (``PlantsStore``, ``CareStore``, ``HistoryStore``, ``RecognitionStore``,
+/// ``StatisticsStore``, ``TransferStore``), so a new backend can be built and tested part by part.
+///
 /// Requirements take every argument explicitly (protocol requirements have no defaults); ``CollectionDatabase`` keeps
 /// its defaults for code that holds it directly. Operations that only make sense for an SQLite file (integrity check,
 /// checkpoint, online backup) stay on ``CollectionDatabase``.
-public protocol CollectionStore: Sendable {
+public protocol CollectionStore: PlantsStore, CareStore, HistoryStore, RecognitionStore, StatisticsStore, TransferStore {
     /// Where the collection is kept, for messages (a file path, or a server address without its password).
     var locationDescription: String { get }
+}
 
+/// Plants and their photos. Part of ``CollectionStore``.
+public protocol PlantsStore: Sendable {
     // MARK: Plants
 
     /// Adds a plant with its care profile and, optionally, a stored photo; returns it with its id.
@@ -60,7 +66,10 @@ public protocol CollectionStore: Sendable {
     func photo(sha256: String) async throws(StoreError) -> StoredPhoto?
     /// Every stored photo.
     func allPhotos() async throws(StoreError) -> [StoredPhoto]
+}
 
+/// Care: the log, schedules and profiles, and what the scheduler reads. Part of ``CollectionStore``.
+public protocol CareStore: Sendable {
     // MARK: Care
 
     /// Records a care task done on a day.
@@ -78,7 +87,10 @@ public protocol CollectionStore: Sendable {
     func setProfile(_ profile: CareProfile, forPlant plantId: Int64) async throws(StoreError)
     /// What the care scheduler needs of each plant (of one plant, or of one room).
     func careStates(plantId: Int64?, room: String?) async throws(StoreError) -> [PlantCareState]
+}
 
+/// The identification history, the re-check queue, re-scoring and species suggestions. Part of ``CollectionStore``.
+public protocol HistoryStore: Sendable {
     // MARK: Identification history
 
     /// Files an identification, optionally under a plant (existing or created with it) and queued for a re-check.
@@ -133,7 +145,10 @@ public protocol CollectionStore: Sendable {
     @discardableResult
     func resolveSuggestion(_ id: Int64, accept: Bool, species: String?, profile: CareProfile?, now: Date)
         async throws(StoreError) -> SpeciesSuggestion
+}
 
+/// Recognition of the collection's own plants: confirmations and photo embeddings. Part of ``CollectionStore``.
+public protocol RecognitionStore: Sendable {
     // MARK: Recognition
 
     /// The species the owner confirmed for a plant.
@@ -155,7 +170,10 @@ public protocol CollectionStore: Sendable {
     func exemplarsVersion(model: EmbeddingModel) async throws(StoreError) -> String
     /// The confirmed plants' photo embeddings for `model`.
     func exemplars(model: EmbeddingModel) async throws(StoreError) -> [CollectionExemplar]
+}
 
+/// The identification log behind the statistics, and the names learned from Pl@ntNet. Part of ``CollectionStore``.
+public protocol StatisticsStore: Sendable {
     // MARK: Identification statistics
 
     /// Records one identification run, keeping the log within `retention`.
@@ -174,7 +192,10 @@ public protocol CollectionStore: Sendable {
     func recordLearnedSpecies(_ species: [LearnedSpecies]) async throws(StoreError)
     /// Everything learned about each of these species, newest first, by the name asked with.
     func learnedSpecies(named names: [String]) async throws(StoreError) -> [String: [LearnedSpecies]]
+}
 
+/// Export and import of the whole collection. Part of ``CollectionStore``.
+public protocol TransferStore: Sendable {
     // MARK: Transfer
 
     /// Everything an export archive holds, except the photo bytes, in a stable order; `generator` names the writer.
