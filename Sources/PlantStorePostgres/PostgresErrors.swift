@@ -66,6 +66,9 @@ enum PostgresErrors {
                 return "the server answered \(state): \(message)"
             }
         case .connectionError:
+            if let channelError = psql.underlying as? ChannelError, case .connectTimeout = channelError {
+                return "no answer from \(endpoint) within \(timeout) (is PostgreSQL running there, and reachable?)"
+            }
             let underlying = psql.underlying.map { " (\($0))" } ?? ""
             return "no server answers at \(endpoint)\(underlying); is PostgreSQL running there?"
         case .sslUnsupported:

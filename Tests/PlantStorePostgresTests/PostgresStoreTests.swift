@@ -312,6 +312,27 @@ import Testing
         #expect(elapsed < .seconds(5), "took \(elapsed)")
     }
 
+    /// A server that accepts the connection and never answers: the connect time-out ends the wait.
+    @Test func aSilentServerFailsAtTheConnectTimeout() async throws {
+        let silent = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .bind(host: "127.0.0.1", port: 0).get()
+        let port = silent.localAddress?.port ?? 0
+        var options = PostgresStore.Options()
+        options.connectTimeout = .seconds(1)
+        let started = ContinuousClock.now
+        await #expect {
+            try await PostgresStore.withStore(
+                PostgresLocation(user: "postgres", host: "127.0.0.1", port: port, database: "postgres", sslMode: .disable),
+                options: options
+            ) { _ in }
+        } throws: { error in
+            guard case .connection(_, let reason) = error as? StoreError else { return false }
+            return reason.contains("no answer from 127.0.0.1:\(port) within 1")
+        }
+        #expect(ContinuousClock.now - started < .seconds(4))
+        try await silent.close()
+    }
+
     @Test func aWrongPasswordIsReportedWithoutIt() async throws {
         let server = try TestPostgres.location()
         let role = TestPostgres.uniqueName("pw_")
