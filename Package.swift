@@ -129,6 +129,32 @@ let store: [Target] = [
     ),
 ]
 
+// MARK: - Store on PostgreSQL: the collection store's PostgreSQL backend (postgres-nio), a module of its own so the
+// heavy dependency stays outside PlantStore; only the composition roots and the tests import it.
+let storePostgres: [Target] = [
+    .target(
+        name: "PlantStorePostgres",
+        dependencies: [
+            "PlantStore",
+            "PlantGuideCore",
+            .product(name: "PostgresNIO", package: "postgres-nio"),
+            .product(name: "Logging", package: "swift-log"),
+        ],
+        swiftSettings: settings
+    ),
+    .testTarget(
+        name: "PlantStorePostgresTests",
+        dependencies: [
+            "PlantStorePostgres",
+            "PlantStore",
+            .product(name: "PostgresNIO", package: "postgres-nio"),
+            // The SQLite schema, migrated in memory, is the reference the PostgreSQL schema is compared with.
+            .product(name: "GRDB", package: "GRDB.swift"),
+        ],
+        swiftSettings: settings
+    ),
+]
+
 // MARK: - Command line and benchmarks: thin shells over the libraries.
 let shells: [Target] = [
     .target(
@@ -265,6 +291,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
-    targets: core + catalog + imaging + classifier + outgoingHTTP + plantNet + store + shells + web
+    targets: core + catalog + imaging + classifier + outgoingHTTP + plantNet + store + storePostgres + shells + web
 )

@@ -12,6 +12,9 @@ public enum StoreError: Error, Sendable, CustomStringConvertible, LocalizedError
     case corrupted(path: String, reason: String)
     /// The database could not be opened, read or written.
     case database(operation: String, reason: String)
+    /// The database server could not be reached or refused the connection (not listening, wrong password, no such
+    /// database). `location` is the database URL with any password redacted.
+    case connection(location: String, reason: String)
     /// No plant has this id.
     case plantNotFound(Int64)
     /// A value was refused before it reached the database (empty name, bad interval…).
@@ -37,6 +40,8 @@ public enum StoreError: Error, Sendable, CustomStringConvertible, LocalizedError
             "The collection database \(path) is damaged: \(reason). Restore it from a backup (`plantguide backup` makes one)."
         case .database(let operation, let reason):
             "Could not \(operation): \(reason)"
+        case .connection(let location, let reason):
+            "Could not connect to the collection database at \(location): \(reason)"
         case .plantNotFound(let id):
             "No plant with id \(id) in the collection. `plantguide collection list` shows the ids."
         case .invalid(let message):

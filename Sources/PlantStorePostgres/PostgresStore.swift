@@ -1,0 +1,201 @@
+import Foundation
+import Logging
+import PlantStore
+import PostgresNIO
+
+/// The collection store on PostgreSQL: a connection pool (postgres-nio's `PostgresClient`) that runs for exactly as
+/// long as ``withStore(_:options:_:)``'s body, and the schema's migrations (``PostgresSchema``).
+///
+/// ```swift
+/// let location = try StoreLocation(url: "postgres://plantguide@/plantguide?host=/run/postgresql")
+/// try await PostgresStore.withStore(location) { store in
+///     print(try await store.appliedMigrations())   // ["pg1"]
+/// }
+/// ```
+///
+/// Opening first makes one connection of its own, bounded by ``Options/connectTimeout``, so a server that is not
+/// there, a wrong password or a missing database fail at once with ``StoreError/connection(location:reason:)``
+/// instead of leaving requests waiting on a pool that retries forever. No error text ever shows the password.
+public final class PostgresStore: Sendable {
+    /// How the store connects.
+    public struct Options: Sendable {
+        /// How long opening may take to reach the server and log in. Defaults to 5 seconds.
+        public var connectTimeout: Duration = .seconds(5)
+        /// The schema search path each connection sets at log-in (`search_path`), when not the server's default.
+        public var searchPath: String?
+        /// The most connections the pool opens. Defaults to 20.
+        public var maximumConnections: Int = 20
+        /// Whether opening runs the migrations this version knows. Defaults to `true`.
+        public var migrate: Bool = true
+
+        /// Default options: a 5-second connect time-out, the server's search path, 20 connections, migrating.
+        public init() {}
+    }
+
+    /// Where the store is (its ``PostgresLocation/description`` hides the password).
+    public let location: PostgresLocation
+    let client: PostgresClient
+    let logger: Logger
+
+    private init(location: PostgresLocation, client: PostgresClient, logger: Logger) {
+        self.location = location
+        self.client = client
+        self.logger = logger
+    }
+
+    /// Opens the store at `location`, migrates it (unless ``Options/migrate`` is off), runs `body` with it, and closes
+    /// it again, also when `body` throws or the task is cancelled.
+    ///
+    /// - Throws: ``StoreError/invalid(_:)`` for an SQLite location, ``StoreError/connection(location:reason:)`` when
+    ///   the server cannot be reached or refuses the log-in, ``StoreError/newerDatabase(path:unknownMigrations:)``
+    ///   for a database a newer PlantGuide migrated, ``StoreError/database(operation:reason:)`` when a migration
+    ///   fails; and whatever `body` throws.
+    public static func withStore<Result: Sendable>(
+        _ location: StoreLocation,
+        options: Options = Options(),
+        _ body: (PostgresStore) async throws -> Result
+    ) async throws -> Result {
+        guard case .postgres(let postgres) = location else {
+            throw StoreError.invalid("\(location) is an SQLite location; PostgresStore opens postgres:// URLs only.")
+        }
+        return try await withStore(postgres, options: options, body)
+    }
+
+    /// Opens the store at `location`; see ``withStore(_:options:_:)-(StoreLocation,_,_)``.
+    public static func withStore<Result: Sendable>(
+        _ location: PostgresLocation,
+        options: Options = Options(),
+        _ body: (PostgresStore) async throws -> Result
+    ) async throws -> Result {
+        let logger = Logger(label: "plantguide.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
+        try await probe(location, options: options, logger: logger)
+        let client = PostgresClient(configuration: try clientConfiguration(location, options: options), backgroundLogger: logger)
+        let store = PostgresStore(location: location, client: client, logger: logger)
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await client.run() }
+            defer { group.cancelAll() }
+            if options.migrate { try await store.migrate() }
+            return try await body(store)
+        }
+    }
+
+    // MARK: - Connecting
+
+    /// One connection of its own, made and closed before the pool starts, within `options.connectTimeout`.
+    private static func probe(_ location: PostgresLocation, options: Options, logger: Logger) async throws(StoreError) {
+        var configuration: PostgresConnection.Configuration
+        if let socketPath = location.socketPath {
+            configuration = .init(
+                unixSocketPath: socketPath, username: location.user, password: location.password, database: location.database
+            )
+        } else {
+            configuration = .init(
+                host: location.host, port: location.port, username: location.user, password: location.password,
+                database: location.database, tls: try connectionTLS(location)
+            )
+        }
+        configuration.options.connectTimeout = .nanoseconds(Int64(options.connectTimeout.inNanoseconds))
+        if let searchPath = options.searchPath {
+            configuration.options.additionalStartupParameters = [("search_path", searchPath)]
+        }
+        let timeout = options.connectTimeout
+        let settings = configuration
+        let outcome: Result<Void, any Error> = await withTaskGroup(of: Result<Void, any Error>?.self) { group in
+            group.addTask {
+                do {
+                    let connection = try await PostgresConnection.connect(configuration: settings, id: 0, logger: logger)
+                    do {
+                        try await connection.query("SELECT 1", logger: logger)
+                    } catch {
+                        try? await connection.close()
+                        throw error
+                    }
+                    try? await connection.close()
+                    return .success(())
+                } catch {
+                    return .failure(error)
+                }
+            }
+            group.addTask {
+                try? await Task.sleep(for: timeout)
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first ?? .failure(ConnectTimeout())
+        }
+        if case .failure(let error) = outcome {
+            throw PostgresErrors.connection(error, location: location, timeout: timeout)
+        }
+    }
+
+    private static func clientConfiguration(
+        _ location: PostgresLocation, options: Options
+    ) throws(StoreError) -> PostgresClient.Configuration {
+        var configuration: PostgresClient.Configuration
+        if let socketPath = location.socketPath {
+            configuration = .init(
+                unixSocketPath: socketPath, username: location.user, password: location.password, database: location.database
+            )
+        } else {
+            let tls: PostgresClient.Configuration.TLS =
+                switch location.sslMode {
+                case .disable: .disable
+                case .prefer: .prefer(.makeClientConfiguration())
+                case .require: .require(.makeClientConfiguration())
+                }
+            configuration = .init(
+                host: location.host, port: location.port, username: location.user, password: location.password,
+                database: location.database, tls: tls
+            )
+        }
+        configuration.options.connectTimeout = options.connectTimeout
+        configuration.options.maximumConnections = max(1, options.maximumConnections)
+        if let searchPath = options.searchPath {
+            configuration.options.additionalStartupParameters = [("search_path", searchPath)]
+        }
+        return configuration
+    }
+
+    private static func connectionTLS(_ location: PostgresLocation) throws(StoreError) -> PostgresConnection.Configuration.TLS {
+        do {
+            switch location.sslMode {
+            case .disable: return .disable
+            case .prefer: return .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
+            case .require: return .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
+            }
+        } catch {
+            throw .connection(location: location.description, reason: "TLS could not be set up: \(error)")
+        }
+    }
+
+    struct ConnectTimeout: Error {}
+
+    // MARK: - Queries
+
+    /// Runs one SQL statement without parameters (schema changes, tests), mapping errors as ``withConnection(_:_:)``.
+    func execute(_ sql: String, operation: String) async throws(StoreError) {
+        try await withConnection(operation) { connection in
+            _ = try await connection.query(PostgresQuery(unsafeSQL: sql), logger: self.logger)
+        }
+    }
+
+    /// Runs `body` with a leased connection, mapping any PostgreSQL error to a ``StoreError`` for `operation`.
+    func withConnection<Result: Sendable>(
+        _ operation: String, _ body: (PostgresConnection) async throws -> Result
+    ) async throws(StoreError) -> Result {
+        do {
+            return try await client.withConnection { connection in try await body(connection) }
+        } catch {
+            if let storeError = PostgresErrors.unwrap(error) as? StoreError { throw storeError }
+            throw PostgresErrors.storeError(error, operation: operation, location: location)
+        }
+    }
+}
+
+extension Duration {
+    var inNanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }
+}

@@ -1,0 +1,438 @@
+import Foundation
+import GRDB
+import PostgresNIO
+import Testing
+@testable import PlantStore
+@testable import PlantStorePostgres
+
+/// Migrations, constraints and errors of the PostgreSQL store, against the real test cluster, each test in a schema of
+/// its own. The SQLite schema (migrated in memory) is the reference: the same rows must be kept or refused on both.
+@Suite struct PostgresStoreTests {
+    /// The tables pg1 makes, besides `schema_migration`.
+    static let pg1Tables: Set<String> = [
+        "plant", "photo", "plantphoto", "identification", "careprofile", "careevent", "careschedule", "carelastdone",
+        "learnedspecies", "loginsession", "recheck", "recheckphoto", "speciessuggestion", "identificationrun",
+        "photoembedding",
+    ]
+
+    @Test func migratingTwiceAppliesPg1Once() async throws {
+        try await TestPostgres.withSchema { location, options in
+            var manual = options
+            manual.migrate = false
+            try await PostgresStore.withStore(location, options: manual) { store async throws in
+                #expect(try await store.appliedMigrations() == [])
+                #expect(try await store.migrate() == ["pg1"])
+                #expect(try await store.migrate() == [])
+                #expect(try await store.appliedMigrations() == ["pg1"])
+            }
+            // Opening migrates, and finds nothing left to do.
+            try await PostgresStore.withStore(location, options: options) { store async throws in
+                #expect(try await store.appliedMigrations() == ["pg1"])
+                #expect(try await tables(store) == Self.pg1Tables.union(["schema_migration"]))
+            }
+        }
+    }
+
+    @Test func concurrentMigratorsApplyPg1Once() async throws {
+        try await TestPostgres.withSchema { location, options in
+            let lists = try await withThrowingTaskGroup(of: [String].self) { group in
+                for _ in 0..<4 {
+                    group.addTask {
+                        try await PostgresStore.withStore(location, options: options) { store async throws in
+                            try await store.appliedMigrations()
+                        }
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(lists == Array(repeating: ["pg1"], count: 4))
+            try await PostgresStore.withStore(location, options: options) { store async throws in
+                #expect(try await tables(store) == Self.pg1Tables.union(["schema_migration"]))
+                let count = try await store.withConnection("count") { connection in
+                    let rows = try await connection.query("SELECT count(*) FROM schema_migration", logger: store.logger)
+                    var count: Int64 = -1
+                    for try await value in rows.decode(Int64.self) { count = value }
+                    return count
+                }
+                #expect(count == 1)
+            }
+        }
+    }
+
+    /// A database a newer PlantGuide migrated is refused, not changed.
+    @Test func unknownMigrationsAreRefused() async throws {
+        try await TestPostgres.withSchema { location, options in
+            try await PostgresStore.withStore(location, options: options) { store async throws in
+                try await store.execute("INSERT INTO schema_migration (id) VALUES ('pg999')", operation: "pretend")
+            }
+            await #expect {
+                try await PostgresStore.withStore(location, options: options) { _ in }
+            } throws: { error in
+                guard case .newerDatabase(_, let unknown) = error as? StoreError else { return false }
+                return unknown == ["pg999"]
+            }
+        }
+    }
+
+    // MARK: - Constraints
+
+    /// Rows every bad row below is checked against: two plants, two photos, a cover, an identification, an open
+    /// suggestion. Written so SQLite and PostgreSQL both read them.
+    static let baseRows = [
+        "INSERT INTO plant (id, uuid, name, createdAt, updatedAt) VALUES (1, '\(uuid(1))', 'Fern', '\(t0)', '\(t0)')",
+        "INSERT INTO plant (id, uuid, name, createdAt, updatedAt) VALUES (2, '\(uuid(2))', 'Ficus', '\(t0)', '\(t0)')",
+        "INSERT INTO photo (sha256, originalSHA256, mediaType, byteCount, createdAt) VALUES ('\(hex("a"))', '\(hex("a"))', 'image/jpeg', 10, '\(t0)')",
+        "INSERT INTO photo (sha256, originalSHA256, mediaType, byteCount, createdAt) VALUES ('\(hex("b"))', '\(hex("b"))', 'image/png', 10, '\(t0)')",
+        "INSERT INTO plantPhoto (plantId, photoSHA256, addedAt, isCover) VALUES (1, '\(hex("a"))', '\(t0)', TRUE)",
+        "INSERT INTO identification (id, uuid, plantId, photoSHA256, source, predictions, uncertain, identifiedAt) VALUES (1, '\(uuid(3))', 1, '\(hex("a"))', 'onDevice', '[]', FALSE, '\(t0)')",
+        "INSERT INTO speciesSuggestion (plantId, kind, identificationId, suggestedSpecies, confidence, createdAt) VALUES (1, 'recheck', 1, 'Ficus lyrata', 0.5, '\(t0)')",
+    ]
+
+    struct BadRow: Sendable, CustomTestStringConvertible {
+        /// What the rule is, for the test's name.
+        let rule: String
+        /// The statement; `sqlite` is SQLite's spelling when it differs.
+        let postgres: String
+        var sqlite: String?
+        /// What PostgreSQL's refusal must name (usually the constraint).
+        let refusal: String
+        var testDescription: String { rule }
+    }
+
+    static let badRows: [BadRow] = [
+        BadRow(rule: "plant name not blank", postgres: plant(name: "'   '"), refusal: "CHECK constraint plant_name_check"),
+        BadRow(rule: "plant name NOT NULL", postgres: plant(name: "NULL"), refusal: "NOT NULL constraint on plant.name"),
+        BadRow(rule: "plant uuid 36 characters", postgres: plant(uuid: "'short'"), refusal: "plant_uuid_check"),
+        BadRow(rule: "plant uuid UNIQUE", postgres: plant(uuid: "'\(uuid(1))'"), refusal: "unique constraint plant_uuid_key"),
+        BadRow(rule: "plant updated after created", postgres: plant(updatedAt: "'2025-01-01 00:00:00'"), refusal: "constraint plant_check violated"),
+        BadRow(
+            rule: "plant confirmed by needs a species", postgres: plant(extra: ("confirmedBy", "'name'")), refusal: "constraint plant_check1 violated"
+        ),
+        BadRow(rule: "plant acquired on a real day", postgres: plant(extra: ("acquiredOn", "'2026-02-30'")), refusal: "SQLSTATE 22008"),
+        BadRow(
+            rule: "photo hash lower-case hex",
+            postgres: "INSERT INTO photo (sha256, originalSHA256, mediaType, byteCount, createdAt) VALUES ('\(hex("A"))', '\(hex("a"))', 'image/jpeg', 1, '\(t0)')",
+            refusal: "photo_sha256_check"
+        ),
+        BadRow(
+            rule: "photo media type known",
+            postgres: "INSERT INTO photo (sha256, originalSHA256, mediaType, byteCount, createdAt) VALUES ('\(hex("c"))', '\(hex("c"))', 'image/gif', 1, '\(t0)')",
+            refusal: "photo_mediatype_check"
+        ),
+        BadRow(
+            rule: "photo byte count positive",
+            postgres: "INSERT INTO photo (sha256, originalSHA256, mediaType, byteCount, createdAt) VALUES ('\(hex("c"))', '\(hex("c"))', 'image/jpeg', 0, '\(t0)')",
+            refusal: "photo_bytecount_check"
+        ),
+        BadRow(
+            rule: "plant photo of a real plant",
+            postgres: "INSERT INTO plantPhoto (plantId, photoSHA256, addedAt) VALUES (99, '\(hex("a"))', '\(t0)')",
+            refusal: "foreign key constraint plantphoto_plantid_fkey"
+        ),
+        BadRow(
+            rule: "one cover per plant",
+            postgres: "INSERT INTO plantPhoto (plantId, photoSHA256, addedAt, isCover) VALUES (1, '\(hex("b"))', '\(t0)', TRUE)",
+            refusal: "plantphoto_cover"
+        ),
+        BadRow(
+            rule: "a photo in use is not deleted", postgres: "DELETE FROM photo WHERE sha256 = '\(hex("a"))'",
+            refusal: "plantphoto_photosha256_fkey"
+        ),
+        BadRow(rule: "predictions a JSON array", postgres: identification(predictions: "'{}'"), refusal: "identification_predictions_check"),
+        BadRow(rule: "predictions valid JSON", postgres: identification(predictions: "'[1,'"), refusal: "identification_predictions_check"),
+        BadRow(
+            rule: "identification source known", postgres: identification(source: "'guess'"), refusal: "identification_source_check"
+        ),
+        BadRow(
+            rule: "care profile min below max",
+            postgres: """
+                INSERT INTO careProfile (plantId, light, waterGrowingDays, waterWinterDays, humidity, minTemperature, maxTemperature,
+                    toxicToCats, toxicToDogs, toxicitySource, basis) VALUES (2, 'low', 7, 14, 'low', 20, 10, FALSE, FALSE, 'ASPCA', 'x')
+                """,
+            refusal: "careprofile_check"
+        ),
+        BadRow(
+            rule: "care task known",
+            postgres: "INSERT INTO careEvent (uuid, plantId, task, day, createdAt) VALUES ('\(uuid(9))', 1, 'sing', '2026-01-05', '\(t0)')",
+            refusal: "careevent_task_check"
+        ),
+        BadRow(
+            rule: "care schedule days in range",
+            postgres: "INSERT INTO careSchedule (plantId, task, growingDays) VALUES (1, 'water', 0)",
+            refusal: "careschedule_growingdays_check"
+        ),
+        BadRow(
+            rule: "species key lower case",
+            postgres: "INSERT INTO learnedSpecies (speciesKey, language, binomial, commonNames, learnedAt) VALUES ('Ficus', 'en', 'Ficus', '[]', '\(t0)')",
+            refusal: "learnedspecies_specieskey_check"
+        ),
+        BadRow(
+            rule: "a finished re-check has a finish time",
+            postgres: "INSERT INTO recheck (identificationId, reason, state, queuedAt) VALUES (1, 'offline', 'done', '\(t0)')",
+            refusal: "recheck_check"
+        ),
+        BadRow(
+            rule: "one open suggestion per plant",
+            postgres: "INSERT INTO speciesSuggestion (plantId, kind, identificationId, suggestedSpecies, confidence, createdAt) VALUES (1, 'rescore', 1, 'Ficus elastica', 0.7, '\(t0)')",
+            refusal: "speciessuggestion_open"
+        ),
+        BadRow(
+            rule: "a cache hit calls no API",
+            postgres: "INSERT INTO identificationRun (ranAt, strategy, source, cacheHit, apiCalled, timings) VALUES ('\(t0)', 'hybrid', 'cache', TRUE, TRUE, '{}')",
+            refusal: "identificationrun_check"
+        ),
+        BadRow(
+            rule: "an embedding has two bytes per dimension",
+            postgres: "INSERT INTO photoEmbedding (photoSHA256, model, dimension, vector, createdAt) VALUES ('\(hex("a"))', 'm', 2, '\\x0000'::bytea, '\(t0)')",
+            sqlite: "INSERT INTO photoEmbedding (photoSHA256, model, dimension, vector, createdAt) VALUES ('\(hex("a"))', 'm', 2, x'0000', '\(t0)')",
+            refusal: "photoembedding_check"
+        ),
+    ]
+
+    @Test func constraintsRefuseTheSameRowsAsSQLite() async throws {
+        // SQLite, the reference: the base rows are kept and every bad row is refused.
+        let sqlite = try DatabaseQueue()
+        try Schema.migrator.migrate(sqlite)
+        let keptBySQLite = try await sqlite.write { db -> [String] in
+            for row in Self.baseRows { try db.execute(sql: row) }
+            var kept: [String] = []
+            for bad in Self.badRows {
+                do {
+                    try db.execute(sql: bad.sqlite ?? bad.postgres)
+                    kept.append(bad.rule)
+                } catch is DatabaseError {}
+            }
+            return kept
+        }
+        #expect(keptBySQLite == [])
+
+        try await TestPostgres.withSchema { location, options in
+            try await PostgresStore.withStore(location, options: options) { store async throws in
+                for row in Self.baseRows { try await store.execute(row, operation: "add a base row") }
+                for bad in Self.badRows {
+                    do {
+                        try await store.execute(bad.postgres, operation: "add a bad row")
+                        Issue.record("PostgreSQL kept the row of “\(bad.rule)”")
+                    } catch {
+                        guard case .database(let operation, let reason) = error as? StoreError else {
+                            Issue.record("“\(bad.rule)”: \(error)")
+                            continue
+                        }
+                        #expect(operation == "add a bad row")
+                        #expect(reason.contains(bad.refusal), "“\(bad.rule)”: \(reason)")
+                    }
+                }
+                // Nothing of the bad rows stayed.
+                let plants = try await count(store, "plant")
+                #expect(plants == 2)
+            }
+        }
+    }
+
+    // MARK: - careLastDone
+
+    /// The same care events written and deleted on both, in the same order, leave the same last-done days.
+    @Test func careLastDoneMatchesSQLite() async throws {
+        let steps: [String] = [
+            careEvent(1, plant: 1, task: "water", day: "2026-01-05"),
+            careEvent(2, plant: 1, task: "water", day: "2026-01-09"),
+            careEvent(3, plant: 1, task: "water", day: "2026-01-07"),
+            careEvent(4, plant: 1, task: "mist", day: "2026-01-02"),
+            careEvent(5, plant: 2, task: "water", day: "2026-01-03"),
+            "DELETE FROM careEvent WHERE uuid = '\(Self.uuid(2))'",  // the latest: falls back to the next latest
+            "DELETE FROM careEvent WHERE uuid = '\(Self.uuid(4))'",  // the only one: the row goes
+            "UPDATE careEvent SET plantId = 2 WHERE uuid = '\(Self.uuid(1))'",  // moves to the other plant
+            "UPDATE careEvent SET day = '2026-02-01' WHERE uuid = '\(Self.uuid(5))'",
+            careEvent(6, plant: 2, task: "prune", day: "2026-01-20"),
+            "DELETE FROM plant WHERE id = 2",  // cascades: its events and last-done rows go, and none comes back
+        ]
+        let query = "SELECT plantId, task, CAST(day AS text) FROM careLastDone ORDER BY plantId, task"
+        let plants = Array(Self.baseRows.prefix(2))
+
+        let sqlite = try DatabaseQueue()
+        try Schema.migrator.migrate(sqlite)
+        let sqliteStates = try await sqlite.write { db -> [[String]] in
+            for row in plants { try db.execute(sql: row) }
+            var states: [[String]] = []
+            for step in steps {
+                try db.execute(sql: step)
+                let rows = try Row.fetchAll(db, sql: query)
+                states.append(rows.map { "\($0[0] as Int64) \($0[1] as String) \($0[2] as String)" }.sorted())
+            }
+            return states
+        }
+
+        let postgresStates = try await TestPostgres.withSchema { location, options in
+            try await PostgresStore.withStore(location, options: options) { store async throws in
+                for row in plants { try await store.execute(row, operation: "add a plant") }
+                var states: [[String]] = []
+                for step in steps {
+                    try await store.execute(step, operation: "change care events")
+                    states.append(
+                        try await store.withConnection("read careLastDone") { connection in
+                            let rows = try await connection.query(PostgresQuery(unsafeSQL: query), logger: store.logger)
+                            var lines: [String] = []
+                            for try await (plant, task, day) in rows.decode((Int64, String, String).self) {
+                                lines.append("\(plant) \(task) \(day)")
+                            }
+                            return lines.sorted()
+                        }
+                    )
+                }
+                return states
+            }
+        }
+        #expect(postgresStates == sqliteStates)
+        #expect(sqliteStates[4] == ["1 mist 2026-01-02", "1 water 2026-01-09", "2 water 2026-01-03"])
+        #expect(sqliteStates.last == ["1 water 2026-01-07"])
+    }
+
+    // MARK: - Errors
+
+    @Test func anUnreachableServerFailsWithinFiveSeconds() async throws {
+        // A port nothing listens on: bind one, then close it.
+        let port = try await freePort()
+        let location = PostgresLocation(user: "postgres", password: "hunter2hunter2", host: "127.0.0.1", port: port, database: "postgres", sslMode: .disable)
+        var options = PostgresStore.Options()
+        options.connectTimeout = .seconds(3)
+        let started = ContinuousClock.now
+        do {
+            try await PostgresStore.withStore(location, options: options) { _ in }
+            Issue.record("opened a store on a closed port")
+        } catch let error as StoreError {
+            guard case .connection(let shown, let reason) = error else {
+                Issue.record("not a connection error: \(error)")
+                return
+            }
+            #expect(shown == "postgres://postgres:***@127.0.0.1:\(port)/postgres?sslmode=disable")
+            #expect(reason.contains("no server answers at 127.0.0.1:\(port)"), "\(reason)")
+            #expect(!error.description.contains("hunter2"))
+        }
+        let elapsed = ContinuousClock.now - started
+        #expect(elapsed < .seconds(5), "took \(elapsed)")
+    }
+
+    /// A server that accepts the connection and never answers: the connect time-out ends the wait.
+    @Test func aSilentServerFailsAtTheConnectTimeout() async throws {
+        let silent = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .bind(host: "127.0.0.1", port: 0).get()
+        let port = silent.localAddress?.port ?? 0
+        var options = PostgresStore.Options()
+        options.connectTimeout = .seconds(1)
+        let started = ContinuousClock.now
+        await #expect {
+            try await PostgresStore.withStore(
+                PostgresLocation(user: "postgres", host: "127.0.0.1", port: port, database: "postgres", sslMode: .disable),
+                options: options
+            ) { _ in }
+        } throws: { error in
+            guard case .connection(_, let reason) = error as? StoreError else { return false }
+            return reason.contains("no answer from 127.0.0.1:\(port) within 1")
+        }
+        #expect(ContinuousClock.now - started < .seconds(4))
+        try await silent.close()
+    }
+
+    @Test func aWrongPasswordIsReportedWithoutIt() async throws {
+        let server = try TestPostgres.location()
+        let role = TestPostgres.uniqueName("pw_")
+        // scripts/pg-cluster asks members of plantguide_password_users for their password.
+        try await PostgresStore.withStore(server, options: TestPostgres.administration) { admin in
+            try await admin.execute(
+                """
+                DO $$ BEGIN
+                    CREATE ROLE plantguide_password_users;
+                EXCEPTION WHEN duplicate_object THEN NULL;
+                END $$
+                """,
+                operation: "create the password group"
+            )
+            try await admin.execute(
+                "CREATE ROLE \(role) LOGIN PASSWORD 'Right-Pa55word' IN ROLE plantguide_password_users", operation: "create a role"
+            )
+        }
+        var wrong = server
+        wrong.user = role
+        wrong.password = "Wr0ng-Secret"
+        await #expect {
+            try await PostgresStore.withStore(wrong, options: TestPostgres.administration) { _ in }
+        } throws: { error in
+            guard let error = error as? StoreError, case .connection(let shown, let reason) = error else { return false }
+            return shown.contains("\(role):***@") && reason.contains("refused the log-in as \"\(role)\"")
+                && !error.description.contains("Wr0ng-Secret") && !String(reflecting: error).contains("Wr0ng-Secret")
+        }
+        var right = wrong
+        right.password = "Right-Pa55word"
+        let applied = try await PostgresStore.withStore(right, options: TestPostgres.administration) { store async throws in
+            try await store.appliedMigrations()
+        }
+        #expect(applied == [])
+        try await PostgresStore.withStore(server, options: TestPostgres.administration) { admin in
+            try await admin.execute("DROP ROLE \(role)", operation: "drop a role")
+        }
+    }
+
+    @Test func aMissingDatabaseIsNamed() async throws {
+        var location = try TestPostgres.location()
+        location.database = TestPostgres.uniqueName("missing_")
+        await #expect {
+            try await PostgresStore.withStore(location, options: TestPostgres.administration) { _ in }
+        } throws: { error in
+            guard case .connection(_, let reason) = error as? StoreError else { return false }
+            return reason.contains("the database \"\(location.database)\" does not exist")
+        }
+    }
+
+    // MARK: - Helpers
+
+    static let t0 = "2026-01-05 10:00:00"
+
+    static func uuid(_ n: Int) -> String { String(format: "00000000-0000-0000-0000-%012d", n) }
+
+    static func hex(_ digit: Character) -> String { String(repeating: digit, count: 64) }
+
+    static func plant(
+        uuid: String = "'\(uuid(100))'", name: String = "'Palm'", updatedAt: String = "'\(t0)'", extra: (String, String)? = nil
+    ) -> String {
+        let columns = ["uuid", "name", "createdAt", "updatedAt"] + (extra.map { [$0.0] } ?? [])
+        let values = [uuid, name, "'\(t0)'", updatedAt] + (extra.map { [$0.1] } ?? [])
+        return "INSERT INTO plant (\(columns.joined(separator: ", "))) VALUES (\(values.joined(separator: ", ")))"
+    }
+
+    static func identification(predictions: String = "'[]'", source: String = "'onDevice'") -> String {
+        "INSERT INTO identification (uuid, source, predictions, uncertain, identifiedAt) VALUES ('\(uuid(200))', \(source), \(predictions), FALSE, '\(t0)')"
+    }
+
+    func careEvent(_ n: Int, plant: Int, task: String, day: String) -> String {
+        "INSERT INTO careEvent (uuid, plantId, task, day, createdAt) VALUES ('\(Self.uuid(n))', \(plant), '\(task)', '\(day)', '\(Self.t0)')"
+    }
+
+    func tables(_ store: PostgresStore) async throws -> Set<String> {
+        try await store.withConnection("list tables") { connection in
+            let rows = try await connection.query(
+                "SELECT tablename::text FROM pg_tables WHERE schemaname = current_schema()", logger: store.logger
+            )
+            var names: Set<String> = []
+            for try await name in rows.decode(String.self) { names.insert(name) }
+            return names
+        }
+    }
+
+    func count(_ store: PostgresStore, _ table: String) async throws -> Int64 {
+        try await store.withConnection("count") { connection in
+            let rows = try await connection.query(PostgresQuery(unsafeSQL: "SELECT count(*) FROM \(table)"), logger: store.logger)
+            var count: Int64 = -1
+            for try await value in rows.decode(Int64.self) { count = value }
+            return count
+        }
+    }
+
+    /// A TCP port on 127.0.0.1 that nothing listens on: bound, read and closed again.
+    func freePort() async throws -> Int {
+        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .bind(host: "127.0.0.1", port: 0).get()
+        let port = channel.localAddress?.port ?? 0
+        try await channel.close()
+        return port
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import PlantStore
+import Testing
+@testable import PlantStorePostgres
+
+/// The test cluster `scripts/pg-cluster` starts (scripts/test does), read from `PLANTGUIDE_TEST_POSTGRES_URL`. Without
+/// it the tests fail with the reason; they never skip, so a missing PostgreSQL cannot pass unnoticed.
+enum TestPostgres {
+    struct Unavailable: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    static func location() throws -> PostgresLocation {
+        let value = ProcessInfo.processInfo.environment["PLANTGUIDE_TEST_POSTGRES_URL"] ?? ""
+        if value.isEmpty {
+            throw Unavailable(
+                description: "PLANTGUIDE_TEST_POSTGRES_URL is not set: run `scripts/pg-cluster start DIR && source DIR/env` "
+                    + "first (scripts/test does)"
+            )
+        }
+        if value.hasPrefix("unavailable:") {
+            throw Unavailable(description: "The test PostgreSQL cluster is not available: \(value.dropFirst("unavailable:".count))")
+        }
+        guard case .postgres(let location) = try StoreLocation(url: value) else {
+            throw Unavailable(description: "PLANTGUIDE_TEST_POSTGRES_URL is not a postgres:// URL: \(StoreLocation.redacted(value))")
+        }
+        return location
+    }
+
+    /// Options that open without migrating (for administration).
+    static var administration: PostgresStore.Options {
+        var options = PostgresStore.Options()
+        options.migrate = false
+        options.maximumConnections = 2
+        return options
+    }
+
+    /// A random name such as `t_3f9a…`, for a schema or role of one test's own.
+    static func uniqueName(_ prefix: String) -> String {
+        prefix + (0..<8).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
+    }
+
+    /// Runs `body` with options whose search path is a fresh schema of its own, dropped afterwards (also on failure).
+    static func withSchema<Result: Sendable>(
+        _ body: (PostgresLocation, PostgresStore.Options) async throws -> Result
+    ) async throws -> Result {
+        let location = try location()
+        let schema = uniqueName("t_")
+        try await PostgresStore.withStore(location, options: administration) { admin in
+            try await admin.execute("CREATE SCHEMA \(schema)", operation: "create a test schema")
+        }
+        var options = PostgresStore.Options()
+        options.searchPath = schema
+        options.maximumConnections = 4
+        do {
+            let result = try await body(location, options)
+            try await dropSchema(schema, at: location)
+            return result
+        } catch {
+            try? await dropSchema(schema, at: location)
+            throw error
+        }
+    }
+
+    private static func dropSchema(_ schema: String, at location: PostgresLocation) async throws {
+        try await PostgresStore.withStore(location, options: administration) { admin in
+            try await admin.execute("DROP SCHEMA \(schema) CASCADE", operation: "drop a test schema")
+        }
+    }
+}
