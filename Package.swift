@@ -124,7 +124,7 @@ let store: [Target] = [
     ),
     .testTarget(
         name: "PlantStoreTests",
-        dependencies: ["PlantStore", "PlantCatalog", "PlantGuideTestSupport"],
+        dependencies: ["PlantStore", "PlantStorePostgres", "PlantCatalog", "PlantGuideTestSupport"],
         swiftSettings: settings
     ),
 ]
@@ -147,6 +147,7 @@ let storePostgres: [Target] = [
         dependencies: [
             "PlantStorePostgres",
             "PlantStore",
+            "PlantGuideTestSupport",
             .product(name: "PostgresNIO", package: "postgres-nio"),
             // The SQLite schema, migrated in memory, is the reference the PostgreSQL schema is compared with.
             .product(name: "GRDB", package: "GRDB.swift"),
@@ -184,7 +185,11 @@ let shells: [Target] = [
         swiftSettings: settings
     ),
     // Fixtures and helpers for the test targets only; no product target depends on it.
-    .target(name: "PlantGuideTestSupport", dependencies: ["PlantGuideCore", "PlantNetStub"] + nio, swiftSettings: settings),
+    .target(
+        name: "PlantGuideTestSupport",
+        dependencies: ["PlantGuideCore", "PlantNetStub", "PlantStore", "PlantStorePostgres"] + nio,
+        swiftSettings: settings
+    ),
     .testTarget(
         name: "PlantGuideCLITests",
         dependencies: ["PlantGuideCLI", "PlantGuideTestSupport"],

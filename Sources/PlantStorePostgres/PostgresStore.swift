@@ -173,8 +173,9 @@ public final class PostgresStore: Sendable {
 
     // MARK: - Queries
 
-    /// Runs one SQL statement without parameters (schema changes, tests), mapping errors as ``withConnection(_:_:)``.
-    func execute(_ sql: String, operation: String) async throws(StoreError) {
+    /// Runs one SQL statement without parameters (administration: schema changes, tests' own schemas), mapping errors as
+    /// ``withConnection(_:_:)``.
+    public func execute(_ sql: String, operation: String) async throws(StoreError) {
         try await withConnection(operation) { connection in
             _ = try await connection.query(PostgresQuery(unsafeSQL: sql), logger: self.logger)
         }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import PlantGuideTestSupport
 import PostgresNIO
 import Testing
 @testable import PlantStore
@@ -15,25 +16,31 @@ import Testing
         "photoembedding",
     ]
 
-    @Test func migratingTwiceAppliesPg1Once() async throws {
+    /// The tables pg2 adds: the Pl@ntNet state.
+    static let pg2Tables: Set<String> = ["plantnetquota", "plantnetcacheentry", "plantnetcachecounter"]
+
+    /// Every migration this version knows.
+    static let allMigrations = ["pg1", "pg2"]
+
+    @Test func migratingTwiceAppliesEachMigrationOnce() async throws {
         try await TestPostgres.withSchema { location, options in
             var manual = options
             manual.migrate = false
             try await PostgresStore.withStore(location, options: manual) { store async throws in
                 #expect(try await store.appliedMigrations() == [])
-                #expect(try await store.migrate() == ["pg1"])
+                #expect(try await store.migrate() == Self.allMigrations)
                 #expect(try await store.migrate() == [])
-                #expect(try await store.appliedMigrations() == ["pg1"])
+                #expect(try await store.appliedMigrations() == Self.allMigrations)
             }
             // Opening migrates, and finds nothing left to do.
             try await PostgresStore.withStore(location, options: options) { store async throws in
-                #expect(try await store.appliedMigrations() == ["pg1"])
-                #expect(try await tables(store) == Self.pg1Tables.union(["schema_migration"]))
+                #expect(try await store.appliedMigrations() == Self.allMigrations)
+                #expect(try await tables(store) == Self.pg1Tables.union(Self.pg2Tables).union(["schema_migration"]))
             }
         }
     }
 
-    @Test func concurrentMigratorsApplyPg1Once() async throws {
+    @Test func concurrentMigratorsApplyEachMigrationOnce() async throws {
         try await TestPostgres.withSchema { location, options in
             let lists = try await withThrowingTaskGroup(of: [String].self) { group in
                 for _ in 0..<4 {
@@ -45,16 +52,16 @@ import Testing
                 }
                 return try await group.reduce(into: []) { $0.append($1) }
             }
-            #expect(lists == Array(repeating: ["pg1"], count: 4))
+            #expect(lists == Array(repeating: Self.allMigrations, count: 4))
             try await PostgresStore.withStore(location, options: options) { store async throws in
-                #expect(try await tables(store) == Self.pg1Tables.union(["schema_migration"]))
+                #expect(try await tables(store) == Self.pg1Tables.union(Self.pg2Tables).union(["schema_migration"]))
                 let count = try await store.withConnection("count") { connection in
                     let rows = try await connection.query("SELECT count(*) FROM schema_migration", logger: store.logger)
                     var count: Int64 = -1
                     for try await value in rows.decode(Int64.self) { count = value }
                     return count
                 }
-                #expect(count == 1)
+                #expect(count == Int64(Self.allMigrations.count))
             }
         }
     }

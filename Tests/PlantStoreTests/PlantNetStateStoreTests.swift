@@ -1,10 +1,14 @@
 import Foundation
+import PlantGuideTestSupport
 import PlantStore
+import PlantStorePostgres
 import Testing
 
 /// The stores that keep the Pl@ntNet state, for tests that run on each.
 enum StateBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case sqlite
+    /// The test cluster `scripts/pg-cluster` starts: without it these cases fail, saying why.
+    case postgres
 
     var testDescription: String { rawValue }
 
@@ -18,6 +22,21 @@ enum StateBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
             var stores: [any PlantNetStateStore] = []
             for _ in 0..<count { stores.append(try home.open()) }
             return try await body(stores)
+        case .postgres:
+            // One schema of the test's own; each store is a client (a pool) of its own, as a replica's is.
+            return try await TestPostgres.withSchema { location, options in
+                try await Self.openPostgres(count, location: location, options: options, opened: [], body)
+            }
+        }
+    }
+
+    private static func openPostgres<T: Sendable>(
+        _ count: Int, location: PostgresLocation, options: PostgresStore.Options, opened: [any PlantNetStateStore],
+        _ body: ([any PlantNetStateStore]) async throws -> T
+    ) async throws -> T {
+        guard opened.count < count else { return try await body(opened) }
+        return try await PostgresStore.withStore(location, options: options) { store in
+            try await openPostgres(count, location: location, options: options, opened: opened + [store], body)
         }
     }
 }
@@ -171,7 +190,8 @@ enum StateBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
                 )
             }
             await #expect(throws: StoreError.self) { try await store.plantNetQuota(day: "2026-02-30", dailyLimit: 500, now: now) }
-            #expect(try await store.answerCacheCounts(freshAfter: now.addingTimeInterval(-60)).entries == 0)
+            let counts = try await store.answerCacheCounts(freshAfter: now.addingTimeInterval(-60))
+            #expect(counts.entries == 0)
         }
     }
 }

@@ -1,16 +1,18 @@
 import Foundation
 import PlantStore
-import Testing
-@testable import PlantStorePostgres
+import PlantStorePostgres
 
 /// The test cluster `scripts/pg-cluster` starts (scripts/test does), read from `PLANTGUIDE_TEST_POSTGRES_URL`. Without
 /// it the tests fail with the reason; they never skip, so a missing PostgreSQL cannot pass unnoticed.
-enum TestPostgres {
-    struct Unavailable: Error, CustomStringConvertible {
-        let description: String
+public enum TestPostgres {
+    /// Why the test cluster cannot be used.
+    public struct Unavailable: Error, CustomStringConvertible {
+        /// The reason.
+        public let description: String
     }
 
-    static func location() throws -> PostgresLocation {
+    /// The test cluster's location, or why there is none.
+    public static func location() throws -> PostgresLocation {
         let value = ProcessInfo.processInfo.environment["PLANTGUIDE_TEST_POSTGRES_URL"] ?? ""
         if value.isEmpty {
             throw Unavailable(
@@ -28,7 +30,7 @@ enum TestPostgres {
     }
 
     /// Options that open without migrating (for administration).
-    static var administration: PostgresStore.Options {
+    public static var administration: PostgresStore.Options {
         var options = PostgresStore.Options()
         options.migrate = false
         options.maximumConnections = 2
@@ -36,12 +38,12 @@ enum TestPostgres {
     }
 
     /// A random name such as `t_3f9a…`, for a schema or role of one test's own.
-    static func uniqueName(_ prefix: String) -> String {
+    public static func uniqueName(_ prefix: String) -> String {
         prefix + (0..<8).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
     }
 
     /// Runs `body` with options whose search path is a fresh schema of its own, dropped afterwards (also on failure).
-    static func withSchema<Result: Sendable>(
+    public static func withSchema<Result: Sendable>(
         _ body: (PostgresLocation, PostgresStore.Options) async throws -> Result
     ) async throws -> Result {
         let location = try location()
