@@ -576,6 +576,17 @@ def login_journey(binary, shots, stub_url, photo):
         j.wait(EC.title_contains("Browse"))
         j.check("Log out" in driver.page_source, "after logging in the pages open, with a way to log out")
         j.check("Signed in as alice" in driver.page_source, "the header names the account logged in")
+        # The owner manages accounts in Settings: add a member, then remove it again.
+        j.open("/settings/users")
+        j.wait(EC.title_contains("Users"))
+        driver.find_element(By.ID, "name").send_keys("carol")
+        driver.find_element(By.ID, "password").send_keys("carol's passphrase")
+        driver.find_element(By.XPATH, "//button[normalize-space()='Add account']").click()
+        j.wait(lambda d: "Added carol as member." in d.page_source)
+        j.screenshot("settings-users")
+        driver.find_element(By.XPATH, "//button[normalize-space()='Remove carol']").click()
+        j.wait(lambda d: "Removed carol" in d.page_source)
+        j.check("Remove carol" not in driver.page_source, "a removed account leaves the list")
         # No model and no key: identification is not available, until a key is saved in Settings.
         j.open("/identify")
         j.check("not available yet" in driver.page_source, "without a model or key, identify says so")

@@ -8,15 +8,15 @@ extension Pages {
         let rows: [HTML] = users.map { user in
             let you: HTML = user.name.lowercased() == context.user?.name.lowercased() ? " (you)" : ""
             return """
-                <tr><th scope="row">\(user.name)\(you)</th><td>\(user.role.rawValue)</td>
-                <td><form method="post" action="/settings/users" class="inline">\(Layout.csrfField(context))\
+                <li><h3>\(user.name)\(you)</h3><p>\(user.role.rawValue), since \(user.createdAt.formatted(.iso8601.year().month().day()))</p>
+                <form method="post" action="/settings/users">\(Layout.csrfField(context))\
                 <input type="hidden" name="action" value="passwd"><input type="hidden" name="name" value="\(user.name)">\
-                <label class="visually-hidden" for="pw-\(String(user.id))">New password for \(user.name)</label>\
-                <input id="pw-\(String(user.id))" name="password" type="password" autocomplete="new-password" minlength="8" required placeholder="New password">\
-                <button type="submit">Set password</button></form></td>
-                <td><form method="post" action="/settings/users" class="inline">\(Layout.csrfField(context))\
+                <label for="pw-\(String(user.id))">New password for \(user.name)</label>\
+                <input id="pw-\(String(user.id))" name="password" type="password" autocomplete="new-password" minlength="8" required>\
+                <p><button type="submit">Set password</button></p></form>
+                <form method="post" action="/settings/users">\(Layout.csrfField(context))\
                 <input type="hidden" name="action" value="remove"><input type="hidden" name="name" value="\(user.name)">\
-                <button type="submit">Remove</button></form></td></tr>
+                <p><button type="submit">Remove \(user.name)</button></p></form></li>
                 """
         }
         return Layout.page(
@@ -28,14 +28,13 @@ extension Pages {
                 <section class="card" aria-labelledby="accounts"><h2 id="accounts">Accounts</h2>
                 <p>An owner manages the settings and the accounts; a member uses the collection. The last owner stays. \
                 A new password or a removal ends that account's log-ins at once.</p>
-                <table><thead><tr><th scope="col">Name</th><th scope="col">Role</th><th scope="col">Password</th><th scope="col"></th></tr></thead>
-                <tbody>\(rows)</tbody></table></section>
+                <ul class="accounts">\(rows)</ul></section>
                 <section class="card" aria-labelledby="add"><h2 id="add">Add an account</h2>
                 <form method="post" action="/settings/users">
                 \(Layout.csrfField(context))
                 <input type="hidden" name="action" value="add">
                 <label for="name">Name</label>
-                <input id="name" name="name" required maxlength="64" pattern="[A-Za-z0-9._\\-]{1,64}" autocomplete="off" autocapitalize="none" spellcheck="false">
+                <input id="name" name="name" type="text" required maxlength="64" pattern="[A-Za-z0-9._\\-]{1,64}" autocomplete="off" autocapitalize="none" spellcheck="false">
                 <label for="role">Role</label>
                 <select id="role" name="role"><option value="member" selected>member</option><option value="owner">owner</option></select>
                 <label for="password">Password (8 characters or more)</label>

@@ -35,13 +35,13 @@ enum Pages {
         case .one:
             nameField = """
                 <label for="user">User name</label>
-                <input id="user" name="user" autocomplete="username" autocapitalize="none" spellcheck="false" maxlength="64" aria-describedby="user-hint">
+                <input id="user" name="user" type="text" autocomplete="username" autocapitalize="none" spellcheck="false" maxlength="64" aria-describedby="user-hint">
                 <p class="hint" id="user-hint">This PlantGuide has one account, so you may leave the name empty.</p>
                 """
         case .several:
             nameField = """
                 <label for="user">User name</label>
-                <input id="user" name="user" autocomplete="username" autocapitalize="none" spellcheck="false" maxlength="64" required autofocus>
+                <input id="user" name="user" type="text" autocomplete="username" autocapitalize="none" spellcheck="false" maxlength="64" required autofocus>
                 """
         }
         let passwordFocus: HTML = accounts == .several ? "" : " autofocus"
