@@ -86,6 +86,13 @@ import Testing
                 #expect(response.text.contains(#"name="user""#))
                 #expect(response.text.contains("required autofocus"))
             }
+            // The form says what is missing on the form itself.
+            let (headers, body) = session.form([("password", "alice passphrase")])
+            try await client.execute(uri: "/login", method: .post, headers: headers, body: body) { response in
+                #expect(response.status == .badRequest)
+                #expect(response.text.contains("Enter your user name as well"))
+                #expect(response.text.contains(#"id="password""#))
+            }
         }
     }
 

@@ -26,11 +26,15 @@ struct AuthRoutes {
                     name: form["user"] ?? "", password: form["password"] ?? "", context: context,
                     then: Response.redirect(to: next, type: .normal)
                 )
-            } catch ServerError.invalidCredentials {
-                let page = Pages.login(
-                    context: context, next: next, message: ServerError.invalidCredentials.description, accounts: accountsHint()
-                )
-                return Response.html(page, status: .unauthorized)
+            } catch let error as ServerError {
+                // A wrong name or password, or a missing name, is said on the form itself, which keeps its fields.
+                switch error {
+                case .invalidCredentials, .badRequest:
+                    let page = Pages.login(context: context, next: next, message: error.description, accounts: accountsHint())
+                    return Response.html(page, status: error.status)
+                default:
+                    throw error
+                }
             }
         }
         router.post("/logout") { _, context in
