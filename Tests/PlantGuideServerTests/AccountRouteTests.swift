@@ -239,4 +239,25 @@ import Testing
             #expect(try database.users().map(\.name) == ["alice", "bob"])
         }
     }
+
+    @Test func anAccountAddedWhileServingTurnsTheLogInOn() async throws {
+        let (database, home) = try Self.database([])
+        defer { try? FileManager.default.removeItem(at: home) }
+        var dependencies = ServerDependencies(catalog: fixtureCatalog)
+        dependencies.accounts = AccountDirectory(database: database)
+        try await makeApp(dependencies: dependencies).test(.live) { client in
+            try await client.execute(uri: "/api/catalog/categories", method: .get) { response in
+                #expect(response.status == .ok, "no accounts: no log-in on loopback")
+            }
+            _ = try database.addUser(
+                name: "alice", role: .owner, passwordHash: PasswordHash(password: "alice passphrase", iterations: 1_000).encoded, now: Date()
+            )
+            try await Task.sleep(for: .milliseconds(1_100))
+            try await client.execute(uri: "/api/catalog/categories", method: .get) { response in
+                #expect(response.status == .unauthorized, "an account exists now")
+            }
+            let session = try await Session.open(client)
+            #expect(try await Self.logIn(client, session, user: nil, password: "alice passphrase").status == .noContent)
+        }
+    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import PlantStore
+import Synchronization
 
 /// The accounts and log-ins of the web app, kept in the collection database, so every server process sharing it
 /// sees the same log-ins, revocations and throttle counts.
@@ -17,10 +18,24 @@ public struct AccountDirectory: Sendable {
     public var failureWindow: TimeInterval = 15 * 60
     /// Where accounts and log-ins are kept.
     public let database: CollectionDatabase
+    private let existence = AccountExistence()
 
     /// Creates the directory over a collection database.
     public init(database: CollectionDatabase) {
         self.database = database
+    }
+
+    /// Whether any account exists. Once one does, it always will (the last owner stays), so `true` is kept; `false`
+    /// is asked again at most once a second, so an account added by `plantguide user add` while the server runs
+    /// turns the log-in on within a second, without a query per request.
+    func accountsExist(now: Date) -> Bool {
+        existence.state.withLock { state in
+            if state.exist { return true }
+            if let checked = state.checkedAt, abs(now.timeIntervalSince(checked)) < 1 { return false }
+            state.exist = ((try? database.userCount()) ?? 0) > 0
+            state.checkedAt = now
+            return state.exist
+        }
     }
 
     /// Who is logged in with this session id, or `nil`.
@@ -67,6 +82,11 @@ public struct AccountDirectory: Sendable {
         throw ServerError.tooManyLoginAttempts(retryAfter: wait)
     }
 
-    /// A hash no password is known for, verified when the name is unknown.
+    /// A hash no password is known for, verified when the name is unknown (made once, on the first unknown name).
     private static let decoy = PasswordHash(password: UUID().uuidString)
+}
+
+/// Whether accounts exist, as last read (see ``AccountDirectory/accountsExist(now:)``).
+private final class AccountExistence: Sendable {
+    let state = Mutex<(exist: Bool, checkedAt: Date?)>((false, nil))
 }

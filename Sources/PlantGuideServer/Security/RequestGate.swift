@@ -50,8 +50,9 @@ struct RequestGate: RouterMiddleware {
                 context.clientAddress = forwarded
             }
         }
-        context.requiresLogin = configuration.requiresLogin
-        if !configuration.requiresLogin {
+        // Accounts added while the server runs turn the log-in on (checked at most once a second).
+        context.requiresLogin = configuration.requiresLogin || accounts?.accountsExist(now: now()) == true
+        if !context.requiresLogin {
             context.isLoggedIn = true
         } else if let accounts {
             // Read per request (one indexed read; written at most once a minute), so a changed password or a

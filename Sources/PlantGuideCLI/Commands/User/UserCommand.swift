@@ -126,8 +126,8 @@ struct UserAddCommand: AsyncParsableCommand {
         } else {
             let note = account.role != role ? " (the first account is always an owner)" : ""
             console.print("Added \(account.name) as \(account.role.rawValue)\(note).")
-            if account.role != role || (try? database.userCount()) == 1 {
-                console.print("The web app now asks everyone to log in; restart a running `plantguide serve` for it to do so.")
+            if (try? database.userCount()) == 1 {
+                console.print("The web app now asks everyone to log in, also on 127.0.0.1.")
             }
         }
     }
