@@ -18,6 +18,7 @@ public struct PlantGuideCommand: AsyncParsableCommand {
               plantguide identify leaf.jpg            What plant is this? On the device and/or with Pl@ntNet.
               plantguide recheck                      Send answers the device gave offline to Pl@ntNet now.
               plantguide serve                        Start the web app at http://127.0.0.1:8080/.
+              plantguide user add alice               Add an account for the web app (password on stdin).
             """,
         version: PlantGuideVersion.current,
         subcommands: [
@@ -40,6 +41,7 @@ public struct PlantGuideCommand: AsyncParsableCommand {
             CacheCommand.self,
             ConfigCommand.self,
             RecheckCommand.self,
+            UserCommand.self,
         ]
     )
 

@@ -27,6 +27,12 @@ public enum StoreError: Error, Sendable, CustomStringConvertible, LocalizedError
     case badArchive(String)
     /// The care guide resource is malformed (a packaging bug).
     case careGuide(String)
+    /// No account has this name.
+    case userNotFound(String)
+    /// An account with this name (in any letter case) exists already.
+    case userExists(String)
+    /// The change would leave the household without an owner.
+    case lastOwner(String)
 
     public var description: String {
         switch self {
@@ -54,6 +60,13 @@ public enum StoreError: Error, Sendable, CustomStringConvertible, LocalizedError
             "Not a valid PlantGuide archive: \(message)"
         case .careGuide(let message):
             "The bundled care guide is malformed: \(message)"
+        case .userNotFound(let name):
+            "No account is named '\(name)'. `plantguide user list` shows the accounts."
+        case .userExists(let name):
+            "An account named '\(name)' exists already (names ignore letter case)."
+        case .lastOwner(let name):
+            "'\(name)' is the household's last owner, so it stays: make another account an owner first "
+                + "(`plantguide user add NAME --role owner`)."
         }
     }
 

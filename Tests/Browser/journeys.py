@@ -545,7 +545,8 @@ def recheck_journey(j):
 
 
 def login_journey(binary, shots, stub_url, photo):
-    """A server with a password: every page asks for the log-in first; a wrong password is refused. Then, logged in:
+    """A server with two accounts: every page asks for the log-in (name and password) first; a wrong password is
+    refused. Then, logged in as the owner:
     a Pl@ntNet key saved in Settings identifies at once (no restart), and the calendar's secret address is read
     without the log-in."""
     home = Path(tempfile.mkdtemp(prefix="plantguide-browser-login-"))
@@ -553,8 +554,9 @@ def login_journey(binary, shots, stub_url, photo):
     driver = None
     checks = 0
     try:
-        subprocess.run([binary, "serve", "--set-password"], input="a long test passphrase\n", text=True,
-                       env=dict(os.environ, PLANTGUIDE_HOME=str(home)), check=True, capture_output=True)
+        for name, password in [("alice", "a long test passphrase"), ("bob", "bob's own passphrase")]:
+            subprocess.run([binary, "user", "add", name], input=password + "\n", text=True,
+                           env=dict(os.environ, PLANTGUIDE_HOME=str(home)), check=True, capture_output=True)
         server, base = start([binary, "serve", "--port", "0"], home, {"PLANTGUIDE_PLANTNET_URL": stub_url},
                              r"(http://127\.0\.0\.1:\d+/)", "server.log")
         driver = make_driver()
@@ -563,13 +565,28 @@ def login_journey(binary, shots, stub_url, photo):
         j.wait(EC.title_contains("Log in"))
         j.check("next=%2Fbrowse" in driver.current_url, "the log-in remembers where the user was going")
         j.screenshot("login")
+        driver.find_element(By.ID, "user").send_keys("alice")
         driver.find_element(By.ID, "password").send_keys("wrong password")
         driver.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
-        j.wait(lambda d: "That password is not right" in d.page_source)
+        j.wait(lambda d: "That user name or password is not right" in d.page_source)
+        driver.find_element(By.ID, "user").clear()
+        driver.find_element(By.ID, "user").send_keys("alice")
         driver.find_element(By.ID, "password").send_keys("a long test passphrase")
         driver.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
         j.wait(EC.title_contains("Browse"))
         j.check("Log out" in driver.page_source, "after logging in the pages open, with a way to log out")
+        j.check("Signed in as alice" in driver.page_source, "the header names the account logged in")
+        # The owner manages accounts in Settings: add a member, then remove it again.
+        j.open("/settings/users")
+        j.wait(EC.title_contains("Users"))
+        driver.find_element(By.ID, "name").send_keys("carol")
+        driver.find_element(By.ID, "password").send_keys("carol's passphrase")
+        driver.find_element(By.XPATH, "//button[normalize-space()='Add account']").click()
+        j.wait(lambda d: "Added carol as member." in d.page_source)
+        j.screenshot("settings-users")
+        driver.find_element(By.XPATH, "//button[normalize-space()='Remove carol']").click()
+        j.wait(lambda d: "Removed carol" in d.page_source)
+        j.check("Remove carol" not in driver.page_source, "a removed account leaves the list")
         # No model and no key: identification is not available, until a key is saved in Settings.
         j.open("/identify")
         j.check("not available yet" in driver.page_source, "without a model or key, identify says so")

@@ -10,8 +10,8 @@ import Testing
         let outcome = try cli.run(["serve", "--host", "0.0.0.0", "--port", "0"])
         #expect(outcome.status != 0)
         #expect(!outcome.killedBySignal)
-        #expect(outcome.stderr.contains("needs a password"))
-        #expect(outcome.stderr.contains("plantguide serve --set-password"))
+        #expect(outcome.stderr.contains("needs a log-in first, and no account exists"), "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("plantguide user add alice"))
         // Its own message, not the top-level usage.
         #expect(!outcome.stderr.contains("SUBCOMMANDS"))
         #expect(!outcome.stderr.contains("USAGE"))

@@ -137,7 +137,7 @@ import Testing
                 let (headers, body) = session.form([("password", "guess")])
                 try await client.execute(uri: "/login", method: .post, headers: headers, body: body) { response in
                     #expect(response.status == .unauthorized)
-                    #expect(response.text.contains("That password is not right."))
+                    #expect(response.text.contains("That user name or password is not right."))
                 }
             }
             let (headers, body) = session.form([("password", "correct horse battery")])

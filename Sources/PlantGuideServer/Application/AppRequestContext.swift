@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import NIOCore
+import PlantStore
 
 /// The per-request state the server's middleware fills in: the session, its anti-forgery token,
 /// whether it is logged in, and the form body once read.
@@ -17,6 +18,8 @@ public struct AppRequestContext: RequestContext {
     public var csrfToken = ""
     /// Whether the session may use the app (always true on loopback without a password).
     public var isLoggedIn = true
+    /// The account logged in with this session, when the server has accounts.
+    public var user: SessionPrincipal?
     /// Whether the server asks for a password at all.
     public var requiresLogin = false
     /// The form, when middleware already read and parsed the body.

@@ -58,9 +58,7 @@ public func buildApplication(
 public func buildRouter(configuration: ServerConfiguration, dependencies: ServerDependencies) -> Router<AppRequestContext> {
     // HEAD answers wherever GET does: the GET handler's headers without its body.
     let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
-    let sessions = SessionStore(
-        secret: dependencies.sessionSecret, persistence: dependencies.sessionPersistence, now: dependencies.now
-    )
+    let sessions = SessionStore(secret: dependencies.sessionSecret, now: dependencies.now)
     let throttle = LoginThrottle(now: dependencies.now)
     let queue = IdentifyQueue(maximumConcurrent: configuration.identifyConcurrency, maximumQueued: configuration.identifyQueueLength)
     let uploads = RecentUploads()
@@ -69,10 +67,15 @@ public func buildRouter(configuration: ServerConfiguration, dependencies: Server
         RequestLogMiddleware()
         SecurityHeadersMiddleware()
         ErrorMiddleware()
-        RequestGate(sessions: sessions, configuration: configuration, identifyQueue: queue)
+        RequestGate(
+            sessions: sessions, accounts: dependencies.accounts, configuration: configuration, identifyQueue: queue,
+            now: dependencies.now
+        )
     }
     GeneralRoutes(dependencies: dependencies, configuration: configuration, queue: queue).register(on: router)
-    AuthRoutes(configuration: configuration, sessions: sessions, throttle: throttle).register(on: router)
+    AuthRoutes(
+        configuration: configuration, sessions: sessions, accounts: dependencies.accounts, throttle: throttle, now: dependencies.now
+    ).register(on: router)
     CatalogRoutes(
         catalog: dependencies.catalog, careAdvice: dependencies.careAdvice, canCollect: dependencies.collection != nil,
         now: dependencies.now
@@ -85,6 +88,7 @@ public func buildRouter(configuration: ServerConfiguration, dependencies: Server
     CollectionRoutes(
         collection: dependencies.collection, recheck: dependencies.recheck, uploads: uploads, configuration: configuration
     ).register(on: router)
+    UserRoutes(accounts: dependencies.accounts, now: dependencies.now).register(on: router)
     CareRoutes(care: dependencies.care, feed: dependencies.calendarFeed, now: dependencies.now).register(on: router)
     SettingsRoutes(
         settings: dependencies.settings, calendarFeed: dependencies.calendarFeed,
@@ -159,13 +163,10 @@ extension ServerDependencies {
             }
         )
         dependencies.calendarFeed = CalendarFeed(file: directory.appending("calendar-feed-token"))
-        // Log-ins live in the collection database, so a restart keeps everyone logged in until their log-in expires.
+        // Accounts and log-ins live in the collection database: a restart keeps everyone logged in until their
+        // log-in expires, and a changed password or removed account ends its log-ins on every server at once.
         if let database = store?.2.sqlite {
-            dependencies.sessionPersistence = SessionPersistence(
-                save: { hash, expiry, now in try database.saveLoginSession(idHash: hash, expiresAt: expiry, now: now) },
-                expiry: { hash in try database.loginSessionExpiry(idHash: hash) },
-                delete: { hash in try database.deleteLoginSession(idHash: hash) }
-            )
+            dependencies.accounts = AccountDirectory(database: database)
         }
         if let database = store?.2.store {
             // Every identification is logged for the statistics in Settings, with the same clock as the rest.

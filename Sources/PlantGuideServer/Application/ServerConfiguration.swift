@@ -15,6 +15,9 @@ public struct ServerConfiguration: Sendable {
     /// The hashed password. Required when `host` is not a loopback address; when set, every page and
     /// API call needs a logged-in session.
     public var passwordHash: PasswordHash?
+    /// Whether accounts exist (in the collection database): then every page and API call needs a log-in, also on
+    /// a loopback address, and an exposed server may start.
+    public var hasAccounts = false
     /// The data directory shown to the user (models, database, key).
     public var dataDirectory: URL?
     /// Seconds a connection may stay open without a request in progress (also bounds a request head sent slowly).
@@ -45,7 +48,7 @@ public struct ServerConfiguration: Sendable {
     }
 
     /// Whether every request needs a log-in.
-    public var requiresLogin: Bool { passwordHash != nil }
+    public var requiresLogin: Bool { passwordHash != nil || hasAccounts }
 
     /// Whether `host` only accepts connections from this machine.
     public var isLoopback: Bool { Self.isLoopback(host) }
@@ -58,10 +61,10 @@ public struct ServerConfiguration: Sendable {
 
     /// Refuses to expose the server without a password.
     public func validate() throws(ServerError) {
-        if !isLoopback, passwordHash == nil {
+        if !isLoopback, !requiresLogin {
             throw .badRequest(
                 "Binding to \(host) exposes PlantGuide to your network, so it needs a password first: "
-                    + "run `plantguide serve --set-password` (it reads the password from standard input)."
+                    + "run `plantguide user add NAME` (it reads the password from standard input)."
             )
         }
         guard (0...65535).contains(port) else { throw .badRequest("--port must be between 0 and 65535.") }

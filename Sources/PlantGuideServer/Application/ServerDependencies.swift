@@ -26,8 +26,9 @@ public struct ServerDependencies: Sendable {
     public var statistics: StatisticsCapability?
     /// The secret calendar address for phone calendars; `nil` when the server offers none.
     public var calendarFeed: CalendarFeed?
-    /// Where log-ins are kept across restarts; in memory only when `nil`.
-    public var sessionPersistence: SessionPersistence?
+    /// The accounts and their log-ins (in the collection database). Without it, a configured single password is
+    /// checked and log-ins are kept in memory.
+    public var accounts: AccountDirectory?
     /// The anti-forgery secret, kept so forms stay valid across restarts; a random one per process when `nil`.
     public var sessionSecret: Data?
     /// The re-check queue; `nil` without a collection.

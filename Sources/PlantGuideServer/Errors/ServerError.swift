@@ -21,6 +21,8 @@ public enum ServerError: Error, Sendable, Equatable {
     /// The request is well formed but a value in it is refused (a nickname over its limit, a photo too
     /// damaged or too small to read); the message says which and why.
     case unprocessable(String)
+    /// The account logged in may not do this (a member changing what only an owner may).
+    case forbidden(String)
     /// A form or API call arrived without the anti-forgery token of its session.
     case csrfRejected
     /// The server is exposed and the request carries no valid session.
@@ -46,7 +48,7 @@ public enum ServerError: Error, Sendable, Equatable {
         case .uriTooLong: .uriTooLong
         case .requestTimeout: .requestTimeout
         case .unprocessable: .unprocessableContent
-        case .csrfRejected: .forbidden
+        case .csrfRejected, .forbidden: .forbidden
         case .unauthenticated, .invalidCredentials: .unauthorized
         case .tooManyLoginAttempts: .tooManyRequests
         case .overloaded: .serviceUnavailable
@@ -75,9 +77,10 @@ extension ServerError: CustomStringConvertible, LocalizedError {
         case .uriTooLong(let limit): "The address is longer than the limit of \(Self.bytes(limit))."
         case .requestTimeout(let seconds): "The request body did not arrive within \(counted(seconds, "second")). Check the connection and send it again."
         case .unprocessable(let message): message
+        case .forbidden(let message): message
         case .csrfRejected: "The form has expired or did not come from this site. Reload the page and try again."
         case .unauthenticated: "Log in first."
-        case .invalidCredentials: "That password is not right."
+        case .invalidCredentials: "That user name or password is not right."
         case .tooManyLoginAttempts(let seconds): "Too many failed log-ins. Try again in \(counted(seconds, "second"))."
         case .overloaded(let seconds): "The server is busy identifying other photos. Try again in \(counted(seconds, "second"))."
         case .capabilityMissing(let message): message

@@ -1,51 +1,100 @@
 import Foundation
 import Hummingbird
 import PlantGuideCore
+import PlantStore
 
-/// Log-in and log-out, for the pages and for API clients. Only used when a password is configured.
+/// Log-in and log-out, for the pages and for API clients. Only used when accounts (or a single password) exist.
 struct AuthRoutes {
     let configuration: ServerConfiguration
     let sessions: SessionStore
+    /// The accounts; without them, the configured single password is checked (and ``throttle`` counts failures).
+    let accounts: AccountDirectory?
     let throttle: LoginThrottle
+    let now: @Sendable () -> Date
 
     func register(on router: Router<AppRequestContext>) {
         router.get("/login") { request, context in
             let next = Self.safeNext(request.uri.queryParameters["next"].map(String.init))
             if !context.requiresLogin || context.isLoggedIn { return Response.redirect(to: next, type: .found) }
-            return Response.html(Pages.login(context: context, next: next, message: nil))
+            return Response.html(Pages.login(context: context, next: next, message: nil, accounts: accountsHint()))
         }
         router.post("/login") { request, context in
             let form = try await request.formData(context: context, limit: InputLimits.formBodyBytes)
             let next = Self.safeNext(form["next"])
             do {
-                return try await logIn(password: form["password"] ?? "", context: context, then: Response.redirect(to: next, type: .normal))
-            } catch ServerError.invalidCredentials {
-                let page = Pages.login(context: context, next: next, message: ServerError.invalidCredentials.description)
-                return Response.html(page, status: .unauthorized)
+                return try await logIn(
+                    name: form["user"] ?? "", password: form["password"] ?? "", context: context,
+                    then: Response.redirect(to: next, type: .normal)
+                )
+            } catch let error as ServerError {
+                // A wrong name or password, or a missing name, is said on the form itself, which keeps its fields.
+                switch error {
+                case .invalidCredentials, .badRequest:
+                    let page = Pages.login(context: context, next: next, message: error.description, accounts: accountsHint())
+                    return Response.html(page, status: error.status)
+                default:
+                    throw error
+                }
             }
         }
         router.post("/logout") { _, context in
-            sessions.logOut(context.sessionID)
+            logOut(context)
             var response = Response.redirect(to: "/login", type: .normal)
             response.setCookie(Cookie(name: RequestGate.cookieName, value: "", maxAge: 0, path: "/", secure: context.isHTTPS, httpOnly: true, sameSite: .lax))
             return response
         }
         router.get("/api/session") { _, context in
-            JSONResponse.make(SessionBody(requiresLogin: context.requiresLogin, loggedIn: context.isLoggedIn, csrfToken: context.csrfToken))
+            JSONResponse.make(SessionBody(
+                requiresLogin: context.requiresLogin, loggedIn: context.isLoggedIn, csrfToken: context.csrfToken,
+                user: context.user?.name, role: context.user?.role.rawValue
+            ))
         }
         router.post("/api/session") { request, context in
             let body = try await request.decodeJSON(as: PasswordBody.self, context: context)
-            return try await logIn(password: body.password, context: context, then: Response(status: .noContent))
+            return try await logIn(name: body.user ?? "", password: body.password, context: context, then: Response(status: .noContent))
         }
         router.delete("/api/session") { _, context in
-            sessions.logOut(context.sessionID)
+            logOut(context)
             return Response(status: .noContent)
         }
     }
 
-    /// Checks the password (throttled per client) and starts a fresh session, so an id planted before
-    /// the log-in is worthless after it.
-    private func logIn(password: String, context: AppRequestContext, then response: Response) async throws -> Response {
+    /// Ends the session's log-in, in the database too.
+    private func logOut(_ context: AppRequestContext) {
+        sessions.logOut(context.sessionID)
+        guard let accounts else { return }
+        do {
+            try accounts.database.deleteSession(idHash: SessionStore.idHash(context.sessionID))
+        } catch {
+            context.logger.error("log-out not stored", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// What the log-in page asks for: a name, unless the server has a single password or exactly one account.
+    private func accountsHint() -> Pages.LoginAccounts {
+        guard let accounts else { return .singlePassword }
+        return ((try? accounts.database.userCount()) ?? 0) == 1 ? .one : .several
+    }
+
+    /// Checks the name and password (throttled per account and per client) and starts a fresh session, so an id
+    /// planted before the log-in is worthless after it.
+    private func logIn(name: String, password: String, context: AppRequestContext, then response: Response) async throws -> Response {
+        if let accounts {
+            let current = now()
+            let account = try await accounts.authenticate(
+                name: name, password: password, address: context.clientAddress, now: current
+            )
+            logOut(context)
+            let fresh = sessions.newSessionID()
+            try accounts.database.createSession(
+                idHash: SessionStore.idHash(fresh), userId: account.id, expiresAt: current.addingTimeInterval(sessions.lifetime),
+                now: current
+            )
+            context.logger.info("log-in", metadata: ["user": "\(account.name)"])
+            var response = response
+            response.setCookie(Cookie(name: RequestGate.cookieName, value: fresh, path: "/", secure: context.isHTTPS, httpOnly: true, sameSite: .lax))
+            return response
+        }
         guard let hash = configuration.passwordHash else { return response }
         if let wait = throttle.retryAfter(client: context.clientAddress) {
             throw ServerError.tooManyLoginAttempts(retryAfter: wait)
@@ -103,8 +152,14 @@ struct SessionBody: Codable, Sendable {
     var requiresLogin: Bool
     var loggedIn: Bool
     var csrfToken: String
+    /// The account logged in, when the server has accounts.
+    var user: String? = nil
+    /// Its role (`owner` or `member`).
+    var role: String? = nil
 }
 
 struct PasswordBody: Codable, Sendable {
+    /// The account's name; may be left out when exactly one account exists.
+    var user: String?
     var password: String
 }

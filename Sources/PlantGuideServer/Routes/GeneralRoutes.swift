@@ -18,14 +18,14 @@ struct GeneralRoutes {
             return Response.html(Pages.home(facts, context: context))
         }
         router.get("/healthz") { _, _ in Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: "ok\n"))) }
-        router.get("/api/status") { _, _ in
+        router.get("/api/status") { _, context in
             let load = queue.load
             return JSONResponse.make(
                 StatusBody(
                     catalog: dependencies.catalog != nil, identification: dependencies.identification?.summary,
                     strategies: dependencies.identification?.strategies.map(\.rawValue) ?? [],
                     collection: dependencies.collection != nil, care: dependencies.care != nil,
-                    settings: dependencies.settings != nil, requiresLogin: configuration.requiresLogin,
+                    settings: dependencies.settings != nil, requiresLogin: context.requiresLogin,
                     maxUploadBytes: configuration.maxUploadBytes,
                     queue: .init(running: load.running, admitted: load.admitted, concurrency: queue.maximumConcurrent, queueLength: queue.maximumQueued)
                 )

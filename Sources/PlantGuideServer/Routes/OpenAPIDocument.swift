@@ -19,7 +19,7 @@ enum OpenAPIDocument {
     /// The error responses, each `{status, message}` with what the status means here.
     private static let errorResponses: String = [
         (400, "The request is malformed: a missing or mistyped field, a value outside its range, an unknown option, a search over its limits."),
-        (401, "The server is exposed (a password is set) and the request carries no logged-in session; or, for `POST /api/session`, the password is wrong."),
+        (401, "The server has accounts and the request carries no logged-in session; or, for `POST /api/session`, the user name or password is wrong."),
         (403, "A state-changing request without the anti-forgery token of its session (`X-CSRF-Token` header or `_csrf` form field), or without the session cookie it belongs to."),
         (404, "Nothing with that name or id."),
         (408, "The request body did not arrive in full within 60 seconds."),
@@ -27,7 +27,7 @@ enum OpenAPIDocument {
         (414, "The address (path and query) is longer than \(ServerError.bytes(InputLimits.urlBytes))."),
         (415, "An upload that is not a JPEG, PNG, WebP or HEIC photo (judged by its content)."),
         (422, "A well-formed request with a value that is refused: a text over its limit, a photo too damaged or too small to read."),
-        (429, "Too many failed log-ins from this client; retry after the given seconds."),
+        (429, "Too many failed log-ins: 5 for one account or 20 from one client address within 15 minutes; retry after the given seconds."),
         (501, "The feature is not installed or configured on this server (catalog, model, API key, collection store)."),
         (502, "The identification service below the server failed; the message says why."),
         (503, "The identification queue is full; retry after the given seconds."),
@@ -56,7 +56,7 @@ enum OpenAPIDocument {
       "info": {
         "title": "PlantGuide",
         "version": "0.1.0",
-        "description": "Identify plants from photos, browse the houseplant catalog, keep a collection and its care schedule.\n\nAuthentication. `GET /api/session` sets the session cookie `pg_session` and returns its anti-forgery token `csrfToken`. Every state-changing request (POST, PUT, PATCH, DELETE) needs both: the cookie, and the token in the `X-CSRF-Token` header (or a `_csrf` form field); without them the answer is 403. Reading (GET, HEAD) needs nothing on a server that listens on loopback without a password (the default). A server exposed beyond loopback must have a password: there every request except `GET /api/session` and `POST /api/session` needs a session logged in with `POST /api/session`, or the answer is 401.\n\nErrors are JSON `{status, message}`; an unsupported method on an API address answers 405 with `Allow`."
+        "description": "Identify plants from photos, browse the houseplant catalog, keep a collection and its care schedule.\n\nAuthentication. `GET /api/session` sets the session cookie `pg_session` and returns its anti-forgery token `csrfToken`. Every state-changing request (POST, PUT, PATCH, DELETE) needs both: the cookie, and the token in the `X-CSRF-Token` header (or a `_csrf` form field); without them the answer is 403. Reading (GET, HEAD) needs nothing on a server without accounts, which listens on loopback only (the default). Once accounts exist (`plantguide user add`; a server exposed beyond loopback must have one), every request except `GET /api/session` and `POST /api/session` needs a session logged in with `POST /api/session` `{user, password}`, or the answer is 401.\n\nErrors are JSON `{status, message}`; an unsupported method on an API address answers 405 with `Allow`."
       },
       "servers": [{ "url": "/" }],
       "components": {
@@ -81,7 +81,9 @@ enum OpenAPIDocument {
           },
           "Session": {
             "type": "object", "required": ["requiresLogin", "loggedIn", "csrfToken"],
-            "properties": { "requiresLogin": { "type": "boolean" }, "loggedIn": { "type": "boolean" }, "csrfToken": { "type": "string" } }
+            "properties": { "requiresLogin": { "type": "boolean" }, "loggedIn": { "type": "boolean" }, "csrfToken": { "type": "string" },
+              "user": { "type": ["string", "null"], "description": "The account logged in." },
+              "role": { "type": ["string", "null"], "enum": ["owner", "member", null], "description": "Its role." } }
           },
           "Status": {
             "type": "object",
@@ -250,9 +252,9 @@ enum OpenAPIDocument {
             "responses": { "200": { "description": "Session", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Session" } } } }, \#(errors([414])) }
           },
           "post": {
-            "summary": "Log in (exposed servers)",
-            "description": "Starts a fresh logged-in session and sets its cookie (get a new `csrfToken` afterwards). On a server without a password it does nothing and answers 204.",
-            "requestBody": { "required": true, "content": { "application/json": { "schema": { "type": "object", "required": ["password"], "properties": { "password": { "type": "string" } } } } } },
+            "summary": "Log in with an account",
+            "description": "Checks an account's name and password and starts a fresh logged-in session stored in the database (it expires after 12 hours, and ends at once when the password changes or the account is removed); sets its cookie (get a new `csrfToken` afterwards). `user` may be left out when exactly one account exists (400 otherwise). On a server without accounts it does nothing and answers 204.",
+            "requestBody": { "required": true, "content": { "application/json": { "schema": { "type": "object", "required": ["password"], "properties": { "user": { "type": "string", "maxLength": 64, "description": "The account's name (any letter case)." }, "password": { "type": "string" } } } } } },
             "responses": { "204": { "description": "Logged in; a fresh session cookie is set." }, \#(errors([400, 429] + unsafeRequest)) }
           },
           "delete": { "summary": "Log out", "responses": { "204": { "$ref": "#/components/responses/NoContent" }, \#(errors([403, 408, 413, 414])) } }
@@ -373,6 +375,7 @@ enum OpenAPIDocument {
         "/api/settings/api-key": {
           "put": {
             "summary": "Store or replace the Pl@ntNet API key",
+            "description": "Owners only: a member's session gets 403.",
             "requestBody": { "required": true, "content": { "application/json": { "schema": { "type": "object", "required": ["apiKey"], "properties": { "apiKey": { "type": "string", "minLength": \#(SettingsRoutes.apiKeyLengths.lowerBound), "maxLength": \#(SettingsRoutes.apiKeyLengths.upperBound), "pattern": "^[A-Za-z0-9_-]{\#(SettingsRoutes.apiKeyLengths.lowerBound),\#(SettingsRoutes.apiKeyLengths.upperBound)}$", "description": "As shown on my.plantnet.org: \#(SettingsRoutes.apiKeyLengths.lowerBound) to \#(SettingsRoutes.apiKeyLengths.upperBound) ASCII letters, digits, `-` and `_`." } } } } } },
             "responses": { "204": { "$ref": "#/components/responses/NoContent" }, \#(errors([400, 501] + unsafeRequest)) }
           }

@@ -22,8 +22,11 @@ struct RequestGate: RouterMiddleware {
     static let bodyTimeout: Duration = .seconds(60)
 
     let sessions: SessionStore
+    /// The accounts, when the server has them: a log-in is then read from the database on each request.
+    let accounts: AccountDirectory?
     let configuration: ServerConfiguration
     let identifyQueue: IdentifyQueue
+    let now: @Sendable () -> Date
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard request.uri.description.utf8.count <= InputLimits.urlBytes else {
@@ -47,8 +50,24 @@ struct RequestGate: RouterMiddleware {
                 context.clientAddress = forwarded
             }
         }
-        context.requiresLogin = configuration.requiresLogin
-        context.isLoggedIn = !configuration.requiresLogin || sessions.isLoggedIn(context.sessionID)
+        // Accounts added while the server runs turn the log-in on (checked at most once a second).
+        context.requiresLogin = configuration.requiresLogin || accounts?.accountsExist(now: now()) == true
+        if !context.requiresLogin {
+            context.isLoggedIn = true
+        } else if let accounts {
+            // Read per request (one indexed read; written at most once a minute), so a changed password or a
+            // removed account ends the log-in at once on every server. A fresh id cannot be logged in.
+            if issuedSession == nil {
+                do {
+                    context.user = try accounts.principal(sessionID: context.sessionID, now: now())
+                } catch {
+                    context.logger.error("log-in not checked", metadata: ["error": "\(error)"])
+                }
+            }
+            context.isLoggedIn = context.user != nil
+        } else {
+            context.isLoggedIn = sessions.isLoggedIn(context.sessionID)
+        }
 
         let path = request.uri.path
         if !context.isLoggedIn, !Self.isPublic(path) {
@@ -61,6 +80,12 @@ struct RequestGate: RouterMiddleware {
             return response
         }
 
+        if context.user?.role == .member, request.method != .get, request.method != .head, Self.isOwnerOnly(path) {
+            throw ServerError.forbidden(
+                "Only an owner of this PlantGuide can change the Pl@ntNet key and the identification settings; "
+                    + "you are logged in as \(context.user?.name ?? "a member"), a member."
+            )
+        }
         var response: Response
         if request.method == .post || request.method == .put || request.method == .delete || request.method == .patch {
             // Photo uploads wait for room in the identify queue: its bound keeps their bodies and decoding in check.
@@ -120,6 +145,11 @@ struct RequestGate: RouterMiddleware {
             || path == "/manifest.webmanifest" || path == "/sw.js" || path == "/favicon.ico"
             // The calendar feed checks its own secret token: phone calendars cannot log in.
             || path.hasPrefix("/care/feed/")
+    }
+
+    /// Changes only an owner may make: the Pl@ntNet key, and the model, strategy and threshold of identification.
+    static func isOwnerOnly(_ path: String) -> Bool {
+        path == "/settings/api-key" || path == "/api/settings/api-key" || path == "/settings/identification"
     }
 
     static func wantsJSON(_ path: String) -> Bool {

@@ -2,33 +2,12 @@ import Crypto
 import Foundation
 import Synchronization
 
-/// Where log-ins are kept so they survive a restart: by the SHA-256 of the session id, with their expiry.
-public struct SessionPersistence: Sendable {
-    /// Remembers a log-in until the date (and may drop expired ones); the third argument is now.
-    public var save: @Sendable (_ idHash: String, _ expiresAt: Date, _ now: Date) throws -> Void
-    /// The expiry of a remembered log-in, or `nil`.
-    public var expiry: @Sendable (_ idHash: String) throws -> Date?
-    /// Forgets a log-in.
-    public var delete: @Sendable (_ idHash: String) throws -> Void
-
-    /// Creates the persistence from its operations.
-    public init(
-        save: @escaping @Sendable (_ idHash: String, _ expiresAt: Date, _ now: Date) throws -> Void,
-        expiry: @escaping @Sendable (_ idHash: String) throws -> Date?,
-        delete: @escaping @Sendable (_ idHash: String) throws -> Void
-    ) {
-        self.save = save
-        self.expiry = expiry
-        self.delete = delete
-    }
-}
-
 /// Sessions of a browser or API client.
 ///
 /// Every client carries a random session id in a cookie. Anonymous ids cost the server nothing: the
 /// anti-forgery token is an HMAC of the id under a secret, so it needs no storage. Only logged-in ids are
-/// remembered, with an expiry, and their number is capped in memory. With a ``SessionPersistence`` (the live
-/// server's database) and a stable secret, log-ins and their forms survive a restart.
+/// remembered, with an expiry, and their number is capped in memory. With accounts (``AccountDirectory``) log-ins are
+/// kept in the database instead, and with a stable secret they and their forms survive a restart.
 public final class SessionStore: Sendable {
     /// How long a log-in lasts.
     public let lifetime: TimeInterval
@@ -36,8 +15,6 @@ public final class SessionStore: Sendable {
     private let now: @Sendable () -> Date
     private let maximumSessions: Int
     private let authenticated = Mutex<[String: Date]>([:])
-    private let persistence: SessionPersistence?
-    private let log: @Sendable (String) -> Void
 
     /// Creates a store.
     /// - Parameters:
@@ -45,17 +22,13 @@ public final class SessionStore: Sendable {
     ///   - maximumSessions: logged-in sessions kept at most; the oldest go first.
     ///   - now: the clock.
     ///   - secret: the anti-forgery secret (32 bytes or more); a random one per process when `nil`.
-    ///   - persistence: where log-ins are also kept; a failure there is logged and the log-in still holds in memory.
     public init(
         lifetime: TimeInterval = 12 * 3600, maximumSessions: Int = 1000, secret: Data? = nil,
-        persistence: SessionPersistence? = nil, log: @escaping @Sendable (String) -> Void = { _ in },
         now: @escaping @Sendable () -> Date = Date.init
     ) {
         self.lifetime = lifetime
         self.maximumSessions = maximumSessions
         self.now = now
-        self.persistence = persistence
-        self.log = log
         self.secret = secret.flatMap { $0.count >= 32 ? $0 : nil } ?? SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }
     }
 
@@ -111,21 +84,11 @@ public final class SessionStore: Sendable {
             }
             sessions[sessionID] = expiry
         }
-        do {
-            try persistence?.save(Self.idHash(sessionID), expiry, now())
-        } catch {
-            log("log-in not stored (it lasts until a restart): \(error)")
-        }
     }
 
     /// Ends a session's log-in.
     public func logOut(_ sessionID: String) {
         _ = authenticated.withLock { $0.removeValue(forKey: sessionID) }
-        do {
-            try persistence?.delete(Self.idHash(sessionID))
-        } catch {
-            log("log-out not stored: \(error)")
-        }
     }
 
     /// Whether a session is logged in and not expired.
@@ -139,13 +102,7 @@ public final class SessionStore: Sendable {
             }
             return true
         }
-        if let known { return known }
-        // Not in memory: a log-in from before a restart, if the database remembers it.
-        guard let persistence, let expiry = try? persistence.expiry(Self.idHash(sessionID)), expiry > current else { return false }
-        authenticated.withLock { sessions in
-            if sessions.count < maximumSessions { sessions[sessionID] = expiry }
-        }
-        return true
+        return known ?? false
     }
 }
 

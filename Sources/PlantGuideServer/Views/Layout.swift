@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import PlantStore
 
 /// The tabs of the app, in the order of the navigation bar.
 enum Tab: String, CaseIterable {
@@ -26,10 +27,13 @@ enum Layout {
             let current: HTML = item == tab ? #" aria-current="page""# : ""
             return "<li><a href=\"\(item.path)\"\(current)>\(item.title)</a></li>"
         }
+        let signedIn: HTML = context.user.map { (user: SessionPrincipal) -> HTML in
+            "<span class=\"signed-in\">Signed in as \(user.name)</span> "
+        } ?? ""
         let logout: HTML =
             context.requiresLogin && context.isLoggedIn
             ? """
-            <form method="post" action="/logout"><input type="hidden" name="_csrf" value="\(context.csrfToken)">\
+            <form method="post" action="/logout">\(signedIn)<input type="hidden" name="_csrf" value="\(context.csrfToken)">\
             <button type="submit">Log out</button></form>
             """ : ""
         let navigation: HTML =

@@ -90,6 +90,8 @@ extension Pages {
             body: """
                 <h1>Settings</h1>
                 \(savedNotice)
+                \(context.user?.role == .owner ? "<p><a href=\"/settings/users\">Users</a>: add, remove and reset the accounts.</p>" as HTML : "")
+                \(context.user?.role == .member ? "<div class=\"notice\" role=\"note\">You are a member: only an owner can change the Pl@ntNet key and the identification settings, and manage the accounts.</div>" as HTML : "")
                 <section class="card" aria-labelledby="key"><h2 id="key">Pl@ntNet API key</h2>
                 \(keyState)
                 <form method="post" action="/settings/api-key">

@@ -16,19 +16,50 @@ enum Pages {
         )
     }
 
-    static func login(context: AppRequestContext, next: String, message: String?) -> HTML {
+    /// What the log-in form asks for.
+    enum LoginAccounts {
+        /// The single password of a server without accounts (servers built without a database).
+        case singlePassword
+        /// One account: its name may be left empty.
+        case one
+        /// Several accounts: the name is needed.
+        case several
+    }
+
+    static func login(context: AppRequestContext, next: String, message: String?, accounts: LoginAccounts = .singlePassword) -> HTML {
         let alert: HTML = message.map { "<div class=\"notice error\" role=\"alert\">\($0)</div>" } ?? ""
+        let nameField: HTML
+        switch accounts {
+        case .singlePassword:
+            nameField = ""
+        case .one:
+            nameField = """
+                <label for="user">User name</label>
+                <input id="user" name="user" type="text" autocomplete="username" autocapitalize="none" spellcheck="false" maxlength="64" aria-describedby="user-hint">
+                <p class="hint" id="user-hint">This PlantGuide has one account, so you may leave the name empty.</p>
+                """
+        case .several:
+            nameField = """
+                <label for="user">User name</label>
+                <input id="user" name="user" type="text" autocomplete="username" autocapitalize="none" spellcheck="false" maxlength="64" required autofocus>
+                """
+        }
+        let passwordFocus: HTML = accounts == .several ? "" : " autofocus"
+        let intro =
+            accounts == .singlePassword
+            ? "This PlantGuide is reachable from your network, so it asks for its password." : "Log in with your PlantGuide account."
         return Layout.page(
             title: "Log in", tab: nil, context: context,
             body: """
                 <h1>Log in</h1>
-                <p>This PlantGuide is reachable from your network, so it asks for its password.</p>
+                <p>\(intro)</p>
                 \(alert)
                 <form method="post" action="/login" class="card">
                 \(Layout.csrfField(context))
                 <input type="hidden" name="next" value="\(next)">
+                \(nameField)
                 <label for="password">Password</label>
-                <input id="password" name="password" type="password" autocomplete="current-password" required autofocus>
+                <input id="password" name="password" type="password" autocomplete="current-password" required\(passwordFocus)>
                 <p><button type="submit">Log in</button></p>
                 </form>
                 """

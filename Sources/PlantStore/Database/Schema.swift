@@ -19,6 +19,7 @@ enum Schema {
         migrator.registerMigration("v8", migrate: addRecheckQueue)
         migrator.registerMigration("v9", migrate: addIdentificationTimings)
         migrator.registerMigration("v10", migrate: addPhotoEmbeddings)
+        migrator.registerMigration("v12", migrate: addAccounts)
         migrator.registerMigration("v13", migrate: addPlantNetState)
         return migrator
     }
@@ -309,6 +310,50 @@ enum Schema {
                 confirmedBy = CASE WHEN EXISTS (SELECT 1 FROM identification WHERE identification.plantId = plant.id)
                     THEN 'identification' ELSE 'name' END
                 WHERE species IS NOT NULL;
+            """)
+    }
+
+    /// Version 12: accounts. One household (`Home`, id 1) holds every account for now; an account has a name (unique
+    /// in any letter case), a role and a PBKDF2 password hash. Log-ins now belong to an account and expire; the
+    /// anonymous log-ins of version 7 are dropped, so everyone logs in once more. Failed log-ins are kept per account
+    /// and per client address for the throttle, so every server process sees the same count.
+    private static func addAccounts(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE household (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                name TEXT NOT NULL UNIQUE COLLATE NOCASE CHECK (length(trim(name)) BETWEEN 1 AND 80),
+                calendarToken TEXT UNIQUE
+                    CHECK (calendarToken IS NULL OR (length(calendarToken) = 64 AND calendarToken NOT GLOB '*[^0-9a-f]*')),
+                createdAt DATETIME NOT NULL
+            );
+            INSERT INTO household (id, name, createdAt) VALUES (1, 'Home', strftime('%Y-%m-%d %H:%M:%f', 'now'));
+            CREATE TABLE appUser (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                householdId INTEGER NOT NULL REFERENCES household(id) ON DELETE RESTRICT,
+                name TEXT NOT NULL UNIQUE COLLATE NOCASE
+                    CHECK (length(name) BETWEEN 1 AND 64 AND name NOT GLOB '*[^A-Za-z0-9._-]*'),
+                role TEXT NOT NULL CHECK (role IN ('owner', 'member')),
+                passwordHash TEXT NOT NULL CHECK (passwordHash LIKE 'pbkdf2-sha256$%'),
+                createdAt DATETIME NOT NULL,
+                passwordChangedAt DATETIME NOT NULL
+            );
+            CREATE INDEX appUser_household ON appUser(householdId);
+            DROP TABLE loginSession;
+            CREATE TABLE loginSession (
+                idHash TEXT PRIMARY KEY CHECK (length(idHash) = 64),
+                userId INTEGER NOT NULL REFERENCES appUser(id) ON DELETE CASCADE,
+                createdAt DATETIME NOT NULL,
+                expiresAt DATETIME NOT NULL CHECK (expiresAt > createdAt),
+                lastSeenAt DATETIME NOT NULL
+            );
+            CREATE INDEX loginSession_user ON loginSession(userId);
+            CREATE INDEX loginSession_expiry ON loginSession(expiresAt);
+            CREATE TABLE loginFailure (
+                scope TEXT NOT NULL CHECK (scope IN ('account', 'address')),
+                subject TEXT NOT NULL CHECK (length(subject) BETWEEN 1 AND 128),
+                failedAt DATETIME NOT NULL
+            );
+            CREATE INDEX loginFailure_subject ON loginFailure(scope, subject, failedAt);
             """)
     }
 

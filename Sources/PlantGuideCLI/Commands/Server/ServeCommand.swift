@@ -4,6 +4,7 @@ import Logging
 import PlantClassifier
 import PlantGuideCore
 import PlantGuideServer
+import PlantStore
 
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -13,8 +14,10 @@ struct ServeCommand: AsyncParsableCommand {
             Serves the web app (Identify, Browse, Collection, Care, Settings) and its JSON API, described \
             at /openapi.json. It listens on 127.0.0.1 only, unless --host says otherwise; another address \
             exposes PlantGuide to your network and therefore needs a password, set once with \
-            --set-password (read from standard input, stored hashed in the data directory). Stop the \
-            server with Ctrl-C; requests in progress finish first.
+            an account: `plantguide user add NAME` (or --set-password, which sets the owner's password, \
+            creating the account 'owner' when there is none; read from standard input, stored hashed). Once \
+            an account exists, everyone logs in, also on 127.0.0.1. Stop the server with Ctrl-C; requests in \
+            progress finish first.
 
             Examples:
               plantguide serve                                  http://127.0.0.1:8080/
@@ -44,10 +47,10 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Identifications that may wait before new ones are refused with 503.")
     var queueLength = 8
 
-    @Flag(help: "Read a password from standard input, store its hash, and exit.")
+    @Flag(help: "Read a password from standard input, set it as the owner's (creating account 'owner' if none), and exit.")
     var setPassword = false
 
-    @Flag(help: "Remove the stored password and exit.")
+    @Flag(help: .hidden)
     var clearPassword = false
 
     /// For `scripts/load-check` only: also serve the bare benchmark route it compares the app with. Not in --help.
@@ -73,35 +76,48 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         let console = Console()
         let directory = DataDirectory.resolve()
-        let passwordFile = directory.appending("web-password")
         if clearPassword {
-            try? FileManager.default.removeItem(at: passwordFile)
-            console.print("The web password was removed; the server now only listens on loopback addresses.")
-            return
+            throw ServeCommandError.invalidConfiguration(
+                "passwords belong to accounts now: `plantguide user remove NAME` removes a member, and "
+                    + "`plantguide user passwd NAME` changes a password (the last owner stays)."
+            )
+        }
+        // Accounts live in the collection database; the single password of earlier versions becomes owner `owner`.
+        let database: CollectionDatabase
+        let accountCount: Int
+        do {
+            database = try CollectionDatabase.open(in: directory)
+            if try database.importPasswordFile(in: directory, now: Date()) != nil {
+                console.print("The web password was imported as the owner account 'owner' (log in as owner).")
+            }
+            accountCount = try database.userCount()
+        } catch {
+            throw ServeCommandError.invalidConfiguration(error.description)
         }
         if setPassword {
             let password = (readLine(strippingNewline: true) ?? "")
             guard password.count >= 8 else { throw ServeCommandError.shortPassword }
-            try directory.create()
-            let hash = PasswordHash(password: password)
-            try Data((hash.encoded + "\n").utf8).write(to: passwordFile, options: .atomic)
-            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: passwordFile.path)
-            console.print("The web password was stored (hashed) in \(passwordFile.path).")
-            return
-        }
-        var passwordHash: PasswordHash?
-        if let text = try? String(contentsOf: passwordFile, encoding: .utf8) {
-            guard let hash = PasswordHash(encoded: text) else {
-                throw ServeCommandError.damagedPasswordFile(path: passwordFile.path)
+            let hash = PasswordHash(password: password).encoded
+            do {
+                if let owner = try database.users().first(where: { $0.role == .owner }) {
+                    try database.setPassword(user: owner.name, passwordHash: hash, now: Date())
+                    console.print("The password of the owner account '\(owner.name)' was changed; its log-ins have ended.")
+                } else {
+                    _ = try database.addUser(name: "owner", role: .owner, passwordHash: hash, now: Date())
+                    console.print("The owner account 'owner' was created with this password (log in as owner).")
+                }
+            } catch {
+                throw ServeCommandError.invalidConfiguration(error.description)
             }
-            passwordHash = hash
+            return
         }
         var configuration = ServerConfiguration(
             host: host, port: port, maxUploadBytes: maxUploadMb * 1_048_576, identifyConcurrency: concurrency,
-            identifyQueueLength: queueLength, passwordHash: passwordHash, dataDirectory: directory.url
+            identifyQueueLength: queueLength, dataDirectory: directory.url
         )
+        configuration.hasAccounts = accountCount > 0
         configuration.benchmarkRoutes = benchmarkRoutes
-        if !configuration.isLoopback, passwordHash == nil { throw ServeCommandError.needsPassword(host: host, port: port) }
+        if !configuration.isLoopback, accountCount == 0 { throw ServeCommandError.needsPassword(host: host, port: port) }
         do {
             try configuration.validate()
         } catch {

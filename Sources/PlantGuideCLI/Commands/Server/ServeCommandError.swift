@@ -15,9 +15,9 @@ enum ServeCommandError: Error, CustomStringConvertible {
         case .needsPassword(let host, let port):
             """
             plantguide serve: listening on \(host) makes PlantGuide reachable from your network, so it needs a \
-            password first, and none is set.
-            Set one (read from standard input, stored hashed in the data directory), then start the server again:
-              echo 'a long passphrase' | plantguide serve --set-password
+            log-in first, and no account exists.
+            Add one (its password is read from standard input and stored hashed), then start the server again:
+              echo 'a long passphrase' | plantguide user add alice
               plantguide serve --host \(host) --port \(port)
             Or leave out --host to serve on 127.0.0.1 only, without a password.
             """

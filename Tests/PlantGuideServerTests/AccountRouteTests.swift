@@ -1,0 +1,263 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import PlantGuideCore
+import PlantStore
+import Testing
+@testable import PlantGuideServer
+
+/// Log-in with accounts over real HTTP on 127.0.0.1: sessions and throttling in a real SQLite collection database.
+@Suite struct AccountRouteTests {
+    static let csrfHeader = HTTPField.Name("X-CSRF-Token")!
+
+    /// A collection database in a fresh directory with the given accounts (cheap hashes: 1,000 iterations).
+    static func database(_ accounts: [(String, UserRole, String)]) throws -> (CollectionDatabase, URL) {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("plantguide-accounts-\(UUID().uuidString)")
+        let database = try CollectionDatabase.open(in: DataDirectory(url: url))
+        for (name, role, password) in accounts {
+            _ = try database.addUser(
+                name: name, role: role, passwordHash: PasswordHash(password: password, iterations: 1_000).encoded, now: Date()
+            )
+        }
+        return (database, url)
+    }
+
+    static func app(_ database: CollectionDatabase) -> some ApplicationProtocol {
+        var configuration = ServerConfiguration()
+        configuration.hasAccounts = true
+        var dependencies = ServerDependencies(catalog: fixtureCatalog)
+        dependencies.accounts = AccountDirectory(database: database)
+        return makeApp(configuration: configuration, dependencies: dependencies)
+    }
+
+    /// `POST /api/session`; returns the status, the new session cookie (if any) and the Retry-After header.
+    static func logIn(
+        _ client: some TestClientProtocol, _ session: Session, user: String?, password: String
+    ) async throws -> (status: HTTPResponse.Status, cookie: String?, retryAfter: String?, message: String) {
+        var body: [String: String] = ["password": password]
+        if let user { body["user"] = user }
+        let json = try JSONEncoder().encode(body)
+        return try await client.execute(
+            uri: "/api/session", method: .post,
+            headers: [.cookie: session.cookie, Self.csrfHeader: session.csrf, .contentType: "application/json"],
+            body: ByteBuffer(bytes: json)
+        ) { response in
+            let cookie = response.headers[.setCookie].map { String($0.split(separator: ";").first ?? "") }
+            return (response.status, cookie, response.headers[.retryAfter], response.text)
+        }
+    }
+
+    static func state(_ client: some TestClientProtocol, cookie: String) async throws -> SessionBody {
+        try await client.execute(uri: "/api/session", method: .get, headers: [.cookie: cookie]) { response in
+            try JSONDecoder().decode(SessionBody.self, from: Data(buffer: response.body))
+        }
+    }
+
+    @Test func twoAccountsLogInAndWrongNamesOrPasswordsAreRefused() async throws {
+        let (database, home) = try Self.database([("alice", .owner, "alice passphrase"), ("bob", .member, "bob passphrase")])
+        defer { try? FileManager.default.removeItem(at: home) }
+        try await Self.app(database).test(.live) { client in
+            for (name, password, role) in [("alice", "alice passphrase", "owner"), ("BOB", "bob passphrase", "member")] {
+                let session = try await Session.open(client)
+                let outcome = try await Self.logIn(client, session, user: name, password: password)
+                #expect(outcome.status == .noContent, "\(name): \(outcome.message)")
+                let cookie = try #require(outcome.cookie)
+                #expect(cookie != session.cookie, "a fresh session id after log-in")
+                let state = try await Self.state(client, cookie: cookie)
+                #expect(state.loggedIn && state.user == name.lowercased() && state.role == role)
+                try await client.execute(uri: "/", method: .get, headers: [.cookie: cookie]) { response in
+                    #expect(response.status == .ok)
+                    #expect(response.text.contains("Signed in as \(name.lowercased())"))
+                }
+            }
+            let session = try await Session.open(client)
+            for (name, password) in [("alice", "bob passphrase"), ("carol", "alice passphrase"), ("", "alice passphrase")] {
+                let outcome = try await Self.logIn(client, session, user: name, password: password)
+                #expect(outcome.status == (name.isEmpty ? .badRequest : .unauthorized), "\(name)")
+                #expect(outcome.cookie == nil)
+            }
+            #expect(try await Self.state(client, cookie: session.cookie).loggedIn == false)
+            try await client.execute(uri: "/collection", method: .get, headers: session.headers) { response in
+                #expect(response.status == .found)
+                #expect(response.headers[.location]?.hasPrefix("/login") == true)
+            }
+            try await client.execute(uri: "/login", method: .get, headers: session.headers) { response in
+                #expect(response.text.contains(#"name="user""#))
+                #expect(response.text.contains("required autofocus"))
+            }
+            // The form says what is missing on the form itself.
+            let (headers, body) = session.form([("password", "alice passphrase")])
+            try await client.execute(uri: "/login", method: .post, headers: headers, body: body) { response in
+                #expect(response.status == .badRequest)
+                #expect(response.text.contains("Enter your user name as well"))
+                #expect(response.text.contains(#"id="password""#))
+            }
+        }
+    }
+
+    @Test func oneAccountMayLeaveTheNameOut() async throws {
+        let (database, home) = try Self.database([("alice", .owner, "alice passphrase")])
+        defer { try? FileManager.default.removeItem(at: home) }
+        try await Self.app(database).test(.live) { client in
+            let session = try await Session.open(client)
+            try await client.execute(uri: "/login", method: .get, headers: session.headers) { response in
+                #expect(response.text.contains("may leave the name empty"))
+            }
+            let (headers, body) = session.form([("password", "alice passphrase"), ("next", "/browse")])
+            try await client.execute(uri: "/login", method: .post, headers: headers, body: body) { response in
+                #expect(response.status == .seeOther)
+                #expect(response.headers[.location] == "/browse")
+            }
+        }
+    }
+
+    @Test func theSixthFailureForAnAccountIsThrottled() async throws {
+        let (database, home) = try Self.database([("alice", .owner, "alice passphrase"), ("bob", .member, "bob passphrase")])
+        defer { try? FileManager.default.removeItem(at: home) }
+        try await Self.app(database).test(.live) { client in
+            let session = try await Session.open(client)
+            for attempt in 1...5 {
+                let outcome = try await Self.logIn(client, session, user: "alice", password: "guess \(attempt)")
+                #expect(outcome.status == .unauthorized, "attempt \(attempt)")
+            }
+            // Even the right password waits now, with a clear message and Retry-After.
+            let throttled = try await Self.logIn(client, session, user: "Alice", password: "alice passphrase")
+            #expect(throttled.status == .tooManyRequests)
+            let wait = try #require(throttled.retryAfter.flatMap(Int.init))
+            #expect((1...900).contains(wait))
+            #expect(throttled.message.contains("Too many failed log-ins"))
+            // Another account from the same address is not blocked by alice's count, and its success clears its own.
+            let bob = try await Self.logIn(client, session, user: "bob", password: "bob passphrase")
+            #expect(bob.status == .noContent)
+            #expect(try database.loginFailures(.account, subject: "alice", since: Date().addingTimeInterval(-900)).count == 5)
+            #expect(try database.loginFailures(.address, subject: "127.0.0.1", since: Date().addingTimeInterval(-900)).count == 5)
+        }
+    }
+
+    @Test func twentyFailuresFromOneAddressAreThrottled() async throws {
+        let (database, home) = try Self.database([("alice", .owner, "alice passphrase")])
+        defer { try? FileManager.default.removeItem(at: home) }
+        try await Self.app(database).test(.live) { client in
+            let session = try await Session.open(client)
+            for attempt in 1...20 {
+                let outcome = try await Self.logIn(client, session, user: "user\(attempt)", password: "guess")
+                #expect(outcome.status == .unauthorized, "attempt \(attempt)")
+            }
+            let throttled = try await Self.logIn(client, session, user: "alice", password: "alice passphrase")
+            #expect(throttled.status == .tooManyRequests)
+            #expect(throttled.retryAfter != nil)
+        }
+    }
+
+    @Test func aNewPasswordEndsAnOpenSessionAtOnce() async throws {
+        let (database, home) = try Self.database([("alice", .owner, "alice passphrase"), ("bob", .member, "bob passphrase")])
+        defer { try? FileManager.default.removeItem(at: home) }
+        try await Self.app(database).test(.live) { client in
+            let alice = try #require(try await Self.logIn(client, try await Session.open(client), user: "alice", password: "alice passphrase").cookie)
+            let bob = try #require(try await Self.logIn(client, try await Session.open(client), user: "bob", password: "bob passphrase").cookie)
+            #expect(try await Self.state(client, cookie: alice).loggedIn)
+            try database.setPassword(user: "alice", passwordHash: PasswordHash(password: "new passphrase", iterations: 1_000).encoded, now: Date())
+            #expect(try await Self.state(client, cookie: alice).loggedIn == false)
+            try await client.execute(uri: "/api/catalog/categories", method: .get, headers: [.cookie: alice]) { response in
+                #expect(response.status == .unauthorized)
+            }
+            #expect(try await Self.state(client, cookie: bob).loggedIn, "only alice's log-ins end")
+            try database.removeUser(named: "bob")
+            #expect(try await Self.state(client, cookie: bob).loggedIn == false)
+            // Log-out removes the row: the cookie is worthless afterwards.
+            let again = try #require(try await Self.logIn(client, try await Session.open(client), user: "alice", password: "new passphrase").cookie)
+            let state = try await Self.state(client, cookie: again)
+            try await client.execute(
+                uri: "/api/session", method: .delete, headers: [.cookie: again, Self.csrfHeader: state.csrfToken]
+            ) { response in
+                #expect(response.status == .noContent)
+            }
+            #expect(try await Self.state(client, cookie: again).loggedIn == false)
+        }
+    }
+
+    @Test func onlyAnOwnerChangesTheKeyAndIdentificationSettings() async throws {
+        let (database, home) = try Self.database([("alice", .owner, "alice passphrase"), ("bob", .member, "bob passphrase")])
+        defer { try? FileManager.default.removeItem(at: home) }
+        try await Self.app(database).test(.live) { client in
+            for (name, password, isMember) in [("bob", "bob passphrase", true), ("alice", "alice passphrase", false)] {
+                let cookie = try #require(try await Self.logIn(client, try await Session.open(client), user: name, password: password).cookie)
+                let csrf = try await Self.state(client, cookie: cookie).csrfToken
+                let body = ByteBuffer(string: #"{"apiKey":"2b10abcdefghijklmnopqrstuv"}"#)
+                try await client.execute(
+                    uri: "/api/settings/api-key", method: .put,
+                    headers: [.cookie: cookie, Self.csrfHeader: csrf, .contentType: "application/json"], body: body
+                ) { response in
+                    if isMember {
+                        #expect(response.status == .forbidden)
+                        #expect(response.text.contains("Only an owner"), "\(response.text)")
+                    } else {
+                        #expect(response.status != .forbidden, "an owner may")
+                    }
+                }
+                let form = ByteBuffer(string: "threshold=70&_csrf=\(csrf)")
+                try await client.execute(
+                    uri: "/settings/identification", method: .post,
+                    headers: [.cookie: cookie, .contentType: "application/x-www-form-urlencoded"], body: form
+                ) { response in
+                    #expect((response.status == .forbidden) == isMember, "\(name): \(response.status)")
+                }
+            }
+        }
+    }
+
+    @Test func ownersManageAccountsInSettings() async throws {
+        let (database, home) = try Self.database([("alice", .owner, "alice passphrase"), ("bob", .member, "bob passphrase")])
+        defer { try? FileManager.default.removeItem(at: home) }
+        try await Self.app(database).test(.live) { client in
+            let bob = try #require(try await Self.logIn(client, try await Session.open(client), user: "bob", password: "bob passphrase").cookie)
+            try await client.execute(uri: "/settings/users", method: .get, headers: [.cookie: bob]) { response in
+                #expect(response.status == .forbidden)
+            }
+            let cookie = try #require(try await Self.logIn(client, try await Session.open(client), user: "alice", password: "alice passphrase").cookie)
+            let csrf = try await Self.state(client, cookie: cookie).csrfToken
+            try await client.execute(uri: "/settings/users", method: .get, headers: [.cookie: cookie]) { response in
+                #expect(response.status == .ok)
+                #expect(response.text.contains("alice (you)") && response.text.contains("bob"))
+            }
+            func post(_ fields: [(String, String)]) async throws -> HTTPResponse.Status {
+                let text = (fields + [("_csrf", csrf)]).map { "\($0.0)=\(urlComponent($0.1))" }.joined(separator: "&")
+                return try await client.execute(
+                    uri: "/settings/users", method: .post,
+                    headers: [.cookie: cookie, .contentType: "application/x-www-form-urlencoded"], body: ByteBuffer(string: text)
+                ) { $0.status }
+            }
+            #expect(try await post([("action", "add"), ("name", "carol"), ("role", "member"), ("password", "carol passphrase")]) == .seeOther)
+            #expect(try database.user(named: "carol")?.role == .member)
+            #expect(try await post([("action", "add"), ("name", "Carol"), ("password", "carol passphrase")]) == .unprocessableContent)
+            #expect(try await post([("action", "add"), ("name", "dave"), ("password", "short")]) == .unprocessableContent)
+            #expect(try await post([("action", "passwd"), ("name", "bob"), ("password", "bob's new passphrase")]) == .seeOther)
+            #expect(try await Self.state(client, cookie: bob).loggedIn == false, "a reset ends bob's log-in")
+            #expect(try await post([("action", "remove"), ("name", "alice")]) == .unprocessableContent, "the last owner stays")
+            #expect(try await post([("action", "remove"), ("name", "carol")]) == .seeOther)
+            #expect(try database.users().map(\.name) == ["alice", "bob"])
+        }
+    }
+
+    @Test func anAccountAddedWhileServingTurnsTheLogInOn() async throws {
+        let (database, home) = try Self.database([])
+        defer { try? FileManager.default.removeItem(at: home) }
+        var dependencies = ServerDependencies(catalog: fixtureCatalog)
+        dependencies.accounts = AccountDirectory(database: database)
+        try await makeApp(dependencies: dependencies).test(.live) { client in
+            try await client.execute(uri: "/api/catalog/categories", method: .get) { response in
+                #expect(response.status == .ok, "no accounts: no log-in on loopback")
+            }
+            _ = try database.addUser(
+                name: "alice", role: .owner, passwordHash: PasswordHash(password: "alice passphrase", iterations: 1_000).encoded, now: Date()
+            )
+            try await Task.sleep(for: .milliseconds(1_100))
+            try await client.execute(uri: "/api/catalog/categories", method: .get) { response in
+                #expect(response.status == .unauthorized, "an account exists now")
+            }
+            let session = try await Session.open(client)
+            #expect(try await Self.logIn(client, session, user: nil, password: "alice passphrase").status == .noContent)
+        }
+    }
+}
