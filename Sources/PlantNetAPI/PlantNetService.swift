@@ -44,24 +44,25 @@ public final class PlantNetService: Sendable {
         if let until = reachability.retryAfter {
             throw .offline("the last connection failed; not retrying before \(PlantNetError.format(until))")
         }
-        _ = try await quota.reserve(keeping: floor)
+        let reservation = try await quota.reserve(keeping: floor)
         let answer: PlantNetAnswer
         do {
             answer = try await client.identify(images, options: options)
         } catch {
             switch error {
-            case .offline:
-                // The request never reached Pl@ntNet: it costs nothing.
-                reachability.markUnreachable()
-                await quota.cancelReservation()
-            case .quotaExhausted(let resetsAt): _ = try? await quota.recordExhausted(resetsAt: resetsAt)
-            default: break
+            case .quotaExhausted(let resetsAt):
+                _ = try? await quota.recordExhausted(resetsAt: resetsAt)
+            default:
+                // No answer to count (offline, refused, malformed): the request is given back, since a count can only
+                // be lowered by reports later. Should Pl@ntNet have counted it, its next report says so.
+                if case .offline = error { reachability.markUnreachable() }
+                await quota.cancel(reservation)
             }
             throw error
         }
         reachability.markReachable()
         var result = answer
-        let status = try? await quota.settle(remaining: answer.remainingRequests)
+        let status = try? await quota.settle(reservation, remaining: answer.remainingRequests)
         // Reference photos are kept before caching, so the cached answer points at the local copies.
         if let referenceImages {
             result.identification = await referenceImages.keep(answer.identification)

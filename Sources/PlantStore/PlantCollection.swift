@@ -197,9 +197,10 @@ public struct PlantCollection: Sendable {
             return
         }
         // A photo stored before (same content) may already have this model's embedding: no second forward pass.
-        guard let embedder, (try? await store.embedding(ofPhoto: photo.sha256))?.model != embedder.model,
-              let vector = try? embedder.embed(data)
-        else { return }
+        guard let embedder, (try? await store.embedding(ofPhoto: photo.sha256))?.model != embedder.model else { return }
+        // A forward pass: heavy, so where heavy work goes (the server's work pool).
+        let work: @Sendable () throws -> [Float] = { try embedder.embed(data) }
+        guard let vector = try? await (heavyWork?.run(work) ?? work()) else { return }
         try? await store.setEmbedding(vector, model: embedder.model, forPhoto: photo.sha256, now: now())
     }
 
@@ -234,7 +235,8 @@ public struct PlantCollection: Sendable {
         } catch let error as StoreError {
             throw error
         } catch {
-            throw .photo("could not be processed (\(error))")
+            // The runner's own failure (shutting down, cancelled), not the photo's.
+            throw .file(path: photos.root.path, reason: "the photo was not stored: \(error)")
         }
     }
 }

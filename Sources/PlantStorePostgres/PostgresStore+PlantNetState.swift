@@ -57,8 +57,10 @@ extension PostgresStore: PlantNetStateStore {
     public func blockPlantNet(until: Date, day: String, dailyLimit: Int, now: Date) async throws(StoreError) -> PlantNetQuotaRow {
         try await withConnection("record that the Pl@ntNet quota is used up") { connection in
             try await self.ensureQuotaDay(connection, day: day, dailyLimit: dailyLimit, now: now)
+            // Pl@ntNet's quota starts afresh when the block ends: until a report says otherwise, the day allows its limit.
             try await connection.query("""
-                UPDATE plantnetQuota SET available = 0, lastReported = 0, blockedUntil = \(until), updatedAt = \(now)
+                UPDATE plantnetQuota SET available = \(max(0, dailyLimit)), lastReported = NULL, blockedUntil = \(until),
+                    updatedAt = \(now)
                 WHERE day = \(day)::date
                 """, logger: self.logger)
             return try await self.quotaRow(connection, day: day, now: now)

@@ -106,6 +106,28 @@ import Testing
         }
     }
 
+    @Test func aRequestWithoutAnAnswerGivesItsReservationBack() async throws {
+        let directory = try folder()
+        defer { try? FileManager.default.removeAll(directory) }
+        var behaviour = PlantNetStubBehaviour()
+        behaviour.malformedAnswer = true
+        try await withStub(behaviour) { stub in
+            let store = try CollectionDatabase.open(in: directory)
+            let state = PlantNetState.live(directory: directory, store: store, environment: [:], warn: { _ in })
+            // A wrong key (401) and a malformed answer: neither is an identification to count.
+            let wrongKey = PlantNetService(
+                client: PlantNetClient(configuration: PlantNetConfiguration(baseURL: stub.baseURL, apiKey: "wrong-key"), sleep: { _ in }),
+                quota: state.quota, cache: state.cache, reachability: Reachability()
+            )
+            await #expect(throws: PlantNetError.self) { try await wrongKey.identify([image(30)]) }
+            await #expect(throws: PlantNetError.self) { try await service(stub, state: state).identify([image(31)]) }
+            #expect(stub.requestCount == 2)
+            let row = try store.plantNetQuota(day: StoreQuotaLedgerDay.today, dailyLimit: 500, now: Date())
+            #expect(row.spent == 0)
+            #expect(row.available == 500)
+        }
+    }
+
     @Test func theOldFilesMoveIntoTheDatabaseOnce() async throws {
         let directory = try folder()
         defer { try? FileManager.default.removeAll(directory) }

@@ -104,27 +104,29 @@ enum StateBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
     }
 
     @Test(arguments: StateBackend.allCases)
-    func a429BlocksEveryDayUntilItsResetAndNothingIsGivenBackMeanwhile(_ backend: StateBackend) async throws {
+    func a429BlocksEveryDayUntilItsResetAndThenTheQuotaStartsAfresh(_ backend: StateBackend) async throws {
         let day = day, now = now
         try await backend.withStores(1) { stores in
             let store = stores[0]
+            _ = try await store.reportPlantNetRemaining(40, day: day, dailyLimit: 500, now: now)
             let until = now.addingTimeInterval(3 * 3600)
             let blocked = try await store.blockPlantNet(until: until, day: day, dailyLimit: 500, now: now)
-            #expect(blocked.available == 0)
             #expect(blocked.blockedUntil.map { abs($0.timeIntervalSince(until)) < 0.001 } == true)
+            #expect(blocked.lastReported == nil)
+            // Blocked: nothing is taken, nothing given back.
+            #expect(try await store.reservePlantNetRequest(day: day, dailyLimit: 500, floor: 0, now: now.addingTimeInterval(60)) == nil)
             try await store.cancelPlantNetReservation(day: day, now: now)
-            #expect(try await store.plantNetQuota(day: day, dailyLimit: 500, now: now).available == 0)
+            #expect(try await store.plantNetQuota(day: day, dailyLimit: 500, now: now).spent == 0)
             // A new day's row does not lift a block that is still ahead.
             let nextDay = try await store.plantNetQuota(day: "2026-11-25", dailyLimit: 500, now: now.addingTimeInterval(3600))
             #expect(nextDay.blockedUntil != nil)
-            let early = try await store.reservePlantNetRequest(
-                day: "2026-11-25", dailyLimit: 500, floor: 0, now: now.addingTimeInterval(3600)
-            )
-            #expect(early == nil)
-            // Once the block has passed, calls go again.
-            let later = now.addingTimeInterval(4 * 3600)
-            #expect(try await store.reservePlantNetRequest(day: "2026-11-25", dailyLimit: 500, floor: 0, now: later)?.available == 499)
-            #expect(try await store.plantNetQuota(day: "2026-11-25", dailyLimit: 500, now: later).blockedUntil == nil)
+            // When the block ends, Pl@ntNet's quota has started afresh: the same day allows its limit again, until a
+            // report says otherwise.
+            let after = now.addingTimeInterval(4 * 3600)
+            let taken = try await store.reservePlantNetRequest(day: day, dailyLimit: 500, floor: 0, now: after)
+            #expect(taken?.available == 499)
+            #expect(taken?.blockedUntil == nil)
+            #expect(try await store.reportPlantNetRemaining(480, day: day, dailyLimit: 500, now: after).available == 480)
         }
     }
 

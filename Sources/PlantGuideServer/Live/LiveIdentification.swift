@@ -286,10 +286,19 @@ final class ExemplarSnapshot: Sendable {
     /// Reads the version, and the exemplars when it changed.
     func refresh() async {
         do {
+            let seen = version
             let latest = try await store.exemplarsVersion(model: model)
-            guard latest != version else { return }
-            let read = try await store.exemplars(model: model)
-            current.withLock { $0 = (latest, read) }
+            guard latest != seen else { return }
+            let read: [CollectionExemplar]
+            if let database = store as? CollectionDatabase {
+                // SQLite reads synchronously, and this is every stored vector: on the work pool, not a request thread.
+                let model = model
+                read = try await WorkPool.shared.run { try database.exemplars(model: model) }
+            } else {
+                read = try await store.exemplars(model: model)
+            }
+            // A refresh that started later may have stored newer exemplars meanwhile: those stay.
+            current.withLock { if $0.version == seen { $0 = (latest, read) } }
         } catch {
             log("the collection's photos could not be read for recognition: \(error)")
         }

@@ -112,25 +112,24 @@ public struct StoreQuotaLedger: QuotaLedger {
         return Self.status(row, at: time)
     }
 
-    public func reserve(keeping floor: Int) async throws(PlantNetError) -> PlantNetAPI.QuotaStatus {
+    public func reserve(keeping floor: Int) async throws(PlantNetError) -> QuotaReservation {
         let time = now()
         let day = Self.day(of: time)
+        let taken: PlantNetQuotaRow?
         do {
-            if let row = try await store.reservePlantNetRequest(day: day, dailyLimit: dailyLimit, floor: floor, now: time) {
-                return Self.status(row, at: time)
-            }
-            let row = try await store.plantNetQuota(day: day, dailyLimit: dailyLimit, now: time)
-            throw PlantNetError.quotaExhausted(resetsAt: Self.status(row, at: time).resetsAt)
-        } catch let error as PlantNetError {
-            throw error
+            taken = try await store.reservePlantNetRequest(day: day, dailyLimit: dailyLimit, floor: floor, now: time)
         } catch {
-            throw .storage("the Pl@ntNet quota could not be counted: \(error)")
+            // A store that cannot be written does not stop identifying: the call goes uncounted.
+            return QuotaReservation(day: nil, status: await status())
         }
+        if let taken { return QuotaReservation(day: day, status: Self.status(taken, at: time)) }
+        throw .quotaExhausted(resetsAt: await status().resetsAt)
     }
 
-    public func settle(remaining: Int?) async throws(PlantNetError) -> PlantNetAPI.QuotaStatus {
+    public func settle(_ reservation: QuotaReservation, remaining: Int?) async throws(PlantNetError) -> PlantNetAPI.QuotaStatus {
         let time = now()
-        let day = Self.day(of: time)
+        // A report belongs to the day the request was counted on, also when the answer comes after midnight.
+        let day = reservation.day ?? Self.day(of: time)
         do {
             let row = if let remaining {
                 try await store.reportPlantNetRemaining(remaining, day: day, dailyLimit: dailyLimit, now: time)
@@ -143,9 +142,9 @@ public struct StoreQuotaLedger: QuotaLedger {
         }
     }
 
-    public func cancelReservation() async {
-        let time = now()
-        try? await store.cancelPlantNetReservation(day: Self.day(of: time), now: time)
+    public func cancel(_ reservation: QuotaReservation) async {
+        guard let day = reservation.day else { return }
+        try? await store.cancelPlantNetReservation(day: day, now: now())
     }
 
     public func recordExhausted(resetsAt: Date) async throws(PlantNetError) -> PlantNetAPI.QuotaStatus {
@@ -166,11 +165,11 @@ public struct StoreQuotaLedger: QuotaLedger {
         CalendarDay(date, in: TimeZone(identifier: "UTC") ?? TimeZone(secondsFromGMT: 0) ?? .current).description
     }
 
-    /// What a row means: the count is known once Pl@ntNet has reported it today; calls are blocked after a 429 or when
-    /// nothing is available.
+    /// What a row means: the count is known once Pl@ntNet has reported it today; calls are blocked after a 429 (none
+    /// left until the block ends) or when nothing is available.
     static func status(_ row: PlantNetQuotaRow, at time: Date) -> PlantNetAPI.QuotaStatus {
         let blocked = row.blockedUntil != nil || row.available <= 0
-        let remaining = row.lastReported == nil ? nil : row.available
+        let remaining = row.blockedUntil != nil ? 0 : row.lastReported == nil ? nil : row.available
         return PlantNetAPI.QuotaStatus(
             remaining: remaining, resetsAt: row.blockedUntil ?? QuotaCalendar.nextReset(after: time),
             level: QuotaLevel(remaining: remaining, blocked: blocked)

@@ -50,10 +50,10 @@ extension CollectionDatabase: PlantNetStateStore {
     public func blockPlantNet(until: Date, day: String, dailyLimit: Int, now: Date) throws(StoreError) -> PlantNetQuotaRow {
         try write("record that the Pl@ntNet quota is used up") { db in
             try Self.ensureQuotaDay(db, day: day, dailyLimit: dailyLimit, now: now)
-            try db.execute(
-                sql: "UPDATE plantnetQuota SET available = 0, lastReported = 0, blockedUntil = ?, updatedAt = ? WHERE day = ?",
-                arguments: [until, now, day]
-            )
+            // Pl@ntNet's quota starts afresh when the block ends: until a report says otherwise, the day allows its limit.
+            try db.execute(sql: """
+                UPDATE plantnetQuota SET available = ?, lastReported = NULL, blockedUntil = ?, updatedAt = ? WHERE day = ?
+                """, arguments: [max(0, dailyLimit), until, now, day])
             return try Self.quotaRow(db, day: day, now: now)
         }
     }

@@ -92,7 +92,8 @@ public protocol PlantNetStateStore: Sendable {
     /// (a report can be older than another caller's reservation).
     func reportPlantNetRemaining(_ remaining: Int, day: String, dailyLimit: Int, now: Date) async throws(StoreError)
         -> PlantNetQuotaRow
-    /// Records a 429: nothing available today, blocked until `until`.
+    /// Records a 429: calls are blocked until `until`, when Pl@ntNet's quota starts afresh (the day's count goes back to
+    /// `dailyLimit` until the next report).
     func blockPlantNet(until: Date, day: String, dailyLimit: Int, now: Date) async throws(StoreError) -> PlantNetQuotaRow
 
     /// Fresh entries of the same request shape (project, language, organs), most recently used first.

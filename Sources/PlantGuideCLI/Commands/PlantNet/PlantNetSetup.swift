@@ -22,12 +22,13 @@ final class PlantNetSetup {
     /// The quota and cache, opened on first use.
     func state(console: Console) -> PlantNetState {
         if let opened { return opened }
-        let warn: @Sendable (String) -> Void = { console.warn("warning: \($0)") }
+        let warn: @Sendable (String) -> Void = { console.warn($0) }
         var store: CollectionDatabase?
         do {
             store = try CollectionDatabase.open(in: directory)
         } catch {
-            warn("the collection database cannot be opened (\(error)); the Pl@ntNet quota and cache use the files in \(directory.url.path)")
+            warn("warning: the collection database cannot be opened (\(error)); the Pl@ntNet quota and cache use the files in "
+                + directory.url.path)
         }
         let state = PlantNetState.live(directory: directory, store: store, environment: environment, warn: warn)
         opened = state
