@@ -4,8 +4,12 @@ import PlantGuideCore
 /// Photo files under the data directory, named by the SHA-256 of their content:
 /// `photos/ab/abcdef….jpg`, thumbnails in `photos/thumbnails/`. A photo used by two plants is one file.
 ///
-/// Files are written (atomically) before the database row that refers to them, so a crash can leave
-/// at most an unreferenced file, never a row pointing at nothing.
+/// Files are written before the database row that refers to them, so a crash can leave at most an
+/// unreferenced file, never a row pointing at nothing. Each file is written to a `.<sha>.<uuid>.partial`
+/// beside its final name, flushed and renamed over it, so writers storing the same photo at once (threads,
+/// or server replicas sharing the directory) are safe and a reader never sees half a file. A crashed
+/// writer's partial file is removed once it is a day old (``removeLeftoverPartialFiles(now:)``, and in
+/// each folder a photo is written to).
 public struct PhotoLibrary: Sendable {
     /// The `photos` folder.
     public let root: URL
@@ -13,6 +17,9 @@ public struct PhotoLibrary: Sendable {
     public let encoder: PhotoEncoder
     /// Largest original accepted, in bytes.
     public var maxBytes = 50 * 1024 * 1024
+    /// Tests only: called before each chunk of a file is written with the bytes written so far; an error
+    /// code it returns fails the write there, as a full disk or a lost NFS server would.
+    var writeFault: (@Sendable (_ written: Int) -> Int32?)?
 
     /// A library in `directory/photos`.
     public init(directory: DataDirectory, encoder: PhotoEncoder) {
@@ -28,7 +35,7 @@ public struct PhotoLibrary: Sendable {
         guard !original.isEmpty else { throw .photo("the file is empty") }
         guard original.count <= maxBytes else { throw .photo("the file is larger than \(maxBytes / 1_048_576) MB") }
         let originalSHA = sha256Hex(original)
-        if let known = try existing(originalSHA), FileManager.default.fileExists(atPath: url(of: known).path) {
+        if let known = try existing(originalSHA), PhotoFile.isComplete(url(of: known), byteCount: known.byteCount) {
             return known
         }
         let encoded: EncodedPhoto
@@ -39,11 +46,11 @@ public struct PhotoLibrary: Sendable {
         }
         guard !encoded.data.isEmpty else { throw .photo("the encoder produced an empty file") }
         let sha = sha256Hex(encoded.data)
-        try writeOnce(encoded.data, to: fileURL(sha: sha, mediaType: encoded.mediaType))
+        try writeOnce(encoded.data, sha: sha, to: fileURL(sha: sha, mediaType: encoded.mediaType))
         var thumbnailSHA: String?
         if let thumbnail = encoded.thumbnail, !thumbnail.isEmpty {
             let thumbSHA = sha256Hex(thumbnail)
-            try writeOnce(thumbnail, to: thumbnailURL(sha: thumbSHA))
+            try writeOnce(thumbnail, sha: thumbSHA, to: thumbnailURL(sha: thumbSHA))
             thumbnailSHA = thumbSHA
         }
         return StoredPhoto(
@@ -55,10 +62,10 @@ public struct PhotoLibrary: Sendable {
     /// Stores the exact bytes of an already-encoded photo (used by import), checking the checksum.
     public func restore(_ photo: StoredPhoto, data: Data, thumbnail: Data?) throws(StoreError) {
         guard sha256Hex(data) == photo.sha256 else { throw .badArchive("photo \(photo.sha256) does not match its checksum") }
-        try writeOnce(data, to: url(of: photo))
+        try writeOnce(data, sha: photo.sha256, to: url(of: photo))
         if let thumbnail, let thumbSHA = photo.thumbnailSHA256 {
             guard sha256Hex(thumbnail) == thumbSHA else { throw .badArchive("thumbnail \(thumbSHA) does not match its checksum") }
-            try writeOnce(thumbnail, to: thumbnailURL(sha: thumbSHA))
+            try writeOnce(thumbnail, sha: thumbSHA, to: thumbnailURL(sha: thumbSHA))
         }
     }
 
@@ -74,6 +81,19 @@ public struct PhotoLibrary: Sendable {
             try? FileManager.default.removeItem(at: url(of: photo))
             if let thumbnail = thumbnailURL(of: photo) { try? FileManager.default.removeItem(at: thumbnail) }
         }
+    }
+
+    /// Removes the `.partial` files that writers which crashed or lost their connection left behind, once
+    /// they are a day old (younger ones may still be being written by another process). Returns how many.
+    @discardableResult
+    public func removeLeftoverPartialFiles(now: Date) -> Int {
+        let thumbnails = root.appendingPathComponent("thumbnails", isDirectory: true)
+        var folders = [root, thumbnails]
+        for parent in [root, thumbnails] {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: parent.path)) ?? []
+            folders += names.filter { $0.count == 2 }.map { parent.appendingPathComponent($0, isDirectory: true) }
+        }
+        return folders.reduce(0) { $0 + PhotoFile.removeStalePartials(in: $1, now: now) }
     }
 
     /// The file-name extension for a media type.
@@ -97,15 +117,15 @@ public struct PhotoLibrary: Sendable {
             .appendingPathComponent(String(sha.prefix(2)), isDirectory: true).appendingPathComponent("\(sha).jpg")
     }
 
-    private func writeOnce(_ data: Data, to url: URL) throws(StoreError) {
-        if FileManager.default.fileExists(atPath: url.path) { return }
-        do {
-            try FileManager.default.createDirectory(
-                at: url.deletingLastPathComponent(), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700]
-            )
-            try data.write(to: url, options: .atomic)
+    /// Writes a content-addressed file unless a complete copy is there already (one of another size, left by
+    /// an older version or damaged, is replaced), and clears the folder of day-old partial files.
+    private func writeOnce(_ data: Data, sha: String, to url: URL) throws(StoreError) {
+        if PhotoFile.isComplete(url, byteCount: data.count) { return }
+        do throws(PhotoFile.Failure) {
+            try PhotoFile.write(data, to: url, sha: sha, fault: writeFault)
         } catch {
-            throw .file(path: url.path, reason: "cannot write the photo (\(error.localizedDescription))")
+            throw .file(path: url.path, reason: "cannot write the photo (\(error))")
         }
+        PhotoFile.removeStalePartials(in: url.deletingLastPathComponent(), now: Date())
     }
 }
