@@ -39,9 +39,12 @@ public struct PlantCollection: Sendable {
         in directory: DataDirectory, encoder: PhotoEncoder, lookup: @escaping @Sendable (String) -> CatalogPlant?,
         now: @escaping @Sendable () -> Date = { Date() }
     ) throws(StoreError) -> PlantCollection {
-        PlantCollection(
-            store: try CollectionDatabase.open(in: directory), photos: PhotoLibrary(directory: directory, encoder: encoder),
-            careGuide: try CareGuide.bundled(), lookup: lookup, now: now
+        let photos = PhotoLibrary(directory: directory, encoder: encoder)
+        // Writers that crashed mid-photo left `.partial` files: the day-old ones go.
+        photos.removeLeftoverPartialFiles(now: now())
+        return PlantCollection(
+            store: try CollectionDatabase.open(in: directory), photos: photos, careGuide: try CareGuide.bundled(), lookup: lookup,
+            now: now
         )
     }
 
