@@ -35,9 +35,13 @@ public enum InputLimits {
     public static let urlBytes = 8 * 1024
 
     /// Whether `text` has more than `limit` characters, in time bounded by `limit` whatever its length.
+    ///
+    /// Characters are counted as Unicode code points, as JSON Schema's `maxLength` (the OpenAPI document's) counts
+    /// them: a letter with a pile of combining marks is one letter on screen but many code points, and must not slip
+    /// past a limit the API documents.
     public static func exceeds(_ text: some StringProtocol, characters limit: Int) -> Bool {
-        // A character is at least one UTF-8 byte, so a short byte count settles it without walking the text.
-        text.utf8.count > limit && text.prefix(limit + 1).count > limit
+        // A code point is at least one UTF-8 byte, so a short byte count settles it without walking the text.
+        text.utf8.count > limit && text.unicodeScalars.prefix(limit + 1).count > limit
     }
 
     /// The sentence that refuses a text over a limit, e.g. "The nickname is longer than 100 characters."

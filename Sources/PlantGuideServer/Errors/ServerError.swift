@@ -29,6 +29,8 @@ public enum ServerError: Error, Sendable, Equatable {
     case unauthenticated
     /// The password was wrong.
     case invalidCredentials
+    /// A log-in without a user name where there are several accounts: it cannot say whose password it is.
+    case userNameRequired
     /// Too many failed log-ins from one client; try again after the given number of seconds.
     case tooManyLoginAttempts(retryAfter: Int)
     /// The identification queue is full; try again after the given number of seconds.
@@ -49,7 +51,7 @@ public enum ServerError: Error, Sendable, Equatable {
         case .requestTimeout: .requestTimeout
         case .unprocessable: .unprocessableContent
         case .csrfRejected, .forbidden: .forbidden
-        case .unauthenticated, .invalidCredentials: .unauthorized
+        case .unauthenticated, .invalidCredentials, .userNameRequired: .unauthorized
         case .tooManyLoginAttempts: .tooManyRequests
         case .overloaded: .serviceUnavailable
         case .capabilityMissing: .notImplemented
@@ -81,6 +83,7 @@ extension ServerError: CustomStringConvertible, LocalizedError {
         case .csrfRejected: "The form has expired or did not come from this site. Reload the page and try again."
         case .unauthenticated: "Log in first."
         case .invalidCredentials: "That user name or password is not right."
+        case .userNameRequired: "Enter your user name as well: this PlantGuide has several accounts."
         case .tooManyLoginAttempts(let seconds): "Too many failed log-ins. Try again in \(counted(seconds, "second"))."
         case .overloaded(let seconds): "The server is busy identifying other photos. Try again in \(counted(seconds, "second"))."
         case .capabilityMissing(let message): message

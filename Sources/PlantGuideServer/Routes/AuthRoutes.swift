@@ -29,7 +29,7 @@ struct AuthRoutes {
             } catch let error as ServerError {
                 // A wrong name or password, or a missing name, is said on the form itself, which keeps its fields.
                 switch error {
-                case .invalidCredentials, .badRequest:
+                case .invalidCredentials, .userNameRequired, .badRequest:
                     let page = Pages.login(context: context, next: next, message: error.description, accounts: accountsHint())
                     return Response.html(page, status: error.status)
                 default:

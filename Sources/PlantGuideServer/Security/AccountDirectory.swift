@@ -53,7 +53,7 @@ public struct AccountDirectory: Sendable {
         if trimmed.isEmpty {
             let accounts = try database.users()
             guard accounts.count == 1 else {
-                throw ServerError.badRequest("Enter your user name as well: this PlantGuide has several accounts.")
+                throw ServerError.userNameRequired
             }
             account = accounts[0]
         } else {
