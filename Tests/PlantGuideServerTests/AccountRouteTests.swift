@@ -28,6 +28,7 @@ import Testing
         configuration.hasAccounts = true
         var dependencies = ServerDependencies(catalog: fixtureCatalog)
         dependencies.accounts = AccountDirectory(database: database)
+        dependencies.settings = FakeStore(now: Date()).settings
         return makeApp(configuration: configuration, dependencies: dependencies)
     }
 
@@ -196,6 +197,12 @@ import Testing
                         #expect(response.status != .forbidden, "an owner may")
                     }
                 }
+                // The page offers the key form to an owner only; a member reads what was chosen.
+                try await client.execute(uri: "/settings", method: .get, headers: [.cookie: cookie]) { response in
+                    #expect(response.status == .ok)
+                    #expect(response.text.contains(#"action="/settings/api-key""#) == !isMember, "\(name)")
+                    #expect(response.text.contains("You are a member") == isMember, "\(name)")
+                }
                 let form = ByteBuffer(string: "threshold=70&_csrf=\(csrf)")
                 try await client.execute(
                     uri: "/settings/identification", method: .post,
@@ -245,6 +252,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: home) }
         var dependencies = ServerDependencies(catalog: fixtureCatalog)
         dependencies.accounts = AccountDirectory(database: database)
+        dependencies.settings = FakeStore(now: Date()).settings
         try await makeApp(dependencies: dependencies).test(.live) { client in
             try await client.execute(uri: "/api/catalog/categories", method: .get) { response in
                 #expect(response.status == .ok, "no accounts: no log-in on loopback")

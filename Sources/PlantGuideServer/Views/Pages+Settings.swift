@@ -94,12 +94,15 @@ extension Pages {
                 \(context.user?.role == .member ? "<div class=\"notice\" role=\"note\">You are a member: only an owner can change the Pl@ntNet key and the identification settings, and manage the accounts.</div>" as HTML : "")
                 <section class="card" aria-labelledby="key"><h2 id="key">Pl@ntNet API key</h2>
                 \(keyState)
-                <form method="post" action="/settings/api-key">
-                \(Layout.csrfField(context))
-                <label for="apiKey">\(facts.apiKeySet == true ? "Replace the key" : "API key")</label>
-                <input id="apiKey" name="apiKey" type="password" autocomplete="new-password" required minlength="8" maxlength="200">
-                <p><button type="submit">Save key</button></p>
-                </form></section>
+                \(context.user?.role == .member ? "" as HTML : """
+                    <form method="post" action="/settings/api-key">
+                    \(Layout.csrfField(context))
+                    <label for="apiKey">\(facts.apiKeySet == true ? "Replace the key" : "API key")</label>
+                    <input id="apiKey" name="apiKey" type="password" autocomplete="new-password" required minlength="8" maxlength="200">
+                    <p><button type="submit">Save key</button></p>
+                    </form>
+                    """)
+                </section>
                 \(choices.map { identificationSection($0, context: context) } ?? "")
                 \(recheck.map { recheckSection($0, context: context) } ?? "")
                 \(feed.map { calendarFeedSection($0, context: context) } ?? "")
@@ -264,6 +267,19 @@ extension Pages {
             """
         let notice: HTML = choices.saved
             ? "<div class=\"notice ok\" role=\"status\">Saved; identifications use these settings from now on.</div>" : ""
+        // A member reads the settings an owner chose; only an owner gets the form.
+        guard context.user?.role != .member else {
+            let percent = Int((choices.preferences.threshold * 100).rounded())
+            let model: HTML = choices.currentModel.map { "<tr><th scope=\"row\">On-device model</th><td>\($0)</td></tr>" } ?? ""
+            return """
+                <section class="card" aria-labelledby="identification"><h2 id="identification">Identification</h2>
+                <table><tbody>
+                <tr><th scope="row">The Identify page starts with</th><td>\(choices.preferences.defaultStrategy.label)</td></tr>
+                <tr><th scope="row">Confident from</th><td>\(percent) %</td></tr>
+                \(model)
+                </tbody></table></section>
+                """
+        }
         return """
             <section class="card" aria-labelledby="identification"><h2 id="identification">Identification</h2>
             \(notice)
