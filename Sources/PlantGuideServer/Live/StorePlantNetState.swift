@@ -50,6 +50,14 @@ public struct PlantNetState: Sendable {
         live(directory: directory, store: collection?.store as? any PlantNetStateStore, environment: environment, now: now, warn: warn)
     }
 
+    /// Where an imported file is kept: `NAME.imported`, or `NAME.imported-<time>` when an earlier import's copy is there
+    /// (never overwritten: two processes starting at once must not delete each other's copy).
+    private static func keptAside(_ file: URL) -> URL {
+        let plain = file.appendingPathExtension("imported")
+        guard FileManager.default.fileExists(atPath: plain.path) else { return plain }
+        return file.appendingPathExtension("imported-\(Int(Date().timeIntervalSince1970))-\(UUID().uuidString.prefix(8))")
+    }
+
     /// Moves the quota and cache files into the database, once; a file that cannot be read is left where it is.
     static func importFiles(
         quota: URL, cache: URL, into database: CollectionDatabase, dailyLimit: Int, now: @escaping @Sendable () -> Date,
@@ -66,8 +74,7 @@ public struct PlantNetState: Sendable {
                 } else if let remaining = status.remaining {
                     _ = try database.reportPlantNetRemaining(remaining, day: day, dailyLimit: dailyLimit, now: time)
                 }
-                try? files.removeItem(at: quota.appendingPathExtension("imported"))
-                try files.moveItem(at: quota, to: quota.appendingPathExtension("imported"))
+                try files.moveItem(at: quota, to: keptAside(quota))
             } catch {
                 warn("the Pl@ntNet quota file \(quota.path) was not moved into the database: \(error)")
             }
@@ -81,8 +88,7 @@ public struct PlantNetState: Sendable {
                         capacity: StoreAnswerCache.capacity, freshAfter: now().addingTimeInterval(-StoreAnswerCache.timeToLive)
                     )
                 }
-                try? files.removeItem(at: cache.appendingPathExtension("imported"))
-                try files.moveItem(at: cache, to: cache.appendingPathExtension("imported"))
+                try files.moveItem(at: cache, to: keptAside(cache))
             } catch {
                 warn("the identification cache \(cache.path) was not moved into the database: \(error)")
             }
