@@ -8,8 +8,7 @@ public struct PlantCollection: Sendable {
     public let store: any CollectionStore
     public let photos: PhotoLibrary
     public let careGuide: CareGuide
-    /// The SQLite database when the collection is kept in one: for what is not on ``CollectionStore`` yet (log-in
-    /// sessions) and for SQLite's own operations (integrity check, backup).
+    /// The SQLite database when the collection is kept in one, for SQLite's own operations (integrity check, backup).
     public var sqlite: CollectionDatabase? { store as? CollectionDatabase }
     /// Finds the catalog entry for a scientific or common name (`nil` when there is none).
     public let lookup: @Sendable (String) -> CatalogPlant?

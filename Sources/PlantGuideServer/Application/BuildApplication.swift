@@ -165,8 +165,8 @@ extension ServerDependencies {
         dependencies.calendarFeed = CalendarFeed(file: directory.appending("calendar-feed-token"))
         // Accounts and log-ins live in the collection database: a restart keeps everyone logged in until their
         // log-in expires, and a changed password or removed account ends its log-ins on every server at once.
-        if let database = store?.2.sqlite {
-            dependencies.accounts = AccountDirectory(database: database)
+        if let accounts = AccountDirectory(collection: store?.2) {
+            dependencies.accounts = accounts
         }
         if let database = store?.2.store {
             // Every identification is logged for the statistics in Settings, with the same clock as the rest.

@@ -16,7 +16,7 @@ struct AuthRoutes {
         router.get("/login") { request, context in
             let next = Self.safeNext(request.uri.queryParameters["next"].map(String.init))
             if !context.requiresLogin || context.isLoggedIn { return Response.redirect(to: next, type: .found) }
-            return Response.html(Pages.login(context: context, next: next, message: nil, accounts: accountsHint()))
+            return Response.html(Pages.login(context: context, next: next, message: nil, accounts: await accountsHint()))
         }
         router.post("/login") { request, context in
             let form = try await request.formData(context: context, limit: InputLimits.formBodyBytes)
@@ -30,7 +30,7 @@ struct AuthRoutes {
                 // A wrong name or password, or a missing name, is said on the form itself, which keeps its fields.
                 switch error {
                 case .invalidCredentials, .userNameRequired, .badRequest:
-                    let page = Pages.login(context: context, next: next, message: error.description, accounts: accountsHint())
+                    let page = Pages.login(context: context, next: next, message: error.description, accounts: await accountsHint())
                     return Response.html(page, status: error.status)
                 default:
                     throw error
@@ -38,7 +38,7 @@ struct AuthRoutes {
             }
         }
         router.post("/logout") { _, context in
-            logOut(context)
+            await logOut(context)
             var response = Response.redirect(to: "/login", type: .normal)
             response.setCookie(Cookie(name: RequestGate.cookieName, value: "", maxAge: 0, path: "/", secure: context.isHTTPS, httpOnly: true, sameSite: .lax))
             return response
@@ -54,26 +54,26 @@ struct AuthRoutes {
             return try await logIn(name: body.user ?? "", password: body.password, context: context, then: Response(status: .noContent))
         }
         router.delete("/api/session") { _, context in
-            logOut(context)
+            await logOut(context)
             return Response(status: .noContent)
         }
     }
 
     /// Ends the session's log-in, in the database too.
-    private func logOut(_ context: AppRequestContext) {
+    private func logOut(_ context: AppRequestContext) async {
         sessions.logOut(context.sessionID)
         guard let accounts else { return }
         do {
-            try accounts.database.deleteSession(idHash: SessionStore.idHash(context.sessionID))
+            try await accounts.store.deleteSession(idHash: SessionStore.idHash(context.sessionID))
         } catch {
             context.logger.error("log-out not stored", metadata: ["error": "\(error)"])
         }
     }
 
     /// What the log-in page asks for: a name, unless the server has a single password or exactly one account.
-    private func accountsHint() -> Pages.LoginAccounts {
+    private func accountsHint() async -> Pages.LoginAccounts {
         guard let accounts else { return .singlePassword }
-        return ((try? accounts.database.userCount()) ?? 0) == 1 ? .one : .several
+        return ((try? await accounts.store.userCount()) ?? 0) == 1 ? .one : .several
     }
 
     /// Checks the name and password (throttled per account and per client) and starts a fresh session, so an id
@@ -84,9 +84,9 @@ struct AuthRoutes {
             let account = try await accounts.authenticate(
                 name: name, password: password, address: context.clientAddress, now: current
             )
-            logOut(context)
+            await logOut(context)
             let fresh = sessions.newSessionID()
-            try accounts.database.createSession(
+            try await accounts.store.createSession(
                 idHash: SessionStore.idHash(fresh), userId: account.id, expiresAt: current.addingTimeInterval(sessions.lifetime),
                 now: current
             )

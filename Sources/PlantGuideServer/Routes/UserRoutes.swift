@@ -13,7 +13,7 @@ struct UserRoutes {
     func register(on router: Router<AppRequestContext>) {
         router.get("/settings/users") { request, context in
             let accounts = try owner(context)
-            let users = try accounts.database.users()
+            let users = try await accounts.store.users()
             return Response.html(Pages.users(users, message: request.queryValue("done"), context: context))
         }
         router.post("/settings/users") { request, context in
@@ -26,14 +26,14 @@ struct UserRoutes {
                 case "add":
                     let role = UserRole(rawValue: form["role"] ?? "member") ?? .member
                     let hash = try await Self.hash(form["password"])
-                    let account = try accounts.database.addUser(name: name, role: role, passwordHash: hash, now: now())
+                    let account = try await accounts.store.addUser(name: name, role: role, passwordHash: hash, now: now())
                     done = "Added \(account.name) as \(account.role.rawValue)."
                 case "remove":
-                    try accounts.database.removeUser(named: name)
+                    try await accounts.store.removeUser(named: name)
                     done = "Removed \(name); its log-ins have ended."
                 case "passwd":
                     let hash = try await Self.hash(form["password"])
-                    try accounts.database.setPassword(user: name, passwordHash: hash, now: now())
+                    try await accounts.store.setPassword(user: name, passwordHash: hash, now: now())
                     done = "The password of \(name) was changed; its log-ins have ended."
                 default:
                     throw ServerError.badRequest("Say whether to add or remove an account, or to set its password.")

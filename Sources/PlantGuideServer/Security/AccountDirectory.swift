@@ -17,66 +17,80 @@ public struct AccountDirectory: Sendable {
     /// The window failures are counted in (seconds).
     public var failureWindow: TimeInterval = 15 * 60
     /// Where accounts and log-ins are kept.
-    public let database: CollectionDatabase
+    public let store: any AccountStore
     private let existence = AccountExistence()
+
+    /// Creates the directory over a store of accounts.
+    public init(store: any AccountStore) {
+        self.store = store
+    }
 
     /// Creates the directory over a collection database.
     public init(database: CollectionDatabase) {
-        self.database = database
+        self.init(store: database)
+    }
+
+    /// The directory over the collection's store, when it keeps accounts (every store PlantGuide has does).
+    public init?(collection: PlantCollection?) {
+        guard let store = collection?.store as? any AccountStore else { return nil }
+        self.init(store: store)
     }
 
     /// Whether any account exists. Once one does, it always will (the last owner stays), so `true` is kept; `false`
     /// is asked again at most once a second, so an account added by `plantguide user add` while the server runs
     /// turns the log-in on within a second, without a query per request.
-    func accountsExist(now: Date) -> Bool {
-        existence.state.withLock { state in
+    func accountsExist(now: Date) async -> Bool {
+        let known = existence.state.withLock { state -> Bool? in
             if state.exist { return true }
             if let checked = state.checkedAt, abs(now.timeIntervalSince(checked)) < 1 { return false }
-            state.exist = ((try? database.userCount()) ?? 0) > 0
             state.checkedAt = now
-            return state.exist
+            return nil
         }
+        if let known { return known }
+        let exist = ((try? await store.userCount()) ?? 0) > 0
+        if exist { existence.state.withLock { $0.exist = true } }
+        return exist
     }
 
     /// Who is logged in with this session id, or `nil`.
-    func principal(sessionID: String, now: Date) throws(StoreError) -> SessionPrincipal? {
-        try database.session(idHash: SessionStore.idHash(sessionID), now: now)
+    func principal(sessionID: String, now: Date) async throws(StoreError) -> SessionPrincipal? {
+        try await store.session(idHash: SessionStore.idHash(sessionID), now: now)
     }
 
     /// Checks a name and password, throttled per account and per address, and returns the account.
     /// - Parameter name: the account's name; may be empty when exactly one account exists.
     func authenticate(name: String, password: String, address: String, now: Date) async throws -> UserAccount {
         let since = now.addingTimeInterval(-failureWindow)
-        try refuseWhenThrottled(.address, subject: address, limit: addressFailureLimit, since: since, now: now)
+        try await refuseWhenThrottled(.address, subject: address, limit: addressFailureLimit, since: since, now: now)
         let trimmed = name.trimmingCharacters(in: .whitespaces)
         var account: UserAccount?
         if trimmed.isEmpty {
-            let accounts = try database.users()
+            let accounts = try await store.users()
             guard accounts.count == 1 else {
                 throw ServerError.userNameRequired
             }
             account = accounts[0]
         } else {
-            try refuseWhenThrottled(.account, subject: trimmed, limit: accountFailureLimit, since: since, now: now)
-            account = UserAccount.isValidName(trimmed) ? try database.user(named: trimmed) : nil
+            try await refuseWhenThrottled(.account, subject: trimmed, limit: accountFailureLimit, since: since, now: now)
+            account = UserAccount.isValidName(trimmed) ? try await store.user(named: trimmed) : nil
         }
         let subject = account?.name ?? trimmed
         // An unknown name costs the same PBKDF2 work as a wrong password, so timing does not tell names apart.
         let hash = account.flatMap { PasswordHash(encoded: $0.passwordHash) } ?? Self.decoy
         let matches = try await WorkPool.shared.run { hash.verify(password) }
         guard let account, matches else {
-            if !subject.isEmpty { try database.recordLoginFailure(.account, subject: subject, at: now) }
-            try database.recordLoginFailure(.address, subject: address, at: now)
+            if !subject.isEmpty { try await store.recordLoginFailure(.account, subject: subject, at: now) }
+            try await store.recordLoginFailure(.address, subject: address, at: now)
             throw ServerError.invalidCredentials
         }
-        try database.clearLoginFailures(.account, subject: account.name)
+        try await store.clearLoginFailures(.account, subject: account.name)
         return account
     }
 
     private func refuseWhenThrottled(
         _ scope: LoginFailureScope, subject: String, limit: Int, since: Date, now: Date
-    ) throws {
-        let failures = try database.loginFailures(scope, subject: subject, since: since)
+    ) async throws {
+        let failures = try await store.loginFailures(scope, subject: subject, since: since)
         guard failures.count >= limit, let oldest = failures.oldest else { return }
         let wait = max(1, Int((failureWindow - now.timeIntervalSince(oldest)).rounded(.up)))
         throw ServerError.tooManyLoginAttempts(retryAfter: wait)

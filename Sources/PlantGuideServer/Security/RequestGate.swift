@@ -51,7 +51,9 @@ struct RequestGate: RouterMiddleware {
             }
         }
         // Accounts added while the server runs turn the log-in on (checked at most once a second).
-        context.requiresLogin = configuration.requiresLogin || accounts?.accountsExist(now: now()) == true
+        var accountsExist = false
+        if let accounts, !configuration.requiresLogin { accountsExist = await accounts.accountsExist(now: now()) }
+        context.requiresLogin = configuration.requiresLogin || accountsExist
         if !context.requiresLogin {
             context.isLoggedIn = true
         } else if let accounts {
@@ -59,7 +61,7 @@ struct RequestGate: RouterMiddleware {
             // removed account ends the log-in at once on every server. A fresh id cannot be logged in.
             if issuedSession == nil {
                 do {
-                    context.user = try accounts.principal(sessionID: context.sessionID, now: now())
+                    context.user = try await accounts.principal(sessionID: context.sessionID, now: now())
                 } catch {
                     context.logger.error("log-in not checked", metadata: ["error": "\(error)"])
                 }
