@@ -16,11 +16,13 @@ import Testing
         "photoembedding",
     ]
 
-    /// The tables pg2 adds: the Pl@ntNet state.
-    static let pg2Tables: Set<String> = ["plantnetquota", "plantnetcacheentry", "plantnetcachecounter"]
+    /// The tables pg2 and pg3 add: the Pl@ntNet state, and households and accounts.
+    static let pg2Tables: Set<String> = [
+        "plantnetquota", "plantnetcacheentry", "plantnetcachecounter", "household", "appuser", "loginfailure",
+    ]
 
     /// Every migration this version knows.
-    static let allMigrations = ["pg1", "pg2"]
+    static let allMigrations = ["pg1", "pg2", "pg3"]
 
     @Test func migratingTwiceAppliesEachMigrationOnce() async throws {
         try await TestPostgres.withSchema { location, options in

@@ -4,7 +4,10 @@ import PlantStore
 import PlantStorePostgres
 import Testing
 
-/// The stores that keep the Pl@ntNet state, for tests that run on each.
+/// What every replica shares: the Pl@ntNet state, accounts and log-ins.
+typealias SharedStateStore = PlantNetStateStore & AccountStore
+
+/// The stores that keep the shared state, for tests that run on each.
 enum StateBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case sqlite
     /// The test cluster `scripts/pg-cluster` starts: without it these cases fail, saying why.
@@ -14,12 +17,12 @@ enum StateBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
 
     /// Runs `body` with `count` connections to one fresh, empty database of this backend (two connections stand for
     /// two processes or replicas), and removes the database afterwards.
-    func withStores<T: Sendable>(_ count: Int, _ body: ([any PlantNetStateStore]) async throws -> T) async throws -> T {
+    func withStores<T: Sendable>(_ count: Int, _ body: ([any SharedStateStore]) async throws -> T) async throws -> T {
         switch self {
         case .sqlite:
             let home = try TemporaryHome()
             defer { home.cleanUp() }
-            var stores: [any PlantNetStateStore] = []
+            var stores: [any SharedStateStore] = []
             for _ in 0..<count { stores.append(try home.open()) }
             return try await body(stores)
         case .postgres:
@@ -31,8 +34,8 @@ enum StateBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
     }
 
     private static func openPostgres<T: Sendable>(
-        _ count: Int, location: PostgresLocation, options: PostgresStore.Options, opened: [any PlantNetStateStore],
-        _ body: ([any PlantNetStateStore]) async throws -> T
+        _ count: Int, location: PostgresLocation, options: PostgresStore.Options, opened: [any SharedStateStore],
+        _ body: ([any SharedStateStore]) async throws -> T
     ) async throws -> T {
         guard opened.count < count else { return try await body(opened) }
         return try await PostgresStore.withStore(location, options: options) { store in

@@ -26,6 +26,20 @@ public struct UserAccount: Sendable, Hashable, Codable {
     public var createdAt: Date
     /// When its password was last set.
     public var passwordChangedAt: Date
+
+    /// Describes an account.
+    public init(
+        id: Int64, householdId: Int64, name: String, role: UserRole, passwordHash: String, createdAt: Date,
+        passwordChangedAt: Date
+    ) {
+        self.id = id
+        self.householdId = householdId
+        self.name = name
+        self.role = role
+        self.passwordHash = passwordHash
+        self.createdAt = createdAt
+        self.passwordChangedAt = passwordChangedAt
+    }
 }
 
 /// Who a live log-in belongs to, as read from the database on each request that needs it.
@@ -40,6 +54,15 @@ public struct SessionPrincipal: Sendable, Hashable {
     public var householdId: Int64
     /// When the log-in ends.
     public var expiresAt: Date
+
+    /// Describes a log-in's account.
+    public init(userId: Int64, name: String, role: UserRole, householdId: Int64, expiresAt: Date) {
+        self.userId = userId
+        self.name = name
+        self.role = role
+        self.householdId = householdId
+        self.expiresAt = expiresAt
+    }
 }
 
 /// What a failed log-in is counted against.
@@ -48,6 +71,16 @@ public enum LoginFailureScope: String, Sendable, Hashable, CaseIterable {
     case account
     /// A client address, whatever names it tried.
     case address
+}
+
+extension LoginFailureScope {
+    /// The subject as failures are stored under it: account names in lower case (names ignore case), at most 128
+    /// characters, never empty.
+    public func storedSubject(_ subject: String) -> String {
+        let text = self == .account ? subject.lowercased() : subject
+        let bounded = String(text.prefix(128))
+        return bounded.isEmpty ? "-" : bounded
+    }
 }
 
 extension UserAccount {
@@ -60,7 +93,7 @@ extension UserAccount {
     }
 
     /// The clear error for an invalid name.
-    static func invalidName(_ name: String) -> StoreError {
+    public static func invalidName(_ name: String) -> StoreError {
         .invalid("'\(name)' is not a valid account name: use 1 to 64 letters, digits, dots, underscores or hyphens.")
     }
 }
@@ -258,9 +291,7 @@ extension CollectionDatabase {
 
     /// The subject as stored: account names lower-cased (names ignore case), at most 128 characters.
     private static func failureSubject(_ scope: LoginFailureScope, _ subject: String) -> String {
-        let text = scope == .account ? subject.lowercased() : subject
-        let bounded = String(text.prefix(128))
-        return bounded.isEmpty ? "-" : bounded
+        scope.storedSubject(subject)
     }
 
     /// Records a failed log-in against an account name or a client address, and drops failures older than a day.
