@@ -224,13 +224,18 @@ public struct PlantCollection: Sendable {
     }
 
     private func storePhoto(_ data: Data) async throws(StoreError) -> StoredPhoto {
-        // The same original stored before is not encoded again.
-        let known = !data.isEmpty && data.count <= photos.maxBytes ? try await store.photo(originalSHA256: sha256Hex(data)) : nil
         let photos = photos
         let now = now()
-        let work: @Sendable () throws(StoreError) -> StoredPhoto = { () throws(StoreError) in
-            try photos.store(data, now: now) { _ throws(StoreError) in known }
+        // Hashing a photo of up to 50 MB is heavy too; the same original stored before is not encoded again.
+        let originalSHA = try await heavy { () throws(StoreError) in try photos.originalSHA256(of: data) }
+        let known = try await store.photo(originalSHA256: originalSHA)
+        return try await heavy { () throws(StoreError) in
+            try photos.store(data, originalSHA256: originalSHA, known: known, now: now)
         }
+    }
+
+    /// Runs photo work where heavy work goes (``heavyWork``), or here without one.
+    private func heavy<T: Sendable>(_ work: @escaping @Sendable () throws(StoreError) -> T) async throws(StoreError) -> T {
         guard let heavyWork else { return try work() }
         do {
             return try await heavyWork.run { try work() }

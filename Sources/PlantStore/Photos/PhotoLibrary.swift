@@ -32,10 +32,23 @@ public struct PhotoLibrary: Sendable {
     public func store(
         _ original: Data, now: Date, existing: (String) throws(StoreError) -> StoredPhoto? = { _ in nil }
     ) throws(StoreError) -> StoredPhoto {
+        let originalSHA = try originalSHA256(of: original)
+        return try store(original, originalSHA256: originalSHA, known: try existing(originalSHA), now: now)
+    }
+
+    /// The SHA-256 of an original photo, once it is known to be one this library takes (not empty, not over
+    /// ``maxBytes``): what a repeated original is recognised by.
+    public func originalSHA256(of original: Data) throws(StoreError) -> String {
         guard !original.isEmpty else { throw .photo("the file is empty") }
         guard original.count <= maxBytes else { throw .photo("the file is larger than \(maxBytes / 1_048_576) MB") }
-        let originalSHA = sha256Hex(original)
-        if let known = try existing(originalSHA), PhotoFile.isComplete(url(of: known), byteCount: known.byteCount) {
+        return sha256Hex(original)
+    }
+
+    /// Stores a photo whose hash ``originalSHA256(of:)`` gave; `known`, the record of the same original stored
+    /// before, is returned as it is while its file is complete, so the photo is not encoded again.
+    public func store(_ original: Data, originalSHA256 originalSHA: String, known: StoredPhoto?, now: Date) throws(StoreError)
+        -> StoredPhoto {
+        if let known, PhotoFile.isComplete(url(of: known), byteCount: known.byteCount) {
             return known
         }
         let encoded: EncodedPhoto
