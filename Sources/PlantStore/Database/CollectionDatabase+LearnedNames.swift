@@ -31,31 +31,34 @@ extension CollectionDatabase {
 
     /// Everything learned about one species (any spelling, authorship ignored), newest first.
     public func learnedSpecies(named name: String) throws(StoreError) -> [LearnedSpecies] {
-        let key = LearnedSpecies.key(for: name)
-        return try read("read the names Pl@ntNet gave") { db in
-            try Row.fetchAll(
-                db, sql: """
-                    SELECT binomial, language, commonNames, family, gbifId, powoId, learnedAt FROM learnedSpecies
-                    WHERE speciesKey = ? ORDER BY learnedAt DESC, language
-                    """,
-                arguments: [key]
-            ).map { row in
-                let names = (try? JSONDecoder().decode([String].self, from: Data((row[2] as String).utf8))) ?? []
-                return LearnedSpecies(
-                    binomial: row[0], language: row[1], commonNames: names, family: row[3], gbifId: row[4], powoId: row[5],
-                    learnedAt: DatabaseTimestamp.date(row, 6)
-                )
-            }
-        }
+        try read("read the names Pl@ntNet gave") { db in try Self.learnedSpecies(named: name, db: db) }
     }
 
     /// Everything learned about each of these species, by the name asked with, in one read.
     public func learnedSpecies(named names: [String]) throws(StoreError) -> [String: [LearnedSpecies]] {
-        var found: [String: [LearnedSpecies]] = [:]
-        for name in Set(names) {
-            let learned = try learnedSpecies(named: name)
-            if !learned.isEmpty { found[name] = learned }
+        try read("read the names Pl@ntNet gave") { db in
+            var found: [String: [LearnedSpecies]] = [:]
+            for name in Set(names) {
+                let learned = try Self.learnedSpecies(named: name, db: db)
+                if !learned.isEmpty { found[name] = learned }
+            }
+            return found
         }
-        return found
+    }
+
+    private static func learnedSpecies(named name: String, db: Database) throws -> [LearnedSpecies] {
+        try Row.fetchAll(
+            db, sql: """
+                SELECT binomial, language, commonNames, family, gbifId, powoId, learnedAt FROM learnedSpecies
+                WHERE speciesKey = ? ORDER BY learnedAt DESC, language
+                """,
+            arguments: [LearnedSpecies.key(for: name)]
+        ).map { row in
+            let names = (try? JSONDecoder().decode([String].self, from: Data((row[2] as String).utf8))) ?? []
+            return LearnedSpecies(
+                binomial: row[0], language: row[1], commonNames: names, family: row[3], gbifId: row[4], powoId: row[5],
+                learnedAt: DatabaseTimestamp.date(row, 6)
+            )
+        }
     }
 }
