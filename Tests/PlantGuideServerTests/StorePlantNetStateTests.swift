@@ -33,20 +33,6 @@ import Testing
         )
     }
 
-    /// Runs `body` with a stub started with `behaviour`, and stops it afterwards whatever happens.
-    private func withStub(
-        _ behaviour: PlantNetStubBehaviour = PlantNetStubBehaviour(), _ body: (PlantNetStub) async throws -> Void
-    ) async throws {
-        let stub = try await PlantNetStub.start(behaviour: behaviour)
-        do {
-            try await body(stub)
-        } catch {
-            await stub.stop()
-            throw error
-        }
-        await stub.stop()
-    }
-
     @Test func twoProcessesShareOneQuotaAndOneCache() async throws {
         let directory = try folder()
         defer { try? FileManager.default.removeAll(directory) }
@@ -90,7 +76,7 @@ import Testing
         try await withStub { stub in
             let store = try CollectionDatabase.open(in: directory)
             // Pl@ntNet said 5 are left today; 12 different photos are sent at once.
-            _ = try store.reportPlantNetRemaining(5, day: StoreQuotaLedgerDay.today, dailyLimit: 500, now: Date())
+            _ = try store.reportPlantNetRemaining(5, day: StoreQuotaLedger.day(of: Date()), dailyLimit: 500, now: Date())
             let state = PlantNetState.live(directory: directory, store: store, environment: [:], warn: { _ in })
             let api = service(stub, state: state)
             let answered = await withTaskGroup(of: Bool.self) { group in
@@ -122,7 +108,7 @@ import Testing
             await #expect(throws: PlantNetError.self) { try await wrongKey.identify([image(30)]) }
             await #expect(throws: PlantNetError.self) { try await service(stub, state: state).identify([image(31)]) }
             #expect(stub.requestCount == 2)
-            let row = try store.plantNetQuota(day: StoreQuotaLedgerDay.today, dailyLimit: 500, now: Date())
+            let row = try store.plantNetQuota(day: StoreQuotaLedger.day(of: Date()), dailyLimit: 500, now: Date())
             #expect(row.spent == 0)
             #expect(row.available == 500)
         }
@@ -148,13 +134,6 @@ import Testing
             #expect(cached.identification.source == .cache)
             #expect(stub.requestCount == 1)
         }
-    }
-}
-
-/// Today's quota day as the ledger names it (UTC).
-private enum StoreQuotaLedgerDay {
-    static var today: String {
-        CalendarDay(Date(), in: TimeZone(identifier: "UTC") ?? .current).description
     }
 }
 

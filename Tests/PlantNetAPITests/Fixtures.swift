@@ -49,22 +49,6 @@ func client(
     )
 }
 
-/// Runs `body` with a fresh stub and stops it afterwards.
-@discardableResult
-func withStub<T>(
-    _ behaviour: PlantNetStubBehaviour = PlantNetStubBehaviour(), _ body: (PlantNetStub) async throws -> T
-) async throws -> T {
-    let stub = try await PlantNetStub.start(behaviour: behaviour)
-    do {
-        let result = try await body(stub)
-        await stub.stop()
-        return result
-    } catch {
-        await stub.stop()
-        throw error
-    }
-}
-
 /// A port nothing listens on: a stub's, after it stopped.
 func closedPort() async throws -> Int {
     let stub = try await PlantNetStub.start()

@@ -167,7 +167,7 @@ public struct StoreQuotaLedger: QuotaLedger {
     }
 
     /// The UTC day of `date`, `YYYY-MM-DD`: the quota's day.
-    static func day(of date: Date) -> String {
+    public static func day(of date: Date) -> String {
         CalendarDay(date, in: TimeZone(identifier: "UTC") ?? TimeZone(secondsFromGMT: 0) ?? .current).description
     }
 
