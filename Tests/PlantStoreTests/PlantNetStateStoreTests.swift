@@ -4,46 +4,6 @@ import PlantStore
 import PlantStorePostgres
 import Testing
 
-/// What every replica shares: the Pl@ntNet state, accounts and log-ins.
-typealias SharedStateStore = PlantNetStateStore & AccountStore
-
-/// The stores that keep the shared state, for tests that run on each.
-enum StateBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
-    case sqlite
-    /// The test cluster `scripts/pg-cluster` starts: without it these cases fail, saying why.
-    case postgres
-
-    var testDescription: String { rawValue }
-
-    /// Runs `body` with `count` connections to one fresh, empty database of this backend (two connections stand for
-    /// two processes or replicas), and removes the database afterwards.
-    func withStores<T: Sendable>(_ count: Int, _ body: ([any SharedStateStore]) async throws -> T) async throws -> T {
-        switch self {
-        case .sqlite:
-            let home = try TemporaryHome()
-            defer { home.cleanUp() }
-            var stores: [any SharedStateStore] = []
-            for _ in 0..<count { stores.append(try home.open()) }
-            return try await body(stores)
-        case .postgres:
-            // One schema of the test's own; each store is a client (a pool) of its own, as a replica's is.
-            return try await TestPostgres.withSchema { location, options in
-                try await Self.openPostgres(count, location: location, options: options, opened: [], body)
-            }
-        }
-    }
-
-    private static func openPostgres<T: Sendable>(
-        _ count: Int, location: PostgresLocation, options: PostgresStore.Options, opened: [any SharedStateStore],
-        _ body: ([any SharedStateStore]) async throws -> T
-    ) async throws -> T {
-        guard opened.count < count else { return try await body(opened) }
-        return try await PostgresStore.withStore(location, options: options) { store in
-            try await openPostgres(count, location: location, options: options, opened: opened + [store], body)
-        }
-    }
-}
-
 /// The Pl@ntNet quota and answer cache in the collection database: what every process and replica shares. Every test
 /// runs on every backend, through the store protocol.
 @Suite struct PlantNetStateStoreTests {
