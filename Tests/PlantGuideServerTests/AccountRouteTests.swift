@@ -247,6 +247,81 @@ import Testing
         }
     }
 
+    @Test func ownersManageAccountsThroughTheAPI() async throws {
+        let (database, home) = try Self.database([("alice", .owner, "alice passphrase"), ("bob", .member, "bob passphrase")])
+        defer { try? FileManager.default.removeItem(at: home) }
+        try await Self.app(database).test(.live) { client in
+            let bob = try #require(try await Self.logIn(client, try await Session.open(client), user: "bob", password: "bob passphrase").cookie)
+            let bobCSRF = try await Self.state(client, cookie: bob).csrfToken
+            try await client.execute(uri: "/api/users", method: .get, headers: [.cookie: bob]) { response in
+                #expect(response.status == .forbidden, "a member does not see the accounts")
+            }
+            try await client.execute(uri: "/api/users/alice", method: .delete, headers: [.cookie: bob, Self.csrfHeader: bobCSRF]) {
+                #expect($0.status == .forbidden, "nor removes one")
+            }
+            let alice = try #require(
+                try await Self.logIn(client, try await Session.open(client), user: "alice", password: "alice passphrase").cookie
+            )
+            let csrf = try await Self.state(client, cookie: alice).csrfToken
+            func send(_ method: HTTPRequest.Method, _ uri: String, _ json: String? = nil) async throws -> (HTTPResponse.Status, String) {
+                var headers: HTTPFields = [.cookie: alice, Self.csrfHeader: csrf]
+                if json != nil { headers[.contentType] = "application/json" }
+                return try await client.execute(uri: uri, method: method, headers: headers, body: json.map { ByteBuffer(string: $0) }) {
+                    ($0.status, $0.text)
+                }
+            }
+            let (listed, list) = try await send(.get, "/api/users")
+            #expect(listed == .ok)
+            let users = try JSONDecoder().decode([String: [[String: String]]].self, from: Data(list.utf8))["users"] ?? []
+            #expect(users.map { $0["name"] } == ["alice", "bob"])
+            #expect(users.map { $0["role"] } == ["owner", "member"])
+            #expect(!list.contains("pbkdf2"), "never a password hash")
+
+            let (added, addedBody) = try await send(.post, "/api/users", #"{"name":"carol","password":"carol passphrase"}"#)
+            #expect(added == .created)
+            #expect(addedBody.contains(#""name":"carol""#) && addedBody.contains(#""role":"member""#), "\(addedBody)")
+            #expect(try database.user(named: "carol")?.role == .member)
+            #expect(try await send(.post, "/api/users", #"{"name":"CAROL","password":"carol passphrase"}"#).0 == .unprocessableContent)
+            #expect(try await send(.post, "/api/users", #"{"name":"dave","password":"short"}"#).0 == .unprocessableContent)
+            #expect(try await send(.post, "/api/users", #"{"name":"dave","password":"dave passphrase","role":"admin"}"#).0 == .unprocessableContent)
+            #expect(try await send(.post, "/api/users", #"{"name":"da ve","password":"dave passphrase"}"#).0 == .unprocessableContent)
+            #expect(try database.user(named: "dave") == nil)
+
+            #expect(try await send(.put, "/api/users/bob/password", #"{"password":"bob's new passphrase"}"#).0 == .noContent)
+            #expect(try await Self.state(client, cookie: bob).loggedIn == false, "a new password ends bob's log-in")
+            #expect(try await send(.put, "/api/users/nobody/password", #"{"password":"a long passphrase"}"#).0 == .notFound)
+            #expect(try await send(.delete, "/api/users/alice").0 == .unprocessableContent, "the last owner stays")
+            #expect(try await send(.delete, "/api/users/nobody").0 == .notFound)
+            #expect(try await send(.delete, "/api/users/carol").0 == .noContent)
+            #expect(try database.users().map(\.name) == ["alice", "bob"])
+        }
+    }
+
+    @Test func theAccountsAPIWithoutAccountsListsNoneAndSaysHowToAddOne() async throws {
+        let (database, home) = try Self.database([])
+        defer { try? FileManager.default.removeItem(at: home) }
+        var dependencies = ServerDependencies(catalog: fixtureCatalog)
+        dependencies.accounts = AccountDirectory(database: database)
+        dependencies.settings = FakeStore(now: Date()).settings
+        try await makeApp(dependencies: dependencies).test(.live) { client in
+            try await client.execute(uri: "/api/users", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(response.text == #"{"users":[]}"#)
+            }
+            let session = try await Session.open(client)
+            let headers: HTTPFields = [.cookie: session.cookie, Self.csrfHeader: session.csrf, .contentType: "application/json"]
+            try await client.execute(
+                uri: "/api/users", method: .post, headers: headers,
+                body: ByteBuffer(string: #"{"name":"mallory","password":"a long passphrase"}"#)
+            ) { response in
+                #expect(response.status == .forbidden, "the first owner is made on the server's machine")
+                #expect(response.text.contains("plantguide user add"), "\(response.text)")
+            }
+            try await client.execute(uri: "/api/users/mallory", method: .delete, headers: headers) { #expect($0.status == .notFound) }
+            #expect(try database.userCount() == 0)
+        }
+    }
+
     @Test func anAccountAddedWhileServingTurnsTheLogInOn() async throws {
         let (database, home) = try Self.database([])
         defer { try? FileManager.default.removeItem(at: home) }

@@ -12,6 +12,7 @@ import Testing
         "POST /api/identify", "GET /api/collection", "POST /api/collection", "GET /api/collection/{id}", "PATCH /api/collection/{id}",
         "GET /api/care", "POST /api/care/{id}/done", "POST /api/care/{id}/snooze",
         "GET /api/settings", "PUT /api/settings/api-key",
+        "GET /api/users", "POST /api/users", "DELETE /api/users/{name}", "PUT /api/users/{name}/password",
     ]
 
     static func documentedRoutes(_ document: [String: Any]) throws -> Set<String> {

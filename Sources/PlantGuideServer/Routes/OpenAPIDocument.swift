@@ -79,6 +79,15 @@ enum OpenAPIDocument {
             "type": "object", "required": ["status", "message"],
             "properties": { "status": { "type": "integer" }, "message": { "type": "string" } }
           },
+          "User": {
+            "type": "object", "required": ["name", "role", "created", "passwordChanged"],
+            "properties": { "name": { "type": "string" }, "role": { "type": "string", "enum": ["owner", "member"] },
+              "created": { "type": "string", "format": "date-time" }, "passwordChanged": { "type": "string", "format": "date-time" } }
+          },
+          "UserList": {
+            "type": "object", "required": ["users"],
+            "properties": { "users": { "type": "array", "items": { "$ref": "#/components/schemas/User" } } }
+          },
           "Session": {
             "type": "object", "required": ["requiresLogin", "loggedIn", "csrfToken"],
             "properties": { "requiresLogin": { "type": "boolean" }, "loggedIn": { "type": "boolean" }, "csrfToken": { "type": "string" },
@@ -378,6 +387,39 @@ enum OpenAPIDocument {
             "description": "Owners only: a member's session gets 403.",
             "requestBody": { "required": true, "content": { "application/json": { "schema": { "type": "object", "required": ["apiKey"], "properties": { "apiKey": { "type": "string", "minLength": \#(SettingsRoutes.apiKeyLengths.lowerBound), "maxLength": \#(SettingsRoutes.apiKeyLengths.upperBound), "pattern": "^[A-Za-z0-9_-]{\#(SettingsRoutes.apiKeyLengths.lowerBound),\#(SettingsRoutes.apiKeyLengths.upperBound)}$", "description": "As shown on my.plantnet.org: \#(SettingsRoutes.apiKeyLengths.lowerBound) to \#(SettingsRoutes.apiKeyLengths.upperBound) ASCII letters, digits, `-` and `_`." } } } } } },
             "responses": { "204": { "$ref": "#/components/responses/NoContent" }, \#(errors([400, 501] + unsafeRequest)) }
+          }
+        },
+        "/api/users": {
+          "get": {
+            "summary": "The accounts (owners only)", \#(readSecurity),
+            "description": "Names, roles and dates; never password hashes. A member's session gets 403. A server without accounts lists none.",
+            "responses": { "200": { "description": "Accounts", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/UserList" } } } }, \#(errors([403, 501] + anyRequest)) }
+          },
+          "post": {
+            "summary": "Add an account (owners only)",
+            "description": "A server without accounts answers 403: its first account, an owner, is made on the server's machine with `plantguide user add NAME`.",
+            "requestBody": { "required": true, "content": { "application/json": { "schema": { "type": "object", "required": ["name", "password"], "properties": {
+              "name": { "type": "string", "minLength": 1, "maxLength": 64, "pattern": "^[A-Za-z0-9._-]+$", "description": "Unique in any letter case." },
+              "password": { "type": "string", "minLength": 8, "description": "8 characters or more; stored as a PBKDF2-SHA256 hash." },
+              "role": { "type": "string", "enum": ["owner", "member"], "default": "member" } } } } } },
+            "responses": { "201": { "description": "Added", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/User" } } } }, \#(errors([400, 403, 422, 501] + unsafeRequest)) }
+          }
+        },
+        "/api/users/{name}": {
+          "delete": {
+            "summary": "Remove an account (owners only); its log-ins end",
+            "description": "The last owner cannot be removed (422). A name no account has is 404.",
+            "parameters": [{ "name": "name", "in": "path", "required": true, "schema": { "type": "string" } }],
+            "responses": { "204": { "$ref": "#/components/responses/NoContent" }, \#(errors([404, 422, 501] + unsafeRequest)) }
+          }
+        },
+        "/api/users/{name}/password": {
+          "put": {
+            "summary": "Set an account's password (owners only); its log-ins end",
+            "parameters": [{ "name": "name", "in": "path", "required": true, "schema": { "type": "string" } }],
+            "requestBody": { "required": true, "content": { "application/json": { "schema": { "type": "object", "required": ["password"], "properties": {
+              "password": { "type": "string", "minLength": 8 } } } } } },
+            "responses": { "204": { "$ref": "#/components/responses/NoContent" }, \#(errors([400, 404, 422, 501] + unsafeRequest)) }
           }
         }
       }

@@ -21,31 +21,89 @@ struct UserRoutes {
             let form = try await request.formData(context: context, limit: InputLimits.formBodyBytes)
             let name = (form["name"] ?? "").trimmingCharacters(in: .whitespaces)
             let done: String
-            do {
-                switch form["action"] {
-                case "add":
-                    let role = UserRole(rawValue: form["role"] ?? "member") ?? .member
-                    let hash = try await Self.hash(form["password"])
-                    let account = try await accounts.store.addUser(name: name, role: role, passwordHash: hash, now: now())
-                    done = "Added \(account.name) as \(account.role.rawValue)."
-                case "remove":
-                    try await accounts.store.removeUser(named: name)
-                    done = "Removed \(name); its log-ins have ended."
-                case "passwd":
-                    let hash = try await Self.hash(form["password"])
-                    try await accounts.store.setPassword(user: name, passwordHash: hash, now: now())
-                    done = "The password of \(name) was changed; its log-ins have ended."
-                default:
-                    throw ServerError.badRequest("Say whether to add or remove an account, or to set its password.")
-                }
-            } catch let error as StoreError {
-                switch error {
-                case .userNotFound: throw ServerError.notFound("The account '\(name)'")
-                case .userExists, .lastOwner, .invalid: throw ServerError.unprocessable(error.description)
-                default: throw error
-                }
+            switch form["action"] {
+            case "add":
+                let account = try await add(name: name, role: form["role"] ?? "member", password: form["password"], to: accounts)
+                done = "Added \(account.name) as \(account.role.rawValue)."
+            case "remove":
+                try await remove(name, from: accounts)
+                done = "Removed \(name); its log-ins have ended."
+            case "passwd":
+                try await setPassword(of: name, to: form["password"], in: accounts)
+                done = "The password of \(name) was changed; its log-ins have ended."
+            default:
+                throw ServerError.badRequest("Say whether to add or remove an account, or to set its password.")
             }
             return Response.redirect(to: "/settings/users?done=\(urlComponent(done))", type: .normal)
+        }
+
+        // The same, as JSON: owners only, as the page.
+        router.get("/api/users") { _, context in
+            // Without accounts (the gate let a session without a log-in through) there is nothing to list.
+            if accounts != nil, context.user == nil { return JSONResponse.make(UserList(users: [])) }
+            let accounts = try owner(context)
+            return JSONResponse.make(UserList(users: try await accounts.store.users().map(UserSummary.init)))
+        }
+        router.post("/api/users") { request, context in
+            if accounts != nil, context.user == nil {
+                throw ServerError.forbidden(
+                    "The first account, an owner, is made on the server's machine: "
+                        + "`echo 'a long passphrase' | plantguide user add NAME`; then log in as it to add more."
+                )
+            }
+            let accounts = try owner(context)
+            let body = try await request.decodeJSON(as: NewUserBody.self, context: context)
+            let account = try await add(name: body.name, role: body.role ?? "member", password: body.password, to: accounts)
+            return JSONResponse.make(UserSummary(account), status: .created)
+        }
+        router.delete("/api/users/:name") { _, context in
+            if accounts != nil, context.user == nil { throw ServerError.notFound("The account '\(try context.parameters.require("name"))'") }
+            let accounts = try owner(context)
+            try await remove(try context.parameters.require("name"), from: accounts)
+            return Response(status: .noContent)
+        }
+        router.put("/api/users/:name/password") { request, context in
+            if accounts != nil, context.user == nil { throw ServerError.notFound("The account '\(try context.parameters.require("name"))'") }
+            let accounts = try owner(context)
+            let body = try await request.decodeJSON(as: NewPasswordBody.self, context: context)
+            try await setPassword(of: try context.parameters.require("name"), to: body.password, in: accounts)
+            return Response(status: .noContent)
+        }
+    }
+
+    /// Adds an account (the role `owner` or `member`; anything else is refused).
+    private func add(name: String, role: String, password: String?, to accounts: AccountDirectory) async throws -> UserAccount {
+        guard let role = UserRole(rawValue: role) else {
+            throw ServerError.unprocessable("The role '\(role)' is neither owner nor member.")
+        }
+        let name = name.trimmingCharacters(in: .whitespaces)
+        guard UserAccount.isValidName(name) else { throw ServerError.unprocessable(UserAccount.invalidName(name).description) }
+        let hash = try await Self.hash(password)
+        return try await mapped(name) { try await accounts.store.addUser(name: name, role: role, passwordHash: hash, now: now()) }
+    }
+
+    /// Removes an account; its log-ins end. The last owner stays.
+    private func remove(_ name: String, from accounts: AccountDirectory) async throws {
+        try await mapped(name) { try await accounts.store.removeUser(named: name) }
+    }
+
+    /// Sets an account's password; its log-ins end. An unknown name is refused before the password is hashed.
+    private func setPassword(of name: String, to password: String?, in accounts: AccountDirectory) async throws {
+        guard try await accounts.store.user(named: name) != nil else { throw ServerError.notFound("The account '\(name)'") }
+        let hash = try await Self.hash(password)
+        try await mapped(name) { try await accounts.store.setPassword(user: name, passwordHash: hash, now: now()) }
+    }
+
+    /// Runs an account change, turning the store's refusals into the answers the page and the API give.
+    private func mapped<T>(_ name: String, _ change: () async throws -> T) async throws -> T {
+        do {
+            return try await change()
+        } catch let error as StoreError {
+            switch error {
+            case .userNotFound: throw ServerError.notFound("The account '\(name)'")
+            case .userExists, .lastOwner, .invalid: throw ServerError.unprocessable(error.description)
+            default: throw error
+            }
         }
     }
 
@@ -70,4 +128,36 @@ struct UserRoutes {
         }
         return try await WorkPool.shared.run { PasswordHash(password: password).encoded }
     }
+}
+
+/// `GET /api/users`: the accounts, never their password hashes.
+struct UserList: Encodable, Sendable {
+    var users: [UserSummary]
+}
+
+/// One account as the API shows it.
+struct UserSummary: Encodable, Sendable {
+    var name: String
+    var role: String
+    var created: Date
+    var passwordChanged: Date
+
+    init(_ account: UserAccount) {
+        name = account.name
+        role = account.role.rawValue
+        created = account.createdAt
+        passwordChanged = account.passwordChangedAt
+    }
+}
+
+/// `POST /api/users`.
+struct NewUserBody: Decodable, Sendable {
+    var name: String
+    var password: String
+    var role: String?
+}
+
+/// `PUT /api/users/{name}/password`.
+struct NewPasswordBody: Decodable, Sendable {
+    var password: String
 }
