@@ -29,6 +29,8 @@ import Testing
         var dependencies = ServerDependencies(catalog: fixtureCatalog)
         dependencies.accounts = AccountDirectory(database: database)
         dependencies.settings = FakeStore(now: Date()).settings
+        dependencies.calendarFeed = CalendarFeed(file: URL(fileURLWithPath: database.path).deletingLastPathComponent()
+            .appendingPathComponent("calendar-feed-token"))
         return makeApp(configuration: configuration, dependencies: dependencies)
     }
 
@@ -202,13 +204,21 @@ import Testing
                     #expect(response.status == .ok)
                     #expect(response.text.contains(#"action="/settings/api-key""#) == !isMember, "\(name)")
                     #expect(response.text.contains("You are a member") == isMember, "\(name)")
+                    #expect(response.text.contains(#"action="/settings/calendar-feed""#) == !isMember, "\(name)")
+                    #expect(response.text.contains("An owner can make a secret address") == isMember, "\(name)")
                 }
-                let form = ByteBuffer(string: "threshold=70&_csrf=\(csrf)")
-                try await client.execute(
-                    uri: "/settings/identification", method: .post,
-                    headers: [.cookie: cookie, .contentType: "application/x-www-form-urlencoded"], body: form
-                ) { response in
-                    #expect((response.status == .forbidden) == isMember, "\(name): \(response.status)")
+                // The identification settings, the calendar address and the re-check queue are an owner's to change.
+                for (path, fields) in [
+                    ("/settings/identification", "threshold=70"), ("/settings/calendar-feed", "action=revoke"),
+                    ("/settings/recheck", "action=send"),
+                ] {
+                    try await client.execute(
+                        uri: path, method: .post, headers: [.cookie: cookie, .contentType: "application/x-www-form-urlencoded"],
+                        body: ByteBuffer(string: "\(fields)&_csrf=\(csrf)")
+                    ) { response in
+                        #expect((response.status == .forbidden) == isMember, "\(name) \(path): \(response.status)")
+                        if isMember { #expect(response.text.contains("calendar address"), "\(response.text)") }
+                    }
                 }
             }
         }

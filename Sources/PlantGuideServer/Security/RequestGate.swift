@@ -84,7 +84,8 @@ struct RequestGate: RouterMiddleware {
 
         if context.user?.role == .member, request.method != .get, request.method != .head, Self.isOwnerOnly(path) {
             throw ServerError.forbidden(
-                "Only an owner of this PlantGuide can change the Pl@ntNet key and the identification settings; "
+                "Only an owner of this PlantGuide can change the Pl@ntNet key, the identification settings and the calendar "
+                    + "address, or send the re-check queue; "
                     + "you are logged in as \(context.user?.name ?? "a member"), a member."
             )
         }
@@ -152,6 +153,7 @@ struct RequestGate: RouterMiddleware {
     /// Changes only an owner may make: the Pl@ntNet key, and the model, strategy and threshold of identification.
     static func isOwnerOnly(_ path: String) -> Bool {
         path == "/settings/api-key" || path == "/api/settings/api-key" || path == "/settings/identification"
+            || path == "/settings/calendar-feed" || path == "/settings/recheck"
     }
 
     static func wantsJSON(_ path: String) -> Bool {

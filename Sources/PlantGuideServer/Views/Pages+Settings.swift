@@ -91,7 +91,7 @@ extension Pages {
                 <h1>Settings</h1>
                 \(savedNotice)
                 \(context.user?.role == .owner ? "<p><a href=\"/settings/users\">Users</a>: add, remove and reset the accounts.</p>" as HTML : "")
-                \(context.user?.role == .member ? "<div class=\"notice\" role=\"note\">You are a member: only an owner can change the Pl@ntNet key and the identification settings, and manage the accounts.</div>" as HTML : "")
+                \(context.user?.role == .member ? "<div class=\"notice\" role=\"note\">You are a member: only an owner can change the Pl@ntNet key, the identification settings and the calendar address, send the re-check queue, and manage the accounts.</div>" as HTML : "")
                 <section class="card" aria-labelledby="key"><h2 id="key">Pl@ntNet API key</h2>
                 \(keyState)
                 \(context.user?.role == .member ? "" as HTML : """
@@ -139,7 +139,9 @@ extension Pages {
             wait here with their photos. PlantGuide sends them by itself when Pl@ntNet can be reached, keeping part of the \
             daily quota for identifications you ask for. When Pl@ntNet names another species, the plant's page asks you.</p>
             <table><caption>Re-check queue</caption>\(rows)</table>
-            <form method="post" action="/settings/recheck" class="row">\(Layout.csrfField(context))\(send) \(rescore)</form>
+            \(context.user?.role == .member
+                ? "<p class=\"meta\">An owner can send them now or re-score them.</p>" as HTML
+                : "<form method=\"post\" action=\"/settings/recheck\" class=\"row\">\(Layout.csrfField(context))\(send) \(rescore)</form>")
             </section>
             """
     }
@@ -216,21 +218,29 @@ extension Pages {
     /// here.
     static func calendarFeedSection(_ feed: CalendarFeedState, context: AppRequestContext) -> HTML {
         let body: HTML
+        let isMember = context.user?.role == .member
         if let address = feed.address {
             let webcal = address.replacingOccurrences(of: "https://", with: "webcals://").replacingOccurrences(of: "http://", with: "webcal://")
+            let controls: HTML = isMember
+                ? "<p class=\"meta\">Only an owner can make a new address or turn it off.</p>"
+                : """
+                    <form method="post" action="/settings/calendar-feed" class="row">
+                    \(Layout.csrfField(context))
+                    <button type="submit" name="action" value="renew" class="secondary">Make a new address</button>
+                    <button type="submit" name="action" value="revoke" class="secondary">Turn off</button>
+                    </form>
+                    <p class="meta">A new address stops the old one at once; so does turning it off.</p>
+                    """
             body = """
                 <p>Subscribe to this address in your phone's calendar to see care tasks there. Anyone with the address can \
                 read your care tasks (nothing else), so keep it to yourself.</p>
                 <label for="feed-address">Calendar address</label>
                 <input id="feed-address" type="text" readonly value="\(address)">
                 <p class="row"><a class="button secondary" href="\(webcal)">Open in calendar app</a></p>
-                <form method="post" action="/settings/calendar-feed" class="row">
-                \(Layout.csrfField(context))
-                <button type="submit" name="action" value="renew" class="secondary">Make a new address</button>
-                <button type="submit" name="action" value="revoke" class="secondary">Turn off</button>
-                </form>
-                <p class="meta">A new address stops the old one at once; so does turning it off.</p>
+                \(controls)
                 """
+        } else if isMember {
+            body = "<p>Phone calendars cannot log in. An owner can make a secret address for them here.</p>"
         } else {
             body = """
                 <p>Phone calendars cannot log in. Make a secret address for them, and your care tasks show up in your calendar.</p>
