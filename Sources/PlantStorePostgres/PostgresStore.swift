@@ -27,8 +27,13 @@ public final class PostgresStore: Sendable {
         public var maximumConnections: Int = 20
         /// Whether opening runs the migrations this version knows. Defaults to `true`.
         public var migrate: Bool = true
+        /// How long an operation may wait for a connection of the pool (all busy, or the server gone and new
+        /// connections failing) before it fails with ``StoreError/connection(location:reason:)``. Defaults to 10
+        /// seconds. It bounds the wait only, not the statements once a connection is there.
+        public var leaseTimeout: Duration = .seconds(10)
 
-        /// Default options: a 5-second connect time-out, the server's search path, 20 connections, migrating.
+        /// Default options: a 5-second connect time-out, the server's search path, 20 connections, migrating, a
+        /// 10-second wait for a connection at most.
         public init() {}
     }
 
@@ -36,11 +41,13 @@ public final class PostgresStore: Sendable {
     public let location: PostgresLocation
     let client: PostgresClient
     let logger: Logger
+    private let leaseTimeout: Duration
 
-    private init(location: PostgresLocation, client: PostgresClient, logger: Logger) {
+    private init(location: PostgresLocation, client: PostgresClient, logger: Logger, leaseTimeout: Duration) {
         self.location = location
         self.client = client
         self.logger = logger
+        self.leaseTimeout = leaseTimeout
     }
 
     /// Opens the store at `location`, migrates it (unless ``Options/migrate`` is off), runs `body` with it, and closes
@@ -70,7 +77,7 @@ public final class PostgresStore: Sendable {
         let logger = Logger(label: "plantguide.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
         try await probe(location, options: options, logger: logger)
         let client = PostgresClient(configuration: try clientConfiguration(location, options: options), backgroundLogger: logger)
-        let store = PostgresStore(location: location, client: client, logger: logger)
+        let store = PostgresStore(location: location, client: client, logger: logger, leaseTimeout: options.leaseTimeout)
         return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await client.run() }
             defer { group.cancelAll() }
@@ -182,16 +189,69 @@ public final class PostgresStore: Sendable {
     }
 
     /// Runs `body` with a leased connection, mapping any PostgreSQL error to a ``StoreError`` for `operation`.
+    ///
+    /// Waiting for the connection is bounded by ``Options/leaseTimeout``: when the server is gone, postgres-nio's pool
+    /// keeps trying to connect and would leave the caller (a web request) waiting for a minute.
     func withConnection<Result: Sendable>(
         _ operation: String, _ body: (PostgresConnection) async throws -> Result
     ) async throws(StoreError) -> Result {
         do {
-            return try await client.withConnection { connection in try await body(connection) }
+            return try await withLeaseDeadline(body)
         } catch {
+            if error is LeaseTimeout {
+                throw .connection(
+                    location: location.description,
+                    reason: "no connection to the database within \(leaseTimeout) (to \(operation)): the server is unreachable or busy"
+                )
+            }
             if let storeError = PostgresErrors.unwrap(error) as? StoreError { throw storeError }
             throw PostgresErrors.storeError(error, operation: operation, location: location)
         }
     }
+
+    private struct LeaseTimeout: Error {}
+
+    /// A non-Sendable value carried into a child task that ends before the value's scope does.
+    private struct Carried<Value>: @unchecked Sendable {
+        let value: Value
+    }
+
+    /// Runs `body` on a leased connection in a child task, racing a timer that fails the wait for the lease (not the
+    /// body) after ``leaseTimeout``; cancelling the child withdraws its lease request from the pool.
+    private func withLeaseDeadline<Result: Sendable>(_ body: (PostgresConnection) async throws -> Result) async throws -> Result {
+        let leased = LeaseFlag()
+        let client = client, timeout = leaseTimeout
+        return try await withoutActuallyEscaping(body) { body in
+            let carried = Carried(value: body)
+            return try await withThrowingTaskGroup(of: Result?.self) { group in
+                group.addTask {
+                    try await client.withConnection { connection in
+                        leased.set()
+                        return try await carried.value(connection)
+                    }
+                }
+                group.addTask {
+                    try await Task.sleep(for: timeout)
+                    if leased.isSet { return nil }
+                    throw LeaseTimeout()
+                }
+                defer { group.cancelAll() }
+                while let next = try await group.next() {
+                    if let result = next { return result }
+                }
+                throw CancellationError()
+            }
+        }
+    }
+}
+
+/// Whether a connection was leased; set once, from the task that leased it.
+private final class LeaseFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+
+    var isSet: Bool { lock.withLock { value } }
+    func set() { lock.withLock { value = true } }
 }
 
 extension Duration {

@@ -381,6 +381,56 @@ import Testing
         }
     }
 
+    @Test func aServerThatGoesAwayFailsOperationsAtTheLeaseTimeout() async throws {
+        let server = try TestPostgres.location()
+        let role = TestPostgres.uniqueName("gone_")
+        try await PostgresStore.withStore(server, options: TestPostgres.administration) { admin in
+            try await admin.execute("CREATE ROLE \(role) LOGIN", operation: "create a role")
+        }
+        var location = server
+        location.user = role
+        var options = TestPostgres.administration
+        options.maximumConnections = 1
+        options.leaseTimeout = .seconds(2)
+        let outcome = try await PostgresStore.withStore(location, options: options) { store in
+            try await store.execute("SELECT 1", operation: "check the connection")
+            // The server goes away for this role: its connection ends and new ones are refused, as when the database
+            // server is down. The pool keeps trying to connect; the operation must not wait for it.
+            try await PostgresStore.withStore(server, options: TestPostgres.administration) { admin in
+                try await admin.execute("ALTER ROLE \(role) NOLOGIN", operation: "refuse the role")
+                try await admin.execute(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = '\(role)'", operation: "end its connections"
+                )
+            }
+            // The first operations may still be handed the ended connection and fail at once; then the pool has none
+            // and keeps trying to connect: an operation gives up waiting at the lease timeout.
+            var outcomes: [(StoreError?, Duration)] = []
+            while outcomes.count < 5, !outcomes.contains(where: { Self.isLeaseTimeout($0.0) }) {
+                let started = ContinuousClock.now
+                do {
+                    try await store.execute("SELECT 1", operation: "read after the server went away")
+                    outcomes.append((nil, ContinuousClock.now - started))
+                } catch let error as StoreError {
+                    outcomes.append((error, ContinuousClock.now - started))
+                }
+            }
+            return outcomes
+        }
+        try await PostgresStore.withStore(server, options: TestPostgres.administration) { admin in
+            try await admin.execute("DROP ROLE \(role)", operation: "drop a role")
+        }
+        #expect(outcome.allSatisfy { $0.0 != nil }, "no operation succeeds")
+        let timedOut = outcome.first { Self.isLeaseTimeout($0.0) }
+        #expect(timedOut.map { $0.1 >= .milliseconds(1_900) && $0.1 < .seconds(6) } == true, "\(String(describing: outcome))")
+        #expect(outcome.allSatisfy { $0.1 < .seconds(6) }, "none waits for the pool's own minute")
+        #expect(timedOut?.0?.description.contains("read after the server went away") == true)
+    }
+
+    static func isLeaseTimeout(_ error: StoreError?) -> Bool {
+        guard case .connection(_, let reason)? = error else { return false }
+        return reason.contains("no connection to the database within 2")
+    }
+
     @Test func aMissingDatabaseIsNamed() async throws {
         var location = try TestPostgres.location()
         location.database = TestPostgres.uniqueName("missing_")
