@@ -23,6 +23,14 @@ import Testing
         return (database, url)
     }
 
+    /// A server over `database` that may have no accounts yet (then loopback needs no log-in).
+    static func appWithoutAccountsYet(_ database: CollectionDatabase) -> some ApplicationProtocol {
+        var dependencies = ServerDependencies(catalog: fixtureCatalog)
+        dependencies.accounts = AccountDirectory(database: database)
+        dependencies.settings = FakeStore(now: Date()).settings
+        return makeApp(dependencies: dependencies)
+    }
+
     static func app(_ database: CollectionDatabase) -> some ApplicationProtocol {
         var configuration = ServerConfiguration()
         configuration.hasAccounts = true
@@ -282,9 +290,12 @@ import Testing
             }
             let (listed, list) = try await send(.get, "/api/users")
             #expect(listed == .ok)
-            let users = try JSONDecoder().decode([String: [[String: String]]].self, from: Data(list.utf8))["users"] ?? []
-            #expect(users.map { $0["name"] } == ["alice", "bob"])
-            #expect(users.map { $0["role"] } == ["owner", "member"])
+            let users = try #require(
+                (try JSONSerialization.jsonObject(with: Data(list.utf8)) as? [String: Any])?["users"] as? [[String: Any]]
+            )
+            #expect(users.map { $0["name"] as? String } == ["alice", "bob"])
+            #expect(users.map { $0["role"] as? String } == ["owner", "member"])
+            #expect(users.map { $0["household"] as? Int } == [1, 1])
             #expect(!list.contains("pbkdf2"), "never a password hash")
 
             let (added, addedBody) = try await send(.post, "/api/users", #"{"name":"carol","password":"carol passphrase"}"#)
@@ -310,10 +321,7 @@ import Testing
     @Test func theAccountsAPIWithoutAccountsListsNoneAndSaysHowToAddOne() async throws {
         let (database, home) = try Self.database([])
         defer { try? FileManager.default.removeItem(at: home) }
-        var dependencies = ServerDependencies(catalog: fixtureCatalog)
-        dependencies.accounts = AccountDirectory(database: database)
-        dependencies.settings = FakeStore(now: Date()).settings
-        try await makeApp(dependencies: dependencies).test(.live) { client in
+        try await Self.appWithoutAccountsYet(database).test(.live) { client in
             try await client.execute(uri: "/api/users", method: .get) { response in
                 #expect(response.status == .ok)
                 #expect(response.text == #"{"users":[]}"#)
@@ -335,10 +343,7 @@ import Testing
     @Test func anAccountAddedWhileServingTurnsTheLogInOn() async throws {
         let (database, home) = try Self.database([])
         defer { try? FileManager.default.removeItem(at: home) }
-        var dependencies = ServerDependencies(catalog: fixtureCatalog)
-        dependencies.accounts = AccountDirectory(database: database)
-        dependencies.settings = FakeStore(now: Date()).settings
-        try await makeApp(dependencies: dependencies).test(.live) { client in
+        try await Self.appWithoutAccountsYet(database).test(.live) { client in
             try await client.execute(uri: "/api/catalog/categories", method: .get) { response in
                 #expect(response.status == .ok, "no accounts: no log-in on loopback")
             }

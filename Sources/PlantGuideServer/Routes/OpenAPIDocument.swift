@@ -80,9 +80,10 @@ enum OpenAPIDocument {
             "properties": { "status": { "type": "integer" }, "message": { "type": "string" } }
           },
           "User": {
-            "type": "object", "required": ["name", "role", "created", "passwordChanged"],
+            "type": "object", "required": ["name", "role", "household", "createdAt", "passwordChangedAt"],
             "properties": { "name": { "type": "string" }, "role": { "type": "string", "enum": ["owner", "member"] },
-              "created": { "type": "string", "format": "date-time" }, "passwordChanged": { "type": "string", "format": "date-time" } }
+              "household": { "type": "integer", "description": "The household's id." },
+              "createdAt": { "type": "string", "format": "date-time" }, "passwordChangedAt": { "type": "string", "format": "date-time" } }
           },
           "UserList": {
             "type": "object", "required": ["users"],

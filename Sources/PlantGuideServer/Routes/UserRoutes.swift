@@ -135,18 +135,26 @@ struct UserList: Encodable, Sendable {
     var users: [UserSummary]
 }
 
-/// One account as the API shows it.
-struct UserSummary: Encodable, Sendable {
-    var name: String
-    var role: String
-    var created: Date
-    var passwordChanged: Date
+/// One account as `GET /api/users` and `plantguide user list --json` show it: never its password hash.
+public struct UserSummary: Encodable, Sendable {
+    /// The log-in name.
+    public var name: String
+    /// `owner` or `member`.
+    public var role: String
+    /// The household's id.
+    public var household: Int64
+    /// When the account was made.
+    public var createdAt: Date
+    /// When its password was last set.
+    public var passwordChangedAt: Date
 
-    init(_ account: UserAccount) {
+    /// The summary of an account.
+    public init(_ account: UserAccount) {
         name = account.name
         role = account.role.rawValue
-        created = account.createdAt
-        passwordChanged = account.passwordChangedAt
+        household = account.householdId
+        createdAt = account.createdAt
+        passwordChangedAt = account.passwordChangedAt
     }
 }
 

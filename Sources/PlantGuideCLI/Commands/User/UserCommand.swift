@@ -122,7 +122,7 @@ struct UserAddCommand: AsyncParsableCommand {
         }
         let console = Console()
         if output.json {
-            try console.printJSON(UserJSON(account))
+            try console.printJSON(UserSummary(account))
         } else {
             let note = account.role != role ? " (the first account is always an owner)" : ""
             console.print("Added \(account.name) as \(account.role.rawValue)\(note).")
@@ -154,7 +154,7 @@ struct UserListCommand: AsyncParsableCommand {
         let accounts = try UserCommandSupport.store("list") { () throws(StoreError) in try database.users() }
         let console = Console()
         if output.json {
-            try console.printJSON(accounts.map(UserJSON.init))
+            try console.printJSON(accounts.map(UserSummary.init))
             return
         }
         if accounts.isEmpty {
@@ -222,19 +222,3 @@ struct UserPasswdCommand: AsyncParsableCommand {
     }
 }
 
-/// An account as `--json` shows it: never its hash.
-struct UserJSON: Encodable {
-    var name: String
-    var role: String
-    var household: Int64
-    var createdAt: Date
-    var passwordChangedAt: Date
-
-    init(_ account: UserAccount) {
-        name = account.name
-        role = account.role.rawValue
-        household = account.householdId
-        createdAt = account.createdAt
-        passwordChangedAt = account.passwordChangedAt
-    }
-}
