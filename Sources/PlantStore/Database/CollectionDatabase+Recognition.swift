@@ -75,11 +75,7 @@ extension CollectionDatabase {
     }
 
     static func recordConfirmation(_ confirmation: SpeciesConfirmation, plantId: Int64, at date: Date, db: Database) throws {
-        let species = confirmation.species.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !species.isEmpty else { throw StoreError.invalid("A confirmed species needs a name.") }
-        guard !InputLimits.exceeds(species, characters: InputLimits.plantNameCharacters) else {
-            throw StoreError.invalid(InputLimits.tooLong("species", characters: InputLimits.plantNameCharacters))
-        }
+        let species = try confirmation.checkedSpecies()
         try db.execute(
             sql: "UPDATE plant SET confirmedSpecies = ?, confirmedBy = ?, confirmedAt = ? WHERE id = ?",
             arguments: [species, confirmation.source.rawValue, date, plantId]
