@@ -339,9 +339,10 @@ extension PostgresStore {
         )
     }
 
-    /// Inserts a plant record (from `Plant.new`) with its care profile and confirmed species; returns it with its id.
+    /// Inserts a plant record (from `Plant.new`) with its care profile (if any) and confirmed species; returns it with its
+    /// id.
     static func insertPlant(
-        _ plant: Plant, profile: CareProfile, confirmation: SpeciesConfirmation?, on connection: PostgresConnection, logger: Logger
+        _ plant: Plant, profile: CareProfile?, confirmation: SpeciesConfirmation?, on connection: PostgresConnection, logger: Logger
     ) async throws -> Plant {
         try plant.checkLimits()
         let rows = try await connection.query("""
@@ -352,7 +353,7 @@ extension PostgresStore {
             """, logger: logger)
         var record = plant
         for try await id in rows.decode(Int64.self) { record.id = id }
-        try await setProfile(profile, plantId: record.id, on: connection, logger: logger)
+        if let profile { try await setProfile(profile, plantId: record.id, on: connection, logger: logger) }
         if let confirmation {
             try await recordConfirmation(confirmation, plantId: record.id, at: plant.createdAt, on: connection, logger: logger)
         }
@@ -379,23 +380,31 @@ extension PostgresStore {
 
     /// A plant's care profile, if it has one.
     static func profile(ofPlant plantId: Int64, on connection: PostgresConnection, logger: Logger) async throws -> CareProfile? {
-        let rows = try await connection.query("""
-            SELECT light, waterGrowingDays, waterWinterDays, fertilizeGrowingDays, mistDays, repotDays, pruneDays, humidity,
-                minTemperature, maxTemperature, toxicToCats, toxicToDogs, toxicitySource, basis
-            FROM careProfile WHERE plantId = \(plantId)
-            """, logger: logger)
-        for try await (light, water, winter, fertilize, mist, repot, prune, humidity, low, high, cats, dogs, source, basis)
-            in rows.decode((String, Int, Int, Int?, Int?, Int?, Int?, String, Int, Int, Bool, Bool, String, String).self) {
-            guard let light = LightLevel(rawValue: light), let humidity = HumidityLevel(rawValue: humidity) else {
-                throw StoreError.invalid("care profile of plant \(plantId) has an unknown light or humidity level")
-            }
-            return CareProfile(
-                light: light, waterGrowingDays: water, waterWinterDays: winter, fertilizeGrowingDays: fertilize, mistDays: mist,
-                repotDays: repot, pruneDays: prune, humidity: humidity, minTemperature: low, maxTemperature: high,
-                toxicToCats: cats, toxicToDogs: dogs, toxicitySource: source, basis: basis
-            )
-        }
+        let rows = try await connection.query(
+            "SELECT \(unescaped: profileColumns) FROM careProfile WHERE plantId = \(plantId)", logger: logger
+        )
+        for try await row in rows.decode(ProfileRow.self) { return try profile(row) }
         return nil
+    }
+
+    /// The `careProfile` columns ``profile(_:)`` reads, in its order.
+    static let profileColumns = """
+        plantId, light, waterGrowingDays, waterWinterDays, fertilizeGrowingDays, mistDays, repotDays, pruneDays, humidity, \
+        minTemperature, maxTemperature, toxicToCats, toxicToDogs, toxicitySource, basis
+        """
+    /// A row of ``profileColumns``.
+    typealias ProfileRow = (Int64, String, Int, Int, Int?, Int?, Int?, Int?, String, Int, Int, Bool, Bool, String, String)
+
+    /// The care profile of a row of ``profileColumns``.
+    static func profile(_ row: ProfileRow) throws -> CareProfile {
+        guard let light = LightLevel(rawValue: row.1), let humidity = HumidityLevel(rawValue: row.8) else {
+            throw StoreError.invalid("care profile of plant \(row.0) has an unknown light or humidity level")
+        }
+        return CareProfile(
+            light: light, waterGrowingDays: row.2, waterWinterDays: row.3, fertilizeGrowingDays: row.4, mistDays: row.5,
+            repotDays: row.6, pruneDays: row.7, humidity: humidity, minTemperature: row.9, maxTemperature: row.10,
+            toxicToCats: row.11, toxicToDogs: row.12, toxicitySource: row.13, basis: row.14
+        )
     }
 
     /// Records a plant's confirmed species (replacing any), checked as every store checks it.

@@ -15,41 +15,11 @@ extension CollectionDatabase {
             for row in try Row.fetchAll(db, sql: "SELECT plantId, photoSHA256, addedAt FROM plantPhoto ORDER BY photoSHA256") {
                 links[row["plantId"], default: []].append(.init(sha256: row["photoSHA256"], addedAt: row.timestamp("addedAt")))
             }
-            let uuids = Dictionary(uniqueKeysWithValues: plants.map { ($0.id, $0.uuid) })
-            let exportedPlants = plants.map { plant in
-                CollectionExport.ExportedPlant(
-                    uuid: plant.uuid, name: plant.name, species: plant.species, nickname: plant.nickname, room: plant.room,
-                    acquiredOn: plant.acquiredOn, notes: plant.notes, createdAt: plant.createdAt, updatedAt: plant.updatedAt,
-                    careProfile: profiles[plant.id],
-                    schedules: (schedules[plant.id] ?? []).map {
-                        .init(task: $0.task, growingDays: $0.growingDays, restDays: $0.restDays, paused: $0.paused, snoozedUntil: $0.snoozedUntil)
-                    },
-                    photos: links[plant.id] ?? [],
-                    events: (events[plant.id] ?? []).map {
-                        .init(uuid: $0.uuid, task: $0.task, day: $0.day, note: $0.note, createdAt: $0.createdAt)
-                    }
-                )
-            }
-            let exportedPhotos = try StoredPhoto.fetchAll(db, sql: "SELECT * FROM photo ORDER BY sha256").map { photo in
-                CollectionExport.ExportedPhoto(
-                    sha256: photo.sha256, originalSHA256: photo.originalSHA256, mediaType: photo.mediaType,
-                    byteCount: photo.byteCount, width: photo.width, height: photo.height,
-                    thumbnailSHA256: photo.thumbnailSHA256, createdAt: photo.createdAt,
-                    file: "photos/\(photo.sha256).\(PhotoLibrary.fileExtension(for: photo.mediaType))",
-                    thumbnail: photo.thumbnailSHA256.map { "thumbnails/\($0).jpg" }
-                )
-            }
-            let identifications = try FiledIdentification.fetchAll(db, sql: "SELECT * FROM identification ORDER BY uuid").map { filed in
-                CollectionExport.ExportedIdentification(
-                    uuid: filed.uuid, plantUUID: filed.plantId.flatMap { uuids[$0] }, photoSHA256: filed.photoSHA256,
-                    source: filed.identification.source, model: filed.identification.model,
-                    predictions: filed.identification.predictions, uncertain: filed.identification.uncertain,
-                    chosenSpecies: filed.chosenSpecies, identifiedAt: filed.identification.date
-                )
-            }
-            return CollectionExport(
-                format: CollectionExport.formatName, formatVersion: CollectionExport.currentVersion, exportedAt: now,
-                generator: generator, plants: exportedPlants, photos: exportedPhotos, identifications: identifications
+            let photos = try StoredPhoto.fetchAll(db, sql: "SELECT * FROM photo ORDER BY sha256")
+            let identifications = try FiledIdentification.fetchAll(db, sql: "SELECT * FROM identification ORDER BY uuid")
+            return CollectionExport.assemble(
+                now: now, generator: generator, plants: plants, profiles: profiles, schedules: schedules, events: events,
+                links: links, photos: photos, identifications: identifications
             )
         }
     }

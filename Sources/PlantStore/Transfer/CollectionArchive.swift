@@ -9,6 +9,9 @@ public struct ImportSummary: Sendable, Hashable, Codable {
     public var eventsAdded = 0
     public var photosAdded = 0
     public var identificationsAdded = 0
+
+    /// Nothing added yet.
+    package init() {}
 }
 
 /// Writes and reads export archives: a ZIP file holding `collection.json` (see ``CollectionExport``),
@@ -125,7 +128,8 @@ public struct CollectionArchive: Sendable {
         return data
     }
 
-    static func stored(_ photo: CollectionExport.ExportedPhoto) -> StoredPhoto {
+    /// The photo record an archive's photo entry stands for.
+    package static func stored(_ photo: CollectionExport.ExportedPhoto) -> StoredPhoto {
         StoredPhoto(
             sha256: photo.sha256, originalSHA256: photo.originalSHA256, mediaType: photo.mediaType, byteCount: photo.byteCount,
             width: photo.width, height: photo.height, thumbnailSHA256: photo.thumbnailSHA256, createdAt: photo.createdAt

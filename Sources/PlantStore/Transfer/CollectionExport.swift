@@ -48,6 +48,12 @@ public struct CollectionExport: Sendable, Codable, Hashable {
     public struct ExportedPhotoLink: Sendable, Codable, Hashable {
         public var sha256: String
         public var addedAt: Date
+
+        /// A link to a photo, added to the plant at `addedAt`.
+        package init(sha256: String, addedAt: Date) {
+            self.sha256 = sha256
+            self.addedAt = addedAt
+        }
     }
 
     public struct ExportedEvent: Sendable, Codable, Hashable {

@@ -1,0 +1,50 @@
+import Foundation
+import PlantGuideCore
+
+extension CollectionExport {
+    /// The export of a collection from its rows as every backend reads them: plants, photos and identifications each in
+    /// their export order (by UUID, SHA-256, UUID), and each plant's profile, schedules (by task), care events (by UUID)
+    /// and photo links (by SHA-256) by plant id. Both stores build their export with this, so the two compare equal.
+    package static func assemble(
+        now: Date, generator: String, plants: [Plant], profiles: [Int64: CareProfile], schedules: [Int64: [CareScheduleSettings]],
+        events: [Int64: [CareEvent]], links: [Int64: [ExportedPhotoLink]], photos: [StoredPhoto],
+        identifications: [FiledIdentification]
+    ) -> CollectionExport {
+        let uuids = Dictionary(uniqueKeysWithValues: plants.map { ($0.id, $0.uuid) })
+        let exportedPlants = plants.map { plant in
+            ExportedPlant(
+                uuid: plant.uuid, name: plant.name, species: plant.species, nickname: plant.nickname, room: plant.room,
+                acquiredOn: plant.acquiredOn, notes: plant.notes, createdAt: plant.createdAt, updatedAt: plant.updatedAt,
+                careProfile: profiles[plant.id],
+                schedules: (schedules[plant.id] ?? []).map {
+                    .init(task: $0.task, growingDays: $0.growingDays, restDays: $0.restDays, paused: $0.paused, snoozedUntil: $0.snoozedUntil)
+                },
+                photos: links[plant.id] ?? [],
+                events: (events[plant.id] ?? []).map {
+                    .init(uuid: $0.uuid, task: $0.task, day: $0.day, note: $0.note, createdAt: $0.createdAt)
+                }
+            )
+        }
+        let exportedPhotos = photos.map { photo in
+            ExportedPhoto(
+                sha256: photo.sha256, originalSHA256: photo.originalSHA256, mediaType: photo.mediaType,
+                byteCount: photo.byteCount, width: photo.width, height: photo.height,
+                thumbnailSHA256: photo.thumbnailSHA256, createdAt: photo.createdAt,
+                file: "photos/\(photo.sha256).\(PhotoLibrary.fileExtension(for: photo.mediaType))",
+                thumbnail: photo.thumbnailSHA256.map { "thumbnails/\($0).jpg" }
+            )
+        }
+        let exportedIdentifications = identifications.map { filed in
+            ExportedIdentification(
+                uuid: filed.uuid, plantUUID: filed.plantId.flatMap { uuids[$0] }, photoSHA256: filed.photoSHA256,
+                source: filed.identification.source, model: filed.identification.model,
+                predictions: filed.identification.predictions, uncertain: filed.identification.uncertain,
+                chosenSpecies: filed.chosenSpecies, identifiedAt: filed.identification.date
+            )
+        }
+        return CollectionExport(
+            format: formatName, formatVersion: currentVersion, exportedAt: now, generator: generator, plants: exportedPlants,
+            photos: exportedPhotos, identifications: exportedIdentifications
+        )
+    }
+}
