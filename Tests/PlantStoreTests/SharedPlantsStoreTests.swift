@@ -125,6 +125,20 @@ func sampleIdentification(_ species: String, at date: Date) -> Identification {
                 try await store.addPlant(NewPlant(name: String(repeating: "x", count: 10_000)), profile: .fixture(), photo: nil, now: now)
             }
             #expect(try await store.plantCount() == entries.count + 1)
+            // What the schema refuses is refused alike: a care profile out of range, a confirmed species left blank.
+            for (plant, profile) in [
+                (NewPlant(name: "Dry"), CareProfile.fixture(water: 0)),
+                (NewPlant(name: "Odd", confirmation: SpeciesConfirmation(species: " ", source: .name)), CareProfile.fixture()),
+            ] {
+                let error = await #expect(throws: StoreError.self) {
+                    try await store.addPlant(plant, profile: profile, photo: nil, now: now)
+                }
+                guard case .invalid? = error else {
+                    Issue.record("expected an invalid-input error, got \(String(describing: error))")
+                    continue
+                }
+            }
+            #expect(try await store.plantCount() == entries.count + 1)
         }
     }
 
