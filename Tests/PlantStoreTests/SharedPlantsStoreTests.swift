@@ -143,6 +143,24 @@ func sampleIdentification(_ species: String, at date: Date) -> Identification {
     }
 
     @Test(arguments: StateBackend.allCases)
+    func timesAndDaysOnEitherSideOfEachEpochAreKeptToTheMillisecond(_ backend: StateBackend) async throws {
+        try await backend.withTestStores(2) { stores in
+            // Before 1970 and 2000 (SQLite's and PostgreSQL's epochs), with fractions that round up and down.
+            for (seconds, acquired) in [(-14_182_940.000_6, "1969-07-20"), (900_000_000.456_6, "1999-12-31"), (4_102_444_800.000_4, "2000-01-01")] {
+                let created = Date(timeIntervalSince1970: seconds)
+                let plant = try await stores[0].plants.addPlant(
+                    NewPlant(name: "Old", acquiredOn: day(acquired)), profile: .fixture(), photo: nil, now: created
+                )
+                #expect(plant.createdAt == created.roundedToMilliseconds)
+                #expect(try await stores[1].plants.plant(id: plant.id) == plant)
+                let event = try await stores[0].care.logCare(plantId: plant.id, task: .water, day: day(acquired), note: nil, now: created)
+                #expect(try await stores[1].care.events(plantId: plant.id) == [event])
+                #expect(try await stores[1].care.careStates(plantId: plant.id, room: nil).first?.lastDone[.water] == day(acquired))
+            }
+        }
+    }
+
+    @Test(arguments: StateBackend.allCases)
     func duplicatesAreSkippedIgnoringCaseAndSeedsComeWithPhotoAndCare(_ backend: StateBackend) async throws {
         let now = now
         try await backend.withTestStores(1) { stores in
