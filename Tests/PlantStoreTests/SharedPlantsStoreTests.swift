@@ -125,6 +125,38 @@ func sampleIdentification(_ species: String, at date: Date) -> Identification {
                 try await store.addPlant(NewPlant(name: String(repeating: "x", count: 10_000)), profile: .fixture(), photo: nil, now: now)
             }
             #expect(try await store.plantCount() == entries.count + 1)
+            // What the schema refuses is refused alike: a care profile out of range, a confirmed species left blank.
+            for (plant, profile) in [
+                (NewPlant(name: "Dry"), CareProfile.fixture(water: 0)),
+                (NewPlant(name: "Odd", confirmation: SpeciesConfirmation(species: " ", source: .name)), CareProfile.fixture()),
+            ] {
+                let error = await #expect(throws: StoreError.self) {
+                    try await store.addPlant(plant, profile: profile, photo: nil, now: now)
+                }
+                guard case .invalid? = error else {
+                    Issue.record("expected an invalid-input error, got \(String(describing: error))")
+                    continue
+                }
+            }
+            #expect(try await store.plantCount() == entries.count + 1)
+        }
+    }
+
+    @Test(arguments: StateBackend.allCases)
+    func timesAndDaysOnEitherSideOfEachEpochAreKeptToTheMillisecond(_ backend: StateBackend) async throws {
+        try await backend.withTestStores(2) { stores in
+            // Before 1970 and 2000 (SQLite's and PostgreSQL's epochs), with fractions that round up and down.
+            for (seconds, acquired) in [(-14_182_940.000_6, "1969-07-20"), (900_000_000.456_6, "1999-12-31"), (4_102_444_800.000_4, "2000-01-01")] {
+                let created = Date(timeIntervalSince1970: seconds)
+                let plant = try await stores[0].plants.addPlant(
+                    NewPlant(name: "Old", acquiredOn: day(acquired)), profile: .fixture(), photo: nil, now: created
+                )
+                #expect(plant.createdAt == created.roundedToMilliseconds)
+                #expect(try await stores[1].plants.plant(id: plant.id) == plant)
+                let event = try await stores[0].care.logCare(plantId: plant.id, task: .water, day: day(acquired), note: nil, now: created)
+                #expect(try await stores[1].care.events(plantId: plant.id) == [event])
+                #expect(try await stores[1].care.careStates(plantId: plant.id, room: nil).first?.lastDone[.water] == day(acquired))
+            }
         }
     }
 
@@ -434,6 +466,45 @@ func sampleIdentification(_ species: String, at date: Date) -> Identification {
             #expect(results.map(\.added).reduce(0, +) == 10)
             #expect(results.map(\.skipped).reduce(0, +) == 10)
             #expect(try await stores[0].plants.plants(room: "hall").count == 10)
+        }
+    }
+
+    @Test(arguments: StateBackend.allCases)
+    func aPlantRemovedWhileAPhotoIsAttachedReleasesItOrRefusesTheAttachment(_ backend: StateBackend) async throws {
+        let now = now
+        try await backend.withTestStores(2) { stores in
+            var attachedCount = 0
+            for round in 0..<20 {
+                let plant = try await stores[0].plants.addPlant(NewPlant(name: "Pot \(round)"), profile: .fixture(), photo: nil, now: now)
+                let photo = storedPhoto(100 + round, at: now)
+                // One replica removes the plant while the other attaches a photo to it (and files an identification under
+                // it): either the attachment comes first and the removal releases the photo, or it finds no plant.
+                async let removal = stores[0].plants.removePlant(id: plant.id)
+                async let attachment: Bool = {
+                    do {
+                        try await stores[1].plants.attachPhoto(photo, toPlant: plant.id, now: now)
+                        return true
+                    } catch StoreError.plantNotFound {
+                        return false
+                    }
+                }()
+                async let filing: Int64?? = {
+                    do {
+                        return try await stores[1].fileIdentification(sampleIdentification("Pilea", at: now), plantId: plant.id, now: now).plantId
+                    } catch StoreError.plantNotFound {
+                        return nil
+                    }
+                }()
+                let (released, attached, filed) = try await (removal, attachment, filing)
+                #expect(released.map(\.sha256) == (attached ? [photo.sha256] : []), "round \(round)")
+                if let filed { #expect(filed == plant.id) }
+                if attached { attachedCount += 1 }
+            }
+            // Nothing is left behind: no photo record without a use, every filed identification unfiled.
+            #expect(try await stores[1].plants.allPhotos().isEmpty)
+            #expect(try await stores[1].plants.plantCount() == 0)
+            #expect(try await stores[0].identifications().allSatisfy { $0.plantId == nil })
+            print("\(backend): \(attachedCount) of 20 attachments came before the removal")
         }
     }
 }
