@@ -350,12 +350,10 @@ extension CollectionDatabase {
     private static func suggest(
         _ kind: SpeciesSuggestion.Kind, answer: FiledIdentification, previous: FiledIdentification, now: Date, db: Database
     ) throws -> SpeciesSuggestion? {
-        guard let plantId = answer.plantId, let best = answer.identification.best,
-            best.confidence >= suggestionMinimumConfidence,
-            let plant = try Plant.fetchOne(db, key: plantId)
+        guard let plantId = answer.plantId, let plant = try Plant.fetchOne(db, key: plantId),
+            let proposal = SuggestionRule.proposal(answer: answer.identification, previous: previous, plantSpecies: plant.species)
         else { return nil }
-        let current = plant.species ?? previous.chosenSpecies ?? previous.identification.best?.scientificName
-        if let current, sameSpecies(current, best.scientificName) { return nil }
+        let current = proposal.currentSpecies, best = proposal.best
         try db.execute(sql: """
             UPDATE speciesSuggestion SET resolution = 'superseded', resolvedAt = ? WHERE plantId = ? AND resolution IS NULL
             """, arguments: [now, plantId])
@@ -366,15 +364,10 @@ extension CollectionDatabase {
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: [
                 plantId, kind.rawValue, answer.id, previous.id, current, previousBest?.scientificName,
-                previousBest.map { min(max($0.confidence, 0), 1) }, previous.identification.model, best.scientificName,
-                min(max(best.confidence, 0), 1), answer.identification.model, now,
+                previousBest.map { SuggestionRule.clamped($0.confidence) }, previous.identification.model, best.scientificName,
+                SuggestionRule.clamped(best.confidence), answer.identification.model, now,
             ])
         return try SpeciesSuggestion.fetchOne(db, sql: "SELECT * FROM speciesSuggestion WHERE id = ?", arguments: [db.lastInsertedRowID])
-    }
-
-    /// Whether two scientific names are the same species (authorship and case aside).
-    static func sameSpecies(_ first: String, _ second: String) -> Bool {
-        ScientificName(parsing: first).binomial.lowercased() == ScientificName(parsing: second).binomial.lowercased()
     }
 
     /// Suggestions waiting for the owner (of one plant when `plantId` is given), newest first; with `includeResolved`,
