@@ -13,8 +13,8 @@ extension PostgresStore: StatisticsStore {
         } catch {
             throw .invalid("The identification's timings could not be stored (\(error)).")
         }
-        let ranAt = run.date.roundedToMilliseconds, remaining = run.remainingRequests.map { max($0, 0) }
-        let keep = Int64(max(retention.maximumCount, 1)), cutoff = now.addingTimeInterval(-retention.maximumAge)
+        let ranAt = PostgresInstant(run.date), remaining = run.remainingRequests.map { max($0, 0) }
+        let keep = Int64(max(retention.maximumCount, 1)), cutoff = PostgresInstant(now.addingTimeInterval(-retention.maximumAge))
         try await withConnection("log the identification") { connection in
             try await connection.withTransaction(logger: self.logger) { connection in
                 let rows = try await connection.query("""
@@ -42,12 +42,12 @@ extension PostgresStore: StatisticsStore {
                 """, logger: self.logger)
             var runs: [IdentificationRun] = []
             for try await (ranAt, strategy, source, cacheHit, apiCalled, remaining, timings)
-                in rows.decode((Date, String, String, Bool, Bool, Int?, String).self) {
+                in rows.decode((PostgresInstant, String, String, Bool, Bool, Int?, String).self) {
                 guard let source = IdentificationSource(rawValue: source) else {
                     throw StoreError.invalid("an identification in the log has an unknown source")
                 }
                 runs.append(IdentificationRun(
-                    date: ranAt.roundedToMilliseconds, strategy: strategy, source: source, cacheHit: cacheHit, apiCalled: apiCalled,
+                    date: ranAt.date, strategy: strategy, source: source, cacheHit: cacheHit, apiCalled: apiCalled,
                     remainingRequests: remaining, timings: StageTimingsColumn.decode(timings)
                 ))
             }
@@ -64,7 +64,7 @@ extension PostgresStore: StatisticsStore {
             let rows = try await connection.query("""
                 SELECT to_char(ranAt AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, count(*) FILTER (WHERE apiCalled),
                     count(*) FILTER (WHERE cacheHit), min(remainingRequests)
-                FROM identificationRun WHERE ranAt >= \(firstDay) GROUP BY day ORDER BY day DESC
+                FROM identificationRun WHERE ranAt >= \(PostgresInstant(firstDay)) GROUP BY day ORDER BY day DESC
                 """, logger: self.logger)
             var found: [IdentificationStatistics.QuotaDay] = []
             for try await (day, apiCalls, cacheHits, lowest) in rows.decode((String, Int, Int, Int?).self) {

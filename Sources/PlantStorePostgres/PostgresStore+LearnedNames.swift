@@ -24,7 +24,7 @@ extension PostgresStore {
                     try await connection.query("""
                         INSERT INTO learnedSpecies (speciesKey, language, binomial, commonNames, family, gbifId, powoId, learnedAt)
                         VALUES (\(key), \(item.language), \(item.binomial), \(names), \(item.family), \(item.gbifId), \(item.powoId),
-                            \(item.learnedAt.roundedToMilliseconds))
+                            \(PostgresInstant(item.learnedAt)))
                         ON CONFLICT (speciesKey, language) DO UPDATE SET binomial = excluded.binomial,
                             commonNames = CASE WHEN json_array_length(excluded.commonNames::json) > 0
                                 THEN excluded.commonNames ELSE learnedSpecies.commonNames END,
@@ -50,11 +50,11 @@ extension PostgresStore {
                 """, logger: self.logger)
             var found: [String: [LearnedSpecies]] = [:]
             for try await (key, binomial, language, commonNames, family, gbifId, powoId, learnedAt)
-                in rows.decode((String, String, String, String, String?, String?, String?, Date).self) {
+                in rows.decode((String, String, String, String, String?, String?, String?, PostgresInstant).self) {
                 let names = (try? JSONDecoder().decode([String].self, from: Data(commonNames.utf8))) ?? []
                 found[key, default: []].append(LearnedSpecies(
                     binomial: binomial, language: language, commonNames: names, family: family, gbifId: gbifId, powoId: powoId,
-                    learnedAt: learnedAt.roundedToMilliseconds
+                    learnedAt: learnedAt.date
                 ))
             }
             return found

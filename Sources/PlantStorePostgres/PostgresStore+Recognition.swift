@@ -15,26 +15,26 @@ extension PostgresStore: RecognitionStore {
     }
 
     public func confirmSpecies(_ confirmation: SpeciesConfirmation, ofPlant plantId: Int64, now: Date) async throws(StoreError) {
-        let species = try SpeciesConfirmation.storedSpecies(confirmation.species)
-        try await withConnection("confirm a plant's species") { connection in
-            try await self.recordConfirmation(
-                SpeciesConfirmation(species: species, source: confirmation.source), plantId: plantId, at: now.roundedToMilliseconds,
-                on: connection
+        _ = try confirmation.checkedSpecies()
+        try await inTransaction("confirm a plant's species") { connection in
+            guard try await Self.lockPlant(plantId, on: connection, logger: self.logger) else {
+                throw StoreError.plantNotFound(plantId)
+            }
+            try await Self.recordConfirmation(
+                confirmation, plantId: plantId, at: now.roundedToMilliseconds, on: connection, logger: self.logger
             )
         }
     }
 
     @discardableResult
     public func unconfirmSpecies(ofPlant plantId: Int64) async throws(StoreError) -> SpeciesConfirmation? {
-        try await withConnection("withdraw a plant's confirmed species") { connection in
-            try await connection.withTransaction(logger: self.logger) { connection in
-                let existing = try await self.confirmation(ofPlant: plantId, on: connection, locking: true)
-                try await connection.query(
-                    "UPDATE plant SET confirmedSpecies = NULL, confirmedBy = NULL, confirmedAt = NULL WHERE id = \(plantId)",
-                    logger: self.logger
-                )
-                return existing
-            }
+        try await inTransaction("withdraw a plant's confirmed species") { connection in
+            let existing = try await self.confirmation(ofPlant: plantId, on: connection, locking: true)
+            try await connection.query(
+                "UPDATE plant SET confirmedSpecies = NULL, confirmedBy = NULL, confirmedAt = NULL WHERE id = \(plantId)",
+                logger: self.logger
+            )
+            return existing
         }
     }
 
@@ -43,35 +43,20 @@ extension PostgresStore: RecognitionStore {
     private func confirmation(ofPlant plantId: Int64, on connection: PostgresConnection, locking: Bool) async throws
         -> SpeciesConfirmation? {
         let rows = try await connection.query("""
-            SELECT confirmedSpecies, confirmedBy, confirmedAt FROM plant WHERE id = \(plantId)\(unescaped: locking ? " FOR UPDATE" : "")
+            SELECT confirmedSpecies, confirmedBy, confirmedAt FROM plant WHERE id = \(plantId)\(unescaped: locking ? " FOR NO KEY UPDATE" : "")
             """, logger: logger)
-        for try await (species, source, confirmedAt) in rows.decode((String?, String?, Date?).self) {
+        for try await (species, source, confirmedAt) in rows.decode((String?, String?, PostgresInstant?).self) {
             guard let species, let source = source.flatMap(SpeciesConfirmation.Source.init(rawValue:)) else { return nil }
-            return SpeciesConfirmation(species: species, source: source, confirmedAt: confirmedAt?.roundedToMilliseconds)
+            return SpeciesConfirmation(species: species, source: source, confirmedAt: confirmedAt?.date)
         }
         throw StoreError.plantNotFound(plantId)
-    }
-
-    /// Records a plant's confirmed species (validated by ``SpeciesConfirmation/storedSpecies(_:)``) on `connection`, in
-    /// the caller's transaction if any; throws ``StoreError/plantNotFound(_:)`` when there is no such plant.
-    func recordConfirmation(
-        _ confirmation: SpeciesConfirmation, plantId: Int64, at date: Date, on connection: PostgresConnection
-    ) async throws {
-        let species = try SpeciesConfirmation.storedSpecies(confirmation.species)
-        let rows = try await connection.query("""
-            UPDATE plant SET confirmedSpecies = \(species), confirmedBy = \(confirmation.source.rawValue), confirmedAt = \(date)
-            WHERE id = \(plantId) RETURNING id
-            """, logger: logger)
-        var found = false
-        for try await _ in rows.decode(Int64.self) { found = true }
-        if !found { throw StoreError.plantNotFound(plantId) }
     }
 
     // MARK: - Embeddings
 
     public func setEmbedding(_ vector: [Float], model: EmbeddingModel, forPhoto sha256: String, now: Date) async throws(StoreError) {
         try EmbeddingRules.validate(vector)
-        let bytes = HalfPrecision.bytes(of: vector), createdAt = now.roundedToMilliseconds
+        let bytes = HalfPrecision.bytes(of: vector), createdAt = PostgresInstant(now)
         try await withConnection("store a photo's embedding") { connection in
             // One statement: the photo's existence and the write are one step (a photo deleted meanwhile fails the key).
             let rows = try await connection.query("""
@@ -120,13 +105,15 @@ extension PostgresStore: RecognitionStore {
     public func photosNeedingEmbedding(model: EmbeddingModel) async throws(StoreError) -> [StoredPhoto] {
         try await withConnection("list photos to index") { connection in
             let rows = try await connection.query("""
-                SELECT \(unescaped: Self.photoColumns("photo")) FROM photo
+                SELECT \(unescaped: Self.photoColumns) FROM photo
                 LEFT JOIN photoEmbedding AS e ON e.photoSHA256 = photo.sha256
                 WHERE EXISTS (SELECT 1 FROM plantPhoto WHERE plantPhoto.photoSHA256 = photo.sha256)
                     AND (e.photoSHA256 IS NULL OR e.model <> \(model.name) OR e.modelChecksum IS DISTINCT FROM \(model.checksum))
                 ORDER BY photo.createdAt, photo.sha256 COLLATE "C"
                 """, logger: self.logger)
-            return try await Self.storedPhotos(rows)
+            var photos: [StoredPhoto] = []
+            for try await row in rows.decode(PhotoRow.self) { photos.append(Self.photo(row)) }
+            return photos
         }
     }
 
@@ -174,26 +161,5 @@ extension PostgresStore: RecognitionStore {
             }
             return exemplars
         }
-    }
-}
-
-extension PostgresStore {
-    /// The `photo` columns ``storedPhotos(_:)`` reads, qualified by `table`.
-    static func photoColumns(_ table: String) -> String {
-        ["sha256", "originalSHA256", "mediaType", "byteCount", "width", "height", "thumbnailSHA256", "createdAt"]
-            .map { "\(table).\($0)" }.joined(separator: ", ")
-    }
-
-    /// Stored photos from rows of ``photoColumns(_:)``.
-    static func storedPhotos(_ rows: PostgresRowSequence) async throws -> [StoredPhoto] {
-        var photos: [StoredPhoto] = []
-        for try await (sha256, original, mediaType, byteCount, width, height, thumbnail, createdAt)
-            in rows.decode((String, String, String, Int, Int?, Int?, String?, Date).self) {
-            photos.append(StoredPhoto(
-                sha256: sha256, originalSHA256: original, mediaType: mediaType, byteCount: byteCount, width: width, height: height,
-                thumbnailSHA256: thumbnail, createdAt: createdAt.roundedToMilliseconds
-            ))
-        }
-        return photos
     }
 }

@@ -80,15 +80,13 @@ extension CollectionDatabase {
     public func logCare(
         plantId: Int64, task: CareTask, day: CalendarDay, note: String? = nil, now: Date
     ) throws(StoreError) -> CareEvent {
-        if InputLimits.exceeds(note ?? "", characters: InputLimits.noteCharacters) {
-            throw .invalid(InputLimits.tooLong("note", characters: InputLimits.noteCharacters))
-        }
+        let note = try CareEvent.checkedNote(note)
         let now = now.roundedToMilliseconds
         return try write("log care") { db in
             guard try Plant.exists(db, key: plantId) else { throw StoreError.plantNotFound(plantId) }
             var event = CareEvent(
                 id: 0, uuid: UUID().uuidString.lowercased(), plantId: plantId, task: task, day: day,
-                note: note.nonEmpty, createdAt: now
+                note: note, createdAt: now
             )
             try event.insert(db)
             event.id = db.lastInsertedRowID
@@ -148,21 +146,9 @@ extension CollectionDatabase {
                 filter = " WHERE p.room = ? COLLATE NOCASE"
                 arguments = [room]
             }
-            var fallback = PerTask(repeating: TaskIntervals(growing: nil, rest: nil))
-            for task in CareTask.allCases {
-                fallback[task] = TaskIntervals(
-                    growing: CareGuide.fallbackProfile.growingInterval(for: task), rest: CareGuide.fallbackProfile.restInterval(for: task)
-                )
-            }
-            let noSettings = PerTask<CareScheduleSettings?>(repeating: nil)
-            let noDays = PerTask<CalendarDay?>(repeating: nil)
-            // The per-task tables are read first into small arrays, then merged in while each plant's
-            // state is built, so every (large) state is written once, in order: updating states
-            // afterwards missed the cache on every plant. All rows come in plant id order, so the
-            // merge needs no lookups.
             let plantFilter = plantId == nil ? "" : " WHERE plantId = ?"
             let plantArguments: StatementArguments = plantId.map { [$0] } ?? []
-            var done: [(plantId: Int64, task: Int, day: Int)] = []
+            var done: [CareStateAssembler.LastDone] = []
             let lastDone = try Row.fetchCursor(db, sql: """
                 SELECT plantId, CASE task WHEN 'water' THEN 0 WHEN 'fertilize' THEN 1 WHEN 'repot' THEN 2
                                           WHEN 'mist' THEN 3 ELSE 4 END,
@@ -173,10 +159,10 @@ extension CollectionDatabase {
             let settings = try CareScheduleSettings.fetchAll(
                 db, sql: "SELECT * FROM careSchedule" + plantFilter + " ORDER BY plantId", arguments: plantArguments
             )
-            var states: [PlantCareState] = []
-            // States are large; growing the array step by step copied them over and over.
-            states.reserveCapacity(try Int.fetchOne(db, sql: "SELECT count(*) FROM plant p" + filter, arguments: arguments) ?? 0)
-            var doneCursor = 0, settingsCursor = 0
+            var assembler = CareStateAssembler(
+                lastDone: done, settings: settings,
+                plantCount: try Int.fetchOne(db, sql: "SELECT count(*) FROM plant p" + filter, arguments: arguments) ?? 0
+            )
             // Days and times arrive as numbers, computed by SQLite, so no text is parsed here.
             let plants = try Row.fetchCursor(db, sql: """
                 SELECT p.id, p.uuid, coalesce(p.nickname, p.name), p.room,
@@ -185,38 +171,17 @@ extension CollectionDatabase {
                 FROM plant p LEFT JOIN careProfile c ON c.plantId = p.id
                 """ + filter + " ORDER BY p.id", arguments: arguments)
             while let row = try plants.next() {
-                let id: Int64 = row[0]
-                var intervals = fallback
-                if row[5] as Int64? != nil {
-                    let mist: Int? = row[9]
-                    intervals = PerTask(
-                        TaskIntervals(growing: row[6], rest: row[7]),
-                        TaskIntervals(growing: row[8], rest: nil),
-                        TaskIntervals(growing: row[10], rest: row[10]),
-                        TaskIntervals(growing: mist, rest: mist.map { $0 * 2 }),
-                        TaskIntervals(growing: row[11], rest: nil)
-                    )
-                }
-                var days = noDays
-                while doneCursor < done.count && done[doneCursor].plantId < id { doneCursor += 1 }
-                while doneCursor < done.count && done[doneCursor].plantId == id {
-                    days[done[doneCursor].task] = CalendarDay(dayNumber: done[doneCursor].day)
-                    doneCursor += 1
-                }
-                var own = noSettings
-                while settingsCursor < settings.count && settings[settingsCursor].plantId < id { settingsCursor += 1 }
-                while settingsCursor < settings.count && settings[settingsCursor].plantId == id {
-                    own[settings[settingsCursor].task.index] = settings[settingsCursor]
-                    settingsCursor += 1
-                }
+                let profile = row[5] as Int64? == nil ? nil : CareStateAssembler.ProfileIntervals(
+                    waterGrowingDays: row[6], waterWinterDays: row[7], fertilizeGrowingDays: row[8], mistDays: row[9],
+                    repotDays: row[10], pruneDays: row[11]
+                )
                 let createdMilliseconds: Int64 = row[4]
-                states.append(PlantCareState(
-                    plantId: id, plantUUID: row[1], displayName: row[2], room: row[3],
-                    createdAt: Date(timeIntervalSince1970: Double(createdMilliseconds) / 1000),
-                    intervals: intervals, settings: own, lastDone: days
-                ))
+                assembler.addPlant(
+                    id: row[0], uuid: row[1], displayName: row[2], room: row[3],
+                    createdAt: Date(timeIntervalSince1970: Double(createdMilliseconds) / 1000), profile: profile
+                )
             }
-            return states
+            return assembler.states
         }
     }
 }

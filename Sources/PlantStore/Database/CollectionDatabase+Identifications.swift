@@ -20,23 +20,15 @@ extension CollectionDatabase {
         newPlant: (plant: NewPlant, profile: CareProfile)? = nil, chosenSpecies: String? = nil,
         recheck: RecheckRequest? = nil, now: Date
     ) throws(StoreError) -> FiledIdentification {
-        if plantId != nil && newPlant != nil { throw .invalid("File an identification under an existing plant or a new one, not both.") }
+        let filing = try FiledIdentification.toFile(
+            identification, chosenSpecies: chosenSpecies, underPlant: plantId, creatingPlant: newPlant != nil
+        )
         let now = now.roundedToMilliseconds
-        var identification = identification
-        identification.date = identification.date.roundedToMilliseconds
-        identification.timings = StageTimingsColumn.kept(identification.timings)
-        let chosen = chosenSpecies.nonEmpty ?? identification.best?.scientificName
         return try write("file an identification") { db in
             var target = plantId
             if let plantId, try !Plant.exists(db, key: plantId) { throw StoreError.plantNotFound(plantId) }
             if let newPlant {
-                let name = newPlant.plant.name.trimmingCharacters(in: .whitespacesAndNewlines)
-                guard !name.isEmpty else { throw StoreError.invalid("A plant needs a name or a species.") }
-                let plant = try insertPlant(Plant(
-                    id: 0, uuid: UUID().uuidString.lowercased(), name: name, species: newPlant.plant.species.nonEmpty,
-                    nickname: newPlant.plant.nickname.nonEmpty, room: newPlant.plant.room.nonEmpty,
-                    acquiredOn: newPlant.plant.acquiredOn, notes: newPlant.plant.notes.nonEmpty, createdAt: now, updatedAt: now
-                ), db: db)
+                let plant = try insertPlant(try Plant.new(newPlant.plant, now: now), db: db)
                 try CareProfileRow(plantId: plant.id, profile: newPlant.profile).insert(db)
                 if let confirmation = newPlant.plant.confirmation {
                     try Self.recordConfirmation(confirmation, plantId: plant.id, at: now, db: db)
@@ -46,10 +38,9 @@ extension CollectionDatabase {
             if let photo {
                 if let target { try Self.link(photo, to: target, at: now, db: db) } else { try Self.recordPhoto(photo, db: db) }
             }
-            var record = FiledIdentification(
-                id: 0, uuid: UUID().uuidString.lowercased(), plantId: target, photoSHA256: photo?.sha256,
-                identification: identification, chosenSpecies: chosen
-            )
+            var record = filing
+            record.plantId = target
+            record.photoSHA256 = photo?.sha256
             try record.insert(db)
             record.id = db.lastInsertedRowID
             if let recheck {

@@ -11,16 +11,10 @@ extension CollectionDatabase {
     ///   - now: the current time (injected so tests control it).
     @discardableResult
     public func addPlant(_ plant: NewPlant, profile: CareProfile, photo: StoredPhoto? = nil, now: Date) throws(StoreError) -> Plant {
-        let name = plant.name.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !name.isEmpty else { throw .invalid("A plant needs a name or a species.") }
         let now = now.roundedToMilliseconds
+        let record = try Plant.new(plant, now: now)
         return try write("add a plant") { db in
-            var record = Plant(
-                id: 0, uuid: UUID().uuidString.lowercased(), name: name, species: plant.species.nonEmpty,
-                nickname: plant.nickname.nonEmpty, room: plant.room.nonEmpty, acquiredOn: plant.acquiredOn,
-                notes: plant.notes.nonEmpty, createdAt: now, updatedAt: now
-            )
-            record = try insertPlant(record, db: db)
+            let record = try insertPlant(record, db: db)
             if let confirmation = plant.confirmation { try Self.recordConfirmation(confirmation, plantId: record.id, at: now, db: db) }
             try CareProfileRow(plantId: record.id, profile: profile).insert(db)
             if let photo { try Self.link(photo, to: record.id, at: now, db: db) }
@@ -30,26 +24,12 @@ extension CollectionDatabase {
 
     /// Inserts a plant row as given except its id, which SQLite assigns.
     func insertPlant(_ plant: Plant, db: Database) throws -> Plant {
-        try Self.checkLimits(of: plant)
+        try plant.checkLimits()
         var row = plant
         row.id = 0
         try row.insert(db)
         row.id = db.lastInsertedRowID
         return row
-    }
-
-    /// Refuses text over ``PlantGuideCore/InputLimits``: every way a plant is written passes here.
-    static func checkLimits(of plant: Plant) throws(StoreError) {
-        let fields: [(String, String?, Int)] = [
-            ("name", plant.name, InputLimits.plantNameCharacters),
-            ("species", plant.species, InputLimits.plantNameCharacters),
-            ("nickname", plant.nickname, InputLimits.nicknameCharacters),
-            ("room", plant.room, InputLimits.roomCharacters),
-            ("note", plant.notes, InputLimits.noteCharacters),
-        ]
-        for (what, text, limit) in fields where InputLimits.exceeds(text ?? "", characters: limit) {
-            throw .invalid(InputLimits.tooLong(what, characters: limit))
-        }
     }
 
     /// The plant with this id, if any.
@@ -114,7 +94,7 @@ extension CollectionDatabase {
             updated.uuid = existing.uuid
             updated.createdAt = existing.createdAt
             updated.updatedAt = max(now.roundedToMilliseconds, existing.createdAt)
-            try Self.checkLimits(of: updated)
+            try updated.checkEdit()
             try updated.update(db)
             return updated
         }
@@ -128,7 +108,7 @@ extension CollectionDatabase {
         try write("remove a plant") { db in
             let photos = try StoredPhoto.fetchAll(db, sql: """
                 SELECT photo.* FROM photo JOIN plantPhoto ON plantPhoto.photoSHA256 = photo.sha256
-                WHERE plantPhoto.plantId = ?
+                WHERE plantPhoto.plantId = ? ORDER BY photo.sha256
                 """, arguments: [id])
             guard try Plant.deleteOne(db, key: id) else { throw StoreError.plantNotFound(id) }
             var orphans: [StoredPhoto] = []
@@ -264,6 +244,13 @@ public struct PlantPhoto: Sendable, Hashable, Codable {
     public var addedAt: Date
     /// Whether it stands for the plant (chosen, or else the one added last).
     public var isCover: Bool
+
+    /// One of a plant's photos as a store reads it.
+    package init(photo: StoredPhoto, addedAt: Date, isCover: Bool) {
+        self.photo = photo
+        self.addedAt = addedAt
+        self.isCover = isCover
+    }
 }
 
 /// Everything known about one plant.
@@ -276,6 +263,19 @@ public struct PlantDetails: Sendable, Hashable, Codable {
     public var events: [CareEvent]
     /// Newest first.
     public var identifications: [FiledIdentification]
+
+    /// A plant's details as a store reads them.
+    package init(
+        plant: Plant, profile: CareProfile?, scheduleSettings: [CareScheduleSettings], photos: [StoredPhoto], events: [CareEvent],
+        identifications: [FiledIdentification]
+    ) {
+        self.plant = plant
+        self.profile = profile
+        self.scheduleSettings = scheduleSettings
+        self.photos = photos
+        self.events = events
+        self.identifications = identifications
+    }
 }
 
 extension Optional where Wrapped == String {
@@ -296,21 +296,16 @@ extension CollectionDatabase {
         return try write("add plants") { db in
             var added: [Plant] = [], skipped = 0
             for (plant, profile) in plants {
-                let name = plant.name.trimmingCharacters(in: .whitespacesAndNewlines)
-                guard !name.isEmpty else { throw StoreError.invalid("A plant needs a name or a species.") }
+                let candidate = try Plant.new(plant, now: now)
                 let duplicate = try Bool.fetchOne(db, sql: """
                     SELECT EXISTS (SELECT 1 FROM plant WHERE name = ? COLLATE NOCASE AND species IS ? COLLATE NOCASE
                         AND nickname IS ? COLLATE NOCASE AND room IS ? COLLATE NOCASE)
-                    """, arguments: [name, plant.species.nonEmpty, plant.nickname.nonEmpty, plant.room.nonEmpty]) ?? false
+                    """, arguments: [candidate.name, candidate.species, candidate.nickname, candidate.room]) ?? false
                 if duplicate {
                     skipped += 1
                     continue
                 }
-                let record = try insertPlant(Plant(
-                    id: 0, uuid: UUID().uuidString.lowercased(), name: name, species: plant.species.nonEmpty,
-                    nickname: plant.nickname.nonEmpty, room: plant.room.nonEmpty, acquiredOn: plant.acquiredOn,
-                    notes: plant.notes.nonEmpty, createdAt: now, updatedAt: now
-                ), db: db)
+                let record = try insertPlant(candidate, db: db)
                 try CareProfileRow(plantId: record.id, profile: profile).insert(db)
                 if let confirmation = plant.confirmation { try Self.recordConfirmation(confirmation, plantId: record.id, at: now, db: db) }
                 added.append(record)
@@ -347,13 +342,7 @@ extension CollectionDatabase {
         let now = now.roundedToMilliseconds
         return try write("add plants") { db in
             try seeds.map { seed in
-                let name = seed.plant.name.trimmingCharacters(in: .whitespacesAndNewlines)
-                guard !name.isEmpty else { throw StoreError.invalid("A plant needs a name or a species.") }
-                let plant = try insertPlant(Plant(
-                    id: 0, uuid: UUID().uuidString.lowercased(), name: name, species: seed.plant.species.nonEmpty,
-                    nickname: seed.plant.nickname.nonEmpty, room: seed.plant.room.nonEmpty, acquiredOn: seed.plant.acquiredOn,
-                    notes: seed.plant.notes.nonEmpty, createdAt: now, updatedAt: now
-                ), db: db)
+                let plant = try insertPlant(try Plant.new(seed.plant, now: now), db: db)
                 try CareProfileRow(plantId: plant.id, profile: seed.profile).insert(db)
                 if let confirmation = seed.plant.confirmation {
                     try Self.recordConfirmation(confirmation, plantId: plant.id, at: now, db: db)

@@ -83,7 +83,7 @@ extension CollectionDatabase {
     }
 
     static func recordConfirmation(_ confirmation: SpeciesConfirmation, plantId: Int64, at date: Date, db: Database) throws {
-        let species = try SpeciesConfirmation.storedSpecies(confirmation.species)
+        let species = try confirmation.checkedSpecies()
         try db.execute(
             sql: "UPDATE plant SET confirmedSpecies = ?, confirmedBy = ?, confirmedAt = ? WHERE id = ?",
             arguments: [species, confirmation.source.rawValue, date, plantId]

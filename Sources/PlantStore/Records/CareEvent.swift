@@ -14,6 +14,17 @@ public struct CareEvent: Sendable, Hashable, Codable, Identifiable {
     public var note: String?
     /// When it was logged.
     public var createdAt: Date
+
+    /// A care event as a store reads or writes it.
+    package init(id: Int64, uuid: String, plantId: Int64, task: CareTask, day: CalendarDay, note: String?, createdAt: Date) {
+        self.id = id
+        self.uuid = uuid
+        self.plantId = plantId
+        self.task = task
+        self.day = day
+        self.note = note
+        self.createdAt = createdAt
+    }
 }
 
 extension CareEvent: FetchableRecord, PersistableRecord {

@@ -18,26 +18,63 @@ public struct FiledIdentification: Sendable, Hashable, Codable, Identifiable {
     public var chosenSpecies: String?
     /// The identification this one re-checked, when it is the answer of a Pl@ntNet re-check.
     public var recheckOf: Int64? = nil
+
+    /// A filed identification as a store reads or writes it.
+    package init(
+        id: Int64, uuid: String, plantId: Int64?, photoSHA256: String?, identification: Identification, chosenSpecies: String?,
+        recheckOf: Int64? = nil
+    ) {
+        self.id = id
+        self.uuid = uuid
+        self.plantId = plantId
+        self.photoSHA256 = photoSHA256
+        self.identification = identification
+        self.chosenSpecies = chosenSpecies
+        self.recheckOf = recheckOf
+    }
+
+    /// A filed identification from the columns every backend stores: the predictions as JSON, the stage timings as a JSON
+    /// object (or `nil`).
+    package init(
+        id: Int64, uuid: String, plantId: Int64?, photoSHA256: String?, source: String, model: String?, predictionsJSON: String,
+        uncertain: Bool, timingsJSON: String?, identifiedAt: Date, chosenSpecies: String?, recheckOf: Int64?
+    ) throws {
+        guard let source = IdentificationSource(rawValue: source) else {
+            throw StoreError.invalid("identification \(id) has an unknown source")
+        }
+        let predictions = try JSONDecoder().decode([SpeciesPrediction].self, from: Data(predictionsJSON.utf8))
+        self.init(
+            id: id, uuid: uuid, plantId: plantId, photoSHA256: photoSHA256,
+            identification: Identification(
+                source: source, model: model, predictions: predictions, uncertain: uncertain,
+                timings: StageTimingsColumn.decode(timingsJSON), date: identifiedAt
+            ),
+            chosenSpecies: chosenSpecies, recheckOf: recheckOf
+        )
+    }
+
+    /// The predictions as the `predictions` column holds them (JSON, keys sorted).
+    package func predictionsJSON() throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return String(decoding: try encoder.encode(identification.predictions), as: UTF8.self)
+    }
+
+    /// The stage timings as the `timings` column holds them; `nil` when there are none.
+    package func timingsJSON() throws -> String? {
+        let timings = identification.timings.stageTimings
+        return timings.isEmpty ? nil : try StageTimingsColumn.encode(timings)
+    }
 }
 
 extension FiledIdentification: FetchableRecord, PersistableRecord {
     public static let databaseTableName = "identification"
 
     public init(row: Row) throws {
-        id = row["id"]
-        uuid = row["uuid"]
-        plantId = row["plantId"]
-        photoSHA256 = row["photoSHA256"]
-        chosenSpecies = row["chosenSpecies"]
-        recheckOf = row["recheckOf"]
-        guard let source = IdentificationSource(rawValue: row["source"]) else {
-            throw StoreError.invalid("identification \(id) has an unknown source")
-        }
-        let predictionsJSON: String = row["predictions"]
-        let predictions = try JSONDecoder().decode([SpeciesPrediction].self, from: Data(predictionsJSON.utf8))
-        identification = Identification(
-            source: source, model: row["model"], predictions: predictions, uncertain: row["uncertain"],
-            timings: StageTimingsColumn.decode(row["timings"]), date: row.timestamp("identifiedAt")
+        try self.init(
+            id: row["id"], uuid: row["uuid"], plantId: row["plantId"], photoSHA256: row["photoSHA256"], source: row["source"],
+            model: row["model"], predictionsJSON: row["predictions"], uncertain: row["uncertain"], timingsJSON: row["timings"],
+            identifiedAt: row.timestamp("identifiedAt"), chosenSpecies: row["chosenSpecies"], recheckOf: row["recheckOf"]
         )
     }
 
@@ -49,12 +86,9 @@ extension FiledIdentification: FetchableRecord, PersistableRecord {
         container["photoSHA256"] = photoSHA256
         container["source"] = identification.source.rawValue
         container["model"] = identification.model
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        container["predictions"] = String(decoding: try encoder.encode(identification.predictions), as: UTF8.self)
+        container["predictions"] = try predictionsJSON()
         container["uncertain"] = identification.uncertain
-        let timings = identification.timings.stageTimings
-        container["timings"] = timings.isEmpty ? nil : try StageTimingsColumn.encode(timings)
+        container["timings"] = try timingsJSON()
         container["chosenSpecies"] = chosenSpecies
         container["recheckOf"] = recheckOf
         container["identifiedAt"] = identification.date

@@ -27,6 +27,23 @@ public struct Plant: Sendable, Hashable, Codable, Identifiable {
 
     /// The name to show: the nickname if there is one, else the name.
     public var displayName: String { nickname ?? name }
+
+    /// A plant record as a store reads or writes it.
+    package init(
+        id: Int64, uuid: String, name: String, species: String?, nickname: String?, room: String?, acquiredOn: CalendarDay?,
+        notes: String?, createdAt: Date, updatedAt: Date
+    ) {
+        self.id = id
+        self.uuid = uuid
+        self.name = name
+        self.species = species
+        self.nickname = nickname
+        self.room = room
+        self.acquiredOn = acquiredOn
+        self.notes = notes
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
 }
 
 /// What is needed to add a plant; the store assigns ids and timestamps.

@@ -1,0 +1,175 @@
+import Foundation
+import Logging
+import PlantGuideCore
+import PlantStore
+import PostgresNIO
+
+/// Care on PostgreSQL, the twin of `CollectionDatabase+Care.swift`: the log, schedule settings and profiles, and the
+/// care states the scheduler reads, assembled by the same ``PlantStore/CareStateAssembler`` as SQLite's.
+///
+/// Every change locks the plant's row first, so two replicas changing one plant's care take turns: a settings change
+/// reads the settings the other one stored, never an older copy it would then overwrite.
+extension PostgresStore: CareStore {
+    public func logCare(plantId: Int64, task: CareTask, day: CalendarDay, note: String?, now: Date) async throws(StoreError)
+        -> CareEvent {
+        let note = try CareEvent.checkedNote(note)
+        let now = now.roundedToMilliseconds
+        return try await inTransaction("log care") { connection in
+            guard try await Self.lockPlant(plantId, on: connection, logger: self.logger) else { throw StoreError.plantNotFound(plantId) }
+            var event = CareEvent(
+                id: 0, uuid: UUID().uuidString.lowercased(), plantId: plantId, task: task, day: day, note: note, createdAt: now
+            )
+            let rows = try await connection.query("""
+                INSERT INTO careEvent (uuid, plantId, task, day, note, createdAt)
+                VALUES (\(event.uuid), \(plantId), \(task.rawValue), \(PostgresDay(day)), \(note), \(PostgresInstant(now)))
+                RETURNING id
+                """, logger: self.logger)
+            for try await id in rows.decode(Int64.self) { event.id = id }
+            try await connection.query(
+                "UPDATE careSchedule SET snoozedUntil = NULL WHERE plantId = \(plantId) AND task = \(task.rawValue)",
+                logger: self.logger
+            )
+            try await Self.touchPlant(plantId, at: now, on: connection, logger: self.logger)
+            return event
+        }
+    }
+
+    public func events(plantId: Int64?) async throws(StoreError) -> [CareEvent] {
+        try await withConnection("read care events") { connection in
+            try await Self.events(plantId: plantId, on: connection, logger: self.logger)
+        }
+    }
+
+    public func updateScheduleSettings(
+        plantId: Int64, task: CareTask, _ change: @Sendable (inout CareScheduleSettings) -> Void
+    ) async throws(StoreError) -> CareScheduleSettings {
+        try await inTransaction("change a care schedule") { connection in
+            // Locked before the settings are read, so a concurrent change is read here, not overwritten.
+            guard try await Self.lockPlant(plantId, on: connection, logger: self.logger) else { throw StoreError.plantNotFound(plantId) }
+            let rows = try await connection.query("""
+                SELECT \(unescaped: Self.scheduleColumns) FROM careSchedule WHERE plantId = \(plantId) AND task = \(task.rawValue)
+                """, logger: self.logger)
+            var settings = CareScheduleSettings(plantId: plantId, task: task)
+            for try await row in rows.decode(ScheduleRow.self) { settings = try Self.settings(row) }
+            change(&settings)
+            try await connection.query("""
+                INSERT INTO careSchedule (plantId, task, growingDays, restDays, paused, snoozedUntil)
+                VALUES (\(settings.plantId), \(settings.task.rawValue), \(settings.growingDays), \(settings.restDays), \(settings.paused),
+                    \(settings.snoozedUntil.bound))
+                ON CONFLICT (plantId, task) DO UPDATE SET growingDays = excluded.growingDays, restDays = excluded.restDays,
+                    paused = excluded.paused, snoozedUntil = excluded.snoozedUntil
+                """, logger: self.logger)
+            return settings
+        }
+    }
+
+    public func setProfile(_ profile: CareProfile, forPlant plantId: Int64) async throws(StoreError) {
+        try await inTransaction("change a care profile") { connection in
+            guard try await Self.lockPlant(plantId, on: connection, logger: self.logger) else { throw StoreError.plantNotFound(plantId) }
+            try await Self.setProfile(profile, plantId: plantId, on: connection, logger: self.logger)
+        }
+    }
+
+    public func careStates(plantId: Int64?, room: String?) async throws(StoreError) -> [PlantCareState] {
+        try await inSnapshot("read care schedules") { connection in
+            // The filters are parameters that may be NULL: each statement is planned with its values, so a NULL one costs
+            // nothing. As in SQLite, a plant id wins over a room.
+            let room = plantId == nil ? room : nil
+            var done: [CareStateAssembler.LastDone] = []
+            let lastDone = try await connection.query("""
+                SELECT plantId, CASE task WHEN 'water' THEN 0 WHEN 'fertilize' THEN 1 WHEN 'repot' THEN 2
+                                          WHEN 'mist' THEN 3 ELSE 4 END,
+                       day - DATE '1970-01-01'
+                FROM careLastDone WHERE \(plantId)::bigint IS NULL OR plantId = \(plantId) ORDER BY plantId
+                """, logger: self.logger)
+            for try await (plant, task, day) in lastDone.decode((Int64, Int, Int).self) { done.append((plant, task, day)) }
+            let scheduleRows = try await connection.query("""
+                SELECT \(unescaped: Self.scheduleColumns) FROM careSchedule
+                WHERE \(plantId)::bigint IS NULL OR plantId = \(plantId) ORDER BY plantId
+                """, logger: self.logger)
+            var settings: [CareScheduleSettings] = []
+            for try await row in scheduleRows.decode(ScheduleRow.self) { settings.append(try Self.settings(row)) }
+            let counted = try await connection.query("""
+                SELECT count(*) FROM plant p
+                WHERE (\(plantId)::bigint IS NULL OR p.id = \(plantId))
+                    AND (\(room)::text IS NULL OR lower(p.room) = lower(\(room)::text))
+                """, logger: self.logger)
+            var count = 0
+            for try await value in counted.decode(Int.self) { count = value }
+            var assembler = CareStateAssembler(lastDone: done, settings: settings, plantCount: count)
+            let plants = try await connection.query("""
+                SELECT p.id, p.uuid, coalesce(p.nickname, p.name), p.room, p.createdAt, c.plantId IS NOT NULL,
+                       c.waterGrowingDays, c.waterWinterDays, c.fertilizeGrowingDays, c.mistDays, c.repotDays, c.pruneDays
+                FROM plant p LEFT JOIN careProfile c ON c.plantId = p.id
+                WHERE (\(plantId)::bigint IS NULL OR p.id = \(plantId))
+                    AND (\(room)::text IS NULL OR lower(p.room) = lower(\(room)::text))
+                ORDER BY p.id
+                """, logger: self.logger)
+            for try await (id, uuid, name, room, created, hasProfile, water, winter, fertilize, mist, repot, prune)
+                in plants.decode((Int64, String, String, String?, PostgresInstant, Bool, Int?, Int?, Int?, Int?, Int?, Int?).self) {
+                assembler.addPlant(
+                    id: id, uuid: uuid, displayName: name, room: room, createdAt: created.date,
+                    profile: hasProfile
+                        ? CareStateAssembler.ProfileIntervals(
+                            waterGrowingDays: water, waterWinterDays: winter, fertilizeGrowingDays: fertilize, mistDays: mist,
+                            repotDays: repot, pruneDays: prune
+                        ) : nil
+                )
+            }
+            return assembler.states
+        }
+    }
+}
+
+// MARK: - Rows and statements the other parts reuse
+
+extension PostgresStore {
+    /// The `careEvent` columns ``event(_:)`` reads, in its order.
+    static let eventColumns =
+        "careEvent.id, careEvent.uuid, careEvent.plantId, careEvent.task, careEvent.day, careEvent.note, careEvent.createdAt"
+    /// A row of ``eventColumns``.
+    typealias EventRow = (Int64, String, Int64, String, PostgresDay, String?, PostgresInstant)
+
+    /// The care event of a row of ``eventColumns``.
+    static func event(_ row: EventRow) throws -> CareEvent {
+        guard let task = CareTask(rawValue: row.3) else { throw StoreError.invalid("care event \(row.0) has an unreadable task or day") }
+        return CareEvent(id: row.0, uuid: row.1, plantId: row.2, task: task, day: row.4.day, note: row.5, createdAt: row.6.date)
+    }
+
+    /// The care log, newest first, of one plant or of all.
+    static func events(plantId: Int64?, on connection: PostgresConnection, logger: Logger) async throws -> [CareEvent] {
+        let rows = try await connection.query("""
+            SELECT \(unescaped: eventColumns) FROM careEvent WHERE \(plantId)::bigint IS NULL OR plantId = \(plantId)
+            ORDER BY day DESC, id DESC
+            """, logger: logger)
+        var events: [CareEvent] = []
+        for try await row in rows.decode(EventRow.self) { events.append(try event(row)) }
+        return events
+    }
+
+    /// The `careSchedule` columns ``settings(_:)`` reads, in its order.
+    static let scheduleColumns =
+        "careSchedule.plantId, careSchedule.task, careSchedule.growingDays, careSchedule.restDays, careSchedule.paused, "
+        + "careSchedule.snoozedUntil"
+    /// A row of ``scheduleColumns``.
+    typealias ScheduleRow = (Int64, String, Int?, Int?, Bool, PostgresDay?)
+
+    /// The schedule settings of a row of ``scheduleColumns``.
+    static func settings(_ row: ScheduleRow) throws -> CareScheduleSettings {
+        guard let task = CareTask(rawValue: row.1) else { throw StoreError.invalid("care schedule of plant \(row.0) has an unknown task") }
+        return CareScheduleSettings(
+            plantId: row.0, task: task, growingDays: row.2, restDays: row.3, paused: row.4, snoozedUntil: row.5?.day
+        )
+    }
+
+    /// A plant's own schedule settings, by task name (the order SQLite's primary key gives).
+    static func scheduleSettings(ofPlant plantId: Int64, on connection: PostgresConnection, logger: Logger) async throws
+        -> [CareScheduleSettings] {
+        let rows = try await connection.query("""
+            SELECT \(unescaped: scheduleColumns) FROM careSchedule WHERE plantId = \(plantId) ORDER BY task COLLATE "C"
+            """, logger: logger)
+        var settings: [CareScheduleSettings] = []
+        for try await row in rows.decode(ScheduleRow.self) { settings.append(try Self.settings(row)) }
+        return settings
+    }
+}

@@ -1,0 +1,219 @@
+import Foundation
+import PlantGuideCore
+import PlantStore
+import PlantStorePostgres
+import Testing
+
+extension TestStore {
+    /// Care: the log, schedules, profiles and care states.
+    var care: any CareStore {
+        switch self {
+        case .sqlite(let database): database
+        case .postgres(let store): store
+        }
+    }
+}
+
+/// Care through ``CareStore``, on every backend: the same log, schedule settings and care states.
+@Suite struct SharedCareStoreTests {
+    /// 2026-11-24 00:00:00.123 UTC, with a fraction below the millisecond the stores round away.
+    private let now = Date(timeIntervalSince1970: 1_795_478_400.123_4)
+
+    @Test(arguments: StateBackend.allCases)
+    func careIsLoggedNewestFirstAndClearsTheSnooze(_ backend: StateBackend) async throws {
+        let now = now
+        try await backend.withTestStores(2) { stores in
+            let care = stores[0].care, other = stores[1].care
+            let fern = try await stores[0].plants.addPlant(NewPlant(name: "Fern"), profile: .fixture(), photo: nil, now: now)
+            let ivy = try await stores[0].plants.addPlant(NewPlant(name: "Ivy"), profile: .fixture(), photo: nil, now: now)
+            let snoozed = try await other.updateScheduleSettings(plantId: fern.id, task: .water) { $0.snoozedUntil = day("2026-12-01") }
+            #expect(snoozed == CareScheduleSettings(plantId: fern.id, task: .water, snoozedUntil: day("2026-12-01")))
+            let later = now.addingTimeInterval(3600)
+            let watered = try await care.logCare(plantId: fern.id, task: .water, day: day("2026-11-23"), note: " rain water ", now: later)
+            #expect(watered.note == "rain water" && watered.createdAt == later.roundedToMilliseconds && watered.plantId == fern.id)
+            let blank = try await care.logCare(plantId: ivy.id, task: .water, day: day("2026-11-23"), note: "  ", now: now)
+            #expect(blank.note == nil)
+            let older = try await other.logCare(plantId: fern.id, task: .mist, day: day("2026-11-01"), note: nil, now: now)
+            // Newest day first, then the later entry.
+            #expect(try await other.events(plantId: nil) == [blank, watered, older])
+            #expect(try await care.events(plantId: fern.id) == [watered, older])
+            #expect(try await care.events(plantId: 404).isEmpty)
+            // Doing the task clears its snooze, and the plant counts as changed.
+            let details = try await stores[1].plants.details(ofPlant: fern.id)
+            #expect(details.scheduleSettings == [CareScheduleSettings(plantId: fern.id, task: .water)])
+            #expect(details.plant.updatedAt == later.roundedToMilliseconds)
+            // Refused: an unknown plant, a note over the limit.
+            await expectPlantNotFound(404) { try await care.logCare(plantId: 404, task: .water, day: day("2026-11-23"), note: nil, now: now) }
+            await #expect(throws: StoreError.self) {
+                try await care.logCare(
+                    plantId: fern.id, task: .water, day: day("2026-11-23"),
+                    note: String(repeating: "n", count: InputLimits.noteCharacters + 1), now: now
+                )
+            }
+            await expectPlantNotFound(404) { try await care.updateScheduleSettings(plantId: 404, task: .water) { $0.paused = true } }
+            await expectPlantNotFound(404) { try await care.setProfile(.fixture(), forPlant: 404) }
+            #expect(try await care.events(plantId: nil).count == 3)
+        }
+    }
+
+    @Test(arguments: StateBackend.allCases)
+    func settingsAndProfilesChangeWhatTheSchedulerReads(_ backend: StateBackend) async throws {
+        let now = now
+        try await backend.withTestStores(2) { stores in
+            let care = stores[0].care, other = stores[1].care
+            let fern = try await stores[0].plants.addPlant(
+                NewPlant(name: "Fern", nickname: "Fred", room: "Hall"), profile: .fixture(), photo: nil, now: now
+            )
+            let ivy = try await stores[0].plants.addPlant(NewPlant(name: "Ivy", room: "hall"), profile: .fixture(), photo: nil, now: now)
+            let palm = try await stores[0].plants.addPlant(NewPlant(name: "Palm"), profile: .fixture(), photo: nil, now: now)
+            var settings = try await care.updateScheduleSettings(plantId: fern.id, task: .fertilize) { $0.growingDays = 20 }
+            settings = try await other.updateScheduleSettings(plantId: fern.id, task: .fertilize) { $0.paused = true }
+            #expect(settings == CareScheduleSettings(plantId: fern.id, task: .fertilize, growingDays: 20, paused: true))
+            var profile = CareProfile.fixture(water: 4, winterWater: 9, fertilize: nil)
+            profile.mistDays = 3
+            try await other.setProfile(profile, forPlant: ivy.id)
+            #expect(try await stores[0].plants.details(ofPlant: ivy.id).profile == profile)
+            try await care.logCare(plantId: ivy.id, task: .water, day: day("2026-11-20"), note: nil, now: now)
+            try await care.logCare(plantId: ivy.id, task: .water, day: day("2026-11-10"), note: nil, now: now)  // older: last stays
+            let all = try await other.careStates(plantId: nil, room: nil)
+            #expect(all.map(\.plantId) == [fern.id, ivy.id, palm.id])
+            #expect(all.map(\.displayName) == ["Fred", "Ivy", "Palm"])
+            #expect(all[0].settings[.fertilize] == settings)
+            #expect(all[0].settings[.water] == nil)
+            #expect(all[1].intervals[.water] == TaskIntervals(growing: 4, rest: 9))
+            #expect(all[1].intervals[.mist] == TaskIntervals(growing: 3, rest: 6))
+            #expect(all[1].intervals[.repot] == TaskIntervals(growing: 730, rest: 730))
+            #expect(all[1].intervals[.fertilize] == TaskIntervals(growing: nil, rest: nil))
+            #expect(all[1].lastDone[.water] == day("2026-11-20"))
+            #expect(all[1].lastDone[.mist] == nil)
+            #expect(all.allSatisfy { $0.createdAt == now.roundedToMilliseconds })
+            #expect(try await care.careStates(plantId: nil, room: "HALL").map(\.plantId) == [fern.id, ivy.id])
+            #expect(try await care.careStates(plantId: ivy.id, room: "Attic") == [all[1]])
+            #expect(try await care.careStates(plantId: 404, room: nil).isEmpty)
+        }
+    }
+
+    @Test func careStatesAreTheSameOnBothBackends() async throws {
+        let now = now
+        // The same calls on each backend; what differs is only the UUIDs each store makes.
+        let scenario: @Sendable (TestStore) async throws -> (states: [PlantCareState], uuids: [Int64: String], hall: [PlantCareState]) = { store in
+            var uuids: [Int64: String] = [:]
+            for index in 0..<12 {
+                var profile = CareProfile.fixture(water: 3 + index, winterWater: 10 + index, fertilize: index % 3 == 0 ? nil : 20 + index)
+                profile.mistDays = index % 2 == 0 ? 2 + index : nil
+                profile.pruneDays = index % 4 == 0 ? 90 : nil
+                let plant = try await store.plants.addPlant(
+                    NewPlant(name: "Plant \(index)", nickname: index % 5 == 0 ? "Nick \(index)" : nil,
+                             room: ["Hall", "hall", nil, "Kitchen"][index % 4]),
+                    profile: profile, photo: nil, now: now.addingTimeInterval(Double(index) * 61.001)
+                )
+                uuids[plant.id] = plant.uuid
+                for (step, task) in CareTask.allCases.enumerated() where (index + step) % 3 != 0 {
+                    try await store.care.logCare(
+                        plantId: plant.id, task: task, day: CalendarDay(dayNumber: 20_400 + index * 3 + step), note: nil, now: now
+                    )
+                    try await store.care.logCare(
+                        plantId: plant.id, task: task, day: CalendarDay(dayNumber: 20_390 + index), note: "earlier", now: now
+                    )
+                }
+                if index % 3 == 1 {
+                    try await store.care.updateScheduleSettings(plantId: plant.id, task: .water) { settings in
+                        settings.growingDays = 5
+                        settings.restDays = 12
+                    }
+                    try await store.care.updateScheduleSettings(plantId: plant.id, task: .prune) { $0.paused = true }
+                    try await store.care.updateScheduleSettings(plantId: plant.id, task: .mist) { $0.snoozedUntil = CalendarDay(dayNumber: 20_500) }
+                }
+            }
+            // A later log clears one snooze; a profile changes.
+            try await store.care.logCare(plantId: 2, task: .mist, day: CalendarDay(dayNumber: 20_450), note: nil, now: now)
+            try await store.care.setProfile(.fixture(water: 30, winterWater: 60, fertilize: 90), forPlant: 3)
+            return (try await store.care.careStates(plantId: nil, room: nil), uuids, try await store.care.careStates(plantId: nil, room: "HALL"))
+        }
+        let sqlite = try await StateBackend.sqlite.withTestStores(1) { try await scenario($0[0]) }
+        let postgres = try await StateBackend.postgres.withTestStores(1) { try await scenario($0[0]) }
+        #expect(sqlite.states.count == 12)
+        #expect(postgres.states.count == sqlite.states.count)
+        for (mine, theirs) in zip(postgres.states, sqlite.states) {
+            #expect(mine.plantId == theirs.plantId)
+            #expect(mine.plantUUID == postgres.uuids[mine.plantId])
+            #expect(theirs.plantUUID == sqlite.uuids[theirs.plantId])
+            #expect(mine.displayName == theirs.displayName)
+            #expect(mine.room == theirs.room)
+            #expect(mine.createdAt == theirs.createdAt)
+            for task in CareTask.allCases {
+                #expect(mine.intervals[task] == theirs.intervals[task], "plant \(mine.plantId) \(task) intervals")
+                #expect(mine.settings[task] == theirs.settings[task], "plant \(mine.plantId) \(task) settings")
+                #expect(mine.lastDone[task] == theirs.lastDone[task], "plant \(mine.plantId) \(task) last done")
+            }
+        }
+        #expect(postgres.hall.map(\.plantId) == sqlite.hall.map(\.plantId))
+        #expect(sqlite.hall.map(\.plantId) == [1, 2, 5, 6, 9, 10])
+        // The scenario exercised what it means to: settings, a cleared snooze, missing last days, the changed profile.
+        #expect(sqlite.states[1].settings[.water]?.growingDays == 5)
+        #expect(sqlite.states[1].settings[.mist]?.snoozedUntil == nil)
+        #expect(sqlite.states[4].settings[.mist]?.snoozedUntil == CalendarDay(dayNumber: 20_500))
+        #expect(sqlite.states.contains { $0.lastDone[.water] == nil })
+        #expect(sqlite.states[2].intervals[.water] == TaskIntervals(growing: 30, rest: 60))
+    }
+
+    @Test(arguments: StateBackend.allCases)
+    func twoReplicasChangingOnePlantsCareAtOnceLoseNothing(_ backend: StateBackend) async throws {
+        let now = now
+        try await backend.withTestStores(2) { stores in
+            let fern = try await stores[0].plants.addPlant(NewPlant(name: "Fern"), profile: .fixture(), photo: nil, now: now)
+            let rounds = 15
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for (index, store) in stores.enumerated() {
+                    group.addTask {
+                        for round in 0..<rounds {
+                            // Read-modify-write of the same settings row: a lost update would lose a count.
+                            try await store.care.updateScheduleSettings(plantId: fern.id, task: .water) { settings in
+                                settings.growingDays = (settings.growingDays ?? 0) + 1
+                            }
+                            try await store.care.logCare(
+                                plantId: fern.id, task: .water, day: CalendarDay(dayNumber: 20_000 + round * 2 + index), note: nil, now: now
+                            )
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            let state = try #require(try await stores[1].care.careStates(plantId: fern.id, room: nil).first)
+            #expect(state.settings[.water]?.growingDays == 2 * rounds)
+            #expect(state.lastDone[.water] == CalendarDay(dayNumber: 20_000 + (rounds - 1) * 2 + 1))
+            #expect(try await stores[0].care.events(plantId: fern.id).count == 2 * rounds)
+        }
+    }
+
+    /// Not a timed assertion: prints how long reading the care states of 1,000 plants takes on each backend.
+    @Test(arguments: StateBackend.allCases)
+    func careStatesOfAThousandPlants(_ backend: StateBackend) async throws {
+        let now = now
+        try await backend.withTestStores(1) { stores in
+            let seeds = (0..<1000).map { index in
+                PlantSeed(
+                    plant: NewPlant(name: "Plant \(index)", room: "Room \(index % 7)"), profile: .fixture(water: 3 + index % 9),
+                    events: [(.water, CalendarDay(dayNumber: 20_400 + index % 30), nil), (.mist, CalendarDay(dayNumber: 20_300), nil)]
+                )
+            }
+            try await stores[0].plants.addPlants(seeds, now: now)
+            for index in stride(from: 1, through: 1000, by: 10) {
+                try await stores[0].care.updateScheduleSettings(plantId: Int64(index), task: .water) { $0.growingDays = 4 }
+            }
+            var timings: [Duration] = []
+            var states: [PlantCareState] = []
+            let clock = ContinuousClock()
+            for _ in 0..<5 {
+                let start = clock.now
+                states = try await stores[0].care.careStates(plantId: nil, room: nil)
+                timings.append(clock.now - start)
+            }
+            #expect(states.count == 1000)
+            #expect(states.filter { $0.settings[.water] != nil }.count == 100)
+            #expect(states.allSatisfy { $0.lastDone[.mist] == CalendarDay(dayNumber: 20_300) })
+            let sorted = timings.sorted()
+            print("careStates(plantId: nil, room: nil) of 1,000 plants on \(backend): median \(sorted[2]), best \(sorted[0])")
+        }
+    }
+}
