@@ -24,6 +24,13 @@ public struct RecheckCompletion: Sendable, Hashable {
     public var suggestion: SpeciesSuggestion?
     /// Photos nothing uses any more (those of an identification that was not saved), whose files may go.
     public var releasedPhotos: [StoredPhoto]
+
+    /// What recording an answer did, as a store reports it.
+    package init(result: FiledIdentification, suggestion: SpeciesSuggestion?, releasedPhotos: [StoredPhoto]) {
+        self.result = result
+        self.suggestion = suggestion
+        self.releasedPhotos = releasedPhotos
+    }
 }
 
 /// An identification of a plant that re-scoring with another model can redo: the plant's latest on-device answer and
@@ -33,6 +40,13 @@ public struct RescoreCandidate: Sendable, Hashable {
     public var identification: FiledIdentification
     /// The stored photo to classify again.
     public var photoSHA256: String
+
+    /// A candidate as a store reads it.
+    package init(plant: Plant, identification: FiledIdentification, photoSHA256: String) {
+        self.plant = plant
+        self.identification = identification
+        self.photoSHA256 = photoSHA256
+    }
 }
 
 /// How many items of the re-check queue are in each state, and how many suggestions wait for the owner.
@@ -42,6 +56,15 @@ public struct RecheckSummary: Sendable, Hashable, Codable {
     public var failed: Int
     public var expired: Int
     public var openSuggestions: Int
+
+    /// Counts as a store reads them.
+    package init(queued: Int, done: Int, failed: Int, expired: Int, openSuggestions: Int) {
+        self.queued = queued
+        self.done = done
+        self.failed = failed
+        self.expired = expired
+        self.openSuggestions = openSuggestions
+    }
 }
 
 extension CollectionDatabase {
@@ -411,11 +434,9 @@ extension CollectionDatabase {
                 throw StoreError.invalid("Suggestion \(id) was already \(suggestion.resolution?.rawValue ?? "settled").")
             }
             if accept {
-                guard var plant = try Plant.fetchOne(db, key: suggestion.plantId) else { throw StoreError.plantNotFound(suggestion.plantId) }
-                let newSpecies = species.nonEmpty ?? suggestion.suggestedSpecies
-                if plant.name == plant.species || suggestion.currentSpecies.map({ plant.name == $0 }) == true { plant.name = newSpecies }
-                plant.species = newSpecies
-                plant.updatedAt = max(now, plant.createdAt)
+                guard let stored = try Plant.fetchOne(db, key: suggestion.plantId) else { throw StoreError.plantNotFound(suggestion.plantId) }
+                let plant = SuggestionRule.accepting(suggestion, species: species, plant: stored, now: now)
+                let newSpecies = plant.species ?? suggestion.suggestedSpecies
                 try plant.update(db)
                 if let profile { try CareProfileRow(plantId: plant.id, profile: profile).save(db) }
                 // Taking the suggestion confirms the species: the plant's photos become exemplars of it.

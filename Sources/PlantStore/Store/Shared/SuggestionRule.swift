@@ -29,6 +29,17 @@ package enum SuggestionRule {
         ScientificName(parsing: first).binomial.lowercased() == ScientificName(parsing: second).binomial.lowercased()
     }
 
+    /// The plant as accepting `suggestion` leaves it: the species taken (`species` when given, else the suggested one),
+    /// the name changed too when it was the old species, and `updatedAt` moved to `now` (never before `createdAt`).
+    package static func accepting(_ suggestion: SpeciesSuggestion, species: String?, plant: Plant, now: Date) -> Plant {
+        var plant = plant
+        let newSpecies = species.nonEmpty ?? suggestion.suggestedSpecies
+        if plant.name == plant.species || suggestion.currentSpecies.map({ plant.name == $0 }) == true { plant.name = newSpecies }
+        plant.species = newSpecies
+        plant.updatedAt = max(now, plant.createdAt)
+        return plant
+    }
+
     /// A confidence as the suggestion columns hold it (0…1).
     package static func clamped(_ confidence: Double) -> Double { min(max(confidence, 0), 1) }
 }
