@@ -68,7 +68,9 @@ extension PostgresStore: StatisticsStore {
                 """, logger: self.logger)
             var found: [IdentificationStatistics.QuotaDay] = []
             for try await (day, apiCalls, cacheHits, lowest) in rows.decode((String, Int, Int, Int?).self) {
-                found.append(IdentificationStatistics.QuotaDay(day: day, apiCalls: apiCalls, cacheHits: cacheHits, lowestRemaining: lowest))
+                found.append(IdentificationStatistics.QuotaDay(
+                    day: day, apiCalls: apiCalls, cacheHits: cacheHits, lowestRemaining: lowest
+                ))
             }
             return found
         }

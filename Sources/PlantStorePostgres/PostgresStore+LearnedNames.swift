@@ -22,9 +22,10 @@ extension PostgresStore {
             try await connection.withTransaction(logger: self.logger) { connection in
                 for (key, item, names) in rows {
                     try await connection.query("""
-                        INSERT INTO learnedSpecies (speciesKey, language, binomial, commonNames, family, gbifId, powoId, learnedAt)
-                        VALUES (\(key), \(item.language), \(item.binomial), \(names), \(item.family), \(item.gbifId), \(item.powoId),
-                            \(PostgresInstant(item.learnedAt)))
+                        INSERT INTO learnedSpecies
+                            (speciesKey, language, binomial, commonNames, family, gbifId, powoId, learnedAt)
+                        VALUES (\(key), \(item.language), \(item.binomial), \(names), \(item.family), \(item.gbifId),
+                            \(item.powoId), \(PostgresInstant(item.learnedAt)))
                         ON CONFLICT (speciesKey, language) DO UPDATE SET binomial = excluded.binomial,
                             commonNames = CASE WHEN json_array_length(excluded.commonNames::json) > 0
                                 THEN excluded.commonNames ELSE learnedSpecies.commonNames END,

@@ -13,7 +13,7 @@ extension PostgresStore: HistoryStore {
     // MARK: - Reading the queue
 
     public func queuedRechecks(now: Date, limit: Int?) async throws(StoreError) -> [RecheckItem] {
-        try await withConnection("read the re-check queue") { connection in
+        try await inSnapshot("read the re-check queue") { connection in
             let rows = try await connection.query("""
                 SELECT \(unescaped: Self.itemColumns) FROM recheck r JOIN identification i ON i.id = r.identificationId
                 WHERE r.state = 'queued' AND (r.expiresAt IS NULL OR r.expiresAt > \(PostgresInstant(now)))
@@ -26,7 +26,8 @@ extension PostgresStore: HistoryStore {
     public func queuedRecheckCount(now: Date) async throws(StoreError) -> Int {
         try await withConnection("count the re-check queue") { connection in
             let rows = try await connection.query("""
-                SELECT count(*) FROM recheck r WHERE r.state = 'queued' AND (r.expiresAt IS NULL OR r.expiresAt > \(PostgresInstant(now)))
+                SELECT count(*) FROM recheck r
+                WHERE r.state = 'queued' AND (r.expiresAt IS NULL OR r.expiresAt > \(PostgresInstant(now)))
                 """, logger: self.logger)
             for try await count in rows.decode(Int.self) { return count }
             return 0
@@ -34,7 +35,7 @@ extension PostgresStore: HistoryStore {
     }
 
     public func rechecks(limit: Int?) async throws(StoreError) -> [RecheckItem] {
-        try await withConnection("read the re-check queue") { connection in
+        try await inSnapshot("read the re-check queue") { connection in
             let rows = try await connection.query("""
                 SELECT \(unescaped: Self.itemColumns) FROM recheck r JOIN identification i ON i.id = r.identificationId
                 ORDER BY r.queuedAt DESC, r.id DESC LIMIT \(limit.map { max(0, $0) })
@@ -49,7 +50,7 @@ extension PostgresStore: HistoryStore {
 
     public func rechecks(ofIdentifications ids: [Int64]) async throws(StoreError) -> [Int64: RecheckItem] {
         guard !ids.isEmpty else { return [:] }
-        return try await withConnection("read re-checks") { connection in
+        return try await inSnapshot("read re-checks") { connection in
             let rows = try await connection.query("""
                 SELECT \(unescaped: Self.itemColumns) FROM recheck r JOIN identification i ON i.id = r.identificationId
                 WHERE r.identificationId = ANY(\(ids)) ORDER BY r.id
@@ -83,14 +84,18 @@ extension PostgresStore: HistoryStore {
     /// Items from rows of ``itemColumns``, with their photos (read in one more statement).
     private func items(_ rows: PostgresRowSequence, on connection: PostgresConnection) async throws -> [RecheckItem] {
         var items: [RecheckItem] = []
+        typealias ItemRow = (
+            Int64, Int64, Int64?, String, String, PostgresInstant, PostgresInstant?, Int, String?, Int64?, PostgresInstant?
+        )
         for try await (id, identificationId, plantId, reason, state, queuedAt, expiresAt, attempts, lastError, resultId, finishedAt)
-            in rows.decode((Int64, Int64, Int64?, String, String, PostgresInstant, PostgresInstant?, Int, String?, Int64?, PostgresInstant?).self) {
+            in rows.decode(ItemRow.self) {
             guard let reason = RecheckReason(rawValue: reason), let state = RecheckState(rawValue: state) else {
                 throw StoreError.invalid("re-check \(id) has an unknown reason or state")
             }
             items.append(RecheckItem(
-                id: id, identificationId: identificationId, plantId: plantId, reason: reason, state: state, queuedAt: queuedAt.date,
-                expiresAt: expiresAt?.date, attempts: attempts, lastError: lastError, resultId: resultId, finishedAt: finishedAt?.date,
+                id: id, identificationId: identificationId, plantId: plantId, reason: reason, state: state,
+                queuedAt: queuedAt.date, expiresAt: expiresAt?.date, attempts: attempts, lastError: lastError, resultId: resultId,
+                finishedAt: finishedAt?.date,
                 photos: []
             ))
         }
@@ -194,12 +199,13 @@ extension PostgresStore: HistoryStore {
                 }
                 var result = FiledIdentification(
                     id: 0, uuid: UUID().uuidString.lowercased(), plantId: original.plantId,
-                    photoSHA256: keepsPhoto ? firstPhoto : nil, identification: recorded, chosenSpecies: nil, recheckOf: original.id
+                    photoSHA256: keepsPhoto ? firstPhoto : nil, identification: recorded, chosenSpecies: nil,
+                    recheckOf: original.id
                 )
                 result.id = try await Self.insertIdentification(result, on: connection, logger: self.logger)
                 try await connection.query("""
-                    UPDATE recheck SET state = 'done', resultId = \(result.id), finishedAt = \(PostgresInstant(now)), claimedUntil = NULL,
-                        claimedBy = NULL, lastError = NULL
+                    UPDATE recheck SET state = 'done', resultId = \(result.id), finishedAt = \(PostgresInstant(now)),
+                        claimedUntil = NULL, claimedBy = NULL, lastError = NULL
                     WHERE id = \(id)
                     """, logger: self.logger)
                 let suggestion = try await self.suggest(.recheck, answer: result, previous: original, now: now, on: connection)
@@ -213,7 +219,8 @@ extension PostgresStore: HistoryStore {
         try await withConnection("expire old re-checks") { connection in
             try await connection.withTransaction(logger: self.logger) { connection in
                 let rows = try await connection.query("""
-                    UPDATE recheck SET state = 'expired', finishedAt = \(PostgresInstant(now)), claimedUntil = NULL, claimedBy = NULL
+                    UPDATE recheck SET state = 'expired', finishedAt = \(PostgresInstant(now)), claimedUntil = NULL,
+                        claimedBy = NULL
                     WHERE state = 'queued' AND expiresAt IS NOT NULL AND expiresAt <= \(PostgresInstant(now))
                     RETURNING id
                     """, logger: self.logger)
@@ -269,7 +276,8 @@ extension PostgresStore: HistoryStore {
     }
 
     /// The identification with this id, read on `connection`.
-    static func identification(id: Int64, on connection: PostgresConnection, logger: Logger) async throws -> FiledIdentification? {
+    static func identification(id: Int64, on connection: PostgresConnection, logger: Logger) async throws
+        -> FiledIdentification? {
         try await identifications(
             connection.query("SELECT \(unescaped: identificationColumns) FROM identification WHERE id = \(id)", logger: logger)
         ).first
@@ -287,7 +295,7 @@ extension PostgresStore: HistoryStore {
 
 extension PostgresStore {
     public func rescoreCandidates(model: String) async throws(StoreError) -> [RescoreCandidate] {
-        try await withConnection("find identifications to re-score") { connection in
+        try await inSnapshot("find identifications to re-score") { connection in
             let rows = try await connection.query("""
                 SELECT i.id, p.id,
                     coalesce(i.photoSHA256,
@@ -307,7 +315,9 @@ extension PostgresStore {
             var candidates: [RescoreCandidate] = []
             for entry in found {
                 guard let plant = try await Self.plant(id: entry.plantId, on: connection, logger: self.logger),
-                    let identification = try await Self.identification(id: entry.identificationId, on: connection, logger: self.logger)
+                    let identification = try await Self.identification(
+                        id: entry.identificationId, on: connection, logger: self.logger
+                    )
                 else { continue }
                 candidates.append(RescoreCandidate(plant: plant, identification: identification, photoSHA256: entry.photo))
             }
@@ -349,7 +359,9 @@ extension PostgresStore {
         on connection: PostgresConnection
     ) async throws -> SpeciesSuggestion? {
         guard let plantId = answer.plantId else { return nil }
-        let plants = try await connection.query("SELECT species FROM plant WHERE id = \(plantId) FOR UPDATE", logger: logger)
+        let plants = try await connection.query(
+            "SELECT species FROM plant WHERE id = \(plantId) FOR NO KEY UPDATE", logger: logger
+        )
         var plantSpecies: String??
         for try await species in plants.decode(String?.self) { plantSpecies = .some(species) }
         guard let plantSpecies,
@@ -365,7 +377,8 @@ extension PostgresStore {
                 previousSpecies, previousConfidence, previousModel, suggestedSpecies, confidence, model, createdAt)
             VALUES (\(plantId), \(kind.rawValue), \(answer.id), \(previous.id), \(proposal.currentSpecies),
                 \(previousBest?.scientificName), \(previousBest.map { SuggestionRule.clamped($0.confidence) }),
-                \(previous.identification.model), \(proposal.best.scientificName), \(SuggestionRule.clamped(proposal.best.confidence)),
+                \(previous.identification.model), \(proposal.best.scientificName),
+                \(SuggestionRule.clamped(proposal.best.confidence)),
                 \(answer.identification.model), \(PostgresInstant(now)))
             RETURNING \(unescaped: Self.suggestionColumns)
             """, logger: logger)
@@ -404,7 +417,9 @@ extension PostgresStore {
                     logger: self.logger
                 )
                 guard let suggestion = try await Self.suggestions(rows).first else {
-                    throw StoreError.invalid("No species suggestion with id \(id). `plantguide recheck list` shows the open ones.")
+                    throw StoreError.invalid(
+                        "No species suggestion with id \(id). `plantguide recheck list` shows the open ones."
+                    )
                 }
                 guard suggestion.resolution == nil else {
                     throw StoreError.invalid("Suggestion \(id) was already \(suggestion.resolution?.rawValue ?? "settled").")
@@ -426,11 +441,13 @@ extension PostgresStore {
                         plantId: plant.id, at: now, on: connection, logger: self.logger
                     )
                     try await connection.query("""
-                        UPDATE identification SET chosenSpecies = \(suggestion.suggestedSpecies) WHERE id = \(suggestion.identificationId)
+                        UPDATE identification SET chosenSpecies = \(suggestion.suggestedSpecies)
+                        WHERE id = \(suggestion.identificationId)
                         """, logger: self.logger)
                 }
                 try await connection.query("""
-                    UPDATE speciesSuggestion SET resolution = \(accept ? "accepted" : "dismissed"), resolvedAt = \(PostgresInstant(now))
+                    UPDATE speciesSuggestion
+                    SET resolution = \(accept ? "accepted" : "dismissed"), resolvedAt = \(PostgresInstant(now))
                     WHERE id = \(id)
                     """, logger: self.logger)
                 var settled = suggestion
@@ -452,8 +469,8 @@ extension PostgresStore {
         for try await (id, plantId, kind, identificationId, previousId, currentSpecies, previousSpecies, previousConfidence,
             previousModel, suggested, confidence, model, createdAt, resolution, resolvedAt)
             in rows.decode(
-                (Int64, Int64, String, Int64, Int64?, String?, String?, Double?, String?, String, Double, String?, PostgresInstant, String?,
-                    PostgresInstant?)
+                (Int64, Int64, String, Int64, Int64?, String?, String?, Double?, String?, String, Double, String?,
+                    PostgresInstant, String?, PostgresInstant?)
                     .self
             ) {
             guard let kind = SpeciesSuggestion.Kind(rawValue: kind) else {

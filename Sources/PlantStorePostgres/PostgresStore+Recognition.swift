@@ -43,7 +43,8 @@ extension PostgresStore: RecognitionStore {
     private func confirmation(ofPlant plantId: Int64, on connection: PostgresConnection, locking: Bool) async throws
         -> SpeciesConfirmation? {
         let rows = try await connection.query("""
-            SELECT confirmedSpecies, confirmedBy, confirmedAt FROM plant WHERE id = \(plantId)\(unescaped: locking ? " FOR NO KEY UPDATE" : "")
+            SELECT confirmedSpecies, confirmedBy, confirmedAt FROM plant
+            WHERE id = \(plantId)\(unescaped: locking ? " FOR NO KEY UPDATE" : "")
             """, logger: logger)
         for try await (species, source, confirmedAt) in rows.decode((String?, String?, PostgresInstant?).self) {
             guard let species, let source = source.flatMap(SpeciesConfirmation.Source.init(rawValue:)) else { return nil }
@@ -54,14 +55,16 @@ extension PostgresStore: RecognitionStore {
 
     // MARK: - Embeddings
 
-    public func setEmbedding(_ vector: [Float], model: EmbeddingModel, forPhoto sha256: String, now: Date) async throws(StoreError) {
+    public func setEmbedding(_ vector: [Float], model: EmbeddingModel, forPhoto sha256: String, now: Date)
+        async throws(StoreError) {
         try EmbeddingRules.validate(vector)
         let bytes = HalfPrecision.bytes(of: vector), createdAt = PostgresInstant(now)
         try await withConnection("store a photo's embedding") { connection in
             // One statement: the photo's existence and the write are one step (a photo deleted meanwhile fails the key).
             let rows = try await connection.query("""
                 INSERT INTO photoEmbedding (photoSHA256, model, modelChecksum, dimension, vector, createdAt)
-                SELECT sha256, \(model.name), \(model.checksum), \(vector.count), \(bytes), \(createdAt) FROM photo WHERE sha256 = \(sha256)
+                SELECT sha256, \(model.name), \(model.checksum), \(vector.count), \(bytes), \(createdAt)
+                FROM photo WHERE sha256 = \(sha256)
                 ON CONFLICT (photoSHA256) DO UPDATE SET model = excluded.model, modelChecksum = excluded.modelChecksum,
                     dimension = excluded.dimension, vector = excluded.vector, createdAt = excluded.createdAt
                 RETURNING 1
