@@ -111,6 +111,14 @@ enum PostgresErrors {
         return "\(text) [SQLSTATE \(state)]"
     }
 
+    /// A violated constraint (SQLSTATE class 23) as the SQLite store reports one, ``StoreError/invalid(_:)``, for the
+    /// collection's own changes; `nil` for any other error.
+    static func refusedChange(_ error: any Error, location: PostgresLocation) -> StoreError? {
+        let error = unwrap(error)
+        guard let state = sqlState(error), state.hasPrefix("23") else { return nil }
+        return .invalid("The collection refused the change (\(scrub(statementReason(error), location: location))).")
+    }
+
     /// `text` with the location's password, raw and percent-encoded, replaced by `***`.
     static func scrub(_ text: String, location: PostgresLocation) -> String {
         guard let password = location.password, !password.isEmpty else { return text }

@@ -75,14 +75,6 @@ extension PostgresStore: CareStore {
             // The filters are parameters that may be NULL: each statement is planned with its values, so a NULL one costs
             // nothing. As in SQLite, a plant id wins over a room.
             let room = plantId == nil ? room : nil
-            var done: [CareStateAssembler.LastDone] = []
-            let lastDone = try await connection.query("""
-                SELECT plantId, CASE task WHEN 'water' THEN 0 WHEN 'fertilize' THEN 1 WHEN 'repot' THEN 2
-                                          WHEN 'mist' THEN 3 ELSE 4 END,
-                       day - DATE '1970-01-01'
-                FROM careLastDone WHERE \(plantId)::bigint IS NULL OR plantId = \(plantId) ORDER BY plantId
-                """, logger: self.logger)
-            for try await (plant, task, day) in lastDone.decode((Int64, Int, Int).self) { done.append((plant, task, day)) }
             let scheduleRows = try await connection.query("""
                 SELECT \(unescaped: Self.scheduleColumns) FROM careSchedule
                 WHERE \(plantId)::bigint IS NULL OR plantId = \(plantId) ORDER BY plantId
@@ -96,24 +88,39 @@ extension PostgresStore: CareStore {
                 """, logger: self.logger)
             var count = 0
             for try await value in counted.decode(Int.self) { count = value }
-            var assembler = CareStateAssembler(lastDone: done, settings: settings, plantCount: count)
+            var assembler = CareStateAssembler(lastDone: [], settings: settings, plantCount: count)
+            // The last days come with each plant (one row per plant, not one per plant and task): rows cost more on the
+            // client than on the server.
             let plants = try await connection.query("""
                 SELECT p.id, p.uuid, coalesce(p.nickname, p.name), p.room, p.createdAt, c.plantId IS NOT NULL,
-                       c.waterGrowingDays, c.waterWinterDays, c.fertilizeGrowingDays, c.mistDays, c.repotDays, c.pruneDays
+                       c.waterGrowingDays, c.waterWinterDays, c.fertilizeGrowingDays, c.mistDays, c.repotDays, c.pruneDays,
+                       d.water, d.fertilize, d.repot, d.mist, d.prune
                 FROM plant p LEFT JOIN careProfile c ON c.plantId = p.id
+                LEFT JOIN LATERAL (
+                    SELECT max(day) FILTER (WHERE task = 'water') AS water, max(day) FILTER (WHERE task = 'fertilize') AS fertilize,
+                           max(day) FILTER (WHERE task = 'repot') AS repot, max(day) FILTER (WHERE task = 'mist') AS mist,
+                           max(day) FILTER (WHERE task = 'prune') AS prune
+                    FROM careLastDone WHERE careLastDone.plantId = p.id
+                ) d ON true
                 WHERE (\(plantId)::bigint IS NULL OR p.id = \(plantId))
                     AND (\(room)::text IS NULL OR lower(p.room) = lower(\(room)::text))
                 ORDER BY p.id
                 """, logger: self.logger)
-            for try await (id, uuid, name, room, created, hasProfile, water, winter, fertilize, mist, repot, prune)
-                in plants.decode((Int64, String, String, String?, PostgresInstant, Bool, Int?, Int?, Int?, Int?, Int?, Int?).self) {
+            typealias Row = (
+                Int64, String, String, String?, PostgresInstant, Bool, Int?, Int?, Int?, Int?, Int?, Int?,
+                PostgresDay?, PostgresDay?, PostgresDay?, PostgresDay?, PostgresDay?
+            )
+            for try await (id, uuid, name, room, created, hasProfile, water, winter, fertilize, mist, repot, prune, doneWater,
+                           doneFertilize, doneRepot, doneMist, donePrune) in plants.decode(Row.self) {
+                let lastDone = PerTask(doneWater?.day, doneFertilize?.day, doneRepot?.day, doneMist?.day, donePrune?.day)
                 assembler.addPlant(
                     id: id, uuid: uuid, displayName: name, room: room, createdAt: created.date,
                     profile: hasProfile
                         ? CareStateAssembler.ProfileIntervals(
                             waterGrowingDays: water, waterWinterDays: winter, fertilizeGrowingDays: fertilize, mistDays: mist,
                             repotDays: repot, pruneDays: prune
-                        ) : nil
+                        ) : nil,
+                    lastDone: lastDone
                 )
             }
             return assembler.states

@@ -51,7 +51,9 @@ extension PostgresStore {
             record.photoSHA256 = photo?.sha256
             record.id = try await Self.insertIdentification(record, on: connection, logger: self.logger)
             if let recheck {
-                try await Self.queueRecheck(recheck, identificationId: record.id, saved: target != nil, now: now, on: connection, logger: self.logger)
+                try await Self.queueRecheck(
+                    recheck, identificationId: record.id, saved: target != nil, now: now, on: connection, logger: self.logger
+                )
             }
             return record
         }

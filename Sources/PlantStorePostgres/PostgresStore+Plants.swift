@@ -278,12 +278,17 @@ extension PostgresStore: PlantsStore {
 // MARK: - Rows and statements the other parts reuse
 
 extension PostgresStore {
-    /// Runs `body` in a transaction on a leased connection, mapping errors as ``withConnection(_:_:)``.
+    /// Runs `body` in a transaction on a leased connection, mapping errors as ``withConnection(_:_:)`` except a violated
+    /// constraint, which becomes ``StoreError/invalid(_:)`` as in the SQLite store.
     func inTransaction<Result: Sendable>(
         _ operation: String, _ body: (PostgresConnection) async throws -> Result
     ) async throws(StoreError) -> Result {
         try await withConnection(operation) { connection in
-            try await connection.withTransaction(logger: self.logger) { connection in try await body(connection) }
+            do {
+                return try await connection.withTransaction(logger: self.logger) { connection in try await body(connection) }
+            } catch {
+                throw PostgresErrors.refusedChange(error, location: self.location) ?? error
+            }
         }
     }
 

@@ -125,6 +125,20 @@ func sampleIdentification(_ species: String, at date: Date) -> Identification {
                 try await store.addPlant(NewPlant(name: String(repeating: "x", count: 10_000)), profile: .fixture(), photo: nil, now: now)
             }
             #expect(try await store.plantCount() == entries.count + 1)
+            // What the schema refuses is refused alike: a care profile out of range, a confirmed species left blank.
+            for (plant, profile) in [
+                (NewPlant(name: "Dry"), CareProfile.fixture(water: 0)),
+                (NewPlant(name: "Odd", confirmation: SpeciesConfirmation(species: " ", source: .name)), CareProfile.fixture()),
+            ] {
+                let error = await #expect(throws: StoreError.self) {
+                    try await store.addPlant(plant, profile: profile, photo: nil, now: now)
+                }
+                guard case .invalid? = error else {
+                    Issue.record("expected an invalid-input error, got \(String(describing: error))")
+                    continue
+                }
+            }
+            #expect(try await store.plantCount() == entries.count + 1)
         }
     }
 
@@ -434,6 +448,45 @@ func sampleIdentification(_ species: String, at date: Date) -> Identification {
             #expect(results.map(\.added).reduce(0, +) == 10)
             #expect(results.map(\.skipped).reduce(0, +) == 10)
             #expect(try await stores[0].plants.plants(room: "hall").count == 10)
+        }
+    }
+
+    @Test(arguments: StateBackend.allCases)
+    func aPlantRemovedWhileAPhotoIsAttachedReleasesItOrRefusesTheAttachment(_ backend: StateBackend) async throws {
+        let now = now
+        try await backend.withTestStores(2) { stores in
+            var attachedCount = 0
+            for round in 0..<20 {
+                let plant = try await stores[0].plants.addPlant(NewPlant(name: "Pot \(round)"), profile: .fixture(), photo: nil, now: now)
+                let photo = storedPhoto(100 + round, at: now)
+                // One replica removes the plant while the other attaches a photo to it (and files an identification under
+                // it): either the attachment comes first and the removal releases the photo, or it finds no plant.
+                async let removal = stores[0].plants.removePlant(id: plant.id)
+                async let attachment: Bool = {
+                    do {
+                        try await stores[1].plants.attachPhoto(photo, toPlant: plant.id, now: now)
+                        return true
+                    } catch StoreError.plantNotFound {
+                        return false
+                    }
+                }()
+                async let filing: Int64?? = {
+                    do {
+                        return try await stores[1].fileIdentification(sampleIdentification("Pilea", at: now), plantId: plant.id, now: now).plantId
+                    } catch StoreError.plantNotFound {
+                        return nil
+                    }
+                }()
+                let (released, attached, filed) = try await (removal, attachment, filing)
+                #expect(released.map(\.sha256) == (attached ? [photo.sha256] : []), "round \(round)")
+                if let filed { #expect(filed == plant.id) }
+                if attached { attachedCount += 1 }
+            }
+            // Nothing is left behind: no photo record without a use, every filed identification unfiled.
+            #expect(try await stores[1].plants.allPhotos().isEmpty)
+            #expect(try await stores[1].plants.plantCount() == 0)
+            #expect(try await stores[0].identifications().allSatisfy { $0.plantId == nil })
+            print("\(backend): \(attachedCount) of 20 attachments came before the removal")
         }
     }
 }

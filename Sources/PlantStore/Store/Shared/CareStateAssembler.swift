@@ -61,9 +61,11 @@ package struct CareStateAssembler {
     }
 
     /// Adds the state of the next plant (ids ascending); `profile` is `nil` for a plant without a care profile, which
-    /// gets the care guide's fallback intervals.
+    /// gets the care guide's fallback intervals. The last days come from the `lastDone` rows given at the start, or from
+    /// `lastDone` here when a store read them with the plant.
     package mutating func addPlant(
-        id: Int64, uuid: String, displayName: String, room: String?, createdAt: Date, profile: ProfileIntervals?
+        id: Int64, uuid: String, displayName: String, room: String?, createdAt: Date, profile: ProfileIntervals?,
+        lastDone plantLastDone: PerTask<CalendarDay?>? = nil
     ) {
         var intervals = Self.fallback
         if let profile {
@@ -75,7 +77,7 @@ package struct CareStateAssembler {
                 TaskIntervals(growing: profile.pruneDays, rest: nil)
             )
         }
-        var days = PerTask<CalendarDay?>(repeating: nil)
+        var days = plantLastDone ?? PerTask<CalendarDay?>(repeating: nil)
         while doneCursor < lastDone.count && lastDone[doneCursor].plantId < id { doneCursor += 1 }
         while doneCursor < lastDone.count && lastDone[doneCursor].plantId == id {
             days[lastDone[doneCursor].task] = CalendarDay(dayNumber: lastDone[doneCursor].day)
