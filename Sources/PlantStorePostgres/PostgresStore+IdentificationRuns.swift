@@ -15,21 +15,19 @@ extension PostgresStore: StatisticsStore {
         }
         let ranAt = PostgresInstant(run.date), remaining = run.remainingRequests.map { max($0, 0) }
         let keep = Int64(max(retention.maximumCount, 1)), cutoff = PostgresInstant(now.addingTimeInterval(-retention.maximumAge))
-        try await withConnection("log the identification") { connection in
-            try await connection.withTransaction(logger: self.logger) { connection in
-                let rows = try await connection.query("""
-                    INSERT INTO identificationRun (ranAt, strategy, source, cacheHit, apiCalled, remainingRequests, timings)
-                    VALUES (\(ranAt), \(run.strategy), \(run.source.rawValue), \(run.cacheHit), \(run.apiCalled), \(remaining),
-                        \(timings))
-                    RETURNING id
-                    """, logger: self.logger)
-                var newest: Int64 = 0
-                for try await id in rows.decode(Int64.self) { newest = id }
-                // Ids only grow and runs are only dropped oldest first, so everything at or below this id is beyond the count.
-                try await connection.query(
-                    "DELETE FROM identificationRun WHERE id <= \(newest - keep) OR ranAt < \(cutoff)", logger: self.logger
-                )
-            }
+        try await inTransaction("log the identification") { connection in
+            let rows = try await connection.query("""
+                INSERT INTO identificationRun (ranAt, strategy, source, cacheHit, apiCalled, remainingRequests, timings)
+                VALUES (\(ranAt), \(run.strategy), \(run.source.rawValue), \(run.cacheHit), \(run.apiCalled), \(remaining),
+                    \(timings))
+                RETURNING id
+                """, logger: self.logger)
+            var newest: Int64 = 0
+            for try await id in rows.decode(Int64.self) { newest = id }
+            // Ids only grow and runs are only dropped oldest first, so everything at or below this id is beyond the count.
+            try await connection.query(
+                "DELETE FROM identificationRun WHERE id <= \(newest - keep) OR ranAt < \(cutoff)", logger: self.logger
+            )
         }
     }
 

@@ -18,23 +18,21 @@ extension PostgresStore {
             }
         }
         guard !rows.isEmpty else { return }
-        try await withConnection("remember the names Pl@ntNet gave") { connection in
-            try await connection.withTransaction(logger: self.logger) { connection in
-                for (key, item, names) in rows {
-                    try await connection.query("""
-                        INSERT INTO learnedSpecies
-                            (speciesKey, language, binomial, commonNames, family, gbifId, powoId, learnedAt)
-                        VALUES (\(key), \(item.language), \(item.binomial), \(names), \(item.family), \(item.gbifId),
-                            \(item.powoId), \(PostgresInstant(item.learnedAt)))
-                        ON CONFLICT (speciesKey, language) DO UPDATE SET binomial = excluded.binomial,
-                            commonNames = CASE WHEN json_array_length(excluded.commonNames::json) > 0
-                                THEN excluded.commonNames ELSE learnedSpecies.commonNames END,
-                            family = coalesce(excluded.family, learnedSpecies.family),
-                            gbifId = coalesce(excluded.gbifId, learnedSpecies.gbifId),
-                            powoId = coalesce(excluded.powoId, learnedSpecies.powoId),
-                            learnedAt = excluded.learnedAt
-                        """, logger: self.logger)
-                }
+        try await inTransaction("remember the names Pl@ntNet gave") { connection in
+            for (key, item, names) in rows {
+                try await connection.query("""
+                    INSERT INTO learnedSpecies
+                        (speciesKey, language, binomial, commonNames, family, gbifId, powoId, learnedAt)
+                    VALUES (\(key), \(item.language), \(item.binomial), \(names), \(item.family), \(item.gbifId),
+                        \(item.powoId), \(PostgresInstant(item.learnedAt)))
+                    ON CONFLICT (speciesKey, language) DO UPDATE SET binomial = excluded.binomial,
+                        commonNames = CASE WHEN json_array_length(excluded.commonNames::json) > 0
+                            THEN excluded.commonNames ELSE learnedSpecies.commonNames END,
+                        family = coalesce(excluded.family, learnedSpecies.family),
+                        gbifId = coalesce(excluded.gbifId, learnedSpecies.gbifId),
+                        powoId = coalesce(excluded.powoId, learnedSpecies.powoId),
+                        learnedAt = excluded.learnedAt
+                    """, logger: self.logger)
             }
         }
     }

@@ -119,7 +119,7 @@ extension PostgresStore: HistoryStore {
 
     public func claimRecheck(_ id: Int64, now: Date, lease: TimeInterval, claimant: String) async throws(StoreError) -> Bool {
         let until = PostgresInstant(now.addingTimeInterval(lease)), now = PostgresInstant(now)
-        return try await withConnection("claim a re-check") { connection in
+        return try await inTransaction("claim a re-check") { connection in
             // One statement: the lease is checked on the row's newest version, so of replicas racing only one wins.
             let claimed = try await self.returnsRow(connection.query("""
                 UPDATE recheck SET claimedUntil = \(until), claimedBy = \(claimant), attempts = attempts + 1
@@ -145,7 +145,7 @@ extension PostgresStore: HistoryStore {
     }
 
     public func releaseRecheck(_ id: Int64) async throws(StoreError) {
-        try await withConnection("release a re-check") { connection in
+        try await inTransaction("release a re-check") { connection in
             _ = try await connection.query("""
                 UPDATE recheck SET claimedUntil = NULL, claimedBy = NULL, attempts = greatest(attempts - 1, 0)
                 WHERE id = \(id) AND state = 'queued'
@@ -156,19 +156,17 @@ extension PostgresStore: HistoryStore {
     @discardableResult
     public func failRecheck(_ id: Int64, reason: String, now: Date) async throws(StoreError) -> [StoredPhoto] {
         let limit = CollectionDatabase.recheckAttemptLimit
-        return try await withConnection("record a failed re-check") { connection in
-            try await connection.withTransaction(logger: self.logger) { connection in
-                let rows = try await connection.query("""
-                    UPDATE recheck SET claimedUntil = NULL, claimedBy = NULL, lastError = \(String(reason.prefix(500))),
-                        state = CASE WHEN attempts >= \(limit) THEN 'failed' ELSE 'queued' END,
-                        finishedAt = CASE WHEN attempts >= \(limit) THEN \(PostgresInstant(now)) ELSE NULL END
-                    WHERE id = \(id) AND state = 'queued'
-                    RETURNING state
-                    """, logger: self.logger)
-                var state: String?
-                for try await value in rows.decode(String.self) { state = value }
-                return state == "failed" ? try await self.releasePhotos(ofRecheck: id, on: connection) : []
-            }
+        return try await inTransaction("record a failed re-check") { connection in
+            let rows = try await connection.query("""
+                UPDATE recheck SET claimedUntil = NULL, claimedBy = NULL, lastError = \(String(reason.prefix(500))),
+                    state = CASE WHEN attempts >= \(limit) THEN 'failed' ELSE 'queued' END,
+                    finishedAt = CASE WHEN attempts >= \(limit) THEN \(PostgresInstant(now)) ELSE NULL END
+                WHERE id = \(id) AND state = 'queued'
+                RETURNING state
+                """, logger: self.logger)
+            var state: String?
+            for try await value in rows.decode(String.self) { state = value }
+            return state == "failed" ? try await self.releasePhotos(ofRecheck: id, on: connection) : []
         }
     }
 
@@ -177,59 +175,55 @@ extension PostgresStore: HistoryStore {
         var answer = answer
         answer.date = answer.date.roundedToMilliseconds
         let recorded = answer
-        return try await withConnection("record a re-check's answer") { connection in
-            try await connection.withTransaction(logger: self.logger) { connection -> RecheckCompletion? in
-                // The item's row lock: a replica recording the same answer waits, then finds it no longer queued.
-                let rows = try await connection.query("""
-                    SELECT r.identificationId,
-                        (SELECT photoSHA256 FROM recheckPhoto WHERE recheckId = r.id ORDER BY position LIMIT 1)
-                    FROM recheck r WHERE r.id = \(id) AND r.state = 'queued' FOR UPDATE
-                    """, logger: self.logger)
-                var found: (Int64, String?)?
-                for try await row in rows.decode((Int64, String?).self) { found = row }
-                guard let (identificationId, firstPhoto) = found,
-                    let original = try await Self.identification(id: identificationId, on: connection, logger: self.logger)
-                else { return nil }
-                // The answer keeps its photo only where the plant keeps it too; an unsaved identification's photos go.
-                var keepsPhoto = false
-                if let plantId = original.plantId, let firstPhoto {
-                    keepsPhoto = try await self.returnsRow(connection.query("""
-                        SELECT 1 FROM plantPhoto WHERE plantId = \(plantId) AND photoSHA256 = \(firstPhoto)
-                        """, logger: self.logger))
-                }
-                var result = FiledIdentification(
-                    id: 0, uuid: UUID().uuidString.lowercased(), plantId: original.plantId,
-                    photoSHA256: keepsPhoto ? firstPhoto : nil, identification: recorded, chosenSpecies: nil,
-                    recheckOf: original.id
-                )
-                result.id = try await Self.insertIdentification(result, on: connection, logger: self.logger)
-                try await connection.query("""
-                    UPDATE recheck SET state = 'done', resultId = \(result.id), finishedAt = \(PostgresInstant(now)),
-                        claimedUntil = NULL, claimedBy = NULL, lastError = NULL
-                    WHERE id = \(id)
-                    """, logger: self.logger)
-                let suggestion = try await self.suggest(.recheck, answer: result, previous: original, now: now, on: connection)
-                let released = try await self.releasePhotos(ofRecheck: id, on: connection)
-                return RecheckCompletion(result: result, suggestion: suggestion, releasedPhotos: released)
+        return try await inTransaction("record a re-check's answer") { connection -> RecheckCompletion? in
+            // The item's row lock: a replica recording the same answer waits, then finds it no longer queued.
+            let rows = try await connection.query("""
+                SELECT r.identificationId,
+                    (SELECT photoSHA256 FROM recheckPhoto WHERE recheckId = r.id ORDER BY position LIMIT 1)
+                FROM recheck r WHERE r.id = \(id) AND r.state = 'queued' FOR UPDATE
+                """, logger: self.logger)
+            var found: (Int64, String?)?
+            for try await row in rows.decode((Int64, String?).self) { found = row }
+            guard let (identificationId, firstPhoto) = found,
+                let original = try await Self.identification(id: identificationId, on: connection, logger: self.logger)
+            else { return nil }
+            // The answer keeps its photo only where the plant keeps it too; an unsaved identification's photos go.
+            var keepsPhoto = false
+            if let plantId = original.plantId, let firstPhoto {
+                keepsPhoto = try await self.returnsRow(connection.query("""
+                    SELECT 1 FROM plantPhoto WHERE plantId = \(plantId) AND photoSHA256 = \(firstPhoto)
+                    """, logger: self.logger))
             }
+            var result = FiledIdentification(
+                id: 0, uuid: UUID().uuidString.lowercased(), plantId: original.plantId,
+                photoSHA256: keepsPhoto ? firstPhoto : nil, identification: recorded, chosenSpecies: nil,
+                recheckOf: original.id
+            )
+            result.id = try await Self.insertIdentification(result, on: connection, logger: self.logger)
+            try await connection.query("""
+                UPDATE recheck SET state = 'done', resultId = \(result.id), finishedAt = \(PostgresInstant(now)),
+                    claimedUntil = NULL, claimedBy = NULL, lastError = NULL
+                WHERE id = \(id)
+                """, logger: self.logger)
+            let suggestion = try await self.suggest(.recheck, answer: result, previous: original, now: now, on: connection)
+            let released = try await self.releasePhotos(ofRecheck: id, on: connection)
+            return RecheckCompletion(result: result, suggestion: suggestion, releasedPhotos: released)
         }
     }
 
     public func expireRechecks(now: Date) async throws(StoreError) -> (expired: Int, released: [StoredPhoto]) {
-        try await withConnection("expire old re-checks") { connection in
-            try await connection.withTransaction(logger: self.logger) { connection in
-                let rows = try await connection.query("""
-                    UPDATE recheck SET state = 'expired', finishedAt = \(PostgresInstant(now)), claimedUntil = NULL,
-                        claimedBy = NULL
-                    WHERE state = 'queued' AND expiresAt IS NOT NULL AND expiresAt <= \(PostgresInstant(now))
-                    RETURNING id
-                    """, logger: self.logger)
-                var ids: [Int64] = []
-                for try await id in rows.decode(Int64.self) { ids.append(id) }
-                var released: [StoredPhoto] = []
-                for id in ids.sorted() { released += try await self.releasePhotos(ofRecheck: id, on: connection) }
-                return (ids.count, released)
-            }
+        try await inTransaction("expire old re-checks") { connection in
+            let rows = try await connection.query("""
+                UPDATE recheck SET state = 'expired', finishedAt = \(PostgresInstant(now)), claimedUntil = NULL,
+                    claimedBy = NULL
+                WHERE state = 'queued' AND expiresAt IS NOT NULL AND expiresAt <= \(PostgresInstant(now))
+                RETURNING id
+                """, logger: self.logger)
+            var ids: [Int64] = []
+            for try await id in rows.decode(Int64.self) { ids.append(id) }
+            var released: [StoredPhoto] = []
+            for id in ids.sorted() { released += try await self.releasePhotos(ofRecheck: id, on: connection) }
+            return (ids.count, released)
         }
     }
 
@@ -245,33 +239,31 @@ extension PostgresStore: HistoryStore {
     }
 
     public func adoptRecheck(from unsavedId: Int64, to filedId: Int64) async throws(StoreError) {
-        try await withConnection("move a re-check to a saved plant") { connection in
-            try await connection.withTransaction(logger: self.logger) { connection in
-                let targets = try await connection.query(
-                    "SELECT plantId FROM identification WHERE id = \(filedId) FOR UPDATE", logger: self.logger
-                )
-                var targetPlant: Int64?
-                for try await plantId in targets.decode(Int64?.self) { targetPlant = plantId }
-                guard let targetPlant else {
-                    throw StoreError.invalid("Identification \(filedId) is not filed under a plant.")
-                }
-                let sources = try await connection.query("""
-                    SELECT plantId IS NULL AND NOT EXISTS (SELECT 1 FROM recheck WHERE identificationId = \(filedId))
-                    FROM identification WHERE id = \(unsavedId) FOR UPDATE
-                    """, logger: self.logger)
-                var adoptable = false
-                for try await value in sources.decode(Bool.self) { adoptable = value }
-                guard adoptable else { return }
-                try await connection.query(
-                    "UPDATE recheck SET identificationId = \(filedId), expiresAt = NULL WHERE identificationId = \(unsavedId)",
-                    logger: self.logger
-                )
-                try await connection.query(
-                    "UPDATE identification SET recheckOf = \(filedId), plantId = \(targetPlant) WHERE recheckOf = \(unsavedId)",
-                    logger: self.logger
-                )
-                try await connection.query("DELETE FROM identification WHERE id = \(unsavedId)", logger: self.logger)
+        try await inTransaction("move a re-check to a saved plant") { connection in
+            let targets = try await connection.query(
+                "SELECT plantId FROM identification WHERE id = \(filedId) FOR UPDATE", logger: self.logger
+            )
+            var targetPlant: Int64?
+            for try await plantId in targets.decode(Int64?.self) { targetPlant = plantId }
+            guard let targetPlant else {
+                throw StoreError.invalid("Identification \(filedId) is not filed under a plant.")
             }
+            let sources = try await connection.query("""
+                SELECT plantId IS NULL AND NOT EXISTS (SELECT 1 FROM recheck WHERE identificationId = \(filedId))
+                FROM identification WHERE id = \(unsavedId) FOR UPDATE
+                """, logger: self.logger)
+            var adoptable = false
+            for try await value in sources.decode(Bool.self) { adoptable = value }
+            guard adoptable else { return }
+            try await connection.query(
+                "UPDATE recheck SET identificationId = \(filedId), expiresAt = NULL WHERE identificationId = \(unsavedId)",
+                logger: self.logger
+            )
+            try await connection.query(
+                "UPDATE identification SET recheckOf = \(filedId), plantId = \(targetPlant) WHERE recheckOf = \(unsavedId)",
+                logger: self.logger
+            )
+            try await connection.query("DELETE FROM identification WHERE id = \(unsavedId)", logger: self.logger)
         }
     }
 
@@ -331,23 +323,21 @@ extension PostgresStore {
         var answer = answer
         answer.date = answer.date.roundedToMilliseconds
         let recorded = answer
-        return try await withConnection("file a re-scoring") { connection in
-            try await connection.withTransaction(logger: self.logger) { connection in
-                guard let plantId = original.plantId,
-                    try await self.returnsRow(connection.query("SELECT 1 FROM plant WHERE id = \(plantId)", logger: self.logger))
-                else {
-                    throw StoreError.invalid("Identification \(original.id) is not filed under a plant.")
-                }
-                let photoKept = try await self.returnsRow(
-                    connection.query("SELECT 1 FROM photo WHERE sha256 = \(photoSHA256)", logger: self.logger)
-                )
-                var result = FiledIdentification(
-                    id: 0, uuid: UUID().uuidString.lowercased(), plantId: plantId, photoSHA256: photoKept ? photoSHA256 : nil,
-                    identification: recorded, chosenSpecies: nil, recheckOf: original.id
-                )
-                result.id = try await Self.insertIdentification(result, on: connection, logger: self.logger)
-                return (result, try await self.suggest(.rescore, answer: result, previous: original, now: now, on: connection))
+        return try await inTransaction("file a re-scoring") { connection in
+            guard let plantId = original.plantId,
+                try await self.returnsRow(connection.query("SELECT 1 FROM plant WHERE id = \(plantId)", logger: self.logger))
+            else {
+                throw StoreError.invalid("Identification \(original.id) is not filed under a plant.")
             }
+            let photoKept = try await self.returnsRow(
+                connection.query("SELECT 1 FROM photo WHERE sha256 = \(photoSHA256)", logger: self.logger)
+            )
+            var result = FiledIdentification(
+                id: 0, uuid: UUID().uuidString.lowercased(), plantId: plantId, photoSHA256: photoKept ? photoSHA256 : nil,
+                identification: recorded, chosenSpecies: nil, recheckOf: original.id
+            )
+            result.id = try await Self.insertIdentification(result, on: connection, logger: self.logger)
+            return (result, try await self.suggest(.rescore, answer: result, previous: original, now: now, on: connection))
         }
     }
 
@@ -409,52 +399,50 @@ extension PostgresStore {
     public func resolveSuggestion(_ id: Int64, accept: Bool, species: String?, profile: CareProfile?, now: Date)
         async throws(StoreError) -> SpeciesSuggestion {
         let now = now.roundedToMilliseconds
-        return try await withConnection("settle a species suggestion") { connection in
-            try await connection.withTransaction(logger: self.logger) { connection in
-                // The suggestion's row lock: of two replicas settling it, the second finds it settled.
-                let rows = try await connection.query(
-                    "SELECT \(unescaped: Self.suggestionColumns) FROM speciesSuggestion WHERE id = \(id) FOR UPDATE",
-                    logger: self.logger
+        return try await inTransaction("settle a species suggestion") { connection in
+            // The suggestion's row lock: of two replicas settling it, the second finds it settled.
+            let rows = try await connection.query(
+                "SELECT \(unescaped: Self.suggestionColumns) FROM speciesSuggestion WHERE id = \(id) FOR UPDATE",
+                logger: self.logger
+            )
+            guard let suggestion = try await Self.suggestions(rows).first else {
+                throw StoreError.invalid(
+                    "No species suggestion with id \(id). `plantguide recheck list` shows the open ones."
                 )
-                guard let suggestion = try await Self.suggestions(rows).first else {
-                    throw StoreError.invalid(
-                        "No species suggestion with id \(id). `plantguide recheck list` shows the open ones."
-                    )
-                }
-                guard suggestion.resolution == nil else {
-                    throw StoreError.invalid("Suggestion \(id) was already \(suggestion.resolution?.rawValue ?? "settled").")
-                }
-                if accept {
-                    guard let plant = try await Self.plant(
-                        id: suggestion.plantId, lock: "FOR NO KEY UPDATE", on: connection, logger: self.logger
-                    ) else { throw StoreError.plantNotFound(suggestion.plantId) }
-                    let accepted = SuggestionRule.accepting(suggestion, species: species, plant: plant, now: now)
-                    try await connection.query("""
-                        UPDATE plant SET name = \(accepted.name), species = \(accepted.species),
-                            updatedAt = \(PostgresInstant(accepted.updatedAt))
-                        WHERE id = \(plant.id)
-                        """, logger: self.logger)
-                    if let profile { try await Self.setProfile(profile, plantId: plant.id, on: connection, logger: self.logger) }
-                    // Taking the suggestion confirms the species: the plant's photos become exemplars of it.
-                    try await Self.recordConfirmation(
-                        SpeciesConfirmation(species: accepted.species ?? suggestion.suggestedSpecies, source: .identification),
-                        plantId: plant.id, at: now, on: connection, logger: self.logger
-                    )
-                    try await connection.query("""
-                        UPDATE identification SET chosenSpecies = \(suggestion.suggestedSpecies)
-                        WHERE id = \(suggestion.identificationId)
-                        """, logger: self.logger)
-                }
-                try await connection.query("""
-                    UPDATE speciesSuggestion
-                    SET resolution = \(accept ? "accepted" : "dismissed"), resolvedAt = \(PostgresInstant(now))
-                    WHERE id = \(id)
-                    """, logger: self.logger)
-                var settled = suggestion
-                settled.resolution = accept ? .accepted : .dismissed
-                settled.resolvedAt = now
-                return settled
             }
+            guard suggestion.resolution == nil else {
+                throw StoreError.invalid("Suggestion \(id) was already \(suggestion.resolution?.rawValue ?? "settled").")
+            }
+            if accept {
+                guard let plant = try await Self.plant(
+                    id: suggestion.plantId, lock: "FOR NO KEY UPDATE", on: connection, logger: self.logger
+                ) else { throw StoreError.plantNotFound(suggestion.plantId) }
+                let accepted = SuggestionRule.accepting(suggestion, species: species, plant: plant, now: now)
+                try await connection.query("""
+                    UPDATE plant SET name = \(accepted.name), species = \(accepted.species),
+                        updatedAt = \(PostgresInstant(accepted.updatedAt))
+                    WHERE id = \(plant.id)
+                    """, logger: self.logger)
+                if let profile { try await Self.setProfile(profile, plantId: plant.id, on: connection, logger: self.logger) }
+                // Taking the suggestion confirms the species: the plant's photos become exemplars of it.
+                try await Self.recordConfirmation(
+                    SpeciesConfirmation(species: accepted.species ?? suggestion.suggestedSpecies, source: .identification),
+                    plantId: plant.id, at: now, on: connection, logger: self.logger
+                )
+                try await connection.query("""
+                    UPDATE identification SET chosenSpecies = \(suggestion.suggestedSpecies)
+                    WHERE id = \(suggestion.identificationId)
+                    """, logger: self.logger)
+            }
+            try await connection.query("""
+                UPDATE speciesSuggestion
+                SET resolution = \(accept ? "accepted" : "dismissed"), resolvedAt = \(PostgresInstant(now))
+                WHERE id = \(id)
+                """, logger: self.logger)
+            var settled = suggestion
+            settled.resolution = accept ? .accepted : .dismissed
+            settled.resolvedAt = now
+            return settled
         }
     }
 

@@ -59,7 +59,7 @@ extension PostgresStore: RecognitionStore {
         async throws(StoreError) {
         try EmbeddingRules.validate(vector)
         let bytes = HalfPrecision.bytes(of: vector), createdAt = PostgresInstant(now)
-        try await withConnection("store a photo's embedding") { connection in
+        try await inTransaction("store a photo's embedding") { connection in
             // One statement: the photo's existence and the write are one step (a photo deleted meanwhile fails the key).
             let rows = try await connection.query("""
                 INSERT INTO photoEmbedding (photoSHA256, model, modelChecksum, dimension, vector, createdAt)

@@ -122,9 +122,10 @@ extension TestStore {
             #expect(try await stores[0].statistics.identificationRuns(last: 100).map { $0.timings["total"] } == [99])
             // The schema refuses a run that both hit the cache and called Pl@ntNet.
             let impossible = IdentificationRun(date: later, strategy: "api", source: .cache, cacheHit: true, apiCalled: true, timings: [:])
-            await #expect(throws: StoreError.self) {
+            let refused = await #expect(throws: StoreError.self) {
                 try await stores[0].statistics.recordIdentificationRun(impossible, now: later, retention: retention)
             }
+            #expect(refused?.description.hasPrefix("The collection refused the change") == true, "\(String(describing: refused))")
             #expect(try await stores[1].statistics.identificationRuns(last: 100).count == 1)
         }
     }
