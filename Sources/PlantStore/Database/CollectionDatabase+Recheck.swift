@@ -24,6 +24,13 @@ public struct RecheckCompletion: Sendable, Hashable {
     public var suggestion: SpeciesSuggestion?
     /// Photos nothing uses any more (those of an identification that was not saved), whose files may go.
     public var releasedPhotos: [StoredPhoto]
+
+    /// What recording an answer did, as a store reports it.
+    package init(result: FiledIdentification, suggestion: SpeciesSuggestion?, releasedPhotos: [StoredPhoto]) {
+        self.result = result
+        self.suggestion = suggestion
+        self.releasedPhotos = releasedPhotos
+    }
 }
 
 /// An identification of a plant that re-scoring with another model can redo: the plant's latest on-device answer and
@@ -33,6 +40,13 @@ public struct RescoreCandidate: Sendable, Hashable {
     public var identification: FiledIdentification
     /// The stored photo to classify again.
     public var photoSHA256: String
+
+    /// A candidate as a store reads it.
+    package init(plant: Plant, identification: FiledIdentification, photoSHA256: String) {
+        self.plant = plant
+        self.identification = identification
+        self.photoSHA256 = photoSHA256
+    }
 }
 
 /// How many items of the re-check queue are in each state, and how many suggestions wait for the owner.
@@ -42,6 +56,15 @@ public struct RecheckSummary: Sendable, Hashable, Codable {
     public var failed: Int
     public var expired: Int
     public var openSuggestions: Int
+
+    /// Counts as a store reads them.
+    package init(queued: Int, done: Int, failed: Int, expired: Int, openSuggestions: Int) {
+        self.queued = queued
+        self.done = done
+        self.failed = failed
+        self.expired = expired
+        self.openSuggestions = openSuggestions
+    }
 }
 
 extension CollectionDatabase {
@@ -350,12 +373,10 @@ extension CollectionDatabase {
     private static func suggest(
         _ kind: SpeciesSuggestion.Kind, answer: FiledIdentification, previous: FiledIdentification, now: Date, db: Database
     ) throws -> SpeciesSuggestion? {
-        guard let plantId = answer.plantId, let best = answer.identification.best,
-            best.confidence >= suggestionMinimumConfidence,
-            let plant = try Plant.fetchOne(db, key: plantId)
+        guard let plantId = answer.plantId, let plant = try Plant.fetchOne(db, key: plantId),
+            let proposal = SuggestionRule.proposal(answer: answer.identification, previous: previous, plantSpecies: plant.species)
         else { return nil }
-        let current = plant.species ?? previous.chosenSpecies ?? previous.identification.best?.scientificName
-        if let current, sameSpecies(current, best.scientificName) { return nil }
+        let current = proposal.currentSpecies, best = proposal.best
         try db.execute(sql: """
             UPDATE speciesSuggestion SET resolution = 'superseded', resolvedAt = ? WHERE plantId = ? AND resolution IS NULL
             """, arguments: [now, plantId])
@@ -366,15 +387,10 @@ extension CollectionDatabase {
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: [
                 plantId, kind.rawValue, answer.id, previous.id, current, previousBest?.scientificName,
-                previousBest.map { min(max($0.confidence, 0), 1) }, previous.identification.model, best.scientificName,
-                min(max(best.confidence, 0), 1), answer.identification.model, now,
+                previousBest.map { SuggestionRule.clamped($0.confidence) }, previous.identification.model, best.scientificName,
+                SuggestionRule.clamped(best.confidence), answer.identification.model, now,
             ])
         return try SpeciesSuggestion.fetchOne(db, sql: "SELECT * FROM speciesSuggestion WHERE id = ?", arguments: [db.lastInsertedRowID])
-    }
-
-    /// Whether two scientific names are the same species (authorship and case aside).
-    static func sameSpecies(_ first: String, _ second: String) -> Bool {
-        ScientificName(parsing: first).binomial.lowercased() == ScientificName(parsing: second).binomial.lowercased()
     }
 
     /// Suggestions waiting for the owner (of one plant when `plantId` is given), newest first; with `includeResolved`,
@@ -418,11 +434,9 @@ extension CollectionDatabase {
                 throw StoreError.invalid("Suggestion \(id) was already \(suggestion.resolution?.rawValue ?? "settled").")
             }
             if accept {
-                guard var plant = try Plant.fetchOne(db, key: suggestion.plantId) else { throw StoreError.plantNotFound(suggestion.plantId) }
-                let newSpecies = species.nonEmpty ?? suggestion.suggestedSpecies
-                if plant.name == plant.species || suggestion.currentSpecies.map({ plant.name == $0 }) == true { plant.name = newSpecies }
-                plant.species = newSpecies
-                plant.updatedAt = max(now, plant.createdAt)
+                guard let stored = try Plant.fetchOne(db, key: suggestion.plantId) else { throw StoreError.plantNotFound(suggestion.plantId) }
+                let plant = SuggestionRule.accepting(suggestion, species: species, plant: stored, now: now)
+                let newSpecies = plant.species ?? suggestion.suggestedSpecies
                 try plant.update(db)
                 if let profile { try CareProfileRow(plantId: plant.id, profile: profile).save(db) }
                 // Taking the suggestion confirms the species: the plant's photos become exemplars of it.

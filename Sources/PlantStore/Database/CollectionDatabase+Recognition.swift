@@ -36,6 +36,14 @@ public struct EmbeddingCoverage: Sendable, Hashable, Codable {
     public var stale: Int
     /// With no embedding at all.
     public var missing: Int
+
+    /// Counts as a store reads them.
+    package init(photos: Int, current: Int, stale: Int, missing: Int) {
+        self.photos = photos
+        self.current = current
+        self.stale = stale
+        self.missing = missing
+    }
 }
 
 extension CollectionDatabase {
@@ -86,9 +94,7 @@ extension CollectionDatabase {
 
     /// Stores (or replaces) a photo's embedding, as float16, tagged with the model that made it.
     public func setEmbedding(_ vector: [Float], model: EmbeddingModel, forPhoto sha256: String, now: Date) throws(StoreError) {
-        guard !vector.isEmpty, vector.count <= 65_536, vector.allSatisfy(\.isFinite) else {
-            throw .invalid("An embedding needs 1 to 65,536 finite numbers.")
-        }
+        try EmbeddingRules.validate(vector)
         try write("store a photo's embedding") { db in
             guard try StoredPhoto.exists(db, key: sha256) else { throw StoreError.invalid("There is no photo \(sha256.prefix(12)).") }
             try db.execute(

@@ -3,9 +3,9 @@ import Foundation
 
 /// Embeddings are stored as IEEE float16 (little-endian), half the size of float32 and precise enough for cosine
 /// similarity (a relative error of at most 2⁻¹¹ per number).
-enum HalfPrecision {
+package enum HalfPrecision {
     /// `values` as float16 bytes, little-endian.
-    static func bytes(of values: [Float]) -> Data {
+    package static func bytes(of values: [Float]) -> Data {
         var halves = [UInt16](repeating: 0, count: values.count)
         values.withUnsafeBufferPointer { source in
             halves.withUnsafeMutableBufferPointer { destination in
@@ -17,7 +17,7 @@ enum HalfPrecision {
     }
 
     /// The float32 values of float16 `bytes` (little-endian); `nil` when the byte count is odd.
-    static func floats(from bytes: Data) -> [Float]? {
+    package static func floats(from bytes: Data) -> [Float]? {
         guard bytes.count % 2 == 0 else { return nil }
         let count = bytes.count / 2
         var halves = [UInt16](repeating: 0, count: count)

@@ -97,21 +97,21 @@ extension FiledIdentification: FetchableRecord, PersistableRecord {
 
 /// Stage timings as a column holds them: a JSON object of milliseconds by ``IdentificationStage`` raw value, rounded
 /// to the microsecond.
-enum StageTimingsColumn {
-    static func encode(_ timings: [String: Double]) throws -> String {
+package enum StageTimingsColumn {
+    package static func encode(_ timings: [String: Double]) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         return String(decoding: try encoder.encode(kept(timings)), as: UTF8.self)
     }
 
     /// What is kept of `timings`: the known stages, rounded to the microsecond.
-    static func kept(_ timings: [String: Double]) -> [String: Double] {
+    package static func kept(_ timings: [String: Double]) -> [String: Double] {
         timings.stageTimings.mapValues { ($0 * 1000).rounded() / 1000 }
     }
 
     /// The timings in `text`; none for `NULL` (identifications filed before timings were kept) or a value that
     /// does not read as timings, which is left out rather than failing the whole history.
-    static func decode(_ text: String?) -> [String: Double] {
+    package static func decode(_ text: String?) -> [String: Double] {
         guard let text, let timings = try? JSONDecoder().decode([String: Double].self, from: Data(text.utf8)) else { return [:] }
         return timings.stageTimings
     }

@@ -51,6 +51,25 @@ public struct RecheckItem: Sendable, Hashable, Codable, Identifiable {
     public var finishedAt: Date?
     /// The photos to send, in order.
     public var photos: [RecheckPhoto]
+
+    /// An item as a store reads it.
+    package init(
+        id: Int64, identificationId: Int64, plantId: Int64?, reason: RecheckReason, state: RecheckState, queuedAt: Date,
+        expiresAt: Date?, attempts: Int, lastError: String?, resultId: Int64?, finishedAt: Date?, photos: [RecheckPhoto]
+    ) {
+        self.id = id
+        self.identificationId = identificationId
+        self.plantId = plantId
+        self.reason = reason
+        self.state = state
+        self.queuedAt = queuedAt
+        self.expiresAt = expiresAt
+        self.attempts = attempts
+        self.lastError = lastError
+        self.resultId = resultId
+        self.finishedAt = finishedAt
+        self.photos = photos
+    }
 }
 
 extension RecheckItem {
@@ -114,6 +133,29 @@ public struct SpeciesSuggestion: Sendable, Hashable, Codable, Identifiable {
     public var createdAt: Date
     public var resolution: Resolution?
     public var resolvedAt: Date?
+
+    /// A suggestion as a store reads it.
+    package init(
+        id: Int64, plantId: Int64, kind: Kind, identificationId: Int64, previousIdentificationId: Int64?, currentSpecies: String?,
+        previousSpecies: String?, previousConfidence: Double?, previousModel: String?, suggestedSpecies: String,
+        confidence: Double, model: String?, createdAt: Date, resolution: Resolution?, resolvedAt: Date?
+    ) {
+        self.id = id
+        self.plantId = plantId
+        self.kind = kind
+        self.identificationId = identificationId
+        self.previousIdentificationId = previousIdentificationId
+        self.currentSpecies = currentSpecies
+        self.previousSpecies = previousSpecies
+        self.previousConfidence = previousConfidence
+        self.previousModel = previousModel
+        self.suggestedSpecies = suggestedSpecies
+        self.confidence = confidence
+        self.model = model
+        self.createdAt = createdAt
+        self.resolution = resolution
+        self.resolvedAt = resolvedAt
+    }
 
     /// "Pl@ntNet thinks this is Monstera deliciosa (87 %)", or the re-scoring's equivalent.
     public var headline: String {
