@@ -33,18 +33,18 @@ public struct PlantCollection: Sendable {
         self.now = now
     }
 
-    /// Opens the collection in a data directory.
+    /// Opens the collection in a data directory: its photos there, its records in `store`, or in the directory's SQLite
+    /// database when `store` is `nil`.
     public static func open(
         in directory: DataDirectory, encoder: PhotoEncoder, lookup: @escaping @Sendable (String) -> CatalogPlant?,
-        now: @escaping @Sendable () -> Date = { Date() }
+        now: @escaping @Sendable () -> Date = { Date() }, store: (any CollectionStore)? = nil
     ) throws(StoreError) -> PlantCollection {
         let photos = PhotoLibrary(directory: directory, encoder: encoder)
         // Writers that crashed mid-photo left `.partial` files: the day-old ones go.
         photos.removeLeftoverPartialFiles(now: now())
-        return PlantCollection(
-            store: try CollectionDatabase.open(in: directory), photos: photos, careGuide: try CareGuide.bundled(), lookup: lookup,
-            now: now
-        )
+        let records: any CollectionStore
+        if let store { records = store } else { records = try CollectionDatabase.open(in: directory) }
+        return PlantCollection(store: records, photos: photos, careGuide: try CareGuide.bundled(), lookup: lookup, now: now)
     }
 
     /// Adds a plant by catalog species or by free-text name, with its care profile from the guide and

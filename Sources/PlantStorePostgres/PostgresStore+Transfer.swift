@@ -138,3 +138,9 @@ extension PostgresStore: TransferStore {
         }
     }
 }
+
+/// Every part of the collection store is there: plants, care, history, recognition, statistics and transfer.
+extension PostgresStore: CollectionStore {
+    /// The server and database, without the password.
+    public var locationDescription: String { location.description }
+}

@@ -5,6 +5,7 @@ import Logging
 import PlantCatalog
 import PlantGuideCore
 import PlantHTTP
+import PlantStore
 import ServiceLifecycle
 import Synchronization
 
@@ -103,12 +104,15 @@ extension ServerDependencies {
     /// Every capability whose parts are present is on; the rest show as not available yet.
     /// `PLANTGUIDE_HEMISPHERE` in `environment` (`north`, the default, or `south`) decides which months are
     /// the rest season, for care schedules and the catalog's plant pages.
-    /// - Parameter httpClient: the client the server owns for its outgoing calls, from ``makeHTTPClient()``: the
-    ///   application built over these dependencies runs on its event loops and shuts it down when it stops. Without
-    ///   one, the calls use the process's client, which is never shut down.
+    /// - Parameters:
+    ///   - httpClient: the client the server owns for its outgoing calls, from ``makeHTTPClient()``: the application
+    ///     built over these dependencies runs on its event loops and shuts it down when it stops. Without one, the calls
+    ///     use the process's client, which is never shut down.
+    ///   - store: where the collection, accounts and shared state are kept (a PostgreSQL store, for replicas on several
+    ///     machines); the data directory's SQLite database when `nil`. Photos and models stay in the data directory.
     public static func live(
         dataDirectory: URL, environment: [String: String] = ProcessInfo.processInfo.environment,
-        logger: Logger = Logger(label: "plantguide.server"), httpClient: HTTPClient? = nil
+        logger: Logger = Logger(label: "plantguide.server"), httpClient: HTTPClient? = nil, store sharedStore: (any CollectionStore)? = nil
     ) -> ServerDependencies {
         let http = httpClient ?? OutgoingHTTP.processClient
         let directory = DataDirectory(url: dataDirectory)
@@ -124,7 +128,9 @@ extension ServerDependencies {
         let now: @Sendable () -> Date = { Date() }
         // The same setting as the command line's; `plantguide serve` refuses a value that names neither.
         let hemisphere = Hemisphere(environment: environment) ?? .north
-        let store = LiveStore.make(directory: directory, catalog: catalog, hemisphere: hemisphere, now: now, log: log)
+        let store = LiveStore.make(
+            directory: directory, store: sharedStore, catalog: catalog, hemisphere: hemisphere, now: now, log: log
+        )
         // The on-device model is loaded once, and again when Settings changes the model or the threshold.
         let catalogForAnswers = usableCatalog
         let collectionForAnswers = store?.2

@@ -7,16 +7,19 @@ import PlantStore
 
 /// The collection and care schedules over PlantStore's database in the data directory.
 enum LiveStore {
-    /// Opens the collection; `nil` (and a log line) when the database cannot be opened. The collection itself is
-    /// returned too, for the identification layer's learned names and care summaries.
+    /// Opens the collection, its records in `store` (the data directory's SQLite database when `nil`); `nil` (and a log
+    /// line) when the database cannot be opened. The collection itself is returned too, for the identification layer's
+    /// learned names and care summaries.
     static func make(
-        directory: DataDirectory, catalog: PlantCatalog, hemisphere: Hemisphere, now: @escaping @Sendable () -> Date,
-        log: @escaping @Sendable (String) -> Void
+        directory: DataDirectory, store: (any CollectionStore)?, catalog: PlantCatalog, hemisphere: Hemisphere,
+        now: @escaping @Sendable () -> Date, log: @escaping @Sendable (String) -> Void
     ) -> (CollectionCapability, CareCapability, PlantCollection)? {
         var collection: PlantCollection
         do {
             try directory.create()
-            collection = try PlantCollection.open(in: directory, encoder: photoEncoder(), lookup: lookup(catalog), now: now)
+            collection = try PlantCollection.open(
+                in: directory, encoder: photoEncoder(), lookup: lookup(catalog), now: now, store: store
+            )
         } catch {
             log("collection not opened: \(error)")
             return nil
