@@ -162,7 +162,7 @@ let shells: [Target] = [
         name: "PlantGuideCLI",
         dependencies: [
             "PlantGuideCore", "PlantCatalog", "PlantImaging", "PlantClassifier", "PlantNetAPI", "PlantIdentification",
-            "PlantStore", "PlantGuideServer", "PlantNetStub", argumentParser,
+            "PlantStore", "PlantStorePostgres", "PlantGuideServer", "PlantNetStub", argumentParser,
         ],
         swiftSettings: settings
     ),

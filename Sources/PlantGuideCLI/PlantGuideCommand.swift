@@ -1,4 +1,6 @@
 import ArgumentParser
+import Foundation
+import PlantGuideCore
 
 /// The root of the `plantguide` command line. Subcommands live in `Commands/`, one folder per concern.
 public struct PlantGuideCommand: AsyncParsableCommand {
@@ -55,8 +57,26 @@ public enum PlantGuideVersion {
 }
 
 extension PlantGuideCommand {
-    /// Runs the command line with the process's arguments and exits (the executable's entry point).
+    /// Runs the command line with the process's arguments and exits (the executable's entry point). A command that keeps
+    /// its records in the data directory's SQLite database refuses to run while `PLANTGUIDE_DATABASE_URL` names another
+    /// database, rather than writing where the web app does not read.
     public static func runAsMain() async {
-        await main(nil)
+        do {
+            var command = try await asyncParseAsRoot(nil)
+            if command is any UsesDataDirectoryDatabase {
+                let environment = ProcessInfo.processInfo.environment
+                try DatabaseOptions.requireDataDirectoryDatabase(
+                    type(of: command).configuration.commandName ?? "", directory: DataDirectory.resolve(environment: environment),
+                    environment: environment
+                )
+            }
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
     }
 }

@@ -25,6 +25,11 @@ struct ServeCommand: AsyncParsableCommand {
               echo 'a long passphrase' | plantguide serve --set-password
               plantguide serve --host 0.0.0.0 --port 8080       Reachable from your phone (log-in required).
 
+            Several replicas can serve one household or many behind a load balancer when they share a \
+            database: --database postgres://USER@HOST/DATABASE (or PLANTGUIDE_DATABASE_URL) keeps the \
+            collection, accounts, log-ins, the Pl@ntNet quota and cache, settings and recent identifications \
+            there, and the data directory (photos, models) is shared between them; see docs/deploy.md.
+
             Set PLANTGUIDE_HEMISPHERE=south below the equator: it decides which months are winter, for care \
             schedules and the seasons on the catalog's plant pages. An on-device identification that takes \
             longer than 10 s is given up and Pl@ntNet asked instead (when a key is set); \
@@ -46,6 +51,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(help: "Identifications that may wait before new ones are refused with 503.")
     var queueLength = 8
+
+    @OptionGroup var database: DatabaseOptions
 
     @Flag(help: "Read a password from standard input, set it as the owner's (creating account 'owner' if none), and exit.")
     var setPassword = false
@@ -82,15 +89,26 @@ struct ServeCommand: AsyncParsableCommand {
                     + "`plantguide user passwd NAME` changes a password (the last owner stays)."
             )
         }
+        do {
+            try await database.withStore(directory: directory, environment: ProcessInfo.processInfo.environment) { store, sqlite in
+                try await serve(store: store, sqlite: sqlite, directory: directory, console: console)
+            }
+        } catch let error as StoreError {
+            throw ServeCommandError.invalidConfiguration(error.description)
+        }
+    }
+
+    /// Serves over `store` (or, with --set-password, sets the owner's password there and returns).
+    private func serve(
+        store: any AccountsAndCollection, sqlite: CollectionDatabase?, directory: DataDirectory, console: Console
+    ) async throws {
         // Accounts live in the collection database; the single password of earlier versions becomes owner `owner`.
-        let database: CollectionDatabase
         let accountCount: Int
         do {
-            database = try CollectionDatabase.open(in: directory)
-            if try database.importPasswordFile(in: directory, now: Date()) != nil {
+            if try sqlite?.importPasswordFile(in: directory, now: Date()) != nil {
                 console.print("The web password was imported as the owner account 'owner' (log in as owner).")
             }
-            accountCount = try database.userCount()
+            accountCount = try await store.userCount()
         } catch {
             throw ServeCommandError.invalidConfiguration(error.description)
         }
@@ -99,11 +117,11 @@ struct ServeCommand: AsyncParsableCommand {
             guard password.count >= 8 else { throw ServeCommandError.shortPassword }
             let hash = PasswordHash(password: password).encoded
             do {
-                if let owner = try database.users().first(where: { $0.role == .owner }) {
-                    try database.setPassword(user: owner.name, passwordHash: hash, now: Date())
+                if let owner = try await store.users().first(where: { $0.role == .owner }) {
+                    try await store.setPassword(user: owner.name, passwordHash: hash, now: Date())
                     console.print("The password of the owner account '\(owner.name)' was changed; its log-ins have ended.")
                 } else {
-                    _ = try database.addUser(name: "owner", role: .owner, passwordHash: hash, now: Date())
+                    _ = try await store.addUser(name: "owner", role: .owner, passwordHash: hash, now: Date())
                     console.print("The owner account 'owner' was created with this password (log in as owner).")
                 }
             } catch {
@@ -134,7 +152,7 @@ struct ServeCommand: AsyncParsableCommand {
         let httpClient = ServerDependencies.makeHTTPClient()
         let app = try buildApplication(
             configuration: configuration,
-            dependencies: .live(dataDirectory: directory.url, httpClient: httpClient),
+            dependencies: .live(dataDirectory: directory.url, httpClient: httpClient, store: store),
             onServerRunning: { address in
                 console.print("PlantGuide is running at \(address)  (Ctrl-C stops it)")
             }

@@ -51,16 +51,21 @@ enum UserCommandError: Error, CustomStringConvertible {
 
 /// The account commands' shared parts: the database and the password from standard input.
 enum UserCommandSupport {
-    /// Opens the collection database of the data directory, importing the password file of earlier versions.
-    static func open(_ command: String) throws -> (CollectionDatabase, @Sendable () -> Date) {
+    /// Runs `body` with the accounts of the chosen database (--database, PLANTGUIDE_DATABASE_URL, else the data
+    /// directory's), after importing the password file of earlier versions into an SQLite one; a store error is
+    /// wrapped for the command.
+    static func withAccounts<T: Sendable>(
+        _ command: String, _ database: DatabaseOptions, _ body: (any AccountStore, @escaping @Sendable () -> Date) async throws -> T
+    ) async throws -> T {
         let environment = ProcessInfo.processInfo.environment
         let now = try CollectionEnvironment.clock(environment)
         do {
             let directory = DataDirectory.resolve(environment: environment)
-            let database = try CollectionDatabase.open(in: directory)
-            try database.importPasswordFile(in: directory, now: now())
-            return (database, now)
-        } catch {
+            return try await database.withStore(directory: directory, environment: environment) { store, sqlite in
+                try sqlite?.importPasswordFile(in: directory, now: now())
+                return try await body(store, now)
+            }
+        } catch let error as StoreError {
             throw UserCommandError.store(command: command, error)
         }
     }
@@ -70,15 +75,6 @@ enum UserCommandSupport {
         let password = readLine(strippingNewline: true) ?? ""
         guard password.count >= 8 else { throw UserCommandError.shortPassword(command: command) }
         return PasswordHash(password: password).encoded
-    }
-
-    /// Runs a store operation, wrapping its error for the command.
-    static func store<T>(_ command: String, _ body: () throws(StoreError) -> T) throws -> T {
-        do {
-            return try body()
-        } catch {
-            throw UserCommandError.store(command: command, error)
-        }
     }
 }
 
@@ -104,6 +100,8 @@ struct UserAddCommand: AsyncParsableCommand {
 
     @OptionGroup var output: OutputOptions
 
+    @OptionGroup var database: DatabaseOptions
+
     func validate() throws {
         guard UserAccount.isValidName(name) else {
             throw ValidationError("'\(name)' is not a valid name: use 1 to 64 letters, digits, dots, underscores or hyphens.")
@@ -111,14 +109,12 @@ struct UserAddCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let (database, now) = try UserCommandSupport.open("add")
-        // Refuse a taken name before asking for the password's 600,000 rounds.
-        if try UserCommandSupport.store("add", { () throws(StoreError) in try database.user(named: name) }) != nil {
-            throw UserCommandError.store(command: "add", .userExists(name))
-        }
-        let hash = try UserCommandSupport.readPasswordHash("add")
-        let account = try UserCommandSupport.store("add") { () throws(StoreError) in
-            try database.addUser(name: name, role: role, passwordHash: hash, now: now())
+        let (account, count) = try await UserCommandSupport.withAccounts("add", database) { accounts, now in
+            // Refuse a taken name before asking for the password's 600,000 rounds.
+            if try await accounts.user(named: name) != nil { throw StoreError.userExists(name) }
+            let hash = try UserCommandSupport.readPasswordHash("add")
+            let account = try await accounts.addUser(name: name, role: role, passwordHash: hash, now: now())
+            return (account, try? await accounts.userCount())
         }
         let console = Console()
         if output.json {
@@ -126,7 +122,7 @@ struct UserAddCommand: AsyncParsableCommand {
         } else {
             let note = account.role != role ? " (the first account is always an owner)" : ""
             console.print("Added \(account.name) as \(account.role.rawValue)\(note).")
-            if (try? database.userCount()) == 1 {
+            if count == 1 {
                 console.print("The web app now asks everyone to log in, also on 127.0.0.1.")
             }
         }
@@ -149,9 +145,10 @@ struct UserListCommand: AsyncParsableCommand {
 
     @OptionGroup var output: OutputOptions
 
+    @OptionGroup var database: DatabaseOptions
+
     func run() async throws {
-        let (database, _) = try UserCommandSupport.open("list")
-        let accounts = try UserCommandSupport.store("list") { () throws(StoreError) in try database.users() }
+        let accounts = try await UserCommandSupport.withAccounts("list", database) { accounts, _ in try await accounts.users() }
         let console = Console()
         if output.json {
             try console.printJSON(accounts.map(UserSummary.init))
@@ -188,9 +185,10 @@ struct UserRemoveCommand: AsyncParsableCommand {
     @Argument(help: "The account's name (any letter case).")
     var name: String
 
+    @OptionGroup var database: DatabaseOptions
+
     func run() async throws {
-        let (database, _) = try UserCommandSupport.open("remove")
-        try UserCommandSupport.store("remove") { () throws(StoreError) in try database.removeUser(named: name) }
+        try await UserCommandSupport.withAccounts("remove", database) { accounts, _ in try await accounts.removeUser(named: name) }
         Console().print("Removed \(name); its log-ins have ended.")
     }
 }
@@ -209,14 +207,13 @@ struct UserPasswdCommand: AsyncParsableCommand {
     @Argument(help: "The account's name (any letter case).")
     var name: String
 
+    @OptionGroup var database: DatabaseOptions
+
     func run() async throws {
-        let (database, now) = try UserCommandSupport.open("passwd")
-        guard try UserCommandSupport.store("passwd", { () throws(StoreError) in try database.user(named: name) }) != nil else {
-            throw UserCommandError.store(command: "passwd", .userNotFound(name))
-        }
-        let hash = try UserCommandSupport.readPasswordHash("passwd")
-        try UserCommandSupport.store("passwd") { () throws(StoreError) in
-            try database.setPassword(user: name, passwordHash: hash, now: now())
+        try await UserCommandSupport.withAccounts("passwd", database) { accounts, now in
+            guard try await accounts.user(named: name) != nil else { throw StoreError.userNotFound(name) }
+            let hash = try UserCommandSupport.readPasswordHash("passwd")
+            try await accounts.setPassword(user: name, passwordHash: hash, now: now())
         }
         Console().print("The password of \(name) was changed; its log-ins have ended.")
     }
