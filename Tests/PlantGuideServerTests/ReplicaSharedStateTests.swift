@@ -192,4 +192,43 @@ import Testing
         let names = try FileManager.default.contentsOfDirectory(atPath: home.path)
         #expect(names.filter { $0.hasPrefix("session-secret.imported-") }.count == 1)
     }
+
+    /// Recent uploads in the store: their photos are files in `uploads`, read back whole for the session that made
+    /// them; a session keeps its newest few, and purging after the lifetime leaves no file behind.
+    @Test func recentUploadsKeepTheirPhotosAsFilesUntilTheyExpire() async throws {
+        let home = try LiveDependenciesTests.makeHome(withModel: false)
+        defer { try? FileManager.default.removeItem(at: home) }
+        let directory = DataDirectory(url: home)
+        let database = try CollectionDatabase.open(in: directory)
+        let clock = ManualTime(Date())
+        let folder = UploadFolder(directory: directory)
+        let uploads = RecentUploads(store: database, folder: folder, lifetime: 3600, keepPerSession: 2, now: clock.now, log: { _ in })
+        let photos = (1...3).map { Data(repeating: UInt8($0), count: 1000 * $0) }
+        func upload(_ id: String, _ indices: [Int]) -> RecentUploads.Upload {
+            RecentUploads.Upload(
+                id: id, photos: indices.map { .init(data: photos[$0], kind: .jpeg, organ: .leaf) },
+                outcome: IdentifyOutcome(identification: Identification(source: .onDevice, predictions: [], uncertain: false), notes: [id]),
+                sessionID: "session-one"
+            )
+        }
+        try await uploads.add(upload("upload-one-000001", [0, 1]))
+        try await uploads.add(upload("upload-two-000002", [1]))
+        let read = try #require(await uploads.upload(id: "upload-one-000001", sessionID: "session-one"))
+        #expect(read.photos.map(\.data) == [photos[0], photos[1]])
+        #expect(read.photos.map(\.organ) == [.leaf, .leaf])
+        #expect(read.outcome.notes == ["upload-one-000001"])
+        #expect(await uploads.upload(id: "upload-one-000001", sessionID: "session-two") == nil)
+        // A third upload of the session forgets its first (its only-named photo stays a minute, for a replica saving it).
+        try await uploads.add(upload("upload-three-0003", [2]))
+        #expect(await uploads.upload(id: "upload-one-000001", sessionID: "session-one") == nil)
+        #expect(await uploads.upload(id: "upload-two-000002", sessionID: "session-one") != nil)
+        let files = { Set(((try? FileManager.default.contentsOfDirectory(atPath: folder.url.path)) ?? []).filter { !$0.hasPrefix(".") }) }
+        #expect(files() == Set(photos.map(sha256Hex)))
+        // Past the lifetime they are gone, and so are their files.
+        clock.advance(by: 3600)
+        #expect(await uploads.upload(id: "upload-two-000002", sessionID: "session-one") == nil)
+        clock.advance(by: 61)
+        #expect(await uploads.purge() == 3)
+        #expect(files().isEmpty)
+    }
 }

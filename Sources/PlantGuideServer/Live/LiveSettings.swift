@@ -6,7 +6,8 @@ import PlantNetAPI
 /// API key, quota, cache and model facts from the data directory.
 enum LiveSettings {
     /// The anti-forgery secret kept in the data directory (`session-secret`, readable by the server's user only),
-    /// made on first use; `nil` (a per-process secret) when it cannot be read or written.
+    /// made on first use; `nil` (a per-process secret) when it cannot be read or written. Used when no collection
+    /// store opens; with one, the secret is the store's (``SharedServerState``).
     static func sessionSecret(_ directory: DataDirectory, log: @escaping @Sendable (String) -> Void) -> Data? {
         let file = directory.appending("session-secret")
         if let stored = try? Data(contentsOf: file), stored.count == 32 { return stored }

@@ -2,7 +2,8 @@ import Foundation
 import PlantGuideCore
 import PlantStore
 
-/// How identification behaves, chosen in Settings and kept in the data directory (`web-settings.json`): the
+/// How identification behaves, chosen in Settings and kept as the household's settings in the collection's store
+/// (`identify.strategy`, `identify.threshold`; in the data directory's `web-settings.json` when no store opens): the
 /// strategy the Identify form preselects, the confidence below which the device asks Pl@ntNet and answers are
 /// "not sure", and which installed on-device model answers.
 public struct ServerPreferences: Codable, Sendable, Hashable {
