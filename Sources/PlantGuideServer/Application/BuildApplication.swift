@@ -173,10 +173,17 @@ extension ServerDependencies {
             // Settings another replica saved are put in use here within one interval.
             let source = shared.preferences
             let uploads = shared.uploads
+            // Expired uploads are forgotten once a minute: a purge writes, a settings check only reads.
+            let lastPurge = Mutex<ContinuousClock.Instant?>(nil)
             dependencies.refresh = ServerRefresh(interval: ServerRefresh.interval(environment: environment)) {
                 let latest = await source.load()
                 if latest != local.withLock({ $0.preferences }) { usePreferences(latest) }
-                await uploads?.purge()
+                let due = lastPurge.withLock { last in
+                    guard last.map({ ContinuousClock.now - $0 >= .seconds(60) }) ?? true else { return false }
+                    last = ContinuousClock.now
+                    return true
+                }
+                if due { await uploads?.purge() }
             }
         }
         // Accounts and log-ins live in the collection database: a restart keeps everyone logged in until their
