@@ -231,4 +231,22 @@ import Testing
         #expect(await uploads.purge() == 3)
         #expect(files().isEmpty)
     }
+
+    /// Two replicas starting at once on a fresh data directory agree on one secret, and keep it across a restart.
+    @Test func replicasStartingAtOnceShareOneSessionSecret() async throws {
+        let home = try LiveDependenciesTests.makeHome(withModel: false)
+        defer { try? FileManager.default.removeItem(at: home) }
+        _ = try CollectionDatabase.open(in: DataDirectory(url: home))
+        let secrets = await withTaskGroup(of: Data?.self) { group in
+            for _ in 0..<2 {
+                group.addTask { ServerDependencies.live(dataDirectory: home, environment: [:]).sessionSecret }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        let secret = try #require(secrets.first ?? nil)
+        #expect(secret.count == 32)
+        #expect(secrets == [secret, secret])
+        #expect(ServerDependencies.live(dataDirectory: home, environment: [:]).sessionSecret == secret)
+        #expect(!FileManager.default.fileExists(atPath: home.appendingPathComponent("session-secret").path))
+    }
 }
