@@ -35,8 +35,8 @@ import Testing
                 #expect(response.status == .seeOther)
             }
         }
-        let token = try #require(feed.current)
-        #expect(CalendarFeed(file: file).current == token, "the address survives a restart")
+        let token = try #require(try await feed.current())
+        #expect(try await CalendarFeed(file: file).current() == token, "the address survives a restart")
         let attributes = try FileManager.default.attributesOfItem(atPath: file.path)
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
         try await owner.test(.router) { client in
@@ -71,7 +71,7 @@ import Testing
                 #expect(response.status == .seeOther)
             }
         }
-        #expect(feed.current == nil)
+        #expect(try await feed.current() == nil)
         #expect(!FileManager.default.fileExists(atPath: file.path))
         try await exposed.test(.router) { client in
             try await client.execute(uri: "/care/feed/\(token).ics", method: .get) { response in

@@ -265,8 +265,10 @@ import Testing
             #expect(result.source == "onDevice")
             #expect(result.uncertainReason?.contains("90 %") == true)
         }
-        let stored = try JSONDecoder().decode(ServerPreferences.self, from: Data(contentsOf: home.appendingPathComponent("web-settings.json")))
-        #expect(stored == ServerPreferences(defaultStrategy: .onDevice, threshold: 0.9))
+        // They are kept in the collection database (every replica reads them there), not in a file.
+        let database = try CollectionDatabase.open(in: DataDirectory(url: home))
+        #expect(ServerPreferences(settings: try database.householdSettings(household: 1)) == ServerPreferences(defaultStrategy: .onDevice, threshold: 0.9))
+        #expect(!FileManager.default.fileExists(atPath: home.appendingPathComponent("web-settings.json").path))
     }
 
     @Test func identifySaveAndCareThroughTheRealStoreAndModel() async throws {

@@ -16,13 +16,14 @@ import Testing
         "photoembedding",
     ]
 
-    /// The tables pg2 and pg3 add: the Pl@ntNet state, and households and accounts.
+    /// The tables pg2, pg3 and pg4 add: the Pl@ntNet state, households and accounts, and the server's shared state.
     static let pg2Tables: Set<String> = [
         "plantnetquota", "plantnetcacheentry", "plantnetcachecounter", "household", "appuser", "loginfailure",
+        "serversecret", "householdsetting", "recentupload",
     ]
 
     /// Every migration this version knows.
-    static let allMigrations = ["pg1", "pg2", "pg3"]
+    static let allMigrations = ["pg1", "pg2", "pg3", "pg4"]
 
     @Test func migratingTwiceAppliesEachMigrationOnce() async throws {
         try await TestPostgres.withSchema { location, options in

@@ -33,6 +33,8 @@ public func buildApplication(
     var services: [any Service] = dependencies.ownedHTTPClient.map { [HTTPClientService(client: $0, logger: logger)] } ?? []
     // The re-check queue drains in the background, in the same service group, and stops with the server.
     if let recheck = dependencies.recheck { services.append(RecheckService(recheck: recheck, logger: logger)) }
+    // What other replicas changed (settings) is picked up in the background too, and expired uploads are forgotten.
+    if let refresh = dependencies.refresh { services.append(RefreshService(refresh: refresh)) }
     return Application(
         responder: responder,
         // Idle connections (and request heads sent too slowly) are closed after the idle timeout; one address
@@ -62,7 +64,7 @@ public func buildRouter(configuration: ServerConfiguration, dependencies: Server
     let sessions = SessionStore(secret: dependencies.sessionSecret, now: dependencies.now)
     let throttle = LoginThrottle(now: dependencies.now)
     let queue = IdentifyQueue(maximumConcurrent: configuration.identifyConcurrency, maximumQueued: configuration.identifyQueueLength)
-    let uploads = RecentUploads()
+    let uploads = dependencies.recentUploads ?? RecentUploads()
 
     router.addMiddleware {
         RequestLogMiddleware()
@@ -140,13 +142,15 @@ extension ServerDependencies {
         let plantNet = PlantNetState.live(
             directory: directory, collection: store?.2, environment: environment, now: now, warn: log
         )
-        let loadLocal = { @Sendable in
+        // The secret, settings and calendar address live in the collection's store too, shared by every replica.
+        let shared = SharedServerState.live(directory: directory, collection: store?.2, now: now, log: log)
+        let loadLocal = { @Sendable (preferences: ServerPreferences) in
             LiveIdentification.localParts(
                 directory: directory, catalog: catalogForAnswers, collection: collectionForAnswers,
-                onDeviceTimeout: onDeviceTimeout, log: log
+                onDeviceTimeout: onDeviceTimeout, preferences: preferences, log: log
             )
         }
-        let local = Mutex(loadLocal())
+        let local = Mutex(loadLocal(shared.initialPreferences))
         let identification: @Sendable () -> IdentificationCapability? = {
             LiveIdentification.make(
                 local: local.withLock { $0 }, directory: directory, environment: environment, http: http, plantNet: plantNet,
@@ -159,16 +163,35 @@ extension ServerDependencies {
         )
         // A key saved in Settings is used at once: identification is rebuilt over it, the on-device model kept.
         let holder = dependencies.currentIdentification
+        let usePreferences = { @Sendable (preferences: ServerPreferences) in
+            let reloaded = loadLocal(preferences)
+            local.withLock { $0 = reloaded }
+            holder.replace(with: identification())
+        }
         dependencies.settings = LiveSettings.make(
-            directory: directory, environment: environment, plantNet: plantNet, log: log,
+            directory: directory, environment: environment, plantNet: plantNet, preferences: shared.preferences, log: log,
             keySaved: { holder.replace(with: identification()) },
-            preferencesSaved: {
-                let reloaded = loadLocal()
-                local.withLock { $0 = reloaded }
-                holder.replace(with: identification())
-            }
+            preferencesSaved: usePreferences
         )
-        dependencies.calendarFeed = CalendarFeed(file: directory.appending("calendar-feed-token"))
+        dependencies.calendarFeed = shared.calendarFeed
+        dependencies.recentUploads = shared.uploads
+        if shared.isShared {
+            // Settings another replica saved are put in use here within one interval.
+            let source = shared.preferences
+            let uploads = shared.uploads
+            // Expired uploads are forgotten once a minute: a purge writes, a settings check only reads.
+            let lastPurge = Mutex<ContinuousClock.Instant?>(nil)
+            dependencies.refresh = ServerRefresh(interval: ServerRefresh.interval(environment: environment)) {
+                let latest = await source.load()
+                if latest != local.withLock({ $0.preferences }) { usePreferences(latest) }
+                let due = lastPurge.withLock { last in
+                    guard last.map({ ContinuousClock.now - $0 >= .seconds(60) }) ?? true else { return false }
+                    last = ContinuousClock.now
+                    return true
+                }
+                if due { await uploads?.purge() }
+            }
+        }
         // Accounts and log-ins live in the collection database: a restart keeps everyone logged in until their
         // log-in expires, and a changed password or removed account ends its log-ins on every server at once.
         if let accounts = AccountDirectory(collection: store?.2) {
@@ -181,7 +204,7 @@ extension ServerDependencies {
                 summary: { last in try await database.identificationStatistics(last: last, days: 30, now: now()) }
             )
         }
-        dependencies.sessionSecret = LiveSettings.sessionSecret(directory, log: log)
+        dependencies.sessionSecret = shared.sessionSecret
         dependencies.ownedHTTPClient = httpClient
         if let collection = store?.2 {
             dependencies.recheck = LiveRecheck.make(

@@ -33,6 +33,11 @@ public struct ServerDependencies: Sendable {
     public var sessionSecret: Data?
     /// The re-check queue; `nil` without a collection.
     public var recheck: RecheckCapability?
+    /// Work that keeps this server in step with other replicas (settings saved there, expired uploads), run in the
+    /// background every ``ServerRefresh/interval``; `nil` when there is none.
+    public var refresh: ServerRefresh?
+    /// Recent identifications, in the collection's store when there is one (shared by replicas); in memory when `nil`.
+    var recentUploads: RecentUploads?
     /// The clock.
     public var now: @Sendable () -> Date
     /// The HTTP client the server owns for its outgoing calls (Pl@ntNet, reference photos), if it owns one: the

@@ -64,8 +64,9 @@ public struct IdentifyRequest: Sendable {
     }
 }
 
-/// The answer to an identification request, with what the page needs to explain it.
-public struct IdentifyOutcome: Sendable {
+/// The answer to an identification request, with what the page needs to explain it. Codable, so a recent upload can
+/// keep it in the store for the results page on any replica.
+public struct IdentifyOutcome: Sendable, Codable {
     /// The identification.
     public var identification: Identification
     /// Whether the online service could not be reached and the device answered instead.

@@ -1,10 +1,17 @@
 import Foundation
 import PlantGuideCore
+import PlantStore
 import Synchronization
 
-/// Identifications made recently, kept in memory so the results page can show the photos and "This is my
-/// plant" can store them without uploading them again. Bounded by count and bytes; oldest go first. They are
-/// temporary by design: a restart forgets them (the answer itself is kept when a plant is saved).
+/// Identifications made recently, so the results page can show the photos and "This is my plant" can store them
+/// without uploading them again. They are temporary by design (the answer itself is kept when a plant is saved).
+///
+/// With the collection's store they are shared by every replica: the row (photos by SHA-256, the outcome as JSON, the
+/// SHA-256 of the session id) is in the store and the photos are files in the data directory's `uploads` folder, so a
+/// results page or a save may reach another replica than the identification did. Each session keeps its newest
+/// ``defaultKeepPerSession`` for ``defaultLifetime`` (2 hours); the background refresh forgets expired ones and deletes
+/// the photo files no upload names any more. Without a store they are kept in this process's memory, bounded by count
+/// and bytes (oldest go first), and a restart forgets them.
 final class RecentUploads: Sendable {
     struct Upload: Sendable {
         /// One sent photo and what it shows.
@@ -24,27 +31,134 @@ final class RecentUploads: Sendable {
         var bytes: Int { photos.reduce(0) { $0 + $1.data.count } }
     }
 
+    /// How long an upload is kept in the store.
+    static let defaultLifetime: TimeInterval = 2 * 3600
+    /// How many uploads one session keeps in the store (the in-memory limit of 32 was per process).
+    static let defaultKeepPerSession = 16
+    /// How long a photo file stays after its last upload went, for a replica that is saving an upload naming it.
+    static let fileGrace: TimeInterval = 60
+
+    private struct Shared: Sendable {
+        var store: any ServerStateStore
+        var folder: UploadFolder
+        var household: Int64
+        var lifetime: TimeInterval
+        var keepPerSession: Int
+        var now: @Sendable () -> Date
+        var log: @Sendable (String) -> Void
+    }
+
     private let maximumCount: Int
     private let maximumBytes: Int
     private let uploads = Mutex<[Upload]>([])
+    private let shared: Shared?
 
+    /// Uploads kept in memory.
     init(maximumCount: Int = 32, maximumBytes: Int = 128 * 1_048_576) {
         self.maximumCount = maximumCount
         self.maximumBytes = maximumBytes
+        shared = nil
     }
 
-    func add(_ upload: Upload) {
-        uploads.withLock { list in
-            list.append(upload)
-            var bytes = list.reduce(0) { $0 + $1.bytes }
-            while list.count > maximumCount || (bytes > maximumBytes && list.count > 1) {
-                bytes -= list.removeFirst().bytes
+    /// Uploads kept in `store`, their photos in `folder`.
+    init(
+        store: any ServerStateStore, folder: UploadFolder, household: Int64 = CollectionDatabase.defaultHouseholdId,
+        lifetime: TimeInterval = defaultLifetime, keepPerSession: Int = defaultKeepPerSession,
+        now: @escaping @Sendable () -> Date, log: @escaping @Sendable (String) -> Void
+    ) {
+        maximumCount = 0
+        maximumBytes = 0
+        shared = Shared(
+            store: store, folder: folder, household: household, lifetime: lifetime, keepPerSession: keepPerSession, now: now, log: log
+        )
+    }
+
+    /// Keeps an upload.
+    /// - Throws: ``ServerError/failed(_:)`` when the store or the photo files cannot be written.
+    func add(_ upload: Upload) async throws {
+        guard let shared else {
+            uploads.withLock { list in
+                list.append(upload)
+                var bytes = list.reduce(0) { $0 + $1.bytes }
+                while list.count > maximumCount || (bytes > maximumBytes && list.count > 1) {
+                    bytes -= list.removeFirst().bytes
+                }
             }
+            return
+        }
+        do {
+            // The files first: a row never names a photo that is not there.
+            var photos: [RecentUploadPhoto] = []
+            for photo in upload.photos {
+                let sha = try shared.folder.store(photo.data)
+                photos.append(RecentUploadPhoto(sha256: sha, kind: photo.kind.rawValue, organ: photo.organ.rawValue))
+            }
+            let time = shared.now()
+            let outcome = String(decoding: try Self.encoder.encode(upload.outcome), as: UTF8.self)
+            let forgotten = try await shared.store.saveUpload(
+                RecentUploadRow(
+                    id: upload.id, householdId: shared.household, sessionHash: Self.sessionHash(upload.sessionID), photos: photos,
+                    outcome: outcome, recheckIdentificationId: upload.recheckIdentificationID, createdAt: time,
+                    expiresAt: time.addingTimeInterval(shared.lifetime)
+                ),
+                keepPerSession: shared.keepPerSession
+            )
+            shared.folder.remove(forgotten, unchangedSince: time.addingTimeInterval(-Self.fileGrace))
+        } catch {
+            throw ServerError.failed("The identified photos could not be kept: \(error)")
         }
     }
 
     /// The upload with this id, only for the session that made it.
-    func upload(id: String, sessionID: String) -> Upload? {
-        uploads.withLock { list in list.first { $0.id == id && $0.sessionID == sessionID } }
+    func upload(id: String, sessionID: String) async -> Upload? {
+        guard let shared else {
+            return uploads.withLock { list in list.first { $0.id == id && $0.sessionID == sessionID } }
+        }
+        let row: RecentUploadRow?
+        do {
+            row = try await shared.store.upload(
+                id: id, sessionHash: Self.sessionHash(sessionID), household: shared.household, now: shared.now()
+            )
+        } catch {
+            shared.log("a recent upload could not be read: \(error)")
+            return nil
+        }
+        guard let row, let outcome = try? Self.decoder.decode(IdentifyOutcome.self, from: Data(row.outcome.utf8)) else { return nil }
+        var photos: [Upload.Photo] = []
+        for photo in row.photos {
+            guard let data = shared.folder.data(sha256: photo.sha256), let kind = ImageKind(rawValue: photo.kind) else {
+                shared.log("a photo of a recent upload is missing from \(shared.folder.url.path)")
+                return nil
+            }
+            photos.append(Upload.Photo(data: data, kind: kind, organ: PlantOrgan(rawValue: photo.organ) ?? .auto))
+        }
+        return Upload(id: row.id, photos: photos, outcome: outcome, sessionID: sessionID, recheckIdentificationID: row.recheckIdentificationId)
     }
+
+    /// Forgets expired uploads in the store and deletes the photo files none names any more (also files a crash
+    /// left); returns how many files went. Nothing to do for uploads in memory.
+    @discardableResult
+    func purge() async -> Int {
+        guard let shared else { return 0 }
+        let time = shared.now()
+        var removed = 0
+        do {
+            let unnamed = try await shared.store.purgeUploads(now: time)
+            removed += shared.folder.remove(unnamed, unchangedSince: time.addingTimeInterval(-Self.fileGrace))
+        } catch {
+            shared.log("expired uploads could not be forgotten: \(error)")
+        }
+        return removed + shared.folder.sweep(unchangedSince: time.addingTimeInterval(-shared.lifetime - Self.fileGrace))
+    }
+
+    /// The SHA-256 (hex) of a session id, as the store keeps it: the id itself never leaves the process.
+    static func sessionHash(_ sessionID: String) -> String { sha256Hex(Data(sessionID.utf8)) }
+
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return encoder
+    }()
+
+    private static let decoder = JSONDecoder()
 }

@@ -29,14 +29,16 @@ enum LiveIdentification {
     /// Loads the installed on-device model, if any, and the enricher.
     /// - Parameter onDeviceTimeout: how long one on-device identification may take; then it fails (and the hybrid
     ///   asks Pl@ntNet, when it can) instead of holding the request.
+    /// - Parameter preferences: the identification settings to use; `nil` reads them from the data directory's file.
     static func localParts(
         directory: DataDirectory, catalog: PlantCatalog?, collection: PlantCollection?,
-        onDeviceTimeout: Duration = OnDeviceIdentifier.defaultTimeout, log: @escaping @Sendable (String) -> Void
+        onDeviceTimeout: Duration = OnDeviceIdentifier.defaultTimeout, preferences: ServerPreferences? = nil,
+        log: @escaping @Sendable (String) -> Void
     ) -> LocalParts {
         var parts = LocalParts(
             onDevice: nil, onDeviceSummary: nil, onDeviceMissing: "no on-device model is installed.",
             enricher: enricher(catalog: catalog, collection: collection, log: log),
-            preferences: ServerPreferences.load(directory, log: log)
+            preferences: preferences ?? ServerPreferences.load(directory, log: log)
         )
         let threshold = parts.preferences.threshold
         // The same threshold decides when an answer is shown as "not sure".

@@ -6,7 +6,8 @@ import PlantNetAPI
 /// API key, quota, cache and model facts from the data directory.
 enum LiveSettings {
     /// The anti-forgery secret kept in the data directory (`session-secret`, readable by the server's user only),
-    /// made on first use; `nil` (a per-process secret) when it cannot be read or written.
+    /// made on first use; `nil` (a per-process secret) when it cannot be read or written. Used when no collection
+    /// store opens; with one, the secret is the store's (``SharedServerState``).
     static func sessionSecret(_ directory: DataDirectory, log: @escaping @Sendable (String) -> Void) -> Data? {
         let file = directory.appending("session-secret")
         if let stored = try? Data(contentsOf: file), stored.count == 32 { return stored }
@@ -23,10 +24,15 @@ enum LiveSettings {
     }
 
     /// The capability; `keySaved` is called after a new key is stored, to put it in use.
+    /// - Parameters:
+    ///   - preferences: where the identification settings are kept (the store's, shared by replicas; else the file).
+    ///   - preferencesSaved: called with the new settings after they are stored, to put them in use.
     static func make(
-        directory: DataDirectory, environment: [String: String], plantNet: PlantNetState, log: @escaping @Sendable (String) -> Void,
-        keySaved: @escaping @Sendable () -> Void = {}, preferencesSaved: @escaping @Sendable () -> Void = {}
+        directory: DataDirectory, environment: [String: String], plantNet: PlantNetState,
+        preferences: PreferencesSource? = nil, log: @escaping @Sendable (String) -> Void,
+        keySaved: @escaping @Sendable () -> Void = {}, preferencesSaved: @escaping @Sendable (ServerPreferences) -> Void = { _ in }
     ) -> SettingsCapability {
+        let preferences = preferences ?? .file(directory, log: log)
         let keys = APIKeyStore(directory: directory)
         var capability = SettingsCapability(
             apiKeySource: { keys.source(environment: environment) },
@@ -64,14 +70,14 @@ enum LiveSettings {
             }
         )
         let models = ModelStore(dataDirectory: directory)
-        capability.preferences = { ServerPreferences.load(directory, log: log) }
+        capability.preferences = { await preferences.load() }
         capability.models = {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: models.folder.path)) ?? []
             return (names.filter { $0.hasSuffix("." + ModelFile.pathExtension) }.sorted(), models.defaultModel()?.lastPathComponent)
         }
-        capability.savePreferences = { preferences, model in
+        capability.savePreferences = { chosen, model in
             do {
-                try preferences.save(directory)
+                try await preferences.save(chosen)
                 if let model {
                     let url = models.folder.appendingPathComponent(model)
                     guard !model.contains("/"), FileManager.default.fileExists(atPath: url.path) else {
@@ -84,7 +90,7 @@ enum LiveSettings {
             } catch {
                 throw ServerError.failed("The settings could not be stored: \(error)")
             }
-            preferencesSaved()
+            preferencesSaved(chosen)
         }
         return capability
     }

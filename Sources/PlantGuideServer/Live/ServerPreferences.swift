@@ -1,7 +1,9 @@
 import Foundation
 import PlantGuideCore
+import PlantStore
 
-/// How identification behaves, chosen in Settings and kept in the data directory (`web-settings.json`): the
+/// How identification behaves, chosen in Settings and kept as the household's settings in the collection's store
+/// (`identify.strategy`, `identify.threshold`; in the data directory's `web-settings.json` when no store opens): the
 /// strategy the Identify form preselects, the confidence below which the device asks Pl@ntNet and answers are
 /// "not sure", and which installed on-device model answers.
 public struct ServerPreferences: Codable, Sendable, Hashable {
@@ -38,5 +40,33 @@ public struct ServerPreferences: Codable, Sendable, Hashable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         try encoder.encode(self).write(to: Self.file(directory), options: .atomic)
+    }
+}
+
+extension ServerPreferences {
+    /// The preferences a household's settings in the store give (the defaults for what is not set, or not valid).
+    init(settings: [HouseholdSettingKey: String]) {
+        self.init()
+        if let strategy = settings[.identifyStrategy].flatMap(IdentifyStrategy.init(rawValue:)) { defaultStrategy = strategy }
+        if let threshold = settings[.identifyThreshold].flatMap(Double.init), threshold.isFinite {
+            self.threshold = min(max(threshold, Self.thresholds[0]), Self.thresholds[Self.thresholds.count - 1])
+        }
+    }
+
+    /// These preferences as a household's settings in the store.
+    var settings: [HouseholdSettingKey: String] {
+        [.identifyStrategy: defaultStrategy.rawValue, .identifyThreshold: String(threshold)]
+    }
+
+    /// A household's preferences in the store.
+    static func load(store: any ServerStateStore, household: Int64) async throws(StoreError) -> ServerPreferences {
+        ServerPreferences(settings: try await store.householdSettings(household: household))
+    }
+
+    /// Stores these preferences as a household's settings.
+    func save(store: any ServerStateStore, household: Int64, now: Date) async throws(StoreError) {
+        for (key, value) in settings.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            try await store.setHouseholdSetting(key, to: value, household: household, now: now)
+        }
     }
 }

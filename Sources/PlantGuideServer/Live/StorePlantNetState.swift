@@ -52,7 +52,7 @@ public struct PlantNetState: Sendable {
 
     /// Where an imported file is kept: `NAME.imported`, or `NAME.imported-<time>` when an earlier import's copy is there
     /// (never overwritten: two processes starting at once must not delete each other's copy).
-    private static func keptAside(_ file: URL) -> URL {
+    static func keptAside(_ file: URL) -> URL {
         let plain = file.appendingPathExtension("imported")
         guard FileManager.default.fileExists(atPath: plain.path) else { return plain }
         return file.appendingPathExtension("imported-\(Int(Date().timeIntervalSince1970))-\(UUID().uuidString.prefix(8))")

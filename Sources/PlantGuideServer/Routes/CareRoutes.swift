@@ -35,7 +35,7 @@ struct CareRoutes {
         // A wrong or revoked token is simply not found.
         router.get("/care/feed/:file") { _, context in
             guard let file = context.parameters.get("file"), file.hasSuffix(".ics"), let feed,
-                  feed.accepts(String(file.dropLast(4)))
+                  await feed.accepts(String(file.dropLast(4)))
             else { throw ServerError.notFound("That calendar address (it may have been replaced in Settings)") }
             let text = try await require().calendar()
             return Response(

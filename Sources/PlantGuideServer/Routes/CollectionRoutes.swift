@@ -207,7 +207,7 @@ struct CollectionRoutes {
         var identification: Identification?
         var queued: Int64?
         if let uploadID = fields.uploadId, !uploadID.isEmpty {
-            guard let upload = uploads.upload(id: uploadID, sessionID: context.sessionID) else {
+            guard let upload = await uploads.upload(id: uploadID, sessionID: context.sessionID) else {
                 throw ServerError.notFound("The identified photo (it expired; identify it again)")
             }
             photos = upload.photos.map(\.data)

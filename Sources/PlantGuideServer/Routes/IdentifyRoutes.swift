@@ -29,14 +29,14 @@ struct IdentifyRoutes {
             return Response.redirect(to: "/identify/results/\(result.uploadID)", type: .normal)
         }
         router.get("/identify/results/:id") { _, context in
-            let upload = try recent(context)
+            let upload = try await recent(context)
             let result = IdentifyResult(upload)
             return Response.html(Pages.identifyResults(result, saving: try await saveChoices(), context: context))
         }
         router.post("/api/identify") { request, context in
             JSONResponse.make(IdentifyResultBody(try await identify(request, context: context)))
         }
-        router.get("/identify/uploads/:id") { _, context in try photoResponse(recent(context), index: 0) }
+        router.get("/identify/uploads/:id") { _, context in try await photoResponse(recent(context), index: 0) }
         // "Check again": ask Pl@ntNet now whether it can be reached, then back to the page that asked.
         router.post("/identify/check-online") { request, context in
             let form = try await request.formData(context: context, limit: InputLimits.formBodyBytes)
@@ -54,15 +54,15 @@ struct IdentifyRoutes {
         }
         // Photo N of an identification, counted from 1.
         router.get("/identify/uploads/:id/:number") { _, context in
-            let upload = try recent(context)
+            let upload = try await recent(context)
             guard let number = context.parameters.get("number").flatMap(LiveStore.plantID), upload.photos.indices.contains(Int(number) - 1)
             else { throw ServerError.notFound("The photo") }
             return photoResponse(upload, index: Int(number) - 1)
         }
     }
 
-    private func recent(_ context: AppRequestContext) throws -> RecentUploads.Upload {
-        guard let id = context.parameters.get("id"), let upload = uploads.upload(id: id, sessionID: context.sessionID) else {
+    private func recent(_ context: AppRequestContext) async throws -> RecentUploads.Upload {
+        guard let id = context.parameters.get("id"), let upload = await uploads.upload(id: id, sessionID: context.sessionID) else {
             throw ServerError.notFound("That identification (recent results are kept for a while, not across restarts)")
         }
         return upload
@@ -143,7 +143,7 @@ struct IdentifyRoutes {
             photos: photos.indices.map { .init(data: photos[$0], kind: kinds[$0], organ: organs[$0]) },
             outcome: outcome, sessionID: context.sessionID, recheckIdentificationID: queuedID
         )
-        uploads.add(upload)
+        try await uploads.add(upload)
         return IdentifyResult(upload)
     }
 

@@ -21,8 +21,10 @@ struct SettingsRoutes {
     func register(on router: Router<AppRequestContext>) {
         router.get("/settings") { request, context in
             let saved = request.queryValue("saved") == "1"
-            let feed = calendarFeed.map { feed in
-                Pages.CalendarFeedState(address: feed.current.map { Self.feedAddress($0, request: request, context: context) })
+            var feed: Pages.CalendarFeedState?
+            if let calendarFeed {
+                let token = try? await calendarFeed.current()
+                feed = Pages.CalendarFeedState(address: token.map { Self.feedAddress($0, request: request, context: context) })
             }
             var choices: Pages.IdentificationChoices?
             if let settings, let preferences = await settings.preferences?() {
@@ -87,9 +89,9 @@ struct SettingsRoutes {
             let form = try await request.formData(context: context, limit: InputLimits.formBodyBytes)
             switch form["action"] {
             case "renew":
-                do { try calendarFeed.renew() } catch { throw ServerError.failed("The calendar address could not be stored: \(error)") }
+                do { try await calendarFeed.renew() } catch { throw ServerError.failed("The calendar address could not be stored: \(error)") }
             case "revoke":
-                do { try calendarFeed.revoke() } catch { throw ServerError.failed("The calendar address could not be removed: \(error)") }
+                do { try await calendarFeed.revoke() } catch { throw ServerError.failed("The calendar address could not be removed: \(error)") }
             default:
                 throw ServerError.badRequest("Say whether to renew or revoke the calendar address.")
             }

@@ -21,6 +21,7 @@ enum Schema {
         migrator.registerMigration("v10", migrate: addPhotoEmbeddings)
         migrator.registerMigration("v12", migrate: addAccounts)
         migrator.registerMigration("v13", migrate: addPlantNetState)
+        migrator.registerMigration("v14", migrate: addServerState)
         return migrator
     }
 
@@ -387,6 +388,41 @@ enum Schema {
                 name TEXT PRIMARY KEY NOT NULL CHECK (name IN ('misses')),
                 value INTEGER NOT NULL CHECK (value >= 0)
             ) WITHOUT ROWID;
+            """)
+    }
+
+    /// Version 14: what every server replica must see, which lived in the data directory's files or in one process's
+    /// memory: the anti-forgery secret, a household's identification settings, and recent identifications ("This is
+    /// my plant" after identifying, on whichever replica answers). The calendar address's token is v12's
+    /// `household.calendarToken`. A recent upload's photos are files named by their SHA-256 in the data directory's
+    /// `uploads` folder, which replicas share; the row names them (`[{sha256, kind, organ}]`) and keeps the outcome
+    /// as JSON.
+    private static func addServerState(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE serverSecret (
+                name TEXT PRIMARY KEY NOT NULL CHECK (name IN ('session')),
+                value BLOB NOT NULL CHECK (length(value) = 32),
+                createdAt DATETIME NOT NULL
+            ) WITHOUT ROWID;
+            CREATE TABLE householdSetting (
+                householdId INTEGER NOT NULL REFERENCES household(id) ON DELETE CASCADE,
+                key TEXT NOT NULL CHECK (key IN ('identify.strategy', 'identify.threshold')),
+                value TEXT NOT NULL,
+                updatedAt DATETIME NOT NULL,
+                PRIMARY KEY (householdId, key)
+            ) WITHOUT ROWID;
+            CREATE TABLE recentUpload (
+                id TEXT PRIMARY KEY NOT NULL CHECK (length(id) BETWEEN 16 AND 64),
+                householdId INTEGER NOT NULL REFERENCES household(id) ON DELETE CASCADE,
+                sessionHash TEXT NOT NULL CHECK (length(sessionHash) = 64),
+                photos TEXT NOT NULL CHECK (json_valid(photos) AND json_type(photos) = 'array'),
+                outcome TEXT NOT NULL CHECK (json_valid(outcome)),
+                recheckIdentificationId INTEGER REFERENCES identification(id) ON DELETE SET NULL,
+                createdAt DATETIME NOT NULL,
+                expiresAt DATETIME NOT NULL CHECK (expiresAt > createdAt)
+            );
+            CREATE INDEX recentUpload_expiry ON recentUpload(expiresAt);
+            CREATE INDEX recentUpload_session ON recentUpload(sessionHash, createdAt);
             """)
     }
 }

@@ -1,0 +1,73 @@
+import Foundation
+import PlantGuideCore
+
+/// The photos of recent identifications, as files named by their SHA-256 in the data directory's `uploads` folder,
+/// which server replicas share: any replica reads a photo another one received. Files are written with
+/// ``PhotoFile``'s partial-and-rename, so a reader never sees half of one and two writers of the same photo agree.
+///
+/// The store's recent uploads name the files (``RecentUploadRow/photos``); a purge reports which no upload names any
+/// more, and ``remove(_:unchangedSince:)`` deletes those not stored again meanwhile (storing a photo that is there
+/// already touches it), so a replica saving an upload while another purges never loses the file it names.
+public struct UploadFolder: Sendable {
+    /// The folder.
+    public let url: URL
+
+    /// The `uploads` folder of a data directory.
+    public init(directory: DataDirectory) {
+        url = directory.appending("uploads")
+    }
+
+    /// The file of the photo with this SHA-256 (64 lowercase hexadecimal digits).
+    public func file(sha256: String) -> URL { url.appendingPathComponent(sha256) }
+
+    /// Stores a photo (unless a complete copy is there, which is touched instead) and returns its SHA-256.
+    public func store(_ data: Data) throws(StoreError) -> String {
+        let sha = sha256Hex(data)
+        let destination = file(sha256: sha)
+        if PhotoFile.isComplete(destination, byteCount: data.count) {
+            // A purge on another replica deletes only files unchanged for a while: this one is in use again.
+            try? FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: destination.path)
+            return sha
+        }
+        do throws(PhotoFile.Failure) {
+            try PhotoFile.write(data, to: destination, sha: sha)
+        } catch {
+            throw .file(path: destination.path, reason: "cannot write the uploaded photo (\(error))")
+        }
+        PhotoFile.removeStalePartials(in: url, now: Date())
+        return sha
+    }
+
+    /// The photo with this SHA-256, when its file is there and whole.
+    public func data(sha256: String) -> Data? {
+        guard sha256.utf8.count == 64, sha256.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }),
+              let data = try? Data(contentsOf: file(sha256: sha256)), sha256Hex(data) == sha256
+        else { return nil }
+        return data
+    }
+
+    /// Deletes the files of these photos that were not written or touched after `cutoff`; returns how many went.
+    @discardableResult
+    public func remove(_ hashes: [String], unchangedSince cutoff: Date) -> Int {
+        var removed = 0
+        for sha in hashes where sha.utf8.count == 64 && !sha.contains("/") {
+            let path = file(sha256: sha).path
+            guard let changed = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date,
+                  changed <= cutoff
+            else { continue }
+            if (try? FileManager.default.removeItem(atPath: path)) != nil { removed += 1 }
+        }
+        return removed
+    }
+
+    /// Deletes every photo file not written or touched after `cutoff` (and day-old partial files); returns how many
+    /// went. With `cutoff` earlier than the uploads' lifetime, no unexpired upload names any of them (storing touches
+    /// the file), so this catches what a purge could not delete, e.g. after a crash.
+    @discardableResult
+    public func sweep(unchangedSince cutoff: Date) -> Int {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
+        let stale = names.filter { $0.utf8.count == 64 && !$0.hasPrefix(".") }
+        PhotoFile.removeStalePartials(in: url, now: Date())
+        return remove(stale, unchangedSince: cutoff)
+    }
+}

@@ -1,0 +1,252 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import PlantGuideCore
+import PlantGuideTestSupport
+import PlantStore
+import Testing
+@testable import PlantGuideServer
+
+/// Two servers on one data directory (one SQLite file, one `uploads` folder) stand for two replicas behind a load
+/// balancer: whatever one makes (the anti-forgery secret, an identification, a setting, the calendar address), the
+/// other sees. Both listen on 127.0.0.1, built with `buildApplication` as `plantguide serve` builds them.
+@Suite struct ReplicaSharedStateTests {
+    private static func replica(home: URL, environment: [String: String]) throws -> some ApplicationProtocol {
+        var configuration = ServerConfiguration(port: 0)
+        configuration.hasAccounts = true
+        var logger = Logger(label: "plantguide.test")
+        logger.logLevel = .critical
+        return try buildApplication(
+            configuration: configuration, dependencies: ServerDependencies.live(dataDirectory: home, environment: environment),
+            logger: logger
+        )
+    }
+
+    private static func form(_ fields: [(String, String)], cookie: String, csrf: String) -> (HTTPFields, ByteBuffer) {
+        let text = (fields + [("_csrf", csrf)]).map { "\(urlComponent($0.0))=\(urlComponent($0.1))" }.joined(separator: "&")
+        return ([.cookie: cookie, .contentType: "application/x-www-form-urlencoded"], ByteBuffer(string: text))
+    }
+
+    @Test func anIdentificationOnOneReplicaIsSavedOnTheOtherWithItsPhoto() async throws {
+        let home = try LiveDependenciesTests.makeHome(withModel: false)
+        defer { try? FileManager.default.removeItem(at: home) }
+        let database = try CollectionDatabase.open(in: DataDirectory(url: home))
+        _ = try database.addUser(
+            name: "alice", role: .owner, passwordHash: PasswordHash(password: "alice passphrase", iterations: 1_000).encoded, now: Date()
+        )
+        let stub = try await PlantNetStub.start()
+        defer { Task { await stub.stop() } }
+        let environment = [
+            "PLANTNET_API_KEY": "stub-key", "PLANTGUIDE_PLANTNET_URL": stub.baseURL.absoluteString, "PLANTGUIDE_REFRESH_SECONDS": "0.2",
+        ]
+        let photo = try Data(contentsOf: LiveDependenciesTests.testsFolder.appendingPathComponent("Browser/Fixtures/leaf.jpg"))
+        let a = try Self.replica(home: home, environment: environment)
+        let b = try Self.replica(home: home, environment: environment)
+        try await a.test(.live) { a in
+            try await b.test(.live) { b in
+                // Log in on A; A's session and form token are good on B (one secret, log-ins in the database).
+                let anonymous = try await Session.open(a)
+                let login = try await AccountRouteTests.logIn(a, anonymous, user: "alice", password: "alice passphrase")
+                let cookie = try #require(login.cookie)
+                let csrf = try await AccountRouteTests.state(a, cookie: cookie).csrfToken
+                #expect(try await AccountRouteTests.state(b, cookie: cookie).csrfToken == csrf)
+                let session = Session(cookie: cookie, csrf: csrf)
+
+                // Identify on A…
+                var upload = Multipart()
+                upload.file("photo", "leaf.jpg", photo)
+                upload.field("organ", "leaf")
+                upload.field("strategy", "plantnet")
+                let (location, _) = try await session.identifyPage(a, upload)
+                let uploadID = String(location.split(separator: "/").last ?? "")
+                // …the results page and its photo on B…
+                try await b.execute(uri: location, method: .get, headers: session.headers) { response in
+                    #expect(response.status == .ok)
+                    #expect(response.text.contains("Monstera deliciosa"))
+                    #expect(response.text.contains(#"name="uploadId" value="\#(uploadID)""#))
+                }
+                try await b.execute(uri: "/identify/uploads/\(uploadID)/1", method: .get, headers: session.headers) { response in
+                    #expect(response.status == .ok)
+                    #expect(Data(buffer: response.body) == photo)
+                }
+                // …not for another session.
+                let stranger = try await Session.open(b)
+                try await b.execute(uri: location, method: .get, headers: stranger.headers) { response in
+                    #expect(response.status != .ok)
+                }
+                // "This is my plant" on B, with A's form token: the plant is there with the photo.
+                let (headers, body) = Self.form(
+                    [("uploadId", uploadID), ("scientificName", "Monstera deliciosa"), ("nickname", "Spike")], cookie: cookie, csrf: csrf
+                )
+                let plant = try await b.execute(uri: "/collection", method: .post, headers: headers, body: body) { response in
+                    #expect(response.status == .seeOther)
+                    return String((response.headers[.location] ?? "").split(separator: "/").last ?? "")
+                }
+                let detail = try await a.execute(uri: "/api/collection/\(plant)", method: .get, headers: session.headers) { response in
+                    #expect(response.status == .ok)
+                    return try JSONDecoder.iso.decode(CollectionEntryDetail.self, from: Data(buffer: response.body))
+                }
+                #expect(detail.entry.nickname == "Spike")
+                #expect(detail.photoIDs.count == 1)
+                #expect(detail.identifications.first?.species == "Monstera deliciosa")
+                #expect(detail.identifications.first?.source == .plantNetAPI)
+                // The photo waits in the shared folder until its upload expires.
+                #expect(FileManager.default.fileExists(atPath: home.appendingPathComponent("uploads/\(sha256Hex(photo))").path))
+            }
+        }
+    }
+
+    @Test func aSettingAndTheCalendarAddressMadeOnOneReplicaAreUsedByTheOther() async throws {
+        let home = try LiveDependenciesTests.makeHome(withModel: false)
+        defer { try? FileManager.default.removeItem(at: home) }
+        let database = try CollectionDatabase.open(in: DataDirectory(url: home))
+        _ = try database.addUser(
+            name: "alice", role: .owner, passwordHash: PasswordHash(password: "alice passphrase", iterations: 1_000).encoded, now: Date()
+        )
+        let stub = try await PlantNetStub.start()
+        defer { Task { await stub.stop() } }
+        let environment = [
+            "PLANTNET_API_KEY": "stub-key", "PLANTGUIDE_PLANTNET_URL": stub.baseURL.absoluteString, "PLANTGUIDE_REFRESH_SECONDS": "0.2",
+        ]
+        let a = try Self.replica(home: home, environment: environment)
+        let b = try Self.replica(home: home, environment: environment)
+        try await a.test(.live) { a in
+            try await b.test(.live) { b in
+                let login = try await AccountRouteTests.logIn(a, try await Session.open(a), user: "alice", password: "alice passphrase")
+                let cookie = try #require(login.cookie)
+                let csrf = try await AccountRouteTests.state(a, cookie: cookie).csrfToken
+                try await b.execute(uri: "/identify", method: .get, headers: [.cookie: cookie]) { response in
+                    #expect(response.text.contains(#"<option value="auto" selected>"#))
+                }
+                // Pl@ntNet first and an 85 % threshold, chosen on A…
+                let (headers, body) = Self.form([("defaultStrategy", "plantnet"), ("threshold", "85")], cookie: cookie, csrf: csrf)
+                try await a.execute(uri: "/settings/identification", method: .post, headers: headers, body: body) { response in
+                    #expect(response.status == .seeOther)
+                }
+                // …are B's settings at once, and its Identify form's within a refresh.
+                try await b.execute(uri: "/settings", method: .get, headers: [.cookie: cookie]) { response in
+                    #expect(response.text.contains(#"<option value="85" selected>85 %</option>"#))
+                }
+                var preselected = false
+                for _ in 0..<50 where !preselected {
+                    try await Task.sleep(for: .milliseconds(100))
+                    preselected = try await b.execute(uri: "/identify", method: .get, headers: [.cookie: cookie]) { response in
+                        response.text.contains(#"<option value="plantnet" selected>"#)
+                    }
+                }
+                #expect(preselected)
+
+                // The calendar address made on A serves the calendar on B, without a log-in, until B turns it off.
+                let (renew, renewBody) = Self.form([("action", "renew")], cookie: cookie, csrf: csrf)
+                try await a.execute(uri: "/settings/calendar-feed", method: .post, headers: renew, body: renewBody) { response in
+                    #expect(response.status == .seeOther)
+                }
+                let token = try #require(try database.calendarToken(household: 1))
+                try await b.execute(uri: "/settings", method: .get, headers: [.cookie: cookie]) { response in
+                    #expect(response.text.contains("/care/feed/\(token).ics"))
+                }
+                try await b.execute(uri: "/care/feed/\(token).ics", method: .get) { response in
+                    #expect(response.status == .ok)
+                    #expect(response.text.hasPrefix("BEGIN:VCALENDAR"))
+                }
+                let (revoke, revokeBody) = Self.form([("action", "revoke")], cookie: cookie, csrf: csrf)
+                try await b.execute(uri: "/settings/calendar-feed", method: .post, headers: revoke, body: revokeBody) { response in
+                    #expect(response.status == .seeOther)
+                }
+                try await a.execute(uri: "/care/feed/\(token).ics", method: .get) { response in
+                    #expect(response.status == .notFound)
+                }
+            }
+        }
+    }
+
+    @Test func anOlderServersFilesAreMovedIntoTheDatabaseOnceAndKept() async throws {
+        let home = try LiveDependenciesTests.makeHome(withModel: false)
+        defer { try? FileManager.default.removeItem(at: home) }
+        let secret = Data((0..<32).map { UInt8($0) })
+        let token = String(repeating: "5a", count: 32)
+        try secret.write(to: home.appendingPathComponent("session-secret"))
+        try Data(token.utf8).write(to: home.appendingPathComponent("calendar-feed-token"))
+        try ServerPreferences(defaultStrategy: .plantNet, threshold: 0.8).save(DataDirectory(url: home))
+
+        let first = ServerDependencies.live(dataDirectory: home, environment: [:])
+        #expect(first.sessionSecret == secret)
+        #expect(try await first.calendarFeed?.current() == token)
+        #expect(await first.settings?.preferences?() == ServerPreferences(defaultStrategy: .plantNet, threshold: 0.8))
+        for name in ["session-secret", "calendar-feed-token", "web-settings.json"] {
+            #expect(!FileManager.default.fileExists(atPath: home.appendingPathComponent(name).path))
+            #expect(FileManager.default.fileExists(atPath: home.appendingPathComponent(name + ".imported").path))
+        }
+        let database = try CollectionDatabase.open(in: DataDirectory(url: home))
+        #expect(try database.calendarToken(household: 1) == token)
+        #expect(try database.householdSettings(household: 1) == [.identifyStrategy: "plantnet", .identifyThreshold: "0.8"])
+
+        // A second start (another replica) finds them in the database; a newer stray file changes nothing, and the
+        // first import's copy is kept.
+        try Data(repeating: 9, count: 32).write(to: home.appendingPathComponent("session-secret"))
+        let second = ServerDependencies.live(dataDirectory: home, environment: [:])
+        #expect(second.sessionSecret == secret)
+        #expect(try Data(contentsOf: home.appendingPathComponent("session-secret.imported")) == secret)
+        let names = try FileManager.default.contentsOfDirectory(atPath: home.path)
+        #expect(names.filter { $0.hasPrefix("session-secret.imported-") }.count == 1)
+    }
+
+    /// Recent uploads in the store: their photos are files in `uploads`, read back whole for the session that made
+    /// them; a session keeps its newest few, and purging after the lifetime leaves no file behind.
+    @Test func recentUploadsKeepTheirPhotosAsFilesUntilTheyExpire() async throws {
+        let home = try LiveDependenciesTests.makeHome(withModel: false)
+        defer { try? FileManager.default.removeItem(at: home) }
+        let directory = DataDirectory(url: home)
+        let database = try CollectionDatabase.open(in: directory)
+        let clock = ManualTime(Date())
+        let folder = UploadFolder(directory: directory)
+        let uploads = RecentUploads(store: database, folder: folder, lifetime: 3600, keepPerSession: 2, now: clock.now, log: { _ in })
+        let photos = (1...3).map { Data(repeating: UInt8($0), count: 1000 * $0) }
+        func upload(_ id: String, _ indices: [Int]) -> RecentUploads.Upload {
+            RecentUploads.Upload(
+                id: id, photos: indices.map { .init(data: photos[$0], kind: .jpeg, organ: .leaf) },
+                outcome: IdentifyOutcome(identification: Identification(source: .onDevice, predictions: [], uncertain: false), notes: [id]),
+                sessionID: "session-one"
+            )
+        }
+        try await uploads.add(upload("upload-one-000001", [0, 1]))
+        try await uploads.add(upload("upload-two-000002", [1]))
+        let read = try #require(await uploads.upload(id: "upload-one-000001", sessionID: "session-one"))
+        #expect(read.photos.map(\.data) == [photos[0], photos[1]])
+        #expect(read.photos.map(\.organ) == [.leaf, .leaf])
+        #expect(read.outcome.notes == ["upload-one-000001"])
+        #expect(await uploads.upload(id: "upload-one-000001", sessionID: "session-two") == nil)
+        // A third upload of the session forgets its first (its only-named photo stays a minute, for a replica saving it).
+        try await uploads.add(upload("upload-three-0003", [2]))
+        #expect(await uploads.upload(id: "upload-one-000001", sessionID: "session-one") == nil)
+        #expect(await uploads.upload(id: "upload-two-000002", sessionID: "session-one") != nil)
+        let files = { Set(((try? FileManager.default.contentsOfDirectory(atPath: folder.url.path)) ?? []).filter { !$0.hasPrefix(".") }) }
+        #expect(files() == Set(photos.map(sha256Hex)))
+        // Past the lifetime they are gone, and so are their files.
+        clock.advance(by: 3600)
+        #expect(await uploads.upload(id: "upload-two-000002", sessionID: "session-one") == nil)
+        clock.advance(by: 61)
+        #expect(await uploads.purge() == 3)
+        #expect(files().isEmpty)
+    }
+
+    /// Two replicas starting at once on a fresh data directory agree on one secret, and keep it across a restart.
+    @Test func replicasStartingAtOnceShareOneSessionSecret() async throws {
+        let home = try LiveDependenciesTests.makeHome(withModel: false)
+        defer { try? FileManager.default.removeItem(at: home) }
+        _ = try CollectionDatabase.open(in: DataDirectory(url: home))
+        let secrets = await withTaskGroup(of: Data?.self) { group in
+            for _ in 0..<2 {
+                group.addTask { ServerDependencies.live(dataDirectory: home, environment: [:]).sessionSecret }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        let secret = try #require(secrets.first ?? nil)
+        #expect(secret.count == 32)
+        #expect(secrets == [secret, secret])
+        #expect(ServerDependencies.live(dataDirectory: home, environment: [:]).sessionSecret == secret)
+        #expect(!FileManager.default.fileExists(atPath: home.appendingPathComponent("session-secret").path))
+    }
+}
