@@ -24,10 +24,10 @@ import Testing
         return home
     }
 
-    @Test func withoutModelOrKeyIdentificationIsOffButTheStoreWorks() throws {
+    @Test func withoutModelOrKeyIdentificationIsOffButTheStoreWorks() async throws {
         let home = try Self.makeHome(withModel: false)
         defer { try? FileManager.default.removeItem(at: home) }
-        let dependencies = ServerDependencies.live(dataDirectory: home, environment: [:])
+        let dependencies = await ServerDependencies.live(dataDirectory: home, environment: [:])
         #expect(dependencies.identification == nil)
         #expect(dependencies.collection != nil)
         #expect(dependencies.care != nil)
@@ -41,7 +41,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: home) }
         let stub = try await PlantNetStub.start()
         defer { Task { await stub.stop() } }
-        let dependencies = ServerDependencies.live(
+        let dependencies = await ServerDependencies.live(
             dataDirectory: home, environment: ["PLANTNET_API_KEY": "stub-key", "PLANTGUIDE_PLANTNET_URL": stub.baseURL.absoluteString]
         )
         let photos = try ["Browser/Fixtures/leaf.jpg", "PlantImagingTests/Fixtures/photo.jpg", "PlantImagingTests/Fixtures/orientation-1.jpg"]
@@ -105,7 +105,7 @@ import Testing
         let probe = try await PlantNetStub.start()
         let port = probe.baseURL.port ?? 0
         await probe.stop()
-        let dependencies = ServerDependencies.live(
+        let dependencies = await ServerDependencies.live(
             dataDirectory: home, environment: ["PLANTNET_API_KEY": "stub-key", "PLANTGUIDE_PLANTNET_URL": "http://127.0.0.1:\(port)"]
         )
         let photo = try Data(contentsOf: Self.testsFolder.appendingPathComponent("Browser/Fixtures/leaf.jpg"))
@@ -140,7 +140,7 @@ import Testing
     @Test func thePlantPageShowsTheBundledCareGuideInTheHemisphereOfTheEnvironment() async throws {
         let home = try Self.makeHome(withModel: false)
         defer { try? FileManager.default.removeItem(at: home) }
-        let dependencies = ServerDependencies.live(dataDirectory: home, environment: ["PLANTGUIDE_HEMISPHERE": "south"])
+        let dependencies = await ServerDependencies.live(dataDirectory: home, environment: ["PLANTGUIDE_HEMISPHERE": "south"])
         #expect(dependencies.careAdvice?.hemisphere == .south)
         try await makeApp(dependencies: dependencies).test(.router) { client in
             try await client.execute(uri: "/plants/Monstera%20deliciosa", method: .get) { response in
@@ -166,8 +166,8 @@ import Testing
         )
         var configuration = ServerConfiguration(host: "0.0.0.0")
         configuration.hasAccounts = true
-        func server() -> some ApplicationProtocol {
-            makeApp(configuration: configuration, dependencies: ServerDependencies.live(dataDirectory: home, environment: [:]))
+        func server() async -> some ApplicationProtocol {
+            makeApp(configuration: configuration, dependencies: await ServerDependencies.live(dataDirectory: home, environment: [:]))
         }
         // Log in on the first server.
         let (cookie, csrf) = try await server().test(.router) { client in
@@ -274,7 +274,7 @@ import Testing
     @Test func identifySaveAndCareThroughTheRealStoreAndModel() async throws {
         let home = try Self.makeHome(withModel: true)
         defer { try? FileManager.default.removeItem(at: home) }
-        let dependencies = ServerDependencies.live(dataDirectory: home, environment: [:])
+        let dependencies = await ServerDependencies.live(dataDirectory: home, environment: [:])
         let identification = try #require(dependencies.identification)
         #expect(identification.strategies == [.auto, .onDevice])
         let photo = try Data(contentsOf: Self.testsFolder.appendingPathComponent("Browser/Fixtures/leaf.jpg"))
@@ -334,7 +334,7 @@ import Testing
     @Test func snoozingOnTheCarePageMovesTheDueDayItShows() async throws {
         let home = try Self.makeHome(withModel: false)
         defer { try? FileManager.default.removeItem(at: home) }
-        let dependencies = ServerDependencies.live(dataDirectory: home, environment: [:])
+        let dependencies = await ServerDependencies.live(dataDirectory: home, environment: [:])
         try await makeApp(dependencies: dependencies).test(.live) { client in
             let session = try await Session.open(client)
             // A snake plant added today is first watered in 10 days or more: not this week.
@@ -369,7 +369,7 @@ import Testing
     @Test func thePlantPageKeepsPhotosCareAndEditsInTheRealStore() async throws {
         let home = try Self.makeHome(withModel: false)
         defer { try? FileManager.default.removeItem(at: home) }
-        let dependencies = ServerDependencies.live(dataDirectory: home, environment: [:])
+        let dependencies = await ServerDependencies.live(dataDirectory: home, environment: [:])
         let photos = try ["Browser/Fixtures/leaf.jpg", "PlantImagingTests/Fixtures/photo.jpg"]
             .map { try Data(contentsOf: Self.testsFolder.appendingPathComponent($0)) }
         try await makeApp(dependencies: dependencies).test(.router) { client in
@@ -495,7 +495,7 @@ import Testing
         defer { Task { await stub.stop() } }
         let home = try Self.makeHome(withModel: false)
         defer { try? FileManager.default.removeItem(at: home) }
-        let dependencies = ServerDependencies.live(
+        let dependencies = await ServerDependencies.live(
             dataDirectory: home, environment: ["PLANTGUIDE_PLANTNET_URL": stub.baseURL.absoluteString]
         )
         #expect(dependencies.identification == nil)
@@ -527,7 +527,7 @@ import Testing
     @Test func settingsSayWhenTheKeyComesFromTheEnvironment() async throws {
         let home = try Self.makeHome(withModel: false)
         defer { try? FileManager.default.removeItem(at: home) }
-        let dependencies = ServerDependencies.live(dataDirectory: home, environment: ["PLANTNET_API_KEY": "env-secret-key"])
+        let dependencies = await ServerDependencies.live(dataDirectory: home, environment: ["PLANTNET_API_KEY": "env-secret-key"])
         try await makeApp(dependencies: dependencies).test(.router) { client in
             let session = try await Session.open(client)
             try await client.execute(uri: "/api/settings", method: .get, headers: session.headers) { response in

@@ -11,7 +11,7 @@ import Testing
     @Test func aKeptPhotoIsRecognisedTheNextTime() async throws {
         let home = try LiveDependenciesTests.makeHome(withModel: true)
         defer { try? FileManager.default.removeItem(at: home) }
-        let dependencies = ServerDependencies.live(dataDirectory: home, environment: [:])
+        let dependencies = await ServerDependencies.live(dataDirectory: home, environment: [:])
         let photo = try Data(contentsOf: LiveDependenciesTests.testsFolder.appendingPathComponent("Browser/Fixtures/leaf.jpg"))
         try await makeApp(dependencies: dependencies).test(.router) { client in
             let session = try await Session.open(client)

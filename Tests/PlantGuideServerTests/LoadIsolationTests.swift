@@ -63,7 +63,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: home) }
         // Each large photo takes seconds in a debug build on shared cores: this test is about isolation, so the
         // on-device time limit (10 s by default) is lifted out of its way.
-        let dependencies = ServerDependencies.live(dataDirectory: home, environment: ["PLANTGUIDE_ON_DEVICE_TIMEOUT": "600"])
+        let dependencies = await ServerDependencies.live(dataDirectory: home, environment: ["PLANTGUIDE_ON_DEVICE_TIMEOUT": "600"])
         let photo = Self.noisePNG(width: 2_400, height: 2_400)
         let configuration = ServerConfiguration()
         try await makeApp(configuration: configuration, dependencies: dependencies).test(.router) { testClient in

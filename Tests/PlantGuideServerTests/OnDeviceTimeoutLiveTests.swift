@@ -20,7 +20,7 @@ import Testing
         let environment = tinyLimit.merging(
             ["PLANTNET_API_KEY": "stub-key", "PLANTGUIDE_PLANTNET_URL": stub.baseURL.absoluteString]
         ) { _, new in new }
-        let identification = try #require(ServerDependencies.live(dataDirectory: home, environment: environment).identification)
+        let identification = try await #require(ServerDependencies.live(dataDirectory: home, environment: environment).identification)
         #expect(identification.strategies.contains(.onDevice))
 
         let outcome = try await identification.identify(IdentifyRequest(photos: [largePhoto], strategy: .auto))
@@ -34,14 +34,14 @@ import Testing
     @Test func anOverrunOnTheDeviceAloneIsAClearFailure() async throws {
         let home = try LiveDependenciesTests.makeHome(withModel: true)
         defer { try? FileManager.default.removeItem(at: home) }
-        let identification = try #require(ServerDependencies.live(dataDirectory: home, environment: tinyLimit).identification)
+        let identification = try await #require(ServerDependencies.live(dataDirectory: home, environment: tinyLimit).identification)
         let error = await #expect(throws: ServerError.self) {
             try await identification.identify(IdentifyRequest(photos: [largePhoto], strategy: .onDevice))
         }
         #expect("\(try #require(error))".contains("took longer than 0.001 s"))
 
         // Without the variable the limit is 10 s, which the same photo keeps.
-        let unlimited = try #require(ServerDependencies.live(dataDirectory: home, environment: [:]).identification)
+        let unlimited = try await #require(ServerDependencies.live(dataDirectory: home, environment: [:]).identification)
         let answer = try await unlimited.identify(IdentifyRequest(photos: [largePhoto], strategy: .onDevice))
         #expect(answer.identification.source == .onDevice)
         #expect(!answer.identification.predictions.isEmpty)

@@ -17,7 +17,7 @@ import Testing
         defer { Task { await stub.stop() } }
         let photo = try Data(contentsOf: LiveDependenciesTests.testsFolder.appendingPathComponent("Browser/Fixtures/leaf.jpg"))
         let httpClient = ServerDependencies.makeHTTPClient()
-        let dependencies = ServerDependencies.live(
+        let dependencies = await ServerDependencies.live(
             dataDirectory: home, environment: ["PLANTNET_API_KEY": "stub-key", "PLANTGUIDE_PLANTNET_URL": stub.baseURL.absoluteString],
             httpClient: httpClient
         )

@@ -34,7 +34,7 @@ import Testing
         let home = try LiveDependenciesTests.makeHome(withModel: true)
         defer { try? FileManager.default.removeItem(at: home) }
         let port = try await closedPort()
-        let dependencies = ServerDependencies.live(dataDirectory: home, environment: environment(port: port))
+        let dependencies = await ServerDependencies.live(dataDirectory: home, environment: environment(port: port))
         try await makeApp(dependencies: dependencies).test(.router) { client in
             let session = try await Session.open(client)
             var form = Multipart()
@@ -122,7 +122,7 @@ import Testing
         let home = try LiveDependenciesTests.makeHome(withModel: true)
         defer { try? FileManager.default.removeItem(at: home) }
         let port = try await closedPort()
-        let dependencies = ServerDependencies.live(dataDirectory: home, environment: environment(port: port))
+        let dependencies = await ServerDependencies.live(dataDirectory: home, environment: environment(port: port))
         var logger = Logger(label: "plantguide.test")
         logger.logLevel = .critical
         let app = try buildApplication(configuration: ServerConfiguration(), dependencies: dependencies, logger: logger)
@@ -159,7 +159,7 @@ import Testing
     @Test func settingsReScoresSavedPlantsWithTheNewModelAndTheirPagesShowBothModels() async throws {
         let home = try LiveDependenciesTests.makeHome(withModel: true)
         defer { try? FileManager.default.removeItem(at: home) }
-        let dependencies = ServerDependencies.live(dataDirectory: home, environment: [:])
+        let dependencies = await ServerDependencies.live(dataDirectory: home, environment: [:])
         try await makeApp(dependencies: dependencies).test(.router) { client in
             let session = try await Session.open(client)
             var form = Multipart()
@@ -209,7 +209,7 @@ import Testing
     @Test func theBackgroundRoundsIndexPhotosWithTheModelChosenInSettings() async throws {
         let home = try LiveDependenciesTests.makeHome(withModel: true)
         defer { try? FileManager.default.removeItem(at: home) }
-        let dependencies = ServerDependencies.live(dataDirectory: home, environment: [:])
+        let dependencies = await ServerDependencies.live(dataDirectory: home, environment: [:])
         let recheck = try #require(dependencies.recheck)
         try await makeApp(dependencies: dependencies).test(.router) { client in
             let session = try await Session.open(client)

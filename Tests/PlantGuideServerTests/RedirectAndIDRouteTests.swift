@@ -48,7 +48,7 @@ import Testing
     @Test func careForUnknownPlantsOrTasksIs404AndIdsAreStrict() async throws {
         let home = try LiveDependenciesTests.makeHome(withModel: false)
         defer { try? FileManager.default.removeItem(at: home) }
-        let dependencies = ServerDependencies.live(dataDirectory: home, environment: [:])
+        let dependencies = await ServerDependencies.live(dataDirectory: home, environment: [:])
         let collection = try #require(dependencies.collection)
         let first = try await collection.add(NewCollectionEntry(scientificName: "Monstera deliciosa"))
         let second = try await collection.add(NewCollectionEntry(scientificName: "Dracaena trifasciata"))

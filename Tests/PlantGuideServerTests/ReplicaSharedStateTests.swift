@@ -13,13 +13,13 @@ import Testing
 /// balancer: whatever one makes (the anti-forgery secret, an identification, a setting, the calendar address), the
 /// other sees. Both listen on 127.0.0.1, built with `buildApplication` as `plantguide serve` builds them.
 @Suite struct ReplicaSharedStateTests {
-    private static func replica(home: URL, environment: [String: String]) throws -> some ApplicationProtocol {
+    private static func replica(home: URL, environment: [String: String]) async throws -> some ApplicationProtocol {
         var configuration = ServerConfiguration(port: 0)
         configuration.hasAccounts = true
         var logger = Logger(label: "plantguide.test")
         logger.logLevel = .critical
         return try buildApplication(
-            configuration: configuration, dependencies: ServerDependencies.live(dataDirectory: home, environment: environment),
+            configuration: configuration, dependencies: await ServerDependencies.live(dataDirectory: home, environment: environment),
             logger: logger
         )
     }
@@ -42,8 +42,8 @@ import Testing
             "PLANTNET_API_KEY": "stub-key", "PLANTGUIDE_PLANTNET_URL": stub.baseURL.absoluteString, "PLANTGUIDE_REFRESH_SECONDS": "0.2",
         ]
         let photo = try Data(contentsOf: LiveDependenciesTests.testsFolder.appendingPathComponent("Browser/Fixtures/leaf.jpg"))
-        let a = try Self.replica(home: home, environment: environment)
-        let b = try Self.replica(home: home, environment: environment)
+        let a = try await Self.replica(home: home, environment: environment)
+        let b = try await Self.replica(home: home, environment: environment)
         try await a.test(.live) { a in
             try await b.test(.live) { b in
                 // Log in on A; A's session and form token are good on B (one secret, log-ins in the database).
@@ -110,8 +110,8 @@ import Testing
         let environment = [
             "PLANTNET_API_KEY": "stub-key", "PLANTGUIDE_PLANTNET_URL": stub.baseURL.absoluteString, "PLANTGUIDE_REFRESH_SECONDS": "0.2",
         ]
-        let a = try Self.replica(home: home, environment: environment)
-        let b = try Self.replica(home: home, environment: environment)
+        let a = try await Self.replica(home: home, environment: environment)
+        let b = try await Self.replica(home: home, environment: environment)
         try await a.test(.live) { a in
             try await b.test(.live) { b in
                 let login = try await AccountRouteTests.logIn(a, try await Session.open(a), user: "alice", password: "alice passphrase")
@@ -171,7 +171,7 @@ import Testing
         try Data(token.utf8).write(to: home.appendingPathComponent("calendar-feed-token"))
         try ServerPreferences(defaultStrategy: .plantNet, threshold: 0.8).save(DataDirectory(url: home))
 
-        let first = ServerDependencies.live(dataDirectory: home, environment: [:])
+        let first = await ServerDependencies.live(dataDirectory: home, environment: [:])
         #expect(first.sessionSecret == secret)
         #expect(try await first.calendarFeed?.current() == token)
         #expect(await first.settings?.preferences?() == ServerPreferences(defaultStrategy: .plantNet, threshold: 0.8))
@@ -186,7 +186,7 @@ import Testing
         // A second start (another replica) finds them in the database; a newer stray file changes nothing, and the
         // first import's copy is kept.
         try Data(repeating: 9, count: 32).write(to: home.appendingPathComponent("session-secret"))
-        let second = ServerDependencies.live(dataDirectory: home, environment: [:])
+        let second = await ServerDependencies.live(dataDirectory: home, environment: [:])
         #expect(second.sessionSecret == secret)
         #expect(try Data(contentsOf: home.appendingPathComponent("session-secret.imported")) == secret)
         let names = try FileManager.default.contentsOfDirectory(atPath: home.path)
@@ -239,14 +239,14 @@ import Testing
         _ = try CollectionDatabase.open(in: DataDirectory(url: home))
         let secrets = await withTaskGroup(of: Data?.self) { group in
             for _ in 0..<2 {
-                group.addTask { ServerDependencies.live(dataDirectory: home, environment: [:]).sessionSecret }
+                group.addTask { await ServerDependencies.live(dataDirectory: home, environment: [:]).sessionSecret }
             }
             return await group.reduce(into: []) { $0.append($1) }
         }
         let secret = try #require(secrets.first ?? nil)
         #expect(secret.count == 32)
         #expect(secrets == [secret, secret])
-        #expect(ServerDependencies.live(dataDirectory: home, environment: [:]).sessionSecret == secret)
+        await #expect(ServerDependencies.live(dataDirectory: home, environment: [:]).sessionSecret == secret)
         #expect(!FileManager.default.fileExists(atPath: home.appendingPathComponent("session-secret").path))
     }
 }

@@ -120,7 +120,7 @@ import Testing
     @Test func theLiveServerLogsEveryIdentificationAndKeepsTheTimingsOfASavedOne() async throws {
         let home = try LiveDependenciesTests.makeHome(withModel: true)
         defer { try? FileManager.default.removeItem(at: home) }
-        let dependencies = ServerDependencies.live(dataDirectory: home, environment: [:])
+        let dependencies = await ServerDependencies.live(dataDirectory: home, environment: [:])
         #expect(dependencies.statistics != nil)
         let photo = try Data(contentsOf: LiveDependenciesTests.testsFolder.appendingPathComponent("Browser/Fixtures/leaf.jpg"))
         try await makeApp(dependencies: dependencies).test(.live) { client in

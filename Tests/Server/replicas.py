@@ -12,9 +12,13 @@ every request through nginx, so any of them may land on either replica:
 4. sends a bounded load of writes (new plants) from 4 threads and kills one replica with SIGKILL midway: nginx must go
    on serving through the other, and every write that was answered 201 must be there afterwards.
 
+With --postgres ADMIN_URL (a PostgreSQL server the script may create a database on, e.g. the test cluster's
+PLANTGUIDE_TEST_POSTGRES_URL) the replicas keep everything in a fresh database there instead of the shared SQLite file,
+as replicas on several machines do; the database is dropped afterwards.
+
 Bounded: the whole run gives up after --timeout seconds (default 240). Exits non-zero on the first failed check.
 
-Usage: replicas.py --binary .build/debug/plantguide
+Usage: replicas.py --binary .build/debug/plantguide [--postgres postgres://postgres@127.0.0.1:5432/postgres]
 """
 import argparse
 import concurrent.futures
@@ -263,6 +267,7 @@ def main():
     parser.add_argument("--binary", required=True)
     parser.add_argument("--photo", default=str(HERE.parent / "Browser" / "Fixtures" / "leaf.jpg"))
     parser.add_argument("--timeout", type=int, default=240)
+    parser.add_argument("--postgres", help="an admin URL of a PostgreSQL server to keep the replicas' database on")
     args = parser.parse_args()
     signal.signal(signal.SIGALRM, lambda *_: (_ for _ in ()).throw(Failure(f"gave up after {args.timeout} s")))
     signal.alarm(args.timeout)
@@ -272,12 +277,19 @@ def main():
     home.mkdir()
     processes = []
     nginx_started = False
+    database = None
     try:
         binary = str(Path(args.binary).resolve())
         env = dict(os.environ, PLANTGUIDE_HOME=str(home))
+        env.pop("PLANTGUIDE_DATABASE_URL", None)
+        shared = {}
+        if args.postgres:
+            database = create_database(args.postgres)
+            shared = {"PLANTGUIDE_DATABASE_URL": database}
+            env.update(shared)
         checkpoint = HERE.parent / "PlantClassifierTests" / "Fixtures" / "tiny-resnet18.pth"
-        subprocess.run([binary, "model", "import", str(checkpoint), "--arch", "resnet18"], env=env, check=True,
-                       capture_output=True)
+        subprocess.run([binary, "model", "import", str(checkpoint), "--arch", "resnet18"],
+                       env={k: v for k, v in env.items() if k != "PLANTGUIDE_DATABASE_URL"}, check=True, capture_output=True)
         subprocess.run([binary, "user", "add", "owner"], env=env, input=PASSWORD + "\n", text=True, check=True,
                        capture_output=True)
         stub, stub_url = start([binary, "dev", "plantnet-stub", "--port", "0"], home, {}, r"(http://127\.0\.0\.1:\d+)",
@@ -286,7 +298,7 @@ def main():
         replicas = []
         for number in (1, 2):
             process, base = start([binary, "serve", "--port", "0"], home,
-                                  {"PLANTGUIDE_PLANTNET_URL": stub_url, "PLANTNET_API_KEY": "stub-key"},
+                                  {"PLANTGUIDE_PLANTNET_URL": stub_url, "PLANTNET_API_KEY": "stub-key", **shared},
                                   r"(http://127\.0\.0\.1:\d+/)", work / f"replica{number}.log")
             processes.append(process)
             replicas.append((process, base))
@@ -295,7 +307,7 @@ def main():
         (work / "nginx.conf").write_text(nginx_config(work, port, ports))
         subprocess.run([nginx, "-p", str(work), "-c", str(work / "nginx.conf")], check=True, capture_output=True)
         nginx_started = True
-        print(f"replicas: nginx on {port} balancing {ports}")
+        print(f"replicas: nginx on {port} balancing {ports}, on " + ("PostgreSQL" if database else "one SQLite file"))
         client = Client(f"http://127.0.0.1:{port}")
         photo = Path(args.photo).read_bytes()
         second = (HERE.parent / "PlantClassifierTests" / "Fixtures").glob("*.jpg")
@@ -304,6 +316,10 @@ def main():
             raise Failure("no second JPEG fixture found under Tests/PlantClassifierTests/Fixtures")
         journey(client, [base for _, base in replicas], photo, second_photo)
         load_with_kill(client, [base for _, base in replicas], replicas[0][0], replicas[1][1])
+        if database:
+            check(not (home / "collection.sqlite").exists(), "nothing was kept in an SQLite file beside PostgreSQL")
+            count = subprocess.run(["psql", database, "-Atc", "SELECT count(*) FROM plant"], capture_output=True, text=True)
+            check(count.returncode == 0 and int(count.stdout.strip() or 0) >= 2, f"PostgreSQL holds the plants ({count.stdout.strip()})")
         print("replicas: passed")
         return 0
     except (Failure, subprocess.CalledProcessError, OSError) as error:
@@ -322,7 +338,30 @@ def main():
                     process.wait(timeout=15)
                 except subprocess.TimeoutExpired:
                     process.kill()
+        if database:
+            drop_database(args.postgres, database)
         shutil.rmtree(work, ignore_errors=True)
+
+
+def create_database(admin_url):
+    """A fresh database on the server of `admin_url`; returns its URL."""
+    name = "replicas_" + uuid.uuid4().hex[:12]
+    subprocess.run(["psql", admin_url, "-v", "ON_ERROR_STOP=1", "-qc", f"CREATE DATABASE {name}"], check=True,
+                   capture_output=True)
+    return with_database(admin_url, name)
+
+
+def with_database(url, name):
+    """`url` with its database (the path) replaced by `name`, keeping the query."""
+    scheme, rest = url.split("://", 1)
+    authority, _, tail = rest.partition("/")
+    query = tail.partition("?")[2]
+    return f"{scheme}://{authority}/{name}" + (f"?{query}" if query else "")
+
+
+def drop_database(admin_url, database):
+    name = database.split("://", 1)[1].partition("/")[2].partition("?")[0]
+    subprocess.run(["psql", admin_url, "-qc", f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"], capture_output=True)
 
 
 if __name__ == "__main__":

@@ -10,7 +10,7 @@ import ServiceLifecycle
 import Synchronization
 
 /// Builds the web app. This is the one place where the server's parts are put together; the live
-/// capabilities are chosen by ``ServerDependencies/live(dataDirectory:environment:)`` and passed in,
+/// capabilities are chosen by ``ServerDependencies/live(dataDirectory:environment:logger:httpClient:store:)`` and passed in,
 /// tests pass fakes.
 /// - Parameters:
 ///   - configuration: address, limits and password.
@@ -115,7 +115,7 @@ extension ServerDependencies {
     public static func live(
         dataDirectory: URL, environment: [String: String] = ProcessInfo.processInfo.environment,
         logger: Logger = Logger(label: "plantguide.server"), httpClient: HTTPClient? = nil, store sharedStore: (any CollectionStore)? = nil
-    ) -> ServerDependencies {
+    ) async -> ServerDependencies {
         let http = httpClient ?? OutgoingHTTP.processClient
         let directory = DataDirectory(url: dataDirectory)
         let log: @Sendable (String) -> Void = { logger.warning("\($0)") }
@@ -143,7 +143,7 @@ extension ServerDependencies {
             directory: directory, collection: store?.2, environment: environment, now: now, warn: log
         )
         // The secret, settings and calendar address live in the collection's store too, shared by every replica.
-        let shared = SharedServerState.live(directory: directory, collection: store?.2, now: now, log: log)
+        let shared = await SharedServerState.live(directory: directory, collection: store?.2, now: now, log: log)
         let loadLocal = { @Sendable (preferences: ServerPreferences) in
             LiveIdentification.localParts(
                 directory: directory, catalog: catalogForAnswers, collection: collectionForAnswers,

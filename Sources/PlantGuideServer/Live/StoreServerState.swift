@@ -38,9 +38,6 @@ struct PreferencesSource: Sendable {
 /// identification settings and the calendar address. The files an older PlantGuide kept in the data directory
 /// (`session-secret`, `web-settings.json`, `calendar-feed-token`) are moved into the store once and renamed
 /// `*.imported`, as ``PlantNetState`` does with the Pl@ntNet files; without a store those files stay in use.
-///
-/// The server starts synchronously, so the start-up reads (the secret, the first settings) and the import go through
-/// the SQLite store's synchronous methods; every later read and write goes through ``ServerStateStore``.
 struct SharedServerState: Sendable {
     /// The anti-forgery secret; `nil` (a per-process secret) when it can be neither read nor stored.
     var sessionSecret: Data?
@@ -56,19 +53,19 @@ struct SharedServerState: Sendable {
     /// Whether the state is the store's (shared by replicas).
     var isShared: Bool
 
-    /// The state for a data directory, in the collection's store when it opened (an SQLite one).
+    /// The state for a data directory, in the collection's store when it opened (SQLite or PostgreSQL).
     static func live(
         directory: DataDirectory, collection: PlantCollection?, now: @escaping @Sendable () -> Date,
         log: @escaping @Sendable (String) -> Void
-    ) -> SharedServerState {
-        live(directory: directory, database: collection?.store as? CollectionDatabase, now: now, log: log)
+    ) async -> SharedServerState {
+        await live(directory: directory, database: collection?.store as? any ServerStateStore, now: now, log: log)
     }
 
     /// The state for a data directory: in `database` when it opened, in the directory's files otherwise.
     static func live(
-        directory: DataDirectory, database: CollectionDatabase?, now: @escaping @Sendable () -> Date,
+        directory: DataDirectory, database: (any ServerStateStore)?, now: @escaping @Sendable () -> Date,
         log: @escaping @Sendable (String) -> Void
-    ) -> SharedServerState {
+    ) async -> SharedServerState {
         let household = CollectionDatabase.defaultHouseholdId
         let secretFile = directory.appending("session-secret")
         let settingsFile = ServerPreferences.file(directory)
@@ -85,7 +82,7 @@ struct SharedServerState: Sendable {
         var secret: Data?
         do {
             let fromFile = (try? Data(contentsOf: secretFile)).flatMap { $0.count == ServerStateRules.secretLength ? $0 : nil }
-            secret = try database.serverSecret(
+            secret = try await database.serverSecret(
                 named: "session", make: { fromFile ?? secureRandomBytes(ServerStateRules.secretLength) }, now: now()
             )
             if files.fileExists(atPath: secretFile.path) { try files.moveItem(at: secretFile, to: PlantNetState.keptAside(secretFile)) }
@@ -96,10 +93,10 @@ struct SharedServerState: Sendable {
         // The settings, when the household has none yet.
         if files.fileExists(atPath: settingsFile.path) {
             do {
-                if try database.householdSettings(household: household).isEmpty {
+                if try await database.householdSettings(household: household).isEmpty {
                     let fromFile = ServerPreferences.load(directory, log: log)
                     for (key, value) in fromFile.settings {
-                        try database.setHouseholdSetting(key, to: value, household: household, now: now())
+                        try await database.setHouseholdSetting(key, to: value, household: household, now: now())
                     }
                 }
                 try files.moveItem(at: settingsFile, to: PlantNetState.keptAside(settingsFile))
@@ -110,8 +107,8 @@ struct SharedServerState: Sendable {
         // The calendar address, when the household has none yet.
         if files.fileExists(atPath: tokenFile.path) {
             do {
-                if try database.calendarToken(household: household) == nil, let token = CalendarFeed(file: tokenFile).storedToken {
-                    try database.setCalendarToken(token, household: household)
+                if try await database.calendarToken(household: household) == nil, let token = CalendarFeed(file: tokenFile).storedToken {
+                    try await database.setCalendarToken(token, household: household)
                 }
                 try files.moveItem(at: tokenFile, to: PlantNetState.keptAside(tokenFile))
             } catch {
@@ -120,7 +117,7 @@ struct SharedServerState: Sendable {
         }
         let initial: ServerPreferences
         do {
-            initial = ServerPreferences(settings: try database.householdSettings(household: household))
+            initial = ServerPreferences(settings: try await database.householdSettings(household: household))
         } catch {
             log("the identification settings could not be read; using the defaults: \(error)")
             initial = ServerPreferences()

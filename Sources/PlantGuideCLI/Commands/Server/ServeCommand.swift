@@ -150,7 +150,7 @@ struct ServeCommand: AsyncParsableCommand {
         // Pl@ntNet calls wait on the event loops Hummingbird serves on (NIO's shared group); the application shuts
         // the client down when it stops.
         let httpClient = ServerDependencies.makeHTTPClient()
-        let app = try buildApplication(
+        let app = try await buildApplication(
             configuration: configuration,
             dependencies: .live(dataDirectory: directory.url, httpClient: httpClient, store: store),
             onServerRunning: { address in
