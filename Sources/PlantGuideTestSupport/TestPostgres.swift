@@ -64,6 +64,34 @@ public enum TestPostgres {
         }
     }
 
+    /// Runs `body` with the URL of a fresh database of its own on the test cluster (for processes that connect by URL,
+    /// such as the `plantguide` binary), dropped afterwards, also on failure.
+    public static func withDatabase<Result: Sendable>(_ body: (String) async throws -> Result) async throws -> Result {
+        let server = try location()
+        let name = uniqueName("db_")
+        try await PostgresStore.withStore(server, options: administration) { admin in
+            try await admin.execute("CREATE DATABASE \(name)", operation: "create a test database")
+        }
+        // The cluster's URL with the database swapped: the test cluster's has no password to hide.
+        let clusterURL = ProcessInfo.processInfo.environment["PLANTGUIDE_TEST_POSTGRES_URL"] ?? ""
+        let query = clusterURL.firstIndex(of: "?").map { String(clusterURL[$0...]) } ?? ""
+        let url = "postgres://\(server.user)@\(server.host):\(server.port)/\(name)\(query)"
+        do {
+            let result = try await body(url)
+            try await dropDatabase(name, at: server)
+            return result
+        } catch {
+            try? await dropDatabase(name, at: server)
+            throw error
+        }
+    }
+
+    private static func dropDatabase(_ name: String, at server: PostgresLocation) async throws {
+        try await PostgresStore.withStore(server, options: administration) { admin in
+            try await admin.execute("DROP DATABASE IF EXISTS \(name) WITH (FORCE)", operation: "drop a test database")
+        }
+    }
+
     private static func dropSchema(_ schema: String, at location: PostgresLocation) async throws {
         try await PostgresStore.withStore(location, options: administration) { admin in
             try await admin.execute("DROP SCHEMA \(schema) CASCADE", operation: "drop a test schema")
