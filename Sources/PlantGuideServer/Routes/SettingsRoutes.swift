@@ -48,6 +48,7 @@ struct SettingsRoutes {
         }
         // Send the re-check queue now, or re-score saved identifications with the loaded model.
         router.post("/settings/recheck") { request, context in
+            try RequestGate.requireOwner(context)
             guard let recheck else { throw ServerError.capabilityMissing("The re-check queue needs the collection.") }
             let form = try await request.formData(context: context, limit: InputLimits.formBodyBytes)
             let query: String
@@ -69,6 +70,7 @@ struct SettingsRoutes {
         }
         // How identification behaves: the preselected strategy, the confidence threshold and the on-device model.
         router.post("/settings/identification") { request, context in
+            try RequestGate.requireOwner(context)
             guard let settings else { throw ServerError.capabilityMissing("This server cannot change its identification settings.") }
             let form = try await request.formData(context: context, limit: InputLimits.formBodyBytes)
             guard let strategy = form["defaultStrategy"].flatMap(IdentifyStrategy.init(rawValue:)) else {
@@ -85,6 +87,7 @@ struct SettingsRoutes {
         }
         // Make a new secret calendar address (the old one stops working) or turn it off.
         router.post("/settings/calendar-feed") { request, context in
+            try RequestGate.requireOwner(context)
             guard let calendarFeed else { throw ServerError.capabilityMissing("This server offers no calendar address.") }
             let form = try await request.formData(context: context, limit: InputLimits.formBodyBytes)
             switch form["action"] {
@@ -98,12 +101,14 @@ struct SettingsRoutes {
             return Response.redirect(to: "/settings#calendar", type: .normal)
         }
         router.post("/settings/api-key") { request, context in
+            try RequestGate.requireOwner(context)
             let form = try await request.formData(context: context, limit: InputLimits.formBodyBytes)
             try await replace(form["apiKey"], trimming: true)
             return Response.redirect(to: "/settings?saved=1", type: .normal)
         }
         router.get("/api/settings") { _, _ in JSONResponse.make(try await facts()) }
         router.put("/api/settings/api-key") { request, context in
+            try RequestGate.requireOwner(context)
             let body = try await request.decodeJSON(as: APIKeyBody.self, context: context)
             try await replace(body.apiKey, trimming: false)
             return Response(status: .noContent)

@@ -82,13 +82,7 @@ struct RequestGate: RouterMiddleware {
             return response
         }
 
-        if context.user?.role == .member, request.method != .get, request.method != .head, Self.isOwnerOnly(path) {
-            throw ServerError.forbidden(
-                "Only an owner of this PlantGuide can change the Pl@ntNet key, the identification settings and the calendar "
-                    + "address, or send the re-check queue; "
-                    + "you are logged in as \(context.user?.name ?? "a member"), a member."
-            )
-        }
+        if request.method != .get, request.method != .head, Self.isOwnerOnly(path) { try Self.requireOwner(context) }
         var response: Response
         if request.method == .post || request.method == .put || request.method == .delete || request.method == .patch {
             // Photo uploads wait for room in the identify queue: its bound keeps their bodies and decoding in check.
@@ -151,9 +145,25 @@ struct RequestGate: RouterMiddleware {
     }
 
     /// Changes only an owner may make: the Pl@ntNet key, and the model, strategy and threshold of identification.
+    /// Whether a path is an owner's to change. The router ignores empty path parts (`//settings/recheck/` reaches
+    /// `/settings/recheck`), so they are ignored here too; the routes check again themselves.
     static func isOwnerOnly(_ path: String) -> Bool {
-        path == "/settings/api-key" || path == "/api/settings/api-key" || path == "/settings/identification"
-            || path == "/settings/calendar-feed" || path == "/settings/recheck"
+        let normalized = "/" + path.split(separator: "/", omittingEmptySubsequences: true).joined(separator: "/")
+        return ownerOnlyPaths.contains(normalized)
+    }
+
+    private static let ownerOnlyPaths: Set<String> = [
+        "/settings/api-key", "/api/settings/api-key", "/settings/identification", "/settings/calendar-feed", "/settings/recheck",
+    ]
+
+    /// Refuses a member (403): the Pl@ntNet key, the identification settings, the calendar address and sending the
+    /// re-check queue are an owner's. Anyone may when the server has no accounts.
+    static func requireOwner(_ context: AppRequestContext) throws {
+        guard let user = context.user, user.role == .member else { return }
+        throw ServerError.forbidden(
+            "Only an owner of this PlantGuide can change the Pl@ntNet key, the identification settings and the calendar "
+                + "address, or send the re-check queue; you are logged in as \(user.name), a member."
+        )
     }
 
     static func wantsJSON(_ path: String) -> Bool {
