@@ -170,7 +170,8 @@ def multipart(fields, files):
 
 
 def journey(client, replicas, photo, second_photo):
-    """Log in, identify, save, add a photo, care; then read everything from each replica."""
+    """Log in, identify on one replica and save on the other, add a photo, care (through nginx); then read everything
+    from each replica."""
     session = client.refresh_token()
     check(session["requiresLogin"] and not session["loggedIn"], "the replicas ask for a log-in")
     status, _ = client.json("POST", "/api/session", {"user": "owner", "password": PASSWORD})
@@ -178,17 +179,18 @@ def journey(client, replicas, photo, second_photo):
     session = client.refresh_token()
     check(session["loggedIn"] and session["user"] == "owner", "the session is logged in, whichever replica answers")
 
+    # Identified on replica 1, saved on replica 2 (same log-in, same anti-forgery token): the upload must be shared.
     body, kind = multipart([("strategy", "plantnet"), ("organ", "leaf")], [("photo", "leaf.jpg", photo)])
-    status, result = client.request("POST", "/api/identify", body, kind)
-    check(status == 200, f"identify through the stub (got {status}: {result[:200]!r})")
+    status, result = client.request("POST", "/api/identify", body, kind, base=replicas[0])
+    check(status == 200, f"identify on replica 1 through the stub (got {status}: {result[:200]!r})")
     result = json.loads(result)
     check(result["source"] == "plantNetAPI" and result["predictions"], "Pl@ntNet's answer, through the stub")
     species = result["predictions"][0]["scientificName"]
     check(bool(result["uploadId"]), "the answer has an upload id to save it with")
 
     status, plant = client.json("POST", "/api/collection", {"uploadId": result["uploadId"], "scientificName": species,
-                                                            "nickname": "Replicated", "room": "Hall"})
-    check(status == 201, f"'This is my plant' saves it, on either replica (got {status}: {plant})")
+                                                            "nickname": "Replicated", "room": "Hall"}, base=replicas[1])
+    check(status == 201, f"'This is my plant' saves it on replica 2 (got {status}: {plant})")
     plant_id = plant["id"]
 
     body, kind = multipart([], [("photo", "second.jpg", second_photo)])
