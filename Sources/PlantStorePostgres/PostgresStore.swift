@@ -158,10 +158,17 @@ public final class PostgresStore: Sendable {
         }
         configuration.options.connectTimeout = options.connectTimeout
         configuration.options.maximumConnections = max(1, options.maximumConnections)
-        if let searchPath = options.searchPath {
-            configuration.options.additionalStartupParameters = [("search_path", searchPath)]
-        }
+        configuration.options.additionalStartupParameters = sessionParameters(options)
         return configuration
+    }
+
+    /// What every pooled connection sets at log-in. Row locks wait 15 s at most, and a transaction left open by a
+    /// replica that stopped answering (its host gone, its connection not yet known dead) is ended after 60 s, so its
+    /// locks do not hold the other replicas until TCP gives up hours later.
+    static func sessionParameters(_ options: Options) -> [(String, String)] {
+        var parameters = [("lock_timeout", "15s"), ("idle_in_transaction_session_timeout", "60s")]
+        if let searchPath = options.searchPath { parameters.append(("search_path", searchPath)) }
+        return parameters
     }
 
     private static func connectionTLS(_ location: PostgresLocation) throws(StoreError) -> PostgresConnection.Configuration.TLS {
@@ -226,13 +233,14 @@ public final class PostgresStore: Sendable {
             return try await withThrowingTaskGroup(of: Result?.self) { group in
                 group.addTask {
                     try await client.withConnection { connection in
-                        leased.set()
+                        // Too late: the caller was told there is no connection, so nothing may be written now.
+                        guard leased.take() else { throw LeaseTimeout() }
                         return try await carried.value(connection)
                     }
                 }
                 group.addTask {
                     try await Task.sleep(for: timeout)
-                    if leased.isSet { return nil }
+                    guard leased.giveUp() else { return nil }
                     throw LeaseTimeout()
                 }
                 defer { group.cancelAll() }
@@ -245,13 +253,29 @@ public final class PostgresStore: Sendable {
     }
 }
 
-/// Whether a connection was leased; set once, from the task that leased it.
+/// Whether the connection came before the deadline: decided once, by whichever of the lease and the timer comes first.
 private final class LeaseFlag: @unchecked Sendable {
+    private enum State { case waiting, leased, gaveUp }
     private let lock = NSLock()
-    private var value = false
+    private var state = State.waiting
 
-    var isSet: Bool { lock.withLock { value } }
-    func set() { lock.withLock { value = true } }
+    /// The connection came: `true` unless the timer gave up first.
+    func take() -> Bool {
+        lock.withLock {
+            guard state == .waiting else { return state == .leased }
+            state = .leased
+            return true
+        }
+    }
+
+    /// The deadline passed: `true` unless the connection came first.
+    func giveUp() -> Bool {
+        lock.withLock {
+            guard state == .waiting else { return state == .gaveUp }
+            state = .gaveUp
+            return true
+        }
+    }
 }
 
 extension Duration {

@@ -432,6 +432,22 @@ import Testing
         return reason.contains("no connection to the database within 2")
     }
 
+    @Test func pooledConnectionsBoundLockWaitsAndIdleTransactions() async throws {
+        try await TestPostgres.withSchema { location, options in
+            try await PostgresStore.withStore(location, options: options) { store in
+                let settings = try await store.withConnection("read the session settings") { connection in
+                    var found: [String] = []
+                    for name in ["lock_timeout", "idle_in_transaction_session_timeout"] {
+                        let rows = try await connection.query(PostgresQuery(unsafeSQL: "SHOW \(name)"), logger: store.logger)
+                        for try await value in rows.decode(String.self) { found.append(value) }
+                    }
+                    return found
+                }
+                #expect(settings == ["15s", "1min"])
+            }
+        }
+    }
+
     @Test func aMissingDatabaseIsNamed() async throws {
         var location = try TestPostgres.location()
         location.database = TestPostgres.uniqueName("missing_")
