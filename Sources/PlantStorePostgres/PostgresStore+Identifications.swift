@@ -39,6 +39,13 @@ extension PostgresStore {
                 )
                 target = added.id
             }
+            // Every photo this files is recorded (and so locked) first, in SHA-256 order, the order releasing locks them
+            // in: a release of the same photos at the same time waits or is waited for, and the two never deadlock.
+            var recorded: Set<String> = []
+            for entry in ([photo].compactMap { $0 } + (recheck?.photos.map(\.photo) ?? [])).sorted(by: { $0.sha256 < $1.sha256 })
+            where recorded.insert(entry.sha256).inserted {
+                try await Self.recordPhoto(entry, on: connection, logger: self.logger)
+            }
             if let photo {
                 if let target {
                     try await Self.link(photo, to: target, at: now, on: connection, logger: self.logger)

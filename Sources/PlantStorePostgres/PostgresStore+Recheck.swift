@@ -330,7 +330,7 @@ extension PostgresStore {
                 throw StoreError.invalid("Identification \(original.id) is not filed under a plant.")
             }
             let photoKept = try await self.returnsRow(
-                connection.query("SELECT 1 FROM photo WHERE sha256 = \(photoSHA256)", logger: self.logger)
+                connection.query("SELECT 1 FROM photo WHERE sha256 = \(photoSHA256) FOR KEY SHARE", logger: self.logger)
             )
             var result = FiledIdentification(
                 id: 0, uuid: UUID().uuidString.lowercased(), plantId: plantId, photoSHA256: photoKept ? photoSHA256 : nil,

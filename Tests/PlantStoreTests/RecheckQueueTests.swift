@@ -215,6 +215,17 @@ import Testing
         #expect(try !database.claimRecheck(id, now: clock.now))
     }
 
+    @Test func processesAreNamedWithANonceAndTheDeadAreTold() throws {
+        let current = ProcessIdentity.current
+        #expect(current.hasPrefix("\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier)/"))
+        #expect(current.split(separator: "/").last.map { $0.count >= 1 && UInt64($0, radix: 16) != nil } == true)
+        #expect(ProcessIdentity.isAlive(current))
+        let dead = try deadProcessIdentity()
+        #expect(!ProcessIdentity.isAlive(dead))
+        #expect(!ProcessIdentity.isAlive(dead + "/0123abcd"), "the nonce does not hide a dead process")
+        #expect(ProcessIdentity.isAlive("another-host.example:1/ff"), "a process on another host counts as running")
+    }
+
     /// The `host:pid` of a process that has exited.
     private func deadProcessIdentity() throws -> String {
         let process = Process()
