@@ -15,9 +15,10 @@ struct DatabaseOptions: ParsableArguments {
     @Option(
         name: .customLong("database"),
         help: ArgumentHelp(
-            "sqlite:PATH or postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=require]: where the collection, "
-                + "the accounts and what replicas share are kept (default: \(DatabaseOptions.environmentVariable), else "
-                + "collection.sqlite in the data directory). Photos stay in the data directory.",
+            "sqlite:PATH or postgres://USER@HOST[:PORT]/DATABASE[?sslmode=require]: where the collection, the accounts "
+                + "and what replicas share are kept (default: \(DatabaseOptions.environmentVariable), else "
+                + "collection.sqlite in the data directory). Photos stay in the data directory. Give a password in "
+                + "\(DatabaseOptions.environmentVariable), not here: other users of the machine see command lines.",
             valueName: "url"
         )
     )
@@ -49,6 +50,12 @@ struct DatabaseOptions: ParsableArguments {
             let database = try CollectionDatabase.open(at: URL(fileURLWithPath: path))
             return try await body(database, database)
         case .postgres(let location)?:
+            if url != nil, location.password != nil {
+                Console().warn(
+                    "warning: --database carries a password, which other users of this machine can read in the process list; "
+                        + "put the URL in \(Self.environmentVariable) instead."
+                )
+            }
             return try await PostgresStore.withStore(location) { store in try await body(store, nil) }
         }
     }

@@ -182,8 +182,10 @@ extension ServerDependencies {
             // Expired uploads are forgotten once a minute: a purge writes, a settings check only reads.
             let lastPurge = Mutex<ContinuousClock.Instant?>(nil)
             dependencies.refresh = ServerRefresh(interval: ServerRefresh.interval(environment: environment)) {
-                let latest = await source.load()
-                if latest != local.withLock({ $0.preferences }) { usePreferences(latest) }
+                // A settings read that fails (the database briefly away) keeps what is in use.
+                if let latest = await source.loadIfReadable(), latest != local.withLock({ $0.preferences }) {
+                    usePreferences(latest)
+                }
                 let due = lastPurge.withLock { last in
                     guard last.map({ ContinuousClock.now - $0 >= .seconds(60) }) ?? true else { return false }
                     last = ContinuousClock.now

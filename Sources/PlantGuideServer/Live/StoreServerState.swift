@@ -7,12 +7,17 @@ import PlantStore
 struct PreferencesSource: Sendable {
     /// The settings now; the defaults when they cannot be read.
     var load: @Sendable () async -> ServerPreferences
+    /// The settings now; `nil` when they cannot be read (a refresh then keeps what is in use rather than the defaults).
+    var loadIfReadable: @Sendable () async -> ServerPreferences?
     /// Stores new settings.
     var save: @Sendable (ServerPreferences) async throws -> Void
 
     /// The data directory's file.
     static func file(_ directory: DataDirectory, log: @escaping @Sendable (String) -> Void) -> PreferencesSource {
-        PreferencesSource(load: { ServerPreferences.load(directory, log: log) }, save: { try $0.save(directory) })
+        PreferencesSource(
+            load: { ServerPreferences.load(directory, log: log) }, loadIfReadable: { ServerPreferences.load(directory, log: log) },
+            save: { try $0.save(directory) }
+        )
     }
 
     /// A household's settings in `store`.
@@ -27,6 +32,14 @@ struct PreferencesSource: Sendable {
                 } catch {
                     log("the identification settings could not be read; using the defaults: \(error)")
                     return ServerPreferences()
+                }
+            },
+            loadIfReadable: {
+                do {
+                    return try await ServerPreferences.load(store: store, household: household)
+                } catch {
+                    log("the identification settings could not be read; keeping those in use: \(error)")
+                    return nil
                 }
             },
             save: { preferences in try await preferences.save(store: store, household: household, now: now()) }
