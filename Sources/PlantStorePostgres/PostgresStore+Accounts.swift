@@ -19,7 +19,7 @@ extension PostgresStore: AccountStore {
     public func users() async throws(StoreError) -> [UserAccount] {
         try await withConnection("list the accounts") { connection in
             let rows = try await connection.query(
-                "SELECT \(unescaped: Self.userColumns) FROM appUser ORDER BY lower(name)", logger: self.logger
+                "SELECT \(unescaped: Self.userColumns) FROM appUser ORDER BY lower(name COLLATE \"C\")", logger: self.logger
             )
             var accounts: [UserAccount] = []
             for try await row in rows.decode(UserRow.self) { accounts.append(Self.account(row)) }
@@ -194,7 +194,7 @@ extension PostgresStore: AccountStore {
 
     private static func user(named name: String, on connection: PostgresConnection, logger: Logger) async throws -> UserAccount? {
         let rows = try await connection.query(
-            "SELECT \(unescaped: userColumns) FROM appUser WHERE lower(name) = lower(\(name))", logger: logger
+            "SELECT \(unescaped: userColumns) FROM appUser WHERE lower(name COLLATE \"C\") = lower(\(name)::text COLLATE \"C\")", logger: logger
         )
         for try await row in rows.decode(UserRow.self) { return account(row) }
         return nil

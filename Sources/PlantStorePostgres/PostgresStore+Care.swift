@@ -84,7 +84,7 @@ extension PostgresStore: CareStore {
             let counted = try await connection.query("""
                 SELECT count(*) FROM plant p
                 WHERE (\(plantId)::bigint IS NULL OR p.id = \(plantId))
-                    AND (\(room)::text IS NULL OR lower(p.room) = lower(\(room)::text))
+                    AND (\(room)::text IS NULL OR lower(p.room COLLATE "C") = lower(\(room)::text COLLATE "C"))
                 """, logger: self.logger)
             var count = 0
             for try await value in counted.decode(Int.self) { count = value }
@@ -103,7 +103,7 @@ extension PostgresStore: CareStore {
                     FROM careLastDone WHERE careLastDone.plantId = p.id
                 ) d ON true
                 WHERE (\(plantId)::bigint IS NULL OR p.id = \(plantId))
-                    AND (\(room)::text IS NULL OR lower(p.room) = lower(\(room)::text))
+                    AND (\(room)::text IS NULL OR lower(p.room COLLATE "C") = lower(\(room)::text COLLATE "C"))
                 ORDER BY p.id
                 """, logger: self.logger)
             typealias Row = (

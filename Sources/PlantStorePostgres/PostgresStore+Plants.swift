@@ -60,10 +60,10 @@ extension PostgresStore: PlantsStore {
             for (plant, profile) in plants {
                 let candidate = try Plant.new(plant, now: now)
                 let rows = try await connection.query("""
-                    SELECT EXISTS (SELECT 1 FROM plant WHERE lower(name) = lower(\(candidate.name)::text)
-                        AND lower(species) IS NOT DISTINCT FROM lower(\(candidate.species)::text)
-                        AND lower(nickname) IS NOT DISTINCT FROM lower(\(candidate.nickname)::text)
-                        AND lower(room) IS NOT DISTINCT FROM lower(\(candidate.room)::text))
+                    SELECT EXISTS (SELECT 1 FROM plant WHERE lower(name COLLATE "C") = lower(\(candidate.name)::text COLLATE "C")
+                        AND lower(species COLLATE "C") IS NOT DISTINCT FROM lower(\(candidate.species)::text COLLATE "C")
+                        AND lower(nickname COLLATE "C") IS NOT DISTINCT FROM lower(\(candidate.nickname)::text COLLATE "C")
+                        AND lower(room COLLATE "C") IS NOT DISTINCT FROM lower(\(candidate.room)::text COLLATE "C"))
                     """, logger: self.logger)
                 var duplicate = false
                 for try await exists in rows.decode(Bool.self) { duplicate = exists }
@@ -93,13 +93,13 @@ extension PostgresStore: PlantsStore {
             if let room {
                 query = """
                     SELECT \(unescaped: Self.plantColumns) FROM plant
-                    WHERE (room IS NULL) = false AND lower(room) COLLATE "C" = lower(\(room)) COLLATE "C"
-                    ORDER BY lower(name) COLLATE "C", id
+                    WHERE (room IS NULL) = false AND lower(room COLLATE "C") = lower(\(room)::text COLLATE "C")
+                    ORDER BY lower(name COLLATE "C"), id
                     """
             } else {
                 query = """
                     SELECT \(unescaped: Self.plantColumns) FROM plant
-                    ORDER BY (room IS NULL), lower(room) COLLATE "C", lower(name) COLLATE "C", id
+                    ORDER BY (room IS NULL), lower(room COLLATE "C"), lower(name COLLATE "C"), id
                     """
             }
             let rows = try await connection.query(query, logger: self.logger)

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import PlantGuideCore
 import PlantGuideTestSupport
 import PostgresNIO
 import Testing
@@ -23,7 +24,7 @@ import Testing
     ]
 
     /// Every migration this version knows.
-    static let allMigrations = ["pg1", "pg2", "pg3", "pg4"]
+    static let allMigrations = ["pg1", "pg2", "pg3", "pg4", "pg5"]
 
     @Test func migratingTwiceAppliesEachMigrationOnce() async throws {
         try await TestPostgres.withSchema { location, options in
@@ -447,6 +448,55 @@ import Testing
             }
         }
     }
+
+    @Test func roomsAndNamesFoldASCIIOnlyAsSQLiteDoesAlsoInAUTF8Database() async throws {
+        let server = try TestPostgres.location()
+        let name = TestPostgres.uniqueName("utf8_")
+        try await PostgresStore.withStore(server, options: TestPostgres.administration) { admin in
+            try await admin.execute(
+                "CREATE DATABASE \(name) TEMPLATE template0 ENCODING 'UTF8' LOCALE 'C.UTF-8'", operation: "create a UTF-8 database"
+            )
+        }
+        var location = server
+        location.database = name
+        let now = Date(timeIntervalSince1970: 1_795_478_400)
+        func names(_ store: any PlantsStore) async throws -> (kitchen: [String], all: [String], skipped: Int) {
+            for (plant, room) in [("Fern", "Küche"), ("Ivy", "KÜCHE"), ("Äloe", nil), ("aloe", nil), ("Zebra", "hall")] {
+                try await store.addPlant(NewPlant(name: plant, room: room), profile: Self.profile, photo: nil, now: now)
+            }
+            let skipped = try await store.addPlantsSkippingDuplicates([(NewPlant(name: "FERN", room: "küche"), Self.profile)], now: now)
+            return (
+                try await store.plants(room: "küche").map(\.name), try await store.plants(room: nil).map(\.name), skipped.skipped
+            )
+        }
+        let onPostgres = try await PostgresStore.withStore(location) { store in
+            // This database's own lower() folds Ü: without the C collation, KÜCHE would be the same room as Küche.
+            let folds = try await store.withConnection("check the locale") { connection in
+                var value = false
+                for try await folded in try await connection.query("SELECT lower('KÜCHE') = 'küche'", logger: store.logger)
+                    .decode(Bool.self) { value = folded }
+                return value
+            }
+            #expect(folds, "the test database folds non-ASCII letters, so the test shows something")
+            return try await names(store)
+        }
+        try await PostgresStore.withStore(server, options: TestPostgres.administration) { admin in
+            try await admin.execute("DROP DATABASE \(name) WITH (FORCE)", operation: "drop the UTF-8 database")
+        }
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("plantstore-utf8-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let onSQLite = try await names(try CollectionDatabase.open(in: DataDirectory(url: home)))
+        #expect(onPostgres.kitchen == ["Fern"], "only Küche: SQLite's NOCASE does not fold Ü")
+        #expect(onPostgres.kitchen == onSQLite.kitchen)
+        #expect(onPostgres.all == onSQLite.all, "the same list order")
+        #expect(onPostgres.skipped == onSQLite.skipped)
+    }
+
+    static let profile = CareProfile(
+        light: .brightIndirect, waterGrowingDays: 7, waterWinterDays: 14, fertilizeGrowingDays: 30, mistDays: nil, repotDays: 730,
+        pruneDays: nil, humidity: .medium, minTemperature: 16, maxTemperature: 29, toxicToCats: false, toxicToDogs: false,
+        toxicitySource: "test", basis: "test"
+    )
 
     @Test func aMissingDatabaseIsNamed() async throws {
         var location = try TestPostgres.location()
