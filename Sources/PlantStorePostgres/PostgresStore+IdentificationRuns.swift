@@ -22,12 +22,14 @@ extension PostgresStore: StatisticsStore {
                     \(timings))
                 RETURNING id
                 """, logger: self.logger)
-            var newest: Int64 = 0
-            for try await id in rows.decode(Int64.self) { newest = id }
-            // Ids only grow and runs are only dropped oldest first, so everything at or below this id is beyond the count.
-            try await connection.query(
-                "DELETE FROM identificationRun WHERE id <= \(newest - keep) OR ranAt < \(cutoff)", logger: self.logger
-            )
+            for try await _ in rows.decode(Int64.self) {}
+            // The newest `keep` runs stay. Counted, not computed from the newest id: a sequence skips numbers (rolled-back
+            // inserts, replicas inserting at once), and a gap would drop runs that should be kept.
+            try await connection.query("""
+                DELETE FROM identificationRun
+                WHERE id < (SELECT min(id) FROM (SELECT id FROM identificationRun ORDER BY id DESC LIMIT \(keep)) AS kept)
+                    OR ranAt < \(cutoff)
+                """, logger: self.logger)
         }
     }
 

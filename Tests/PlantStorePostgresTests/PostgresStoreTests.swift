@@ -498,6 +498,29 @@ import Testing
         toxicitySource: "test", basis: "test"
     )
 
+    @Test func runRetentionKeepsTheNewestRunsAcrossGapsInTheIds() async throws {
+        try await TestPostgres.withSchema { location, options in
+            try await PostgresStore.withStore(location, options: options) { store in
+                let retention = IdentificationRunRetention(maximumAge: 10 * 86_400, maximumCount: 3)
+                let start = Date(timeIntervalSince1970: 1_795_478_400)
+                for index in 0..<5 {
+                    let run = IdentificationRun(
+                        date: start.addingTimeInterval(Double(index) * 60), strategy: "on-device", source: .onDevice, cacheHit: false,
+                        apiCalled: false, remainingRequests: nil, timings: [:]
+                    )
+                    try await store.recordIdentificationRun(run, now: run.date, retention: retention)
+                    // Ids another replica took, or inserts rolled back: the sequence skips them.
+                    try await store.execute(
+                        "SELECT nextval(pg_get_serial_sequence('identificationrun', 'id')) FROM generate_series(1, 4)",
+                        operation: "skip ids"
+                    )
+                }
+                let kept = try await store.identificationRuns(last: 10)
+                #expect(kept.map(\.date) == (2..<5).reversed().map { start.addingTimeInterval(Double($0) * 60) })
+            }
+        }
+    }
+
     @Test func aMissingDatabaseIsNamed() async throws {
         var location = try TestPostgres.location()
         location.database = TestPostgres.uniqueName("missing_")
