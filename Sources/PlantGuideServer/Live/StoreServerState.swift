@@ -92,16 +92,29 @@ struct SharedServerState: Sendable {
         }
         let files = FileManager.default
         // The secret: an older server's file becomes the store's, unless another process stored one first.
+        // Read again a few times before giving up: a replica with a secret of its own rejects the forms of the others.
         var secret: Data?
-        do {
-            let fromFile = (try? Data(contentsOf: secretFile)).flatMap { $0.count == ServerStateRules.secretLength ? $0 : nil }
-            secret = try await database.serverSecret(
-                named: "session", make: { fromFile ?? secureRandomBytes(ServerStateRules.secretLength) }, now: now()
-            )
-            if files.fileExists(atPath: secretFile.path) { try files.moveItem(at: secretFile, to: PlantNetState.keptAside(secretFile)) }
-        } catch {
-            log("the session secret was not read from the database: \(error)")
-            secret = secret ?? LiveSettings.sessionSecret(directory, log: log)
+        let fromFile = (try? Data(contentsOf: secretFile)).flatMap { $0.count == ServerStateRules.secretLength ? $0 : nil }
+        for attempt in 1...3 where secret == nil {
+            do {
+                secret = try await database.serverSecret(
+                    named: "session", make: { fromFile ?? secureRandomBytes(ServerStateRules.secretLength) }, now: now()
+                )
+            } catch {
+                log("the session secret was not read from the database (attempt \(attempt) of 3): \(error)")
+                if attempt < 3 { try? await Task.sleep(for: .seconds(1)) }
+            }
+        }
+        if secret != nil, files.fileExists(atPath: secretFile.path) {
+            do {
+                try files.moveItem(at: secretFile, to: PlantNetState.keptAside(secretFile))
+            } catch {
+                log("the session secret file \(secretFile.path) was not moved aside: \(error)")
+            }
+        }
+        if secret == nil {
+            log("this server uses a session secret of its own: forms opened on another replica will be refused until it restarts")
+            secret = LiveSettings.sessionSecret(directory, log: log)
         }
         // The settings, when the household has none yet.
         if files.fileExists(atPath: settingsFile.path) {
