@@ -35,7 +35,8 @@ extension PostgresStore {
     /// included), so rows added later on PostgreSQL get fresh ids. `careLastDone` is not copied: the trigger on
     /// `careEvent` writes it, and ``verifyCopy(of:now:)`` compares it.
     ///
-    /// The target must be empty: no row in any table but the one household (`Home`) every new database starts with.
+    /// The target must be empty: no row in any table but the household every new database starts with (id 1, `Home`,
+    /// without a calendar token); a renamed or second household counts as a collection.
     /// With `replacing`, whatever it holds is deleted in the same transaction, so it holds either its old rows or the
     /// whole copy, never a mix. The tables are locked for the transaction, so no replica writes in between.
     ///
@@ -55,12 +56,14 @@ extension PostgresStore {
             try await connection.query("LOCK TABLE \(unescaped: allTables) IN ACCESS EXCLUSIVE MODE", logger: logger)
             var found: [(table: String, rows: Int)] = []
             for table in CollectionCopy.tables {
-                let rows = try await connection.query("SELECT count(*) FROM \(unescaped: table.name)", logger: logger)
+                // Every new database has household 1, `Home`, with no calendar token; the copy brings the source's.
+                let counted = table.name == "household"
+                    ? "SELECT count(*) FROM household WHERE NOT (id = 1 AND name = 'Home' AND calendarToken IS NULL)"
+                    : "SELECT count(*) FROM \(table.name)"
+                let rows = try await connection.query(PostgresQuery(unsafeSQL: counted), logger: logger)
                 var count: Int64 = 0
                 for try await value in rows.decode(Int64.self) { count = value }
-                // Every new database has household 1, `Home`; the copy brings the source's.
-                let untouched: Int64 = table.name == "household" ? 1 : 0
-                if count > untouched { found.append((table.name, Int(count))) }
+                if count > 0 { found.append((table.name, Int(count))) }
             }
             if !found.isEmpty && !replacing { return found }
             try await connection.query("TRUNCATE \(unescaped: allTables)", logger: logger)

@@ -51,6 +51,14 @@ import Testing
             let tables = try #require(report["tables"] as? [[String: Any]])
             #expect(tables.count == 24)
             #expect(tables.first { $0["table"] as? String == "plant" }?["targetRows"] as? Int == 1)
+
+            // A database a newer PlantGuide migrated is refused, even with --force.
+            try await PostgresStore.withStore(try StoreLocation(url: url)) { store in
+                try await store.execute("INSERT INTO schema_migration (id) VALUES ('pg99')", operation: "pretend to be newer")
+            }
+            let newer = try cli.run(["migrate", "--to", url, "--force"])
+            #expect(newer.status != 0)
+            #expect(newer.stderr.contains("was written by a newer PlantGuide (schema pg99)"), "\(newer.stderr)")
         }
     }
 

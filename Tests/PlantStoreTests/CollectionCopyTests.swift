@@ -185,7 +185,7 @@ private typealias FullStore = CollectionStore & AccountStore & PlantNetStateStor
                     Issue.record("a second copy into a non-empty database was not refused")
                 } catch let error as TargetNotEmptyError {
                     #expect(error.occupiedTables.first { $0.table == "plant" }?.rows == 4)
-                    #expect(error.description.contains("already holds a collection (appUser: 2, loginSession: 1, loginFailure: 1, plant: 4"), "\(error)")
+                    #expect(error.description.contains("already holds a collection (household: 1, appUser: 2, loginSession: 1, loginFailure: 1, plant: 4"), "\(error)")
                 }
                 // Nothing changed.
                 #expect(try await store.plantCount() == 4)
@@ -215,6 +215,13 @@ private typealias FullStore = CollectionStore & AccountStore & PlantNetStateStor
                 #expect(try await store.verifyCopy(of: database, now: Self.now).isExact)
                 #expect(try await store.addPlant(NewPlant(name: "First"), profile: .fixture(), photo: nil, now: Self.now).id == 1)
                 #expect(try await store.addUser(name: "first", role: .owner, passwordHash: Self.passwordHash, now: Self.now).id == 1)
+            }
+            // A household given a calendar token is not the untouched one a new database starts with.
+            try await PostgresStore.withStore(location, options: options) { store async throws in
+                try await store.execute("TRUNCATE plant, appUser CASCADE", operation: "empty the target again")
+                #expect(try await store.copyCollection(from: database, replacing: false) == 1)
+                try await store.setCalendarToken(String(repeating: "d", count: 64), household: 1)
+                await #expect(throws: TargetNotEmptyError.self) { try await store.copyCollection(from: database, replacing: false) }
             }
         }
     }
