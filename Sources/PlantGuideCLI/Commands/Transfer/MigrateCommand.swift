@@ -36,10 +36,14 @@ struct MigrateCommand: AsyncParsableCommand {
             are never printed.
 
             Examples:
-              plantguide migrate --to postgres://plantguide@/plantguide?host=/run/postgresql
-              plantguide migrate --to postgres://plantguide:secret@db.example.org/plantguide?sslmode=require
-              plantguide migrate --from sqlite:/backups/collection.sqlite --to postgres://plantguide@localhost/plants --force
-              PLANTGUIDE_DATABASE_URL=postgres://plantguide@/plantguide?host=/run/postgresql plantguide serve
+              createdb plantguide
+              plantguide migrate --to postgres://plantguide@localhost/plantguide
+              plantguide migrate --to postgres://pg@db.example.org/plants?sslmode=require
+              plantguide migrate --force \\
+                  --to 'postgres://plantguide@/plantguide?host=/run/postgresql'
+              plantguide migrate --from sqlite:/backups/collection.sqlite \\
+                  --to postgres://plantguide@localhost/plantguide --force
+              plantguide serve --database postgres://plantguide@localhost/plantguide
             """
     )
 
@@ -88,7 +92,11 @@ struct MigrateCommand: AsyncParsableCommand {
             }
             progress.finish()
             let copyTime = clock.now - started
-            return (copied, copyTime, try await store.verifyCopy(of: database, now: Date()))
+            let checking = ProgressBar(label: "Checking")
+            checking.update(done: 0, total: nil, detail: "every table's rows and the two exports", force: true)
+            let verification = try await store.verifyCopy(of: database, now: Date())
+            checking.finish()
+            return (copied, copyTime, verification)
         }
         let elapsed = clock.now - started
         if output.json {
