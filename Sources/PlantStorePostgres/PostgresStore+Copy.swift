@@ -152,6 +152,24 @@ extension PostgresStore {
         }
     }
 
+    /// Every table of the collection's schema (in the search path's first schema) with its columns, lower-cased as
+    /// PostgreSQL keeps them; for the test that keeps ``CollectionCopy/tables`` complete.
+    package func schemaColumns() async throws(StoreError) -> [String: Set<String>] {
+        try await withConnection("read the schema's columns") { connection in
+            let rows = try await connection.query(
+                """
+                SELECT c.table_name::text, c.column_name::text FROM information_schema.columns c
+                JOIN information_schema.tables t ON t.table_schema = c.table_schema AND t.table_name = c.table_name
+                WHERE c.table_schema = current_schema() AND t.table_type = 'BASE TABLE' AND c.table_name <> 'schema_migration'
+                """,
+                logger: self.logger
+            )
+            var columns: [String: Set<String>] = [:]
+            for try await (table, column) in rows.decode((String, String).self) { columns[table, default: []].insert(column) }
+            return columns
+        }
+    }
+
     private static func bind(_ value: CollectionCopy.Value, into binds: inout PostgresBindings) {
         switch value {
         case .null: binds.appendNull()

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import PlantGuideCore
 import PlantGuideTestSupport
 import PlantStore
@@ -223,6 +224,39 @@ private typealias FullStore = CollectionStore & AccountStore & PlantNetStateStor
                 try await store.setCalendarToken(String(repeating: "d", count: 64), household: 1)
                 await #expect(throws: TargetNotEmptyError.self) { try await store.copyCollection(from: database, replacing: false) }
             }
+        }
+    }
+
+    /// A table or column added to either schema and not to ``CollectionCopy/tables`` would be lost by a migration.
+    @Test func theCopyListsEveryTableAndColumnOfBothSchemas() async throws {
+        let listed = Dictionary(uniqueKeysWithValues: CollectionCopy.tables.map { table in
+            (table.name.lowercased(), Set(table.columns.map { $0.name.lowercased() }))
+        })
+        #expect(listed.count == CollectionCopy.tables.count)
+        let home = try TemporaryHome()
+        defer { home.cleanUp() }
+        let database = try home.open()
+        let sqlite = try await database.writer.read { db in
+            var columns: [String: Set<String>] = [:]
+            let tables = try String.fetchAll(db, sql: """
+                SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'grdb_%'
+                """)
+            for table in tables {
+                let rows = try Row.fetchAll(db, sql: "PRAGMA table_info(\"\(table)\")")
+                columns[table.lowercased()] = Set(rows.map { ($0["name"] as String).lowercased() })
+            }
+            return columns
+        }
+        #expect(sqlite == listed)
+        try await TestPostgres.withSchema { location, options in
+            try await PostgresStore.withStore(location, options: options) { store async throws in
+                #expect(try await store.schemaColumns() == listed)
+            }
+        }
+        // Every key column is one of the table's columns, and identity tables have an id.
+        for table in CollectionCopy.tables {
+            #expect(table.key.allSatisfy { table.kind(of: $0) != nil }, "\(table.name)")
+            #expect(!table.hasIdentity || table.kind(of: "id") == .integer, "\(table.name)")
         }
     }
 
