@@ -34,6 +34,7 @@ public struct PlantGuideCommand: AsyncParsableCommand {
             ExportCommand.self,
             ImportCommand.self,
             BackupCommand.self,
+            MigrateCommand.self,
             DevCommand.self,
             ImageCommand.self,
             IdentifyCommand.self,

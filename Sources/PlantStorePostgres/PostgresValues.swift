@@ -17,6 +17,11 @@ struct PostgresInstant: PostgresNonThrowingEncodable, PostgresDecodable, Sendabl
         milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
     }
 
+    /// The instant `milliseconds` after 1970-01-01 00:00 UTC.
+    init(milliseconds: Int64) {
+        self.milliseconds = milliseconds
+    }
+
     /// The instant as the stores return it.
     var date: Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
 
