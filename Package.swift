@@ -171,7 +171,7 @@ let shells: [Target] = [
         name: "plantguide-bench",
         dependencies: [
             "PlantGuideCore", "PlantCatalog", "PlantImaging", "PlantClassifier", "PlantNetAPI", "PlantIdentification",
-            "PlantStore", "PlantNetStub", "PlantGuideServer", argumentParser,
+            "PlantStore", "PlantStorePostgres", "PlantNetStub", "PlantGuideServer", argumentParser,
         ],
         swiftSettings: settings
     ),

@@ -1,9 +1,11 @@
 import Foundation
 import PlantGuideCore
 import PlantStore
+import PlantStorePostgres
 
 /// A large collection: 10,000 plants with care events and photos; times the due list and the
-/// plant list, and reports the database size.
+/// plant list, and reports the database size. With `PLANTGUIDE_BENCH_POSTGRES_URL` (a server it may create a database
+/// on) the same collection is copied into PostgreSQL (as `plantguide migrate` does) and timed there too, in the same run.
 struct StoreBenchmark: BenchmarkSuite {
     let name = "store"
     /// 10,000 unless `PLANTGUIDE_BENCH_STORE_PLANTS` says otherwise (smaller runs for profiling).
@@ -70,6 +72,7 @@ struct StoreBenchmark: BenchmarkSuite {
             roomList.append(try Measure.seconds { _ = try database.plants(room: "Kitchen") })
             stateRead.append(try Measure.seconds { _ = try database.careStates() })
         }
+        let postgres = try await postgresRows(copying: database, now: start.addingTimeInterval(86_400 * 3))
         try database.checkpoint()
         let files = [CollectionDatabase.fileName, CollectionDatabase.fileName + "-wal"]
         let bytes = files.compactMap { try? FileManager.default.attributesOfItem(atPath: directory.appending($0).path)[.size] as? Int }
@@ -92,7 +95,67 @@ struct StoreBenchmark: BenchmarkSuite {
             BenchmarkRow(suite: name, name: "collection list --room p50", value: Measure.percentile(roomList, 0.5) * ms, unit: "ms", below: 20),
             BenchmarkRow(suite: name, name: "database size", value: Double(bytes) / 1_048_576, unit: "MiB"),
             BenchmarkRow(suite: name, name: "peak memory", value: Measure.peakResidentMiB(), unit: "MiB"),
-        ]
+        ] + postgres
+    }
+
+    /// The same collection on PostgreSQL: copied into a fresh database on the server `PLANTGUIDE_BENCH_POSTGRES_URL`
+    /// names (dropped afterwards), then the due list and the plant list timed through the same store protocol the
+    /// server uses. No rows when the variable is not set.
+    private func postgresRows(copying database: CollectionDatabase, now: Date) async throws -> [BenchmarkRow] {
+        guard let admin = ProcessInfo.processInfo.environment["PLANTGUIDE_BENCH_POSTGRES_URL"], !admin.isEmpty else {
+            FileHandle.standardError.write(Data("store: PLANTGUIDE_BENCH_POSTGRES_URL is not set, so PostgreSQL is not timed\n".utf8))
+            return []
+        }
+        guard case .postgres(let server) = try StoreLocation(url: admin) else {
+            throw StoreError.invalid("PLANTGUIDE_BENCH_POSTGRES_URL must be a postgres:// URL")
+        }
+        var administration = PostgresStore.Options()
+        administration.migrate = false
+        let benchDatabase = "plantguide_bench_\(UUID().uuidString.prefix(8).lowercased())"
+        try await PostgresStore.withStore(server, options: administration) { admin in
+            try await admin.execute("CREATE DATABASE \(benchDatabase)", operation: "create the benchmark database")
+        }
+        var location = server
+        location.database = benchDatabase
+        do {
+            let rows = try await PostgresStore.withStore(location) { store in
+                let copySeconds = try await Measure.seconds { _ = try await store.copyCollection(from: database, replacing: false) }
+                let planner = CarePlanner(store: store, hemisphere: .north, timeZone: .current) { now }
+                _ = try await planner.due(withinDays: 7)
+                var due: [Double] = [], list: [Double] = [], dueCPU: [Double] = [], listCPU: [Double] = []
+                var dueCount = 0, listCount = 0
+                for _ in 0..<20 {
+                    var cpu = Self.threadCPUSeconds()
+                    due.append(try await Measure.seconds { dueCount = try await planner.due(withinDays: 7).rooms.reduce(0) { $0 + $1.tasks.count } })
+                    dueCPU.append(Self.threadCPUSeconds() - cpu)
+                    cpu = Self.threadCPUSeconds()
+                    list.append(try await Measure.seconds { listCount = try await store.plants(room: nil).count })
+                    listCPU.append(Self.threadCPUSeconds() - cpu)
+                }
+                let ms = 1000.0
+                return [
+                    BenchmarkRow(suite: name, name: "PostgreSQL: copy of the collection (migrate)", value: copySeconds, unit: "s"),
+                    BenchmarkRow(suite: name, name: "PostgreSQL: care due (7 days) p50", value: Measure.percentile(due, 0.5) * ms, unit: "ms", below: 20),
+                    BenchmarkRow(suite: name, name: "PostgreSQL: care due (7 days) p95", value: Measure.percentile(due, 0.95) * ms, unit: "ms", below: 20),
+                    BenchmarkRow(suite: name, name: "PostgreSQL: care due CPU of this process p50", value: Measure.percentile(dueCPU, 0.5) * ms, unit: "ms"),
+                    BenchmarkRow(suite: name, name: "PostgreSQL: care due tasks found", value: Double(dueCount), unit: "tasks"),
+                    BenchmarkRow(suite: name, name: "PostgreSQL: collection list p50", value: Measure.percentile(list, 0.5) * ms, unit: "ms", below: 20),
+                    BenchmarkRow(suite: name, name: "PostgreSQL: collection list p95", value: Measure.percentile(list, 0.95) * ms, unit: "ms", below: 20),
+                    BenchmarkRow(suite: name, name: "PostgreSQL: collection list plants", value: Double(listCount), unit: "plants"),
+                ]
+            }
+            try await dropBenchmarkDatabase(benchDatabase, server: server, options: administration)
+            return rows
+        } catch {
+            try? await dropBenchmarkDatabase(benchDatabase, server: server, options: administration)
+            throw error
+        }
+    }
+
+    private func dropBenchmarkDatabase(_ name: String, server: PostgresLocation, options: PostgresStore.Options) async throws {
+        try await PostgresStore.withStore(server, options: options) { admin in
+            try await admin.execute("DROP DATABASE IF EXISTS \(name) WITH (FORCE)", operation: "drop the benchmark database")
+        }
     }
 }
 
