@@ -107,6 +107,8 @@ extension PostgresStore {
         if !occupied.isEmpty && !replacing {
             throw TargetNotEmptyError(location: location.description, occupiedTables: occupied)
         }
+        // Fresh statistics for the planner: until autovacuum comes round, tables filled at once are planned as if empty.
+        try await execute("ANALYZE \(allTables)", operation: "analyze the copied collection")
         return total
     }
 
