@@ -33,6 +33,11 @@ public enum StoreError: Error, Sendable, CustomStringConvertible, LocalizedError
     case userExists(String)
     /// The change would leave the household without an owner.
     case lastOwner(String)
+    /// An operation on the collection ran outside any household's scope (a programming error in the caller; nothing
+    /// was read or written).
+    case noHousehold(operation: String)
+    /// No household has this name.
+    case householdNotFound(String)
 
     public var description: String {
         switch self {
@@ -67,6 +72,12 @@ public enum StoreError: Error, Sendable, CustomStringConvertible, LocalizedError
         case .lastOwner(let name):
             "'\(name)' is the household's last owner, so it stays: make another account an owner first "
                 + "(`plantguide user add NAME --role owner`)."
+        case .noHousehold(let operation):
+            "Could not \(operation): no household was chosen for it, so nothing was read or written (a PlantGuide bug; "
+                + "please report it)."
+        case .householdNotFound(let name):
+            "No household is named '\(name)'. `plantguide user list` shows the households with their accounts; "
+                + "`plantguide user add NAME --household '\(name)'` makes one."
         }
     }
 

@@ -200,3 +200,16 @@ extension PostgresStore: AccountStore {
         return nil
     }
 }
+
+// PLACEHOLDER (households branch only; replaced before landing)
+extension PostgresStore {
+    public func households() async throws(StoreError) -> [Household] { throw .invalid("not yet") }
+    public func household(named name: String) async throws(StoreError) -> Household? { throw .invalid("not yet") }
+    public func createHousehold(named name: String, now: Date) async throws(StoreError) -> Household { throw .invalid("not yet") }
+    public func users(household: Int64) async throws(StoreError) -> [UserAccount] { throw .invalid("not yet") }
+    public func addUser(
+        name: String, role: UserRole, passwordHash: String, householdId: Int64, now: Date
+    ) async throws(StoreError) -> UserAccount {
+        throw .invalid("not yet")
+    }
+}

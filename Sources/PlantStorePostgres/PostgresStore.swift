@@ -35,6 +35,9 @@ public final class PostgresStore: Sendable {
         /// Default options: a 5-second connect time-out, the server's search path, 20 connections, migrating, a
         /// 10-second wait for a connection at most.
         public init() {}
+        /// The household operations act for when the task sets no ``HouseholdScope/current``; `nil` makes them fail
+        /// closed with ``StoreError/noHousehold(operation:)`` (the web app, where every request has its own scope).
+        public var defaultScope: HouseholdScope? = .home
     }
 
     /// Where the store is (its ``PostgresLocation/description`` hides the password).
@@ -42,12 +45,27 @@ public final class PostgresStore: Sendable {
     let client: PostgresClient
     let logger: Logger
     private let leaseTimeout: Duration
+    /// The household operations act for when the task sets none; see ``Options/defaultScope``.
+    public let defaultScope: HouseholdScope?
 
-    private init(location: PostgresLocation, client: PostgresClient, logger: Logger, leaseTimeout: Duration) {
+    private init(
+        location: PostgresLocation, client: PostgresClient, logger: Logger, leaseTimeout: Duration, defaultScope: HouseholdScope?
+    ) {
         self.location = location
         self.client = client
         self.logger = logger
         self.leaseTimeout = leaseTimeout
+        self.defaultScope = defaultScope
+    }
+
+    /// The same store (one connection pool), acting for `scope` whenever the task sets none.
+    public func scoped(to scope: HouseholdScope?) -> PostgresStore {
+        PostgresStore(location: location, client: client, logger: logger, leaseTimeout: leaseTimeout, defaultScope: scope)
+    }
+
+    /// The household (and account) an operation acts for; see ``HouseholdScope``.
+    func scope(_ operation: String) throws(StoreError) -> HouseholdScope {
+        try HouseholdScope.resolve(default: defaultScope, operation: operation)
     }
 
     /// Opens the store at `location`, migrates it (unless ``Options/migrate`` is off), runs `body` with it, and closes
@@ -77,7 +95,10 @@ public final class PostgresStore: Sendable {
         let logger = Logger(label: "plantguide.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
         try await probe(location, options: options, logger: logger)
         let client = PostgresClient(configuration: try clientConfiguration(location, options: options), backgroundLogger: logger)
-        let store = PostgresStore(location: location, client: client, logger: logger, leaseTimeout: options.leaseTimeout)
+        let store = PostgresStore(
+            location: location, client: client, logger: logger, leaseTimeout: options.leaseTimeout,
+            defaultScope: options.defaultScope
+        )
         return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await client.run() }
             defer { group.cancelAll() }

@@ -364,3 +364,14 @@ extension CollectionDatabase {
         return created
     }
 }
+
+// PLACEHOLDER (households branch only; replaced before landing)
+extension CollectionDatabase {
+    public func households() throws(StoreError) -> [Household] { throw .invalid("not yet") }
+    public func household(named name: String) throws(StoreError) -> Household? { throw .invalid("not yet") }
+    public func createHousehold(named name: String, now: Date) throws(StoreError) -> Household { throw .invalid("not yet") }
+    public func users(household: Int64) throws(StoreError) -> [UserAccount] { throw .invalid("not yet") }
+    public func addUser(name: String, role: UserRole, passwordHash: String, householdId: Int64, now: Date) throws(StoreError) -> UserAccount {
+        throw .invalid("not yet")
+    }
+}

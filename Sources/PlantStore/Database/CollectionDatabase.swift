@@ -16,6 +16,29 @@ public struct CollectionDatabase: Sendable {
     public let writer: any DatabaseWriter
     /// Where the database lives, for messages.
     public let path: String
+    /// The household operations act for when the task sets no ``HouseholdScope/current``: household 1 unless
+    /// changed with ``scoped(to:)``; `nil` after ``requiringScope()``, which makes such operations fail closed.
+    public private(set) var defaultScope: HouseholdScope? = .home
+
+    /// The same database, acting for `scope` whenever the task sets none (the command line's `--household`).
+    public func scoped(to scope: HouseholdScope) -> CollectionDatabase {
+        var copy = self
+        copy.defaultScope = scope
+        return copy
+    }
+
+    /// The same database with no default household: an operation outside a task's ``HouseholdScope/current`` throws
+    /// ``StoreError/noHousehold(operation:)``. The web app opens its store so, since every request has its own scope.
+    public func requiringScope() -> CollectionDatabase {
+        var copy = self
+        copy.defaultScope = nil
+        return copy
+    }
+
+    /// The household (and account) an operation acts for; see ``HouseholdScope``.
+    func scope(_ operation: String) throws(StoreError) -> HouseholdScope {
+        try HouseholdScope.resolve(default: defaultScope, operation: operation)
+    }
 
     /// Opens (creating if missing) the collection database in a data directory.
     ///

@@ -14,9 +14,14 @@ public struct CareEvent: Sendable, Hashable, Codable, Identifiable {
     public var note: String?
     /// When it was logged.
     public var createdAt: Date
+    /// The name of the account that logged it (`nil` from the command line, or before there were accounts).
+    public var recordedBy: String? = nil
 
     /// A care event as a store reads or writes it.
-    package init(id: Int64, uuid: String, plantId: Int64, task: CareTask, day: CalendarDay, note: String?, createdAt: Date) {
+    package init(
+        id: Int64, uuid: String, plantId: Int64, task: CareTask, day: CalendarDay, note: String?, createdAt: Date,
+        recordedBy: String? = nil
+    ) {
         self.id = id
         self.uuid = uuid
         self.plantId = plantId
@@ -24,6 +29,7 @@ public struct CareEvent: Sendable, Hashable, Codable, Identifiable {
         self.day = day
         self.note = note
         self.createdAt = createdAt
+        self.recordedBy = recordedBy
     }
 }
 
@@ -41,6 +47,7 @@ extension CareEvent: FetchableRecord, PersistableRecord {
         self.day = day
         note = row["note"]
         createdAt = row.timestamp("createdAt")
+        recordedBy = row["recordedBy"]
     }
 
     public func encode(to container: inout PersistenceContainer) throws {
@@ -52,5 +59,6 @@ extension CareEvent: FetchableRecord, PersistableRecord {
         container["day"] = day.description
         container["note"] = note
         container["createdAt"] = createdAt
+        container["recordedBy"] = recordedBy
     }
 }

@@ -18,11 +18,13 @@ public struct FiledIdentification: Sendable, Hashable, Codable, Identifiable {
     public var chosenSpecies: String?
     /// The identification this one re-checked, when it is the answer of a Pl@ntNet re-check.
     public var recheckOf: Int64? = nil
+    /// The name of the account that identified it (`nil` from the command line, or before there were accounts).
+    public var recordedBy: String? = nil
 
     /// A filed identification as a store reads or writes it.
     package init(
         id: Int64, uuid: String, plantId: Int64?, photoSHA256: String?, identification: Identification, chosenSpecies: String?,
-        recheckOf: Int64? = nil
+        recheckOf: Int64? = nil, recordedBy: String? = nil
     ) {
         self.id = id
         self.uuid = uuid
@@ -31,13 +33,15 @@ public struct FiledIdentification: Sendable, Hashable, Codable, Identifiable {
         self.identification = identification
         self.chosenSpecies = chosenSpecies
         self.recheckOf = recheckOf
+        self.recordedBy = recordedBy
     }
 
     /// A filed identification from the columns every backend stores: the predictions as JSON, the stage timings as a JSON
     /// object (or `nil`).
     package init(
         id: Int64, uuid: String, plantId: Int64?, photoSHA256: String?, source: String, model: String?, predictionsJSON: String,
-        uncertain: Bool, timingsJSON: String?, identifiedAt: Date, chosenSpecies: String?, recheckOf: Int64?
+        uncertain: Bool, timingsJSON: String?, identifiedAt: Date, chosenSpecies: String?, recheckOf: Int64?,
+        recordedBy: String? = nil
     ) throws {
         guard let source = IdentificationSource(rawValue: source) else {
             throw StoreError.invalid("identification \(id) has an unknown source")
@@ -49,7 +53,7 @@ public struct FiledIdentification: Sendable, Hashable, Codable, Identifiable {
                 source: source, model: model, predictions: predictions, uncertain: uncertain,
                 timings: StageTimingsColumn.decode(timingsJSON), date: identifiedAt
             ),
-            chosenSpecies: chosenSpecies, recheckOf: recheckOf
+            chosenSpecies: chosenSpecies, recheckOf: recheckOf, recordedBy: recordedBy
         )
     }
 
@@ -74,7 +78,8 @@ extension FiledIdentification: FetchableRecord, PersistableRecord {
         try self.init(
             id: row["id"], uuid: row["uuid"], plantId: row["plantId"], photoSHA256: row["photoSHA256"], source: row["source"],
             model: row["model"], predictionsJSON: row["predictions"], uncertain: row["uncertain"], timingsJSON: row["timings"],
-            identifiedAt: row.timestamp("identifiedAt"), chosenSpecies: row["chosenSpecies"], recheckOf: row["recheckOf"]
+            identifiedAt: row.timestamp("identifiedAt"), chosenSpecies: row["chosenSpecies"], recheckOf: row["recheckOf"],
+            recordedBy: row["recordedBy"]
         )
     }
 
@@ -92,6 +97,7 @@ extension FiledIdentification: FetchableRecord, PersistableRecord {
         container["chosenSpecies"] = chosenSpecies
         container["recheckOf"] = recheckOf
         container["identifiedAt"] = identification.date
+        container["recordedBy"] = recordedBy
     }
 }
 

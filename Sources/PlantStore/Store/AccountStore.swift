@@ -4,16 +4,27 @@ import Foundation
 /// ``CollectionStore`` is, so a database server can keep them for every replica. ``CollectionDatabase`` conforms with
 /// its synchronous methods.
 public protocol AccountStore: Sendable {
+    /// Every household, by id (household 1, `Home`, always exists).
+    func households() async throws(StoreError) -> [Household]
+    /// The household with this name (any letter case), or `nil`.
+    func household(named name: String) async throws(StoreError) -> Household?
+    /// Makes a household (1–80 characters, unique in any letter case).
+    /// - Throws: ``StoreError/invalid(_:)`` when the name is empty, too long or taken.
+    func createHousehold(named name: String, now: Date) async throws(StoreError) -> Household
     /// Every account, by name.
     func users() async throws(StoreError) -> [UserAccount]
+    /// The accounts of one household, by name.
+    func users(household: Int64) async throws(StoreError) -> [UserAccount]
     /// The account with this name (any letter case), or `nil`.
     func user(named name: String) async throws(StoreError) -> UserAccount?
     /// How many accounts there are.
     func userCount() async throws(StoreError) -> Int
-    /// Adds an account; the first is always an owner.
+    /// Adds an account to a household; a household's first account is always its owner.
+    /// - Throws: ``StoreError/householdNotFound(_:)`` when no household has that id.
     @discardableResult
-    func addUser(name: String, role: UserRole, passwordHash: String, now: Date) async throws(StoreError) -> UserAccount
-    /// Removes an account and its log-ins; the last owner stays.
+    func addUser(name: String, role: UserRole, passwordHash: String, householdId: Int64, now: Date) async throws(StoreError)
+        -> UserAccount
+    /// Removes an account and its log-ins; a household's last owner stays.
     func removeUser(named name: String) async throws(StoreError)
     /// Sets an account's password and ends its log-ins.
     func setPassword(user name: String, passwordHash: String, now: Date) async throws(StoreError)
@@ -30,6 +41,37 @@ public protocol AccountStore: Sendable {
         -> (count: Int, oldest: Date?)
     /// Forgets the failed log-ins against a subject.
     func clearLoginFailures(_ scope: LoginFailureScope, subject: String) async throws(StoreError)
+}
+
+extension AccountStore {
+    /// Adds an account to household 1 (`Home`); the first account is always an owner.
+    @discardableResult
+    public func addUser(name: String, role: UserRole, passwordHash: String, now: Date) async throws(StoreError) -> UserAccount {
+        try await addUser(name: name, role: role, passwordHash: passwordHash, householdId: 1, now: now)
+    }
+}
+
+/// A group of accounts that shares one collection: plants, photos, care log, identifications and settings.
+public struct Household: Sendable, Hashable, Codable {
+    /// Row id (1 is `Home`, the household every collection had before there were several).
+    public var id: Int64
+    /// Its name, unique in any letter case.
+    public var name: String
+    /// When it was made.
+    public var createdAt: Date
+
+    /// Describes a household.
+    public init(id: Int64, name: String, createdAt: Date) {
+        self.id = id
+        self.name = name
+        self.createdAt = createdAt
+    }
+
+    /// Whether a household name is acceptable: 1–80 characters once trimmed, no control characters.
+    public static func isValidName(_ name: String) -> Bool {
+        let trimmed = name.trimmingCharacters(in: .whitespaces)
+        return trimmed == name && (1...80).contains(name.count) && !name.unicodeScalars.contains { $0.properties.generalCategory == .control }
+    }
 }
 
 extension CollectionDatabase: AccountStore {}
