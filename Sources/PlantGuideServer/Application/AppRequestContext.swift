@@ -22,6 +22,12 @@ public struct AppRequestContext: RequestContext {
     public var user: SessionPrincipal?
     /// Whether the server asks for a password at all.
     public var requiresLogin = false
+    /// Whether this session may change what every household shares (the Pl@ntNet key, the identification settings):
+    /// an owner of household 1, or anyone on a server without accounts.
+    public var mayChangeInstallation: Bool {
+        guard let user else { return true }
+        return user.role == .owner && user.householdId == 1
+    }
     /// The form, when middleware already read and parsed the body.
     public var form: FormData?
     /// Whether the browser's connection was HTTPS: a trusted reverse proxy terminated TLS and said so in

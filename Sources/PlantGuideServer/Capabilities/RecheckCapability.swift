@@ -22,6 +22,9 @@ public struct RecheckCapability: Sendable {
     public var rescore: @Sendable () async throws -> RescoreRun?
     /// Embeds up to a round's worth of the collection's photos that have no embedding of the loaded model (added
     /// before a model was installed, imported, or indexed by a model no longer the default); returns how many.
+    /// The households whose queues and photos the background rounds go through, each in its own scope (household 1
+    /// alone when the store has no accounts).
+    public var households: @Sendable () async throws -> [Int64] = { [HouseholdScope.home.household] }
     public var reindex: @Sendable () async throws -> Int = { 0 }
     /// When the background service sends the queue.
     public var interval: Duration

@@ -41,7 +41,6 @@ final class RecentUploads: Sendable {
     private struct Shared: Sendable {
         var store: any ServerStateStore
         var folder: UploadFolder
-        var household: Int64
         var lifetime: TimeInterval
         var keepPerSession: Int
         var now: @Sendable () -> Date
@@ -62,14 +61,14 @@ final class RecentUploads: Sendable {
 
     /// Uploads kept in `store`, their photos in `folder`.
     init(
-        store: any ServerStateStore, folder: UploadFolder, household: Int64 = CollectionDatabase.defaultHouseholdId,
+        store: any ServerStateStore, folder: UploadFolder,
         lifetime: TimeInterval = defaultLifetime, keepPerSession: Int = defaultKeepPerSession,
         now: @escaping @Sendable () -> Date, log: @escaping @Sendable (String) -> Void
     ) {
         maximumCount = 0
         maximumBytes = 0
         shared = Shared(
-            store: store, folder: folder, household: household, lifetime: lifetime, keepPerSession: keepPerSession, now: now, log: log
+            store: store, folder: folder, lifetime: lifetime, keepPerSession: keepPerSession, now: now, log: log
         )
     }
 
@@ -93,11 +92,13 @@ final class RecentUploads: Sendable {
                 let sha = try shared.folder.store(photo.data)
                 photos.append(RecentUploadPhoto(sha256: sha, kind: photo.kind.rawValue, organ: photo.organ.rawValue))
             }
+            // An upload is its household's: only its session reads it back, and the household's scope goes with it.
+            let household = try HouseholdScope.resolve(default: nil, operation: "keep the identified photos").household
             let time = shared.now()
             let outcome = String(decoding: try Self.encoder.encode(upload.outcome), as: UTF8.self)
             let forgotten = try await shared.store.saveUpload(
                 RecentUploadRow(
-                    id: upload.id, householdId: shared.household, sessionHash: Self.sessionHash(upload.sessionID), photos: photos,
+                    id: upload.id, householdId: household, sessionHash: Self.sessionHash(upload.sessionID), photos: photos,
                     outcome: outcome, recheckIdentificationId: upload.recheckIdentificationID, createdAt: time,
                     expiresAt: time.addingTimeInterval(shared.lifetime)
                 ),
@@ -116,9 +117,8 @@ final class RecentUploads: Sendable {
         }
         let row: RecentUploadRow?
         do {
-            row = try await shared.store.upload(
-                id: id, sessionHash: Self.sessionHash(sessionID), household: shared.household, now: shared.now()
-            )
+            let household = try HouseholdScope.resolve(default: nil, operation: "read a recent upload").household
+            row = try await shared.store.upload(id: id, sessionHash: Self.sessionHash(sessionID), household: household, now: shared.now())
         } catch {
             shared.log("a recent upload could not be read: \(error)")
             return nil

@@ -23,7 +23,10 @@ public final class WorkPool: Sendable {
 
     /// Runs `work` on one of the pool's threads and returns its result.
     public func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await pool.runIfActive(work)
+        // Pool threads do not inherit task-local values: the household the caller acts for goes along explicitly, so
+        // store reads made on the pool stay in it.
+        guard let scope = HouseholdScope.current else { return try await pool.runIfActive(work) }
+        return try await pool.runIfActive { try HouseholdScope.$current.withValue(scope) { try work() } }
     }
 }
 

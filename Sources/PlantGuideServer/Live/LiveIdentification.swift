@@ -265,14 +265,15 @@ enum LiveIdentification {
     }
 }
 
-/// The collection's exemplars for the loaded model, read from the store before each identification (asynchronously:
+/// Each household's exemplars for the loaded model, read from the store before each identification (asynchronously:
 /// the store may be a database server) and again only when their version changed, so the recognizer on the work pool
-/// reads memory. A store that cannot be read keeps the last exemplars (and logs why).
+/// reads memory. A household's photos are matched against its own plants only. A store that cannot be read keeps the
+/// last exemplars (and logs why).
 final class ExemplarSnapshot: Sendable {
     private let store: any CollectionStore
     private let model: EmbeddingModel
     private let log: @Sendable (String) -> Void
-    private let current = Mutex<(version: String, exemplars: [CollectionExemplar])>(("", []))
+    private let current = Mutex<[Int64: (version: String, exemplars: [CollectionExemplar])]>([:])
 
     init(store: any CollectionStore, model: EmbeddingModel, log: @escaping @Sendable (String) -> Void) {
         self.store = store
@@ -280,15 +281,27 @@ final class ExemplarSnapshot: Sendable {
         self.log = log
     }
 
-    /// The version of the exemplars held.
-    var version: String { current.withLock { $0.version } }
-    /// The exemplars held.
-    var exemplars: [CollectionExemplar] { current.withLock { $0.exemplars } }
+    /// The household the current task acts for; outside any there are no exemplars to match (-1 holds none).
+    private var household: Int64 { HouseholdScope.current?.household ?? -1 }
 
-    /// Reads the version, and the exemplars when it changed.
+    /// The version of the exemplars held for the current task's household (it names the household, so a recognizer
+    /// that keeps one packed index never serves one household's index to another).
+    var version: String {
+        let household = household
+        return "\(household):" + (current.withLock { $0[household]?.version } ?? "")
+    }
+    /// The exemplars held for the current task's household.
+    var exemplars: [CollectionExemplar] {
+        let household = household
+        return current.withLock { $0[household]?.exemplars } ?? []
+    }
+
+    /// Reads the version of the current task's household's exemplars, and the exemplars when it changed.
     func refresh() async {
+        let household = household
+        guard household >= 0 else { return }
         do {
-            let seen = version
+            let seen = current.withLock { $0[household]?.version } ?? ""
             let latest = try await store.exemplarsVersion(model: model)
             guard latest != seen else { return }
             let read: [CollectionExemplar]
@@ -300,7 +313,9 @@ final class ExemplarSnapshot: Sendable {
                 read = try await store.exemplars(model: model)
             }
             // A refresh that started later may have stored newer exemplars meanwhile: those stay.
-            current.withLock { if $0.version == seen { $0 = (latest, read) } }
+            current.withLock { held in
+                if (held[household]?.version ?? "") == seen { held[household] = (latest, read) }
+            }
         } catch {
             log("the collection's photos could not be read for recognition: \(error)")
         }

@@ -17,8 +17,10 @@ enum LiveStore {
         var collection: PlantCollection
         do {
             try directory.create()
+            // Every request acts for its own household: the store refuses collection operations outside one.
+            let records: any CollectionStore = try store ?? CollectionDatabase.open(in: directory).requiringScope()
             collection = try PlantCollection.open(
-                in: directory, encoder: photoEncoder(), lookup: lookup(catalog), now: now, store: store
+                in: directory, encoder: photoEncoder(), lookup: lookup(catalog), now: now, store: records
             )
         } catch {
             log("collection not opened: \(error)")

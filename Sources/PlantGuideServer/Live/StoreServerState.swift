@@ -150,8 +150,8 @@ struct SharedServerState: Sendable {
         }
         return SharedServerState(
             sessionSecret: secret, initialPreferences: initial, preferences: .store(database, household: household, now: now, log: log),
-            calendarFeed: CalendarFeed(store: database, household: household),
-            uploads: RecentUploads(store: database, folder: UploadFolder(directory: directory), household: household, now: now, log: log),
+            calendarFeed: CalendarFeed(store: database),
+            uploads: RecentUploads(store: database, folder: UploadFolder(directory: directory), now: now, log: log),
             isShared: true
         )
     }

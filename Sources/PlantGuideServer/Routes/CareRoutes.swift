@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import PlantStore
 import PlantGuideCore
 
 /// The Care page, marking tasks done or snoozed, the iCalendar feed, and the care API.
@@ -35,9 +36,11 @@ struct CareRoutes {
         // A wrong or revoked token is simply not found.
         router.get("/care/feed/:file") { _, context in
             guard let file = context.parameters.get("file"), file.hasSuffix(".ics"), let feed,
-                  await feed.accepts(String(file.dropLast(4)))
+                  let household = await feed.household(for: String(file.dropLast(4)))
             else { throw ServerError.notFound("That calendar address (it may have been replaced in Settings)") }
-            let text = try await require().calendar()
+            // The address is a household's: its care tasks, nobody else's.
+            let care = try require()
+            let text = try await HouseholdScope.$current.withValue(HouseholdScope(household: household)) { try await care.calendar() }
             return Response(
                 status: .ok, headers: [.contentType: "text/calendar; charset=utf-8", .cacheControl: "private, no-cache"],
                 body: .init(byteBuffer: ByteBuffer(string: text))

@@ -70,7 +70,7 @@ struct SettingsRoutes {
         }
         // How identification behaves: the preselected strategy, the confidence threshold and the on-device model.
         router.post("/settings/identification") { request, context in
-            try RequestGate.requireOwner(context)
+            try RequestGate.requireInstallationOwner(context)
             guard let settings else { throw ServerError.capabilityMissing("This server cannot change its identification settings.") }
             let form = try await request.formData(context: context, limit: InputLimits.formBodyBytes)
             guard let strategy = form["defaultStrategy"].flatMap(IdentifyStrategy.init(rawValue:)) else {
@@ -101,14 +101,14 @@ struct SettingsRoutes {
             return Response.redirect(to: "/settings#calendar", type: .normal)
         }
         router.post("/settings/api-key") { request, context in
-            try RequestGate.requireOwner(context)
+            try RequestGate.requireInstallationOwner(context)
             let form = try await request.formData(context: context, limit: InputLimits.formBodyBytes)
             try await replace(form["apiKey"], trimming: true)
             return Response.redirect(to: "/settings?saved=1", type: .normal)
         }
         router.get("/api/settings") { _, _ in JSONResponse.make(try await facts()) }
         router.put("/api/settings/api-key") { request, context in
-            try RequestGate.requireOwner(context)
+            try RequestGate.requireInstallationOwner(context)
             let body = try await request.decodeJSON(as: APIKeyBody.self, context: context)
             try await replace(body.apiKey, trimming: false)
             return Response(status: .noContent)

@@ -3,33 +3,35 @@ import Hummingbird
 import PlantGuideCore
 import PlantStore
 
-/// Settings → Users: owners list the accounts, add members or owners, remove accounts and reset passwords. The same
-/// rules as `plantguide user`: the last owner stays, passwords have 8 characters or more, and a new password or a
-/// removal ends the account's log-ins everywhere.
+/// Settings → Users: owners list their household's accounts, add members or owners to it, remove accounts and reset
+/// passwords. The same rules as `plantguide user`: a household's last owner stays, passwords have 8 characters or more,
+/// and a new password or a removal ends the account's log-ins everywhere. Another household's accounts are not found.
 struct UserRoutes {
     let accounts: AccountDirectory?
     let now: @Sendable () -> Date
 
     func register(on router: Router<AppRequestContext>) {
         router.get("/settings/users") { request, context in
-            let accounts = try owner(context)
-            let users = try await accounts.store.users()
+            let (accounts, household) = try owner(context)
+            let users = try await accounts.store.users(household: household)
             return Response.html(Pages.users(users, message: request.queryValue("done"), context: context))
         }
         router.post("/settings/users") { request, context in
-            let accounts = try owner(context)
+            let (accounts, household) = try owner(context)
             let form = try await request.formData(context: context, limit: InputLimits.formBodyBytes)
             let name = (form["name"] ?? "").trimmingCharacters(in: .whitespaces)
             let done: String
             switch form["action"] {
             case "add":
-                let account = try await add(name: name, role: form["role"] ?? "member", password: form["password"], to: accounts)
+                let account = try await add(
+                    name: name, role: form["role"] ?? "member", password: form["password"], to: accounts, household: household
+                )
                 done = "Added \(account.name) as \(account.role.rawValue)."
             case "remove":
-                try await remove(name, from: accounts)
+                try await remove(name, from: accounts, household: household)
                 done = "Removed \(name); its log-ins have ended."
             case "passwd":
-                try await setPassword(of: name, to: form["password"], in: accounts)
+                try await setPassword(of: name, to: form["password"], in: accounts, household: household)
                 done = "The password of \(name) was changed; its log-ins have ended."
             default:
                 throw ServerError.badRequest("Say whether to add or remove an account, or to set its password.")
@@ -41,8 +43,8 @@ struct UserRoutes {
         router.get("/api/users") { _, context in
             // Without accounts (the gate let a session without a log-in through) there is nothing to list.
             if accounts != nil, context.user == nil { return JSONResponse.make(UserList(users: [])) }
-            let accounts = try owner(context)
-            return JSONResponse.make(UserList(users: try await accounts.store.users().map(UserSummary.init)))
+            let (accounts, household) = try owner(context)
+            return JSONResponse.make(UserList(users: try await accounts.store.users(household: household).map { UserSummary($0) }))
         }
         router.post("/api/users") { request, context in
             if accounts != nil, context.user == nil {
@@ -51,45 +53,53 @@ struct UserRoutes {
                         + "`echo 'a long passphrase' | plantguide user add NAME`; then log in as it to add more."
                 )
             }
-            let accounts = try owner(context)
+            let (accounts, household) = try owner(context)
             let body = try await request.decodeJSON(as: NewUserBody.self, context: context)
-            let account = try await add(name: body.name, role: body.role ?? "member", password: body.password, to: accounts)
+            let account = try await add(
+                name: body.name, role: body.role ?? "member", password: body.password, to: accounts, household: household
+            )
             return JSONResponse.make(UserSummary(account), status: .created)
         }
         router.delete("/api/users/:name") { _, context in
             if accounts != nil, context.user == nil { throw ServerError.notFound("The account '\(try context.parameters.require("name"))'") }
-            let accounts = try owner(context)
-            try await remove(try context.parameters.require("name"), from: accounts)
+            let (accounts, household) = try owner(context)
+            try await remove(try context.parameters.require("name"), from: accounts, household: household)
             return Response(status: .noContent)
         }
         router.put("/api/users/:name/password") { request, context in
             if accounts != nil, context.user == nil { throw ServerError.notFound("The account '\(try context.parameters.require("name"))'") }
-            let accounts = try owner(context)
+            let (accounts, household) = try owner(context)
             let body = try await request.decodeJSON(as: NewPasswordBody.self, context: context)
-            try await setPassword(of: try context.parameters.require("name"), to: body.password, in: accounts)
+            try await setPassword(of: try context.parameters.require("name"), to: body.password, in: accounts, household: household)
             return Response(status: .noContent)
         }
     }
 
-    /// Adds an account (the role `owner` or `member`; anything else is refused).
-    private func add(name: String, role: String, password: String?, to accounts: AccountDirectory) async throws -> UserAccount {
+    /// Adds an account to the owner's household (the role `owner` or `member`; anything else is refused).
+    private func add(
+        name: String, role: String, password: String?, to accounts: AccountDirectory, household: Int64
+    ) async throws -> UserAccount {
         guard let role = UserRole(rawValue: role) else {
             throw ServerError.unprocessable("The role '\(role)' is neither owner nor member.")
         }
         let name = name.trimmingCharacters(in: .whitespaces)
         guard UserAccount.isValidName(name) else { throw ServerError.unprocessable(UserAccount.invalidName(name).description) }
         let hash = try await Self.hash(password)
-        return try await mapped(name) { try await accounts.store.addUser(name: name, role: role, passwordHash: hash, now: now()) }
+        return try await mapped(name) {
+            try await accounts.store.addUser(name: name, role: role, passwordHash: hash, householdId: household, now: now())
+        }
     }
 
-    /// Removes an account; its log-ins end. The last owner stays.
-    private func remove(_ name: String, from accounts: AccountDirectory) async throws {
+    /// Removes an account of the household; its log-ins end. The household's last owner stays.
+    private func remove(_ name: String, from accounts: AccountDirectory, household: Int64) async throws {
+        try await requireMember(name, of: household, in: accounts)
         try await mapped(name) { try await accounts.store.removeUser(named: name) }
     }
 
-    /// Sets an account's password; its log-ins end. An unknown name is refused before the password is hashed.
-    private func setPassword(of name: String, to password: String?, in accounts: AccountDirectory) async throws {
-        guard try await accounts.store.user(named: name) != nil else { throw ServerError.notFound("The account '\(name)'") }
+    /// Sets the password of an account of the household; its log-ins end. An unknown name, or another household's, is
+    /// refused before the password is hashed.
+    private func setPassword(of name: String, to password: String?, in accounts: AccountDirectory, household: Int64) async throws {
+        try await requireMember(name, of: household, in: accounts)
         let hash = try await Self.hash(password)
         try await mapped(name) { try await accounts.store.setPassword(user: name, passwordHash: hash, now: now()) }
     }
@@ -107,8 +117,16 @@ struct UserRoutes {
         }
     }
 
-    /// The accounts, when the session is an owner's; 403 for a member, and a clear answer without accounts.
-    private func owner(_ context: AppRequestContext) throws -> AccountDirectory {
+    /// 404 unless `name` is an account of `household`: another household's accounts are not found, as unknown ones.
+    private func requireMember(_ name: String, of household: Int64, in accounts: AccountDirectory) async throws {
+        guard try await accounts.store.user(named: name)?.householdId == household else {
+            throw ServerError.notFound("The account '\(name)'")
+        }
+    }
+
+    /// The accounts and the owner's household, when the session is an owner's; 403 for a member, and a clear answer
+    /// without accounts.
+    private func owner(_ context: AppRequestContext) throws -> (AccountDirectory, household: Int64) {
         guard let accounts, let user = context.user else {
             throw ServerError.capabilityMissing(
                 "Accounts are managed here once one exists and you are logged in as an owner: add the first with "
@@ -118,7 +136,7 @@ struct UserRoutes {
         guard user.role == .owner else {
             throw ServerError.forbidden("Only an owner of this PlantGuide can manage the accounts; you are logged in as \(user.name), a member.")
         }
-        return accounts
+        return (accounts, user.householdId)
     }
 
     /// The PBKDF2 hash of a new password (8 characters or more), computed on the work pool.
@@ -143,16 +161,19 @@ public struct UserSummary: Encodable, Sendable {
     public var role: String
     /// The household's id.
     public var household: Int64
+    /// The household's name, when it was read with the account.
+    public var householdName: String?
     /// When the account was made.
     public var createdAt: Date
     /// When its password was last set.
     public var passwordChangedAt: Date
 
-    /// The summary of an account.
-    public init(_ account: UserAccount) {
+    /// The summary of an account, with its household's name when known.
+    public init(_ account: UserAccount, householdName: String? = nil) {
         name = account.name
         role = account.role.rawValue
         household = account.householdId
+        self.householdName = householdName
         createdAt = account.createdAt
         passwordChangedAt = account.passwordChangedAt
     }

@@ -13,40 +13,45 @@ public final class CalendarFeed: Sendable {
     private let file: URL?
     private let token: Mutex<String?>
     private let store: (any ServerStateStore)?
-    private let household: Int64
 
-    /// A feed whose token is kept in `file` (`nil`: in memory only).
+    /// A feed whose token is kept in `file` (`nil`: in memory only); it serves household 1, the only one without a
+    /// store.
     public init(file: URL?) {
         self.file = file
         let stored = file.flatMap { try? String(contentsOf: $0, encoding: .utf8) }?.trimmingCharacters(in: .whitespacesAndNewlines)
         token = Mutex(stored.flatMap { Self.isWellFormed($0) ? $0 : nil })
         store = nil
-        household = CollectionDatabase.defaultHouseholdId
     }
 
-    /// A feed whose token is a household's in `store`, read on every use.
-    public init(store: any ServerStateStore, household: Int64 = CollectionDatabase.defaultHouseholdId) {
+    /// A feed whose tokens are the households' in `store`, read on every use: each household has its own address,
+    /// made and revoked by its owners, and the household is the one the current task acts for
+    /// (``HouseholdScope/current``).
+    public init(store: any ServerStateStore) {
         file = nil
         token = Mutex(nil)
         self.store = store
-        self.household = household
     }
 
-    /// The current token, if the feed is on.
+    /// The household the current task acts for; a store-backed feed refuses to act for none.
+    private func household() throws(StoreError) -> Int64 {
+        try HouseholdScope.resolve(default: nil, operation: "use the calendar address").household
+    }
+
+    /// The current household's token, if its feed is on.
     public func current() async throws -> String? {
-        if let store { return try await store.calendarToken(household: household) }
+        if let store { return try await store.calendarToken(household: try household()) }
         return token.withLock { $0 }
     }
 
     /// The token a file-backed feed holds (what an import moves into the store).
     var storedToken: String? { token.withLock { $0 } }
 
-    /// Turns the feed on with a new token; the old address stops working at once.
+    /// Turns the current household's feed on with a new token; its old address stops working at once.
     @discardableResult
     public func renew() async throws -> String {
         let new = secureRandomBytes(32).map { String(format: "%02x", $0) }.joined()
         if let store {
-            try await store.setCalendarToken(new, household: household)
+            try await store.setCalendarToken(new, household: try household())
             return new
         }
         if let file {
@@ -58,20 +63,23 @@ public final class CalendarFeed: Sendable {
         return new
     }
 
-    /// Turns the feed off; its address stops working.
+    /// Turns the current household's feed off; its address stops working.
     public func revoke() async throws {
         if let store {
-            try await store.setCalendarToken(nil, household: household)
+            try await store.setCalendarToken(nil, household: try household())
             return
         }
         if let file, FileManager.default.fileExists(atPath: file.path) { try FileManager.default.removeItem(at: file) }
         token.withLock { $0 = nil }
     }
 
-    /// Whether `candidate` is the current token (compared in constant time).
-    public func accepts(_ candidate: String) async -> Bool {
-        guard let current = try? await current() else { return false }
-        return constantTimeEqual(Array(candidate.utf8), Array(current.utf8))
+    /// The household whose address `candidate` is, or `nil` for a wrong, revoked or unreadable token. A file-backed
+    /// feed compares in constant time; a store finds the token through its unique index.
+    public func household(for candidate: String) async -> Int64? {
+        guard Self.isWellFormed(candidate) else { return nil }
+        if let store { return try? await store.household(calendarToken: candidate) }
+        guard let current = token.withLock({ $0 }) else { return nil }
+        return constantTimeEqual(Array(candidate.utf8), Array(current.utf8)) ? HouseholdScope.home.household : nil
     }
 
     /// 64 lowercase hexadecimal digits.

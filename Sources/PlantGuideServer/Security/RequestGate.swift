@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 import PlantGuideCore
+import PlantStore
 
 /// Guards every request: gives the client a session cookie, requires a log-in when the server is
 /// exposed, refuses state-changing requests without the session's anti-forgery token, bounds the URL
@@ -82,7 +83,34 @@ struct RequestGate: RouterMiddleware {
             return response
         }
 
-        if request.method != .get, request.method != .head, Self.isOwnerOnly(path) { try Self.requireOwner(context) }
+        if request.method != .get, request.method != .head {
+            if Self.isInstallationOwnerOnly(path) { try Self.requireInstallationOwner(context) }
+            if Self.isOwnerOnly(path) { try Self.requireOwner(context) }
+        }
+        // Everything the request reads or writes in the collection is its household's: the logged-in account's, or
+        // household 1 on a server without accounts. A request without a log-in (the public pages) has no household,
+        // and the store refuses collection operations outside one.
+        guard let scope = Self.householdScope(context) else {
+            return try await respond(request, context: context, issuedSession: issuedSession, next: next)
+        }
+        return try await HouseholdScope.$current.withValue(scope) {
+            try await respond(request, context: context, issuedSession: issuedSession, next: next)
+        }
+    }
+
+    /// The household a request acts for: its account's when logged in, household 1 when the server has no accounts
+    /// (then everyone on the machine is the one household), none otherwise.
+    static func householdScope(_ context: AppRequestContext) -> HouseholdScope? {
+        if let user = context.user {
+            return HouseholdScope(household: user.householdId, user: user.userId, userName: user.name)
+        }
+        return context.requiresLogin ? nil : .home
+    }
+
+    private func respond(
+        _ request: Request, context: Context, issuedSession: String?, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        let path = request.uri.path
         var response: Response
         if request.method == .post || request.method == .put || request.method == .delete || request.method == .patch {
             // Photo uploads wait for room in the identify queue: its bound keeps their bodies and decoding in check.
@@ -144,26 +172,48 @@ struct RequestGate: RouterMiddleware {
             || path.hasPrefix("/care/feed/")
     }
 
-    /// Changes only an owner may make: the Pl@ntNet key, and the model, strategy and threshold of identification.
-    /// Whether a path is an owner's to change. The router ignores empty path parts (`//settings/recheck/` reaches
-    /// `/settings/recheck`), so they are ignored here too; the routes check again themselves.
+    /// Whether a path is an owner's to change (the calendar address, sending the re-check queue). The router ignores
+    /// empty path parts (`//settings/recheck/` reaches `/settings/recheck`), so they are ignored here too; the routes
+    /// check again themselves.
     static func isOwnerOnly(_ path: String) -> Bool {
-        let normalized = "/" + path.split(separator: "/", omittingEmptySubsequences: true).joined(separator: "/")
-        return ownerOnlyPaths.contains(normalized)
+        ownerOnlyPaths.contains(normalized(path))
     }
 
-    private static let ownerOnlyPaths: Set<String> = [
-        "/settings/api-key", "/api/settings/api-key", "/settings/identification", "/settings/calendar-feed", "/settings/recheck",
+    /// Whether a path changes what every household shares (the Pl@ntNet key, the identification settings).
+    static func isInstallationOwnerOnly(_ path: String) -> Bool {
+        installationOwnerOnlyPaths.contains(normalized(path))
+    }
+
+    private static func normalized(_ path: String) -> String {
+        "/" + path.split(separator: "/", omittingEmptySubsequences: true).joined(separator: "/")
+    }
+
+    private static let ownerOnlyPaths: Set<String> = ["/settings/calendar-feed", "/settings/recheck"]
+    private static let installationOwnerOnlyPaths: Set<String> = [
+        "/settings/api-key", "/api/settings/api-key", "/settings/identification",
     ]
 
-    /// Refuses a member (403): the Pl@ntNet key, the identification settings, the calendar address and sending the
-    /// re-check queue are an owner's. Anyone may when the server has no accounts.
+    /// Refuses a member (403): the calendar address and sending the re-check queue are an owner's. Anyone may when
+    /// the server has no accounts.
     static func requireOwner(_ context: AppRequestContext) throws {
         guard let user = context.user, user.role == .member else { return }
         throw ServerError.forbidden(
-            "Only an owner of this PlantGuide can change the Pl@ntNet key, the identification settings and the calendar "
-                + "address, or send the re-check queue; you are logged in as \(user.name), a member."
+            "Only an owner of your household can change the calendar address or send the re-check queue; you are logged "
+                + "in as \(user.name), a member."
         )
+    }
+
+    /// Refuses anyone but an owner of household 1, the installation's own (403): the Pl@ntNet key (its quota is the
+    /// installation's) and the identification settings serve every household. Anyone may when the server has no
+    /// accounts.
+    static func requireInstallationOwner(_ context: AppRequestContext) throws {
+        guard let user = context.user else { return }
+        guard user.role == .owner, user.householdId == HouseholdScope.home.household else {
+            throw ServerError.forbidden(
+                "Only an owner of the household that runs this PlantGuide can change the Pl@ntNet key and the "
+                    + "identification settings, which every household shares; you are logged in as \(user.name)."
+            )
+        }
     }
 
     static func wantsJSON(_ path: String) -> Bool {

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import PlantStore
 import ServiceLifecycle
 
 /// Sends the re-check queue to Pl@ntNet in the background: a round every ``RecheckCapability/interval`` (sooner when
@@ -24,23 +25,37 @@ struct RecheckService: Service {
         }
     }
 
+    /// One round: each household's photos and queue in its own scope, so every read and write stays in it.
     private func round() async {
+        let households: [Int64]
+        do {
+            households = try await recheck.households()
+        } catch {
+            logger.warning("re-check round skipped: the households could not be read", metadata: ["error": "\(error)"])
+            return
+        }
+        for household in households where !Task.isCancelled {
+            await HouseholdScope.$current.withValue(HouseholdScope(household: household)) { await round(household: household) }
+        }
+    }
+
+    private func round(household: Int64) async {
         do {
             let indexed = try await recheck.reindex()
-            if indexed > 0 { logger.info("photos indexed for recognition", metadata: ["photos": "\(indexed)"]) }
+            if indexed > 0 { logger.info("photos indexed for recognition", metadata: ["photos": "\(indexed)", "household": "\(household)"]) }
         } catch {
-            logger.warning("photo indexing failed", metadata: ["error": "\(error)"])
+            logger.warning("photo indexing failed", metadata: ["error": "\(error)", "household": "\(household)"])
         }
         do {
             guard let run = try await recheck.drain() else { return }
             if run.sent > 0 || run.failed > 0 || run.expired > 0 {
                 logger.info("re-check round", metadata: [
                     "sent": "\(run.sent)", "changed": "\(run.changed)", "failed": "\(run.failed)", "expired": "\(run.expired)",
-                    "queued": "\(run.skipped)",
+                    "queued": "\(run.skipped)", "household": "\(household)",
                 ])
             }
         } catch {
-            logger.warning("re-check round failed", metadata: ["error": "\(error)"])
+            logger.warning("re-check round failed", metadata: ["error": "\(error)", "household": "\(household)"])
         }
     }
 }

@@ -91,10 +91,11 @@ extension Pages {
                 <h1>Settings</h1>
                 \(savedNotice)
                 \(context.user?.role == .owner ? "<p><a href=\"/settings/users\">Users</a>: add, remove and reset the accounts.</p>" as HTML : "")
-                \(context.user?.role == .member ? "<div class=\"notice\" role=\"note\">You are a member: only an owner can change the Pl@ntNet key, the identification settings and the calendar address, send the re-check queue, and manage the accounts.</div>" as HTML : "")
+                \(context.user?.role == .member ? "<div class=\"notice\" role=\"note\">You are a member: only an owner can change the calendar address, send the re-check queue, and manage the accounts.</div>" as HTML : "")
+                \(context.mayChangeInstallation ? "" : "<div class=\"notice\" role=\"note\">The Pl@ntNet key and the identification settings are shared by every household of this PlantGuide: only an owner of the household that runs it can change them.</div>" as HTML)
                 <section class="card" aria-labelledby="key"><h2 id="key">Pl@ntNet API key</h2>
                 \(keyState)
-                \(context.user?.role == .member ? "" as HTML : """
+                \(!context.mayChangeInstallation ? "" as HTML : """
                     <form method="post" action="/settings/api-key">
                     \(Layout.csrfField(context))
                     <label for="apiKey">\(facts.apiKeySet == true ? "Replace the key" : "API key")</label>
@@ -278,7 +279,7 @@ extension Pages {
         let notice: HTML = choices.saved
             ? "<div class=\"notice ok\" role=\"status\">Saved; identifications use these settings from now on.</div>" : ""
         // A member reads the settings an owner chose; only an owner gets the form.
-        guard context.user?.role != .member else {
+        guard context.mayChangeInstallation else {
             let percent = Int((choices.preferences.threshold * 100).rounded())
             let model: HTML = choices.currentModel.map { "<tr><th scope=\"row\">On-device model</th><td>\($0)</td></tr>" } ?? ""
             return """

@@ -5,6 +5,7 @@ import PlantClassifier
 import PlantGuideCore
 import PlantGuideServer
 import PlantStore
+import PlantStorePostgres
 
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -117,7 +118,7 @@ struct ServeCommand: AsyncParsableCommand {
             guard password.count >= 8 else { throw ServeCommandError.shortPassword }
             let hash = PasswordHash(password: password).encoded
             do {
-                if let owner = try await store.users().first(where: { $0.role == .owner }) {
+                if let owner = try await store.users(household: HouseholdScope.home.household).first(where: { $0.role == .owner }) {
                     try await store.setPassword(user: owner.name, passwordHash: hash, now: Date())
                     console.print("The password of the owner account '\(owner.name)' was changed; its log-ins have ended.")
                 } else {
@@ -152,11 +153,19 @@ struct ServeCommand: AsyncParsableCommand {
         let httpClient = ServerDependencies.makeHTTPClient()
         let app = try await buildApplication(
             configuration: configuration,
-            dependencies: .live(dataDirectory: directory.url, httpClient: httpClient, store: store),
+            dependencies: .live(dataDirectory: directory.url, httpClient: httpClient, store: Self.requiringScope(store)),
             onServerRunning: { address in
                 console.print("PlantGuide is running at \(address)  (Ctrl-C stops it)")
             }
         )
         try await app.runService()
+    }
+
+    /// The store as the web app uses it: with no default household, so a collection operation outside a request's
+    /// household (a bug) fails instead of reading household 1's rows.
+    static func requiringScope(_ store: any AccountsAndCollection) -> any CollectionStore {
+        if let database = store as? CollectionDatabase { return database.requiringScope() }
+        if let postgres = store as? PostgresStore { return postgres.scoped(to: nil) }
+        return store
     }
 }

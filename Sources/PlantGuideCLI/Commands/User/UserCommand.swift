@@ -10,9 +10,12 @@ struct UserCommand: AsyncParsableCommand {
         commandName: "user",
         abstract: "Add, list and remove the accounts that log in to the web app, and set their passwords.",
         discussion: """
-            Every account belongs to the household "Home" for now. An owner manages the settings and the \
-            accounts; a member uses the collection. The first account is always an owner, and the last owner \
-            cannot be removed. Names are 1 to 64 letters, digits, dots, underscores or hyphens, and ignore \
+            Every account belongs to one household, which shares one collection: plants, photos, care log, \
+            identifications and the calendar address. A household sees nothing of another's. Accounts go to the \
+            household "Home" unless --household names another (made with its first account, which is its owner). \
+            An owner manages the household's accounts and calendar address; owners of "Home" also the Pl@ntNet key \
+            and the identification settings, which every household shares. A member uses the collection. A \
+            household's first account is always an owner, and its last owner cannot be removed. Names are 1 to 64 letters, digits, dots, underscores or hyphens, and ignore \
             letter case. Passwords are read from standard input (one line, at least 8 characters) and stored \
             as PBKDF2-SHA256 hashes (600,000 iterations) in the collection database. Once an account exists, \
             the web app asks everyone to log in, also on 127.0.0.1.
@@ -21,7 +24,9 @@ struct UserCommand: AsyncParsableCommand {
               echo 'a long passphrase' | plantguide user add alice             The first account: an owner.
               echo 'another passphrase' | plantguide user add bob              A member.
               echo 'passphrase three' | plantguide user add carol --role owner
+              echo 'passphrase four' | plantguide user add dave --household Joneses   Makes the household Joneses.
               plantguide user list --json
+              plantguide care due --household Joneses                        Other commands act for a household too.
               echo 'a new passphrase' | plantguide user passwd bob              Also logs bob out everywhere.
               plantguide user remove bob
             """,
@@ -84,11 +89,14 @@ struct UserAddCommand: AsyncParsableCommand {
         commandName: "add",
         abstract: "Add an account; its password is read from standard input.",
         discussion: """
-            The first account is always an owner; later ones are members unless --role owner is given.
+            A household's first account is always its owner; later ones are members unless --role owner is given. \
+            --household names the household (any letter case); a household that does not exist yet is made, with \
+            this account as its owner.
 
             Examples:
               echo 'a long passphrase' | plantguide user add alice
               printf '%s\\n' "$PASSWORD" | plantguide user add bob --role owner
+              echo 'a third passphrase' | plantguide user add dave --household Joneses
             """
     )
 
@@ -98,6 +106,9 @@ struct UserAddCommand: AsyncParsableCommand {
     @Option(help: "owner (manages settings and accounts) or member.")
     var role: UserRole = .member
 
+    @Option(help: ArgumentHelp("The household to add the account to; made when missing (default: Home).", valueName: "name"))
+    var household: String?
+
     @OptionGroup var output: OutputOptions
 
     @OptionGroup var database: DatabaseOptions
@@ -106,6 +117,9 @@ struct UserAddCommand: AsyncParsableCommand {
         guard UserAccount.isValidName(name) else {
             throw ValidationError("'\(name)' is not a valid name: use 1 to 64 letters, digits, dots, underscores or hyphens.")
         }
+        if let household, !Household.isValidName(household) {
+            throw ValidationError("'\(household)' is not a valid household name: use 1 to 80 characters, without spaces at either end.")
+        }
     }
 
     func run() async throws {
@@ -113,15 +127,24 @@ struct UserAddCommand: AsyncParsableCommand {
             // Refuse a taken name before asking for the password's 600,000 rounds.
             if try await accounts.user(named: name) != nil { throw StoreError.userExists(name) }
             let hash = try UserCommandSupport.readPasswordHash("add")
-            let account = try await accounts.addUser(name: name, role: role, passwordHash: hash, now: now())
+            var householdId = HouseholdScope.home.household
+            if let household {
+                if let existing = try await accounts.household(named: household) {
+                    householdId = existing.id
+                } else {
+                    householdId = try await accounts.createHousehold(named: household, now: now()).id
+                }
+            }
+            let account = try await accounts.addUser(name: name, role: role, passwordHash: hash, householdId: householdId, now: now())
             return (account, try? await accounts.userCount())
         }
         let console = Console()
         if output.json {
             try console.printJSON(UserSummary(account))
         } else {
-            let note = account.role != role ? " (the first account is always an owner)" : ""
-            console.print("Added \(account.name) as \(account.role.rawValue)\(note).")
+            let note = account.role != role ? " (a household's first account is always its owner)" : ""
+            let place = household.map { " of the household \($0)" } ?? ""
+            console.print("Added \(account.name) as \(account.role.rawValue)\(place)\(note).")
             if count == 1 {
                 console.print("The web app now asks everyone to log in, also on 127.0.0.1.")
             }
@@ -135,23 +158,33 @@ struct UserListCommand: AsyncParsableCommand {
         commandName: "list",
         abstract: "List the accounts.",
         discussion: """
-            --json prints an array of {name, role, household, createdAt, passwordChangedAt}; never a password hash.
+            The accounts of every household, by household; --household shows one. --json prints an array of \
+            {name, role, household, householdName, createdAt, passwordChangedAt}; never a password hash.
 
             Examples:
               plantguide user list
-              plantguide user list --json
+              plantguide user list --household Joneses --json
             """
     )
+
+    @Option(help: ArgumentHelp("Only this household's accounts.", valueName: "name"))
+    var household: String?
 
     @OptionGroup var output: OutputOptions
 
     @OptionGroup var database: DatabaseOptions
 
     func run() async throws {
-        let accounts = try await UserCommandSupport.withAccounts("list", database) { accounts, _ in try await accounts.users() }
+        let (accounts, households) = try await UserCommandSupport.withAccounts("list", database) { store, _ in
+            let households = try await store.households()
+            guard let household else { return (try await store.users(), households) }
+            guard let chosen = try await store.household(named: household) else { throw StoreError.householdNotFound(household) }
+            return (try await store.users(household: chosen.id), households)
+        }
+        let names = Dictionary(households.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
         let console = Console()
         if output.json {
-            try console.printJSON(accounts.map(UserSummary.init))
+            try console.printJSON(accounts.map { UserSummary($0, householdName: names[$0.householdId]) })
             return
         }
         if accounts.isEmpty {
@@ -160,10 +193,15 @@ struct UserListCommand: AsyncParsableCommand {
             return
         }
         let width = accounts.map(\.name.count).max() ?? 0
-        for account in accounts {
-            let padded = account.name.padding(toLength: max(width, 4), withPad: " ", startingAt: 0)
-            console.print("\(padded)  \(account.role.rawValue.padding(toLength: 6, withPad: " ", startingAt: 0))  "
-                + "since \(account.createdAt.formatted(.iso8601))")
+        let showsHouseholds = households.count > 1
+        for (householdId, members) in Dictionary(grouping: accounts, by: \.householdId).sorted(by: { $0.key < $1.key }) {
+            if showsHouseholds { console.print(console.style(names[householdId] ?? "household \(householdId)", .bold)) }
+            for account in members {
+                let padded = account.name.padding(toLength: max(width, 4), withPad: " ", startingAt: 0)
+                console.print("\(showsHouseholds ? "  " : "")\(padded)  "
+                    + "\(account.role.rawValue.padding(toLength: 6, withPad: " ", startingAt: 0))  "
+                    + "since \(account.createdAt.formatted(.iso8601))")
+            }
         }
         console.print(console.style(counted(accounts.count, "account"), .dim))
     }
