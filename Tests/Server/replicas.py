@@ -9,7 +9,8 @@ every request through nginx, so any of them may land on either replica:
 2. identifies a photo through the stub, saves it as a plant with "This is my plant" (its upload id), adds a second
    photo to the plant, and marks a care task done;
 3. reads all of it back from EACH replica directly: the plant, both photos (byte for byte), the care log;
-4. sends a bounded load of writes (new plants) from 4 threads and kills one replica with SIGKILL midway: nginx must go
+4. logs in as bob, of another household, and finds none of it through nginx or on either replica;
+5. sends a bounded load of writes (new plants) from 4 threads and kills one replica with SIGKILL midway: nginx must go
    on serving through the other, and every write that was answered 201 must be there afterwards.
 
 With --postgres ADMIN_URL (a PostgreSQL server the script may create a database on, e.g. the test cluster's
@@ -219,6 +220,25 @@ def journey(client, replicas, photo, second_photo):
     return plant_id
 
 
+def other_household(base, replicas, plant_id):
+    """Bob, of another household, through nginx and on each replica: alice's plant, photos and care are not found,
+    and his collection is empty."""
+    bob = Client(base)
+    bob.refresh_token()
+    status, _ = bob.json("POST", "/api/session", {"user": "bob", "password": PASSWORD})
+    check(status == 204, f"bob of the household Joneses logs in (got {status})")
+    bob.refresh_token()
+    for number, replica in enumerate(replicas, 1):
+        status, listed = bob.json("GET", "/api/collection", base=replica)
+        check(status == 200 and not any(entry.get("id") == plant_id for entry in (listed or [])),
+              f"replica {number} lists none of the owner's plants to bob")
+        status, _ = bob.json("GET", f"/api/collection/{plant_id}", base=replica)
+        check(status == 404, f"replica {number}: the owner's plant is not found for bob (got {status})")
+        status, _ = bob.json("POST", f"/api/care/{plant_id}-water/done", base=replica)
+        check(status == 404, f"replica {number}: bob cannot mark the owner's care done (got {status})")
+    print("replicas: another household sees nothing of the owner's")
+
+
 def load_with_kill(client, replicas, victim, survivor_base, writes=120, threads=4):
     """Writes through nginx from several threads; kills a replica after a third of them."""
     results = []
@@ -294,6 +314,8 @@ def main():
                        env={k: v for k, v in env.items() if k != "PLANTGUIDE_DATABASE_URL"}, check=True, capture_output=True)
         subprocess.run([binary, "user", "add", "owner"], env=env, input=PASSWORD + "\n", text=True, check=True,
                        capture_output=True)
+        subprocess.run([binary, "user", "add", "bob", "--household", "Joneses"], env=env, input=PASSWORD + "\n", text=True,
+                       check=True, capture_output=True)
         stub, stub_url = start([binary, "dev", "plantnet-stub", "--port", "0"], home, {}, r"(http://127\.0\.0\.1:\d+)",
                                work / "stub.log")
         processes.append(stub)
@@ -316,7 +338,8 @@ def main():
         second_photo = next((p.read_bytes() for p in second if p.read_bytes() != photo), None)
         if second_photo is None:
             raise Failure("no second JPEG fixture found under Tests/PlantClassifierTests/Fixtures")
-        journey(client, [base for _, base in replicas], photo, second_photo)
+        plant_id = journey(client, [base for _, base in replicas], photo, second_photo)
+        other_household(f"http://127.0.0.1:{port}", [base for _, base in replicas], plant_id)
         load_with_kill(client, [base for _, base in replicas], replicas[0][0], replicas[1][1])
         if database:
             check(not (home / "collection.sqlite").exists(), "nothing was kept in an SQLite file beside PostgreSQL")
