@@ -13,7 +13,7 @@ import Testing
 
         let alice = try cli.run(["user", "add", "alice"], input: Data("correct horse battery\n".utf8))
         #expect(alice.status == 0, "\(alice.stderr)")
-        #expect(alice.stdout.contains("Added alice as owner (the first account is always an owner)."), "\(alice.stdout)")
+        #expect(alice.stdout.contains("Added alice as owner (a household's first account is always its owner)."), "\(alice.stdout)")
         let bob = try cli.run(["user", "add", "bob", "--json"], input: Data("another passphrase\n".utf8))
         #expect(bob.status == 0, "\(bob.stderr)")
         let bobJSON = try #require(try bob.json() as? [String: Any])

@@ -1,0 +1,52 @@
+import Foundation
+import PlantGuideTestSupport
+import Testing
+
+/// `--household`: the command line acts for one household's collection, through the real binary and database.
+@Suite struct HouseholdCommandTests {
+    @Test func collectionCommandsActForTheHouseholdNamed() throws {
+        var runner = try collectionRunner()
+        defer { runner.cleanUp() }
+        let password = Data("a long passphrase\n".utf8)
+        #expect(try runner.run(["user", "add", "alice"], input: password).status == 0)
+        let dave = try runner.run(["user", "add", "dave", "--household", "Joneses", "--role", "member"], input: password)
+        #expect(dave.status == 0, "\(dave.stderr)")
+        #expect(dave.stdout.contains("Added dave as owner of the household Joneses (a household's first account is always its owner)."),
+                "\(dave.stdout)")
+
+        let home = try runner.jsonObject(["collection", "add", "Snake plant", "--nickname", "Spike", "--json"])
+        let joneses = try runner.jsonObject(["collection", "add", "Snake plant", "--nickname", "Fern Gully", "--household", "joneses", "--json"])
+        #expect(home["id"] as? Int != joneses["id"] as? Int)
+        // Each household lists its own plant only; the option may come first, and the environment may name it.
+        let listHome = try runner.jsonArray(["collection", "list", "--json"])
+        #expect(listHome.compactMap { $0["nickname"] as? String } == ["Spike"])
+        let listJoneses = try runner.jsonArray(["--household", "Joneses", "collection", "list", "--json"])
+        #expect(listJoneses.compactMap { $0["nickname"] as? String } == ["Fern Gully"])
+        runner.environment["PLANTGUIDE_HOUSEHOLD"] = "Joneses"
+        let fromEnvironment = try runner.jsonArray(["collection", "list", "--json"])
+        #expect(fromEnvironment.compactMap { $0["nickname"] as? String } == ["Fern Gully"])
+        runner.environment["PLANTGUIDE_HOUSEHOLD"] = nil
+        // Another household's plant is not found by id.
+        let id = try #require(home["id"] as? Int)
+        let foreign = try runner.run(["collection", "show", "\(id)", "--household", "Joneses"])
+        #expect(foreign.status != 0 && !foreign.killedBySignal)
+        #expect(foreign.stderr.contains("No plant with id \(id)"), "\(foreign.stderr)")
+
+        // Unknown households and commands that have no collection are refused, saying why.
+        let unknown = try runner.run(["collection", "list", "--household", "Smiths"])
+        #expect(unknown.status != 0 && !unknown.killedBySignal)
+        #expect(unknown.stderr.contains("No household is named 'Smiths'") && unknown.stderr.contains("'Joneses'"), "\(unknown.stderr)")
+        let search = try runner.run(["search", "monstera", "--household", "Joneses"])
+        #expect(search.status != 0)
+        #expect(search.stderr.contains("does not use the collection"), "\(search.stderr)")
+
+        // `user list` shows the households.
+        let users = try runner.run(["user", "list", "--json"])
+        let accounts = try #require(try users.json() as? [[String: Any]])
+        #expect(accounts.map { $0["householdName"] as? String } == ["Home", "Joneses"])
+        let text = try runner.run(["user", "list"])
+        #expect(text.stdout.contains("Home") && text.stdout.contains("Joneses"), "\(text.stdout)")
+        let onlyJoneses = try runner.run(["user", "list", "--household", "JONESES", "--json"])
+        #expect((try onlyJoneses.json() as? [[String: Any]])?.compactMap { $0["name"] as? String } == ["dave"])
+    }
+}
