@@ -211,25 +211,33 @@ import Testing
                 sessionID: "session-one"
             )
         }
-        try await uploads.add(upload("upload-one-000001", [0, 1]))
-        try await uploads.add(upload("upload-two-000002", [1]))
-        let read = try #require(await uploads.upload(id: "upload-one-000001", sessionID: "session-one"))
-        #expect(read.photos.map(\.data) == [photos[0], photos[1]])
-        #expect(read.photos.map(\.organ) == [.leaf, .leaf])
-        #expect(read.outcome.notes == ["upload-one-000001"])
-        #expect(await uploads.upload(id: "upload-one-000001", sessionID: "session-two") == nil)
-        // A third upload of the session forgets its first (its only-named photo stays a minute, for a replica saving it).
-        try await uploads.add(upload("upload-three-0003", [2]))
-        #expect(await uploads.upload(id: "upload-one-000001", sessionID: "session-one") == nil)
-        #expect(await uploads.upload(id: "upload-two-000002", sessionID: "session-one") != nil)
-        let files = { Set(((try? FileManager.default.contentsOfDirectory(atPath: folder.url.path)) ?? []).filter { !$0.hasPrefix(".") }) }
-        #expect(files() == Set(photos.map(sha256Hex)))
-        // Past the lifetime they are gone, and so are their files.
-        clock.advance(by: 3600)
-        #expect(await uploads.upload(id: "upload-two-000002", sessionID: "session-one") == nil)
-        clock.advance(by: 61)
-        #expect(await uploads.purge() == 3)
-        #expect(files().isEmpty)
+        // Outside any household's scope nothing is kept.
+        await #expect(throws: ServerError.self) { try await uploads.add(upload("upload-none-00001", [0])) }
+        try await HouseholdScope.$current.withValue(.home) {
+            try await uploads.add(upload("upload-one-000001", [0, 1]))
+            try await uploads.add(upload("upload-two-000002", [1]))
+            let read = try #require(await uploads.upload(id: "upload-one-000001", sessionID: "session-one"))
+            #expect(read.photos.map(\.data) == [photos[0], photos[1]])
+            #expect(read.photos.map(\.organ) == [.leaf, .leaf])
+            #expect(read.outcome.notes == ["upload-one-000001"])
+            #expect(await uploads.upload(id: "upload-one-000001", sessionID: "session-two") == nil)
+            // Another household does not find it, even with the session id.
+            await HouseholdScope.$current.withValue(HouseholdScope(household: 2)) {
+                #expect(await uploads.upload(id: "upload-one-000001", sessionID: "session-one") == nil)
+            }
+            // A third upload of the session forgets its first (its only-named photo stays a minute, for a replica saving it).
+            try await uploads.add(upload("upload-three-0003", [2]))
+            #expect(await uploads.upload(id: "upload-one-000001", sessionID: "session-one") == nil)
+            #expect(await uploads.upload(id: "upload-two-000002", sessionID: "session-one") != nil)
+            let files = { Set(((try? FileManager.default.contentsOfDirectory(atPath: folder.url.path)) ?? []).filter { !$0.hasPrefix(".") }) }
+            #expect(files() == Set(photos.map(sha256Hex)))
+            // Past the lifetime they are gone, and so are their files.
+            clock.advance(by: 3600)
+            #expect(await uploads.upload(id: "upload-two-000002", sessionID: "session-one") == nil)
+            clock.advance(by: 61)
+            #expect(await uploads.purge() == 3)
+            #expect(files().isEmpty)
+        }
     }
 
     /// Two replicas starting at once on a fresh data directory agree on one secret, and keep it across a restart.

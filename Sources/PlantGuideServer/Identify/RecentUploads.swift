@@ -86,14 +86,14 @@ final class RecentUploads: Sendable {
             return
         }
         do {
+            // An upload is its household's: only its session reads it back, and the household's scope goes with it.
+            let household = try HouseholdScope.resolve(default: nil, operation: "keep the identified photos").household
             // The files first: a row never names a photo that is not there.
             var photos: [RecentUploadPhoto] = []
             for photo in upload.photos {
                 let sha = try shared.folder.store(photo.data)
                 photos.append(RecentUploadPhoto(sha256: sha, kind: photo.kind.rawValue, organ: photo.organ.rawValue))
             }
-            // An upload is its household's: only its session reads it back, and the household's scope goes with it.
-            let household = try HouseholdScope.resolve(default: nil, operation: "keep the identified photos").household
             let time = shared.now()
             let outcome = String(decoding: try Self.encoder.encode(upload.outcome), as: UTF8.self)
             let forgotten = try await shared.store.saveUpload(
