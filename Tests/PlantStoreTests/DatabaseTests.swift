@@ -9,7 +9,7 @@ import Testing
         let home = try TemporaryHome()
         defer { home.cleanUp() }
         let database = try home.open()
-        #expect(try database.appliedMigrations() == ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v12", "v13", "v14"])
+        #expect(try database.appliedMigrations() == ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v12", "v13", "v14", "v15"])
         let mode = try database.writer.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
         #expect(mode == "wal")
         let foreignKeys = try database.writer.read { db in try Bool.fetchOne(db, sql: "PRAGMA foreign_keys") }
@@ -41,7 +41,7 @@ import Testing
             try queue.close()
         }
         let database = try home.open()
-        #expect(try database.appliedMigrations() == ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v12", "v13", "v14"])
+        #expect(try database.appliedMigrations() == ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v12", "v13", "v14", "v15"])
         let plants = try database.plants()
         #expect(plants.map(\.name) == ["Monstera deliciosa"])
         #expect(plants.first?.room == "Hall")

@@ -134,30 +134,87 @@ extension CollectionDatabase {
         try read("count the accounts") { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM appUser") ?? 0 }
     }
 
-    /// Adds an account to the default household. The first account is always an owner, whatever `role` says.
+    /// Adds an account to the default household (1, `Home`). Its first account is always an owner, whatever `role` says.
     /// - Throws: ``StoreError/userExists(_:)`` when the name is taken (in any letter case); ``StoreError/invalid(_:)``
     ///   for a name outside 1–64 of `A-Z a-z 0-9 . _ -` or a hash that is not a PBKDF2 one.
     public func addUser(name: String, role: UserRole, passwordHash: String, now: Date) throws(StoreError) -> UserAccount {
+        try addUser(name: name, role: role, passwordHash: passwordHash, householdId: Self.defaultHouseholdId, now: now)
+    }
+
+    /// Adds an account to a household. A household's first account is always its owner, whatever `role` says.
+    /// - Throws: ``StoreError/householdNotFound(_:)`` when no household has that id; ``StoreError/userExists(_:)`` when
+    ///   the name is taken (in any letter case, in any household); ``StoreError/invalid(_:)`` for a name outside 1–64 of
+    ///   `A-Z a-z 0-9 . _ -` or a hash that is not a PBKDF2 one.
+    public func addUser(
+        name: String, role: UserRole, passwordHash: String, householdId: Int64, now: Date
+    ) throws(StoreError) -> UserAccount {
         guard UserAccount.isValidName(name) else { throw UserAccount.invalidName(name) }
         guard passwordHash.hasPrefix("pbkdf2-sha256$") else { throw .invalid("The password hash is not a PBKDF2-SHA256 one.") }
         let stamp = now.roundedToMilliseconds
         return try write("add the account") { db in
+            guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM household WHERE id = ?)", arguments: [householdId]) == true
+            else { throw StoreError.householdNotFound("\(householdId)") }
             if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM appUser WHERE name = ?)", arguments: [name]) == true {
                 throw StoreError.userExists(name)
             }
-            let isFirst = try Int.fetchOne(db, sql: "SELECT count(*) FROM appUser") == 0
+            let isFirst = try Int.fetchOne(db, sql: "SELECT count(*) FROM appUser WHERE householdId = ?", arguments: [householdId]) == 0
             let effective: UserRole = isFirst ? .owner : role
             try db.execute(
                 sql: """
                     INSERT INTO appUser (householdId, name, role, passwordHash, createdAt, passwordChangedAt)
                     VALUES (?, ?, ?, ?, ?, ?)
                     """,
-                arguments: [Self.defaultHouseholdId, name, effective.rawValue, passwordHash, stamp, stamp]
+                arguments: [householdId, name, effective.rawValue, passwordHash, stamp, stamp]
             )
             return UserAccount(
-                id: db.lastInsertedRowID, householdId: Self.defaultHouseholdId, name: name, role: effective,
+                id: db.lastInsertedRowID, householdId: householdId, name: name, role: effective,
                 passwordHash: passwordHash, createdAt: stamp, passwordChangedAt: stamp
             )
+        }
+    }
+
+    /// The accounts of one household, by name (none for an unknown household).
+    public func users(household: Int64) throws(StoreError) -> [UserAccount] {
+        try read("list the household's accounts") { db in
+            try Row.fetchAll(
+                db, sql: "SELECT \(Self.userColumns) FROM appUser WHERE householdId = ? ORDER BY name COLLATE NOCASE",
+                arguments: [household]
+            ).map(Self.account)
+        }
+    }
+
+    // MARK: - Households
+
+    private static func household(_ row: Row) -> Household {
+        Household(id: row[0], name: row[1], createdAt: DatabaseTimestamp.date(row, 2))
+    }
+
+    /// Every household, by id.
+    public func households() throws(StoreError) -> [Household] {
+        try read("list the households") { db in
+            try Row.fetchAll(db, sql: "SELECT id, name, createdAt FROM household ORDER BY id").map(Self.household)
+        }
+    }
+
+    /// The household with this name in any letter case (ASCII letters fold, as in account names), or `nil`.
+    public func household(named name: String) throws(StoreError) -> Household? {
+        try read("read the household") { db in
+            try Row.fetchOne(db, sql: "SELECT id, name, createdAt FROM household WHERE name = ?", arguments: [name]).map(Self.household)
+        }
+    }
+
+    /// Makes a household.
+    /// - Throws: ``StoreError/invalid(_:)`` for a name that is not 1–80 characters without surrounding spaces or control
+    ///   characters, or one another household has (in any letter case).
+    public func createHousehold(named name: String, now: Date) throws(StoreError) -> Household {
+        try Household.checkName(name)
+        let stamp = now.roundedToMilliseconds
+        return try write("make the household") { db in
+            if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM household WHERE name = ?)", arguments: [name]) == true {
+                throw Household.nameTaken(name)
+            }
+            try db.execute(sql: "INSERT INTO household (name, createdAt) VALUES (?, ?)", arguments: [name, stamp])
+            return Household(id: db.lastInsertedRowID, name: name, createdAt: stamp)
         }
     }
 
@@ -362,16 +419,5 @@ extension CollectionDatabase {
             throw .file(path: file.path, reason: "was imported but could not be renamed (\(error.localizedDescription))")
         }
         return created
-    }
-}
-
-// PLACEHOLDER (households branch only; replaced before landing)
-extension CollectionDatabase {
-    public func households() throws(StoreError) -> [Household] { throw .invalid("not yet") }
-    public func household(named name: String) throws(StoreError) -> Household? { throw .invalid("not yet") }
-    public func createHousehold(named name: String, now: Date) throws(StoreError) -> Household { throw .invalid("not yet") }
-    public func users(household: Int64) throws(StoreError) -> [UserAccount] { throw .invalid("not yet") }
-    public func addUser(name: String, role: UserRole, passwordHash: String, householdId: Int64, now: Date) throws(StoreError) -> UserAccount {
-        throw .invalid("not yet")
     }
 }

@@ -82,11 +82,12 @@ extension CollectionDatabase {
     ) throws(StoreError) -> CareEvent {
         let note = try CareEvent.checkedNote(note)
         let now = now.roundedToMilliseconds
+        let scope = try self.scope("log care")
         return try write("log care") { db in
-            guard try Plant.exists(db, key: plantId) else { throw StoreError.plantNotFound(plantId) }
+            guard try Self.plantExists(plantId, in: scope.household, db: db) else { throw StoreError.plantNotFound(plantId) }
             var event = CareEvent(
                 id: 0, uuid: UUID().uuidString.lowercased(), plantId: plantId, task: task, day: day,
-                note: note, createdAt: now
+                note: note, createdAt: now, recordedBy: scope.userName
             )
             try event.insert(db)
             event.id = db.lastInsertedRowID
@@ -101,13 +102,18 @@ extension CollectionDatabase {
 
     /// Care events of a plant, newest first (every plant's when `plantId` is nil).
     public func events(plantId: Int64? = nil) throws(StoreError) -> [CareEvent] {
-        try read("read care events") { db in
+        let household = try self.scope("read care events").household
+        return try read("read care events") { db in
             if let plantId {
+                guard try Self.plantExists(plantId, in: household, db: db) else { return [] }
                 return try CareEvent.fetchAll(
                     db, sql: "SELECT * FROM careEvent WHERE plantId = ? ORDER BY day DESC, id DESC", arguments: [plantId]
                 )
             }
-            return try CareEvent.fetchAll(db, sql: "SELECT * FROM careEvent ORDER BY day DESC, id DESC")
+            return try CareEvent.fetchAll(db, sql: """
+                SELECT careEvent.* FROM careEvent JOIN plant ON plant.id = careEvent.plantId WHERE plant.householdId = ?
+                ORDER BY careEvent.day DESC, careEvent.id DESC
+                """, arguments: [household])
         }
     }
 
@@ -116,8 +122,9 @@ extension CollectionDatabase {
     public func updateScheduleSettings(
         plantId: Int64, task: CareTask, _ change: @Sendable (inout CareScheduleSettings) -> Void
     ) throws(StoreError) -> CareScheduleSettings {
-        try write("change a care schedule") { db in
-            guard try Plant.exists(db, key: plantId) else { throw StoreError.plantNotFound(plantId) }
+        let household = try self.scope("change a care schedule").household
+        return try write("change a care schedule") { db in
+            guard try Self.plantExists(plantId, in: household, db: db) else { throw StoreError.plantNotFound(plantId) }
             var settings = try CareScheduleSettings.fetchOne(
                 db, sql: "SELECT * FROM careSchedule WHERE plantId = ? AND task = ?", arguments: [plantId, task.rawValue]
             ) ?? CareScheduleSettings(plantId: plantId, task: task)
@@ -129,25 +136,30 @@ extension CollectionDatabase {
 
     /// Replaces a plant's care profile (e.g. after enrichment or an edit).
     public func setProfile(_ profile: CareProfile, forPlant plantId: Int64) throws(StoreError) {
+        let household = try self.scope("change a care profile").household
         try write("change a care profile") { db in
-            guard try Plant.exists(db, key: plantId) else { throw StoreError.plantNotFound(plantId) }
+            guard try Self.plantExists(plantId, in: household, db: db) else { throw StoreError.plantNotFound(plantId) }
             try CareProfileRow(plantId: plantId, profile: profile).save(db)
         }
     }
 
     /// Care state of every plant (or one plant, or one room's), read in one snapshot.
     public func careStates(plantId: Int64? = nil, room: String? = nil) throws(StoreError) -> [PlantCareState] {
-        try read("read care schedules") { db in
-            var filter = "", arguments = StatementArguments()
+        let household = try self.scope("read care schedules").household
+        return try read("read care schedules") { db in
+            var filter = " WHERE p.householdId = ?", arguments: StatementArguments = [household]
             if let plantId {
-                filter = " WHERE p.id = ?"
-                arguments = [plantId]
+                filter += " AND p.id = ?"
+                arguments += [plantId]
             } else if let room {
-                filter = " WHERE p.room = ? COLLATE NOCASE"
-                arguments = [room]
+                filter += " AND p.room = ? COLLATE NOCASE"
+                arguments += [room]
             }
-            let plantFilter = plantId == nil ? "" : " WHERE plantId = ?"
-            let plantArguments: StatementArguments = plantId.map { [$0] } ?? []
+            // Only rows of the household's plants (of one plant when asked).
+            let plantFilter = plantId == nil
+                ? " WHERE plantId IN (SELECT id FROM plant WHERE householdId = ?)"
+                : " WHERE plantId = ? AND plantId IN (SELECT id FROM plant WHERE householdId = ?)"
+            let plantArguments: StatementArguments = plantId.map { [$0, household] } ?? [household]
             var done: [CareStateAssembler.LastDone] = []
             let lastDone = try Row.fetchCursor(db, sql: """
                 SELECT plantId, CASE task WHEN 'water' THEN 0 WHEN 'fertilize' THEN 1 WHEN 'repot' THEN 2

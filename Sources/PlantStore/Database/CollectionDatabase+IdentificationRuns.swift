@@ -31,34 +31,38 @@ extension CollectionDatabase {
         } catch {
             throw .invalid("The identification's timings could not be stored (\(error)).")
         }
+        let household = try self.scope("log the identification").household
         try write("log the identification") { db in
             try db.execute(
                 sql: """
-                    INSERT INTO identificationRun (ranAt, strategy, source, cacheHit, apiCalled, remainingRequests, timings)
-                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO identificationRun (householdId, ranAt, strategy, source, cacheHit, apiCalled, remainingRequests, timings)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                     """,
-                arguments: [run.date.roundedToMilliseconds, run.strategy, run.source.rawValue, run.cacheHit, run.apiCalled,
+                arguments: [household, run.date.roundedToMilliseconds, run.strategy, run.source.rawValue, run.cacheHit, run.apiCalled,
                             run.remainingRequests.map { max($0, 0) }, timings]
             )
-            // Ids only grow and runs are only dropped oldest first, so everything at or below this id is beyond the count.
-            let newest = db.lastInsertedRowID
+            // The household's runs beyond the count (ids only grow, so the newest are those with the highest ids) or age.
             try db.execute(
-                sql: "DELETE FROM identificationRun WHERE id <= ? OR ranAt < ?",
-                arguments: [newest - Int64(max(retention.maximumCount, 1)), now.addingTimeInterval(-retention.maximumAge)]
+                sql: """
+                    DELETE FROM identificationRun WHERE householdId = ?1 AND (ranAt < ?2 OR id <= (
+                        SELECT id FROM identificationRun WHERE householdId = ?1 ORDER BY id DESC LIMIT 1 OFFSET ?3))
+                    """,
+                arguments: [household, now.addingTimeInterval(-retention.maximumAge), max(retention.maximumCount, 1)]
             )
         }
     }
 
     /// The last `count` identifications logged, newest first.
     public func identificationRuns(last count: Int) throws(StoreError) -> [IdentificationRun] {
+        let household = try self.scope("read the identification log").household
         guard count > 0 else { throw .invalid("Ask for at least 1 identification (not \(count)).") }
         return try read("read the identification log") { db in
             try Row.fetchAll(
                 db, sql: """
                     SELECT ranAt, strategy, source, cacheHit, apiCalled, remainingRequests, timings FROM identificationRun
-                    ORDER BY id DESC LIMIT ?
+                    WHERE householdId = ? ORDER BY id DESC LIMIT ?
                     """,
-                arguments: [count]
+                arguments: [household, count]
             ).map { row in
                 guard let source = IdentificationSource(rawValue: row[2]) else {
                     throw StoreError.invalid("an identification in the log has an unknown source")
@@ -72,7 +76,7 @@ extension CollectionDatabase {
     }
 
     /// Pl@ntNet use per UTC day (the quota resets at 00:00 UTC) over the `days` days up to and including `now`'s,
-    /// newest first, from the identification log: answers Pl@ntNet gave, answers the cache gave instead, and the
+    /// newest first, from the identification log of every household (the quota is the installation's): answers Pl@ntNet gave, answers the cache gave instead, and the
     /// fewest identifications Pl@ntNet said were left. Days without identifications are left out.
     public func plantNetUsePerDay(days: Int, now: Date) throws(StoreError) -> [IdentificationStatistics.QuotaDay] {
         guard days > 0 else { throw .invalid("Ask for at least 1 day (not \(days)).") }

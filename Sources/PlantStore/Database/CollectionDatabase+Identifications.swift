@@ -24,11 +24,12 @@ extension CollectionDatabase {
             identification, chosenSpecies: chosenSpecies, underPlant: plantId, creatingPlant: newPlant != nil
         )
         let now = now.roundedToMilliseconds
+        let scope = try self.scope("file an identification")
         return try write("file an identification") { db in
             var target = plantId
-            if let plantId, try !Plant.exists(db, key: plantId) { throw StoreError.plantNotFound(plantId) }
+            if let plantId, try !Self.plantExists(plantId, in: scope.household, db: db) { throw StoreError.plantNotFound(plantId) }
             if let newPlant {
-                let plant = try insertPlant(try Plant.new(newPlant.plant, now: now), db: db)
+                let plant = try insertPlant(try Plant.new(newPlant.plant, now: now), household: scope.household, db: db)
                 try CareProfileRow(plantId: plant.id, profile: newPlant.profile).insert(db)
                 if let confirmation = newPlant.plant.confirmation {
                     try Self.recordConfirmation(confirmation, plantId: plant.id, at: now, db: db)
@@ -41,7 +42,8 @@ extension CollectionDatabase {
             var record = filing
             record.plantId = target
             record.photoSHA256 = photo?.sha256
-            try record.insert(db)
+            record.recordedBy = scope.userName
+            try InHousehold(record, scope.household).insert(db)
             record.id = db.lastInsertedRowID
             if let recheck {
                 try Self.queueRecheck(recheck, identificationId: record.id, saved: target != nil, now: now, db: db)
@@ -52,14 +54,17 @@ extension CollectionDatabase {
 
     /// The identification history, newest first (one plant's when `plantId` is given).
     public func identifications(plantId: Int64? = nil) throws(StoreError) -> [FiledIdentification] {
-        try read("read the identification history") { db in
+        let household = try self.scope("read the identification history").household
+        return try read("read the identification history") { db in
             if let plantId {
                 return try FiledIdentification.fetchAll(
-                    db, sql: "SELECT * FROM identification WHERE plantId = ? ORDER BY identifiedAt DESC, id DESC",
-                    arguments: [plantId]
+                    db, sql: "SELECT * FROM identification WHERE plantId = ? AND householdId = ? ORDER BY identifiedAt DESC, id DESC",
+                    arguments: [plantId, household]
                 )
             }
-            return try FiledIdentification.fetchAll(db, sql: "SELECT * FROM identification ORDER BY identifiedAt DESC, id DESC")
+            return try FiledIdentification.fetchAll(
+                db, sql: "SELECT * FROM identification WHERE householdId = ? ORDER BY identifiedAt DESC, id DESC", arguments: [household]
+            )
         }
     }
 }

@@ -102,15 +102,20 @@ extension CollectionDatabase {
     /// Items still waiting, in the order they are sent: those of saved plants first, then oldest first. Items
     /// another process has claimed and not finished are included (a dry run shows them); see ``claimRecheck``.
     public func queuedRechecks(now: Date, limit: Int? = nil) throws(StoreError) -> [RecheckItem] {
-        try read("read the re-check queue") { db in
-            try Self.items(db, where: Self.waiting, arguments: [now], order: "i.plantId IS NULL, r.queuedAt, r.id", limit: limit)
+        let household = try self.scope("read the re-check queue").household
+        return try read("read the re-check queue") { db in
+            try Self.items(db, household: household, where: Self.waiting, arguments: [now], order: "i.plantId IS NULL, r.queuedAt, r.id", limit: limit)
         }
     }
 
     /// How many items ``queuedRechecks(now:limit:)`` would return, counted without reading them and their photos.
     public func queuedRecheckCount(now: Date) throws(StoreError) -> Int {
-        try read("count the re-check queue") { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM recheck r WHERE \(Self.waiting)", arguments: [now]) ?? 0
+        let household = try self.scope("count the re-check queue").household
+        return try read("count the re-check queue") { db in
+            try Int.fetchOne(db, sql: """
+                SELECT COUNT(*) FROM recheck r JOIN identification i ON i.id = r.identificationId
+                WHERE i.householdId = ? AND \(Self.waiting)
+                """, arguments: [household, now]) ?? 0
         }
     }
 
@@ -119,25 +124,28 @@ extension CollectionDatabase {
 
     /// Every item of the queue, newest first, in any state.
     public func rechecks(limit: Int? = nil) throws(StoreError) -> [RecheckItem] {
-        try read("read the re-check queue") { db in
-            try Self.items(db, where: "1", arguments: [], order: "r.queuedAt DESC, r.id DESC", limit: limit)
+        let household = try self.scope("read the re-check queue").household
+        return try read("read the re-check queue") { db in
+            try Self.items(db, household: household, where: "1", arguments: [], order: "r.queuedAt DESC, r.id DESC", limit: limit)
         }
     }
 
     /// The queue item of an identification, if it was ever queued.
     public func recheck(ofIdentification identificationId: Int64) throws(StoreError) -> RecheckItem? {
-        try read("read a re-check") { db in
-            try Self.items(db, where: "r.identificationId = ?", arguments: [identificationId], order: "r.id", limit: 1).first
+        let household = try self.scope("read a re-check").household
+        return try read("read a re-check") { db in
+            try Self.items(db, household: household, where: "r.identificationId = ?", arguments: [identificationId], order: "r.id", limit: 1).first
         }
     }
 
     /// The queue items of many identifications at once, by identification id.
     public func rechecks(ofIdentifications ids: [Int64]) throws(StoreError) -> [Int64: RecheckItem] {
+        let household = try self.scope("read re-checks").household
         guard !ids.isEmpty else { return [:] }
         return try read("read re-checks") { db in
             let marks = Array(repeating: "?", count: ids.count).joined(separator: ", ")
             let items = try Self.items(
-                db, where: "r.identificationId IN (\(marks))", arguments: StatementArguments(ids), order: "r.id", limit: nil
+                db, household: household, where: "r.identificationId IN (\(marks))", arguments: StatementArguments(ids), order: "r.id", limit: nil
             )
             return Dictionary(items.map { ($0.identificationId, $0) }, uniquingKeysWith: { first, _ in first })
         }
@@ -145,12 +153,19 @@ extension CollectionDatabase {
 
     /// Counts by state.
     public func recheckSummary() throws(StoreError) -> RecheckSummary {
-        try read("count the re-check queue") { db in
+        let household = try self.scope("count the re-check queue").household
+        return try read("count the re-check queue") { db in
             var counts: [String: Int] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT state, COUNT(*) AS n FROM recheck GROUP BY state") {
+            for row in try Row.fetchAll(db, sql: """
+                SELECT r.state, COUNT(*) AS n FROM recheck r JOIN identification i ON i.id = r.identificationId
+                WHERE i.householdId = ? GROUP BY r.state
+                """, arguments: [household]) {
                 counts[row["state"]] = row["n"]
             }
-            let open = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM speciesSuggestion WHERE resolution IS NULL") ?? 0
+            let open = try Int.fetchOne(db, sql: """
+                SELECT COUNT(*) FROM speciesSuggestion s JOIN plant p ON p.id = s.plantId
+                WHERE s.resolution IS NULL AND p.householdId = ?
+                """, arguments: [household]) ?? 0
             return RecheckSummary(
                 queued: counts["queued"] ?? 0, done: counts["done"] ?? 0, failed: counts["failed"] ?? 0,
                 expired: counts["expired"] ?? 0, openSuggestions: open
@@ -158,13 +173,14 @@ extension CollectionDatabase {
         }
     }
 
+    /// The items of `household`'s identifications that meet `condition`.
     private static func items(
-        _ db: Database, where condition: String, arguments: StatementArguments, order: String, limit: Int?
+        _ db: Database, household: Int64, where condition: String, arguments: StatementArguments, order: String, limit: Int?
     ) throws -> [RecheckItem] {
         let rows = try Row.fetchAll(db, sql: """
             SELECT r.*, i.plantId AS plantId FROM recheck r JOIN identification i ON i.id = r.identificationId
-            WHERE \(condition) ORDER BY \(order)\(limit.map { " LIMIT \(max(0, $0))" } ?? "")
-            """, arguments: arguments)
+            WHERE i.householdId = ? AND (\(condition)) ORDER BY \(order)\(limit.map { " LIMIT \(max(0, $0))" } ?? "")
+            """, arguments: [household] + arguments)
         return try rows.map { row in
             let photos = try Row.fetchAll(
                 db, sql: "SELECT photoSHA256, organ FROM recheckPhoto WHERE recheckId = ? ORDER BY position",
@@ -183,9 +199,12 @@ extension CollectionDatabase {
     public func claimRecheck(
         _ id: Int64, now: Date, lease: TimeInterval = 300, claimant: String = ProcessIdentity.current
     ) throws(StoreError) -> Bool {
-        try write("claim a re-check") { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT claimedUntil, claimedBy FROM recheck WHERE id = ? AND state = 'queued'",
-                                             arguments: [id]) else { return false }
+        let household = try self.scope("claim a re-check").household
+        return try write("claim a re-check") { db in
+            guard let row = try Row.fetchOne(db, sql: """
+                SELECT r.claimedUntil, r.claimedBy FROM recheck r JOIN identification i ON i.id = r.identificationId
+                WHERE r.id = ? AND r.state = 'queued' AND i.householdId = ?
+                """, arguments: [id, household]) else { return false }
             if row["claimedUntil"] != nil, row.timestamp("claimedUntil") > now, let holder = row["claimedBy"] as String?,
                 holder != claimant, ProcessIdentity.isAlive(holder) {
                 return false
@@ -199,10 +218,12 @@ extension CollectionDatabase {
 
     /// Gives a claim back without counting the attempt (draining stopped before the item was sent or answered).
     public func releaseRecheck(_ id: Int64) throws(StoreError) {
+        let household = try self.scope("release a re-check").household
         try write("release a re-check") { db in
             try db.execute(sql: """
                 UPDATE recheck SET claimedUntil = NULL, claimedBy = NULL, attempts = max(attempts - 1, 0) WHERE id = ? AND state = 'queued'
-                """, arguments: [id])
+                    AND \(Self.recheckInHousehold)
+                """, arguments: [id, household])
         }
     }
 
@@ -211,17 +232,23 @@ extension CollectionDatabase {
     /// - Returns: photos nothing uses any more.
     @discardableResult
     public func failRecheck(_ id: Int64, reason: String, now: Date) throws(StoreError) -> [StoredPhoto] {
-        try write("record a failed re-check") { db in
+        let household = try self.scope("record a failed re-check").household
+        return try write("record a failed re-check") { db in
             try db.execute(sql: """
                 UPDATE recheck SET claimedUntil = NULL, claimedBy = NULL, lastError = ?,
                     state = CASE WHEN attempts >= ? THEN 'failed' ELSE 'queued' END,
                     finishedAt = CASE WHEN attempts >= ? THEN ? ELSE NULL END
-                WHERE id = ? AND state = 'queued'
-                """, arguments: [String(reason.prefix(500)), Self.recheckAttemptLimit, Self.recheckAttemptLimit, now, id])
-            let state = try String.fetchOne(db, sql: "SELECT state FROM recheck WHERE id = ?", arguments: [id])
+                WHERE id = ? AND state = 'queued' AND \(Self.recheckInHousehold)
+                """, arguments: [String(reason.prefix(500)), Self.recheckAttemptLimit, Self.recheckAttemptLimit, now, id, household])
+            let state = try String.fetchOne(
+                db, sql: "SELECT state FROM recheck WHERE id = ? AND \(Self.recheckInHousehold)", arguments: [id, household]
+            )
             return state == "failed" ? try Self.releasePhotos(ofRecheck: id, db: db) : []
         }
     }
+
+    /// A condition on `recheck` (unqualified columns): its identification belongs to the household given as the argument.
+    private static let recheckInHousehold = "identificationId IN (SELECT id FROM identification WHERE householdId = ?)"
 
     /// Records Pl@ntNet's answer to a queued item, in one transaction: the answer joins the history beside the checked
     /// identification (under the same plant), the item leaves the queue, and when the answer's best species differs
@@ -232,11 +259,12 @@ extension CollectionDatabase {
         let now = now.roundedToMilliseconds
         var answer = answer
         answer.date = answer.date.roundedToMilliseconds
+        let household = try self.scope("record a re-check's answer").household
         return try write("record a re-check's answer") { db -> RecheckCompletion? in
             guard let row = try Row.fetchOne(db, sql: """
                 SELECT r.identificationId, (SELECT photoSHA256 FROM recheckPhoto WHERE recheckId = r.id ORDER BY position LIMIT 1)
-                    AS firstPhoto FROM recheck r WHERE r.id = ? AND r.state = 'queued'
-                """, arguments: [id]),
+                    AS firstPhoto FROM recheck r WHERE r.id = ? AND r.state = 'queued' AND r.\(Self.recheckInHousehold)
+                """, arguments: [id, household]),
                 let original = try FiledIdentification.fetchOne(db, key: row["identificationId"] as Int64)
             else { return nil }
             let firstPhoto: String? = row["firstPhoto"]
@@ -250,7 +278,7 @@ extension CollectionDatabase {
                 photoSHA256: keepsPhoto ? firstPhoto : nil, identification: answer,
                 chosenSpecies: nil, recheckOf: original.id
             )
-            try result.insert(db)
+            try InHousehold(result, household).insert(db)
             result.id = db.lastInsertedRowID
             try db.execute(sql: """
                 UPDATE recheck SET state = 'done', resultId = ?, finishedAt = ?, claimedUntil = NULL, claimedBy = NULL, lastError = NULL
@@ -267,10 +295,11 @@ extension CollectionDatabase {
     /// Lets go of items of unsaved identifications that waited past their expiry.
     /// - Returns: how many expired, and the photos nothing uses any more.
     public func expireRechecks(now: Date) throws(StoreError) -> (expired: Int, released: [StoredPhoto]) {
-        try write("expire old re-checks") { db in
+        let household = try self.scope("expire old re-checks").household
+        return try write("expire old re-checks") { db in
             let ids = try Int64.fetchAll(db, sql: """
-                SELECT id FROM recheck WHERE state = 'queued' AND expiresAt IS NOT NULL AND expiresAt <= ?
-                """, arguments: [now])
+                SELECT id FROM recheck WHERE state = 'queued' AND expiresAt IS NOT NULL AND expiresAt <= ? AND \(Self.recheckInHousehold)
+                """, arguments: [now, household])
             var released: [StoredPhoto] = []
             for id in ids {
                 try db.execute(sql: "UPDATE recheck SET state = 'expired', finishedAt = ?, claimedUntil = NULL, claimedBy = NULL WHERE id = ?",
@@ -299,11 +328,12 @@ extension CollectionDatabase {
     /// web app's "This is my plant" after an offline identification), in one transaction: the item is kept (no longer
     /// expiring) and the unsaved record goes, so the history holds the answer once.
     public func adoptRecheck(from unsavedId: Int64, to filedId: Int64) throws(StoreError) {
+        let household = try self.scope("move a re-check to a saved plant").household
         try write("move a re-check to a saved plant") { db in
-            guard let target = try FiledIdentification.fetchOne(db, key: filedId), target.plantId != nil else {
+            guard let target = try Self.identification(filedId, in: household, db: db), target.plantId != nil else {
                 throw StoreError.invalid("Identification \(filedId) is not filed under a plant.")
             }
-            guard let source = try FiledIdentification.fetchOne(db, key: unsavedId), source.plantId == nil,
+            guard let source = try Self.identification(unsavedId, in: household, db: db), source.plantId == nil,
                 try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM recheck WHERE identificationId = ?)", arguments: [filedId]) == false
             else { return }
             try db.execute(sql: "UPDATE recheck SET identificationId = ?, expiresAt = NULL WHERE identificationId = ?",
@@ -314,13 +344,21 @@ extension CollectionDatabase {
         }
     }
 
+    /// The identification with this id when it belongs to `household`.
+    static func identification(_ id: Int64, in household: Int64, db: Database) throws -> FiledIdentification? {
+        try FiledIdentification.fetchOne(
+            db, sql: "SELECT * FROM identification WHERE id = ? AND householdId = ?", arguments: [id, household]
+        )
+    }
+
     // MARK: - Re-scoring
 
     /// Each plant's latest on-device identification made with another model than `model`, with a stored photo to
     /// classify again, oldest plant first. A plant re-scored with `model` already has that answer as its latest and is
     /// left out.
     public func rescoreCandidates(model: String) throws(StoreError) -> [RescoreCandidate] {
-        try read("find identifications to re-score") { db in
+        let household = try self.scope("find identifications to re-score").household
+        return try read("find identifications to re-score") { db in
             let rows = try Row.fetchAll(db, sql: """
                 SELECT i.id AS identificationId, p.id AS plantId,
                     coalesce(i.photoSHA256,
@@ -331,9 +369,9 @@ extension CollectionDatabase {
                 FROM plant p JOIN identification i ON i.id = (
                     SELECT id FROM identification WHERE plantId = p.id AND source = 'onDevice'
                     ORDER BY identifiedAt DESC, id DESC LIMIT 1)
-                WHERE i.model IS NOT ?
+                WHERE p.householdId = ? AND i.model IS NOT ?
                 ORDER BY p.id
-                """, arguments: [model])
+                """, arguments: [household, model])
             return try rows.compactMap { row -> RescoreCandidate? in
                 guard let photo = row["photo"] as String?,
                     let plant = try Plant.fetchOne(db, key: row["plantId"] as Int64),
@@ -352,8 +390,11 @@ extension CollectionDatabase {
         let now = now.roundedToMilliseconds
         var answer = answer
         answer.date = answer.date.roundedToMilliseconds
+        let household = try self.scope("file a re-scoring").household
         return try write("file a re-scoring") { db in
-            guard let plantId = original.plantId, try Plant.exists(db, key: plantId) else {
+            guard let plantId = original.plantId, try Self.plantExists(plantId, in: household, db: db),
+                try Self.identification(original.id, in: household, db: db) != nil
+            else {
                 throw StoreError.invalid("Identification \(original.id) is not filed under a plant.")
             }
             let photoKept = try StoredPhoto.exists(db, key: photoSHA256)
@@ -361,7 +402,7 @@ extension CollectionDatabase {
                 id: 0, uuid: UUID().uuidString.lowercased(), plantId: plantId, photoSHA256: photoKept ? photoSHA256 : nil,
                 identification: answer, chosenSpecies: nil, recheckOf: original.id
             )
-            try result.insert(db)
+            try InHousehold(result, household).insert(db)
             result.id = db.lastInsertedRowID
             return (result, try Self.suggest(.rescore, answer: result, previous: original, now: now, db: db))
         }
@@ -396,15 +437,16 @@ extension CollectionDatabase {
     /// Suggestions waiting for the owner (of one plant when `plantId` is given), newest first; with `includeResolved`,
     /// settled ones too.
     public func suggestions(plantId: Int64? = nil, includeResolved: Bool = false) throws(StoreError) -> [SpeciesSuggestion] {
-        try read("read species suggestions") { db in
-            var conditions: [String] = []
-            var arguments = StatementArguments()
+        let household = try self.scope("read species suggestions").household
+        return try read("read species suggestions") { db in
+            var conditions = ["\(Self.suggestionInHousehold)"]
+            var arguments: StatementArguments = [household]
             if let plantId {
                 conditions.append("plantId = ?")
                 arguments += [plantId]
             }
             if !includeResolved { conditions.append("resolution IS NULL") }
-            let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+            let filter = " WHERE " + conditions.joined(separator: " AND ")
             return try SpeciesSuggestion.fetchAll(
                 db, sql: "SELECT * FROM speciesSuggestion\(filter) ORDER BY createdAt DESC, id DESC", arguments: arguments
             )
@@ -413,10 +455,16 @@ extension CollectionDatabase {
 
     /// One suggestion by id.
     public func suggestion(id: Int64) throws(StoreError) -> SpeciesSuggestion? {
-        try read("read a species suggestion") { db in
-            try SpeciesSuggestion.fetchOne(db, sql: "SELECT * FROM speciesSuggestion WHERE id = ?", arguments: [id])
+        let household = try self.scope("read a species suggestion").household
+        return try read("read a species suggestion") { db in
+            try SpeciesSuggestion.fetchOne(
+                db, sql: "SELECT * FROM speciesSuggestion WHERE id = ? AND \(Self.suggestionInHousehold)", arguments: [id, household]
+            )
         }
     }
+
+    /// A condition on `speciesSuggestion` (unqualified columns): its plant belongs to the household given as the argument.
+    private static let suggestionInHousehold = "plantId IN (SELECT id FROM plant WHERE householdId = ?)"
 
     /// Settles an open suggestion. Accepting changes the plant's species (and its name, when the name was the old
     /// species) and confirms it, records the species as chosen on the suggesting identification, and replaces the care
@@ -426,15 +474,18 @@ extension CollectionDatabase {
         _ id: Int64, accept: Bool, species: String? = nil, profile: CareProfile? = nil, now: Date
     ) throws(StoreError) -> SpeciesSuggestion {
         let now = now.roundedToMilliseconds
+        let household = try self.scope("settle a species suggestion").household
         return try write("settle a species suggestion") { db in
-            guard let suggestion = try SpeciesSuggestion.fetchOne(db, sql: "SELECT * FROM speciesSuggestion WHERE id = ?", arguments: [id]) else {
+            guard let suggestion = try SpeciesSuggestion.fetchOne(
+                db, sql: "SELECT * FROM speciesSuggestion WHERE id = ? AND \(Self.suggestionInHousehold)", arguments: [id, household]
+            ) else {
                 throw StoreError.invalid("No species suggestion with id \(id). `plantguide recheck list` shows the open ones.")
             }
             guard suggestion.resolution == nil else {
                 throw StoreError.invalid("Suggestion \(id) was already \(suggestion.resolution?.rawValue ?? "settled").")
             }
             if accept {
-                guard let stored = try Plant.fetchOne(db, key: suggestion.plantId) else { throw StoreError.plantNotFound(suggestion.plantId) }
+                guard let stored = try Self.plant(suggestion.plantId, in: household, db: db) else { throw StoreError.plantNotFound(suggestion.plantId) }
                 let plant = SuggestionRule.accepting(suggestion, species: species, plant: stored, now: now)
                 let newSpecies = plant.species ?? suggestion.suggestedSpecies
                 try plant.update(db)

@@ -3,20 +3,38 @@ import GRDB
 import PlantGuideCore
 
 extension CollectionDatabase {
-    /// The collection as the export format, read in one consistent snapshot; `generator` names the writer.
+    /// The collection of the household in scope as the export format, read in one consistent snapshot; `generator` names
+    /// the writer.
     public func exportSnapshot(now: Date, generator: String) throws(StoreError) -> CollectionExport {
-        try read("read the collection for export") { db in
-            let plants = try Plant.fetchAll(db, sql: "SELECT \(Plant.columnList) FROM plant ORDER BY uuid")
+        let household = try self.scope("read the collection for export").household
+        return try read("read the collection for export") { db in
+            let ofHousehold = "plantId IN (SELECT id FROM plant WHERE householdId = ?)"
+            let plants = try Plant.fetchAll(
+                db, sql: "SELECT \(Plant.columnList) FROM plant WHERE householdId = ? ORDER BY uuid", arguments: [household]
+            )
             var profiles: [Int64: CareProfile] = [:]
-            for row in try CareProfileRow.fetchAll(db) { profiles[row.plantId] = row.profile }
-            let schedules = Dictionary(grouping: try CareScheduleSettings.fetchAll(db, sql: "SELECT * FROM careSchedule ORDER BY task"), by: \.plantId)
-            let events = Dictionary(grouping: try CareEvent.fetchAll(db, sql: "SELECT * FROM careEvent ORDER BY uuid"), by: \.plantId)
+            for row in try CareProfileRow.fetchAll(db, sql: "SELECT * FROM careProfile WHERE \(ofHousehold)", arguments: [household]) {
+                profiles[row.plantId] = row.profile
+            }
+            let schedules = Dictionary(grouping: try CareScheduleSettings.fetchAll(
+                db, sql: "SELECT * FROM careSchedule WHERE \(ofHousehold) ORDER BY task", arguments: [household]
+            ), by: \.plantId)
+            let events = Dictionary(grouping: try CareEvent.fetchAll(
+                db, sql: "SELECT * FROM careEvent WHERE \(ofHousehold) ORDER BY uuid", arguments: [household]
+            ), by: \.plantId)
             var links: [Int64: [CollectionExport.ExportedPhotoLink]] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT plantId, photoSHA256, addedAt FROM plantPhoto ORDER BY photoSHA256") {
+            for row in try Row.fetchAll(
+                db, sql: "SELECT plantId, photoSHA256, addedAt FROM plantPhoto WHERE \(ofHousehold) ORDER BY photoSHA256",
+                arguments: [household]
+            ) {
                 links[row["plantId"], default: []].append(.init(sha256: row["photoSHA256"], addedAt: row.timestamp("addedAt")))
             }
-            let photos = try StoredPhoto.fetchAll(db, sql: "SELECT * FROM photo ORDER BY sha256")
-            let identifications = try FiledIdentification.fetchAll(db, sql: "SELECT * FROM identification ORDER BY uuid")
+            let photos = try StoredPhoto.fetchAll(
+                db, sql: "SELECT * FROM photo WHERE \(Self.photoVisible) ORDER BY sha256", arguments: ["household": household]
+            )
+            let identifications = try FiledIdentification.fetchAll(
+                db, sql: "SELECT * FROM identification WHERE householdId = ? ORDER BY uuid", arguments: [household]
+            )
             return CollectionExport.assemble(
                 now: now, generator: generator, plants: plants, profiles: profiles, schedules: schedules, events: events,
                 links: links, photos: photos, identifications: identifications
@@ -24,11 +42,13 @@ extension CollectionDatabase {
         }
     }
 
-    /// Adds an archive's rows that are not there yet, in one transaction: plants, events, photos and identifications
-    /// already present (same UUID or SHA-256) are left as they are, so importing twice adds nothing the second time.
-    /// The photo files must be in place first.
+    /// Adds an archive's rows that are not there yet to the household in scope, in one transaction: plants, events,
+    /// photos and identifications already present in it (same UUID or SHA-256) are left as they are, so importing twice
+    /// adds nothing the second time. A plant, event or identification whose UUID another household holds is added with a
+    /// fresh UUID, so importing never changes another household's rows. The photo files must be in place first.
     public func importRows(_ content: CollectionExport) throws(StoreError) -> ImportSummary {
-        try write("import the collection") { db in
+        let household = try self.scope("import the collection").household
+        return try write("import the collection") { db in
             var summary = ImportSummary()
             for photo in content.photos where try !StoredPhoto.exists(db, key: photo.sha256) {
                 try CollectionArchive.stored(photo).insert(db)
@@ -36,15 +56,16 @@ extension CollectionDatabase {
             }
             var ids: [String: Int64] = [:]
             for plant in content.plants {
-                if let existing = try Int64.fetchOne(db, sql: "SELECT id FROM plant WHERE uuid = ?", arguments: [plant.uuid]) {
-                    ids[plant.uuid] = existing
+                let holder = try Row.fetchOne(db, sql: "SELECT id, householdId FROM plant WHERE uuid = ?", arguments: [plant.uuid])
+                if let holder, (holder[1] as Int64) == household {
+                    ids[plant.uuid] = holder[0]
                     summary.plantsAlreadyPresent += 1
                 } else {
                     let inserted = try insertPlant(Plant(
-                        id: 0, uuid: plant.uuid, name: plant.name, species: plant.species, nickname: plant.nickname,
+                        id: 0, uuid: holder == nil ? plant.uuid : Self.freshUUID(), name: plant.name, species: plant.species, nickname: plant.nickname,
                         room: plant.room, acquiredOn: plant.acquiredOn, notes: plant.notes, createdAt: plant.createdAt,
                         updatedAt: plant.updatedAt
-                    ), db: db)
+                    ), household: household, db: db)
                     ids[plant.uuid] = inserted.id
                     summary.plantsAdded += 1
                     // Archives do not carry confirmations: a catalog species is taken as confirmed, as when upgrading.
@@ -69,25 +90,36 @@ extension CollectionDatabase {
                     )
                 }
                 for event in plant.events {
+                    let holder = try Int64.fetchOne(db, sql: """
+                        SELECT plant.householdId FROM careEvent JOIN plant ON plant.id = careEvent.plantId WHERE careEvent.uuid = ?
+                        """, arguments: [event.uuid])
+                    if holder == household { continue }
                     try db.execute(sql: """
-                        INSERT OR IGNORE INTO careEvent (uuid, plantId, task, day, note, createdAt) VALUES (?, ?, ?, ?, ?, ?)
-                        """, arguments: [event.uuid, plantId, event.task.rawValue, event.day.description, event.note, event.createdAt])
+                        INSERT INTO careEvent (uuid, plantId, task, day, note, createdAt) VALUES (?, ?, ?, ?, ?, ?)
+                        """, arguments: [holder == nil ? event.uuid : Self.freshUUID(), plantId, event.task.rawValue,
+                                         event.day.description, event.note, event.createdAt])
                     summary.eventsAdded += db.changesCount
                 }
             }
-            for filed in content.identifications where try !FiledIdentification.exists(db, key: ["uuid": filed.uuid]) {
+            for filed in content.identifications {
+                let holder = try Int64.fetchOne(db, sql: "SELECT householdId FROM identification WHERE uuid = ?", arguments: [filed.uuid])
+                if holder == household { continue }
                 let record = FiledIdentification(
-                    id: 0, uuid: filed.uuid, plantId: filed.plantUUID.flatMap { ids[$0] }, photoSHA256: filed.photoSHA256,
+                    id: 0, uuid: holder == nil ? filed.uuid : Self.freshUUID(), plantId: filed.plantUUID.flatMap { ids[$0] },
+                    photoSHA256: filed.photoSHA256,
                     identification: Identification(
                         source: filed.source, model: filed.model, predictions: filed.predictions, uncertain: filed.uncertain,
                         date: filed.identifiedAt
                     ),
                     chosenSpecies: filed.chosenSpecies
                 )
-                try record.insert(db)
+                try InHousehold(record, household).insert(db)
                 summary.identificationsAdded += 1
             }
             return summary
         }
     }
+
+    /// A new UUID, for a row whose UUID another household holds.
+    static func freshUUID() -> String { UUID().uuidString.lowercased() }
 }

@@ -22,6 +22,7 @@ enum Schema {
         migrator.registerMigration("v12", migrate: addAccounts)
         migrator.registerMigration("v13", migrate: addPlantNetState)
         migrator.registerMigration("v14", migrate: addServerState)
+        migrator.registerMigration("v15", migrate: addOwnership)
         return migrator
     }
 
@@ -424,5 +425,51 @@ enum Schema {
             CREATE INDEX recentUpload_expiry ON recentUpload(expiresAt);
             CREATE INDEX recentUpload_session ON recentUpload(sessionHash, createdAt);
             """)
+    }
+
+    /// Version 15: ownership. The root rows get a household (plant; identification, since an unsaved one has no plant;
+    /// identificationRun); everything else reaches its household through them. Existing rows go to household 1 (`Home`),
+    /// an identification to its plant's. SQLite cannot add a NOT NULL column with a foreign key, so NOT NULL is kept by
+    /// triggers; there is no DEFAULT, so a buggy insert fails instead of landing in household 1. An identification's
+    /// plant must be of its household (PostgreSQL has a composite foreign key for that). Care events and
+    /// identifications remember the name of the account that recorded them. The list indexes lead with the household.
+    private static func addOwnership(_ db: Database) throws {
+        let recordedBy = "recordedBy TEXT CHECK (recordedBy IS NULL OR length(recordedBy) BETWEEN 1 AND 64)"
+        var sql = """
+            ALTER TABLE plant ADD COLUMN householdId INTEGER REFERENCES household(id) ON DELETE RESTRICT;
+            UPDATE plant SET householdId = 1;
+            ALTER TABLE identification ADD COLUMN householdId INTEGER REFERENCES household(id) ON DELETE RESTRICT;
+            UPDATE identification SET householdId = coalesce((SELECT householdId FROM plant WHERE plant.id = identification.plantId), 1);
+            ALTER TABLE identification ADD COLUMN \(recordedBy);
+            ALTER TABLE careEvent ADD COLUMN \(recordedBy);
+            ALTER TABLE identificationRun ADD COLUMN householdId INTEGER REFERENCES household(id) ON DELETE CASCADE;
+            UPDATE identificationRun SET householdId = 1;
+            CREATE TRIGGER identification_sameHousehold_insert BEFORE INSERT ON identification
+                WHEN NEW.plantId IS NOT NULL AND NEW.householdId IS NOT (SELECT householdId FROM plant WHERE id = NEW.plantId)
+                BEGIN SELECT RAISE(ABORT, 'CHECK constraint failed: identification household'); END;
+            CREATE TRIGGER identification_sameHousehold_update BEFORE UPDATE OF plantId, householdId ON identification
+                WHEN NEW.plantId IS NOT NULL AND NEW.householdId IS NOT (SELECT householdId FROM plant WHERE id = NEW.plantId)
+                BEGIN SELECT RAISE(ABORT, 'CHECK constraint failed: identification household'); END;
+            CREATE TRIGGER plant_household_keepsIdentifications BEFORE UPDATE OF householdId ON plant
+                WHEN EXISTS (SELECT 1 FROM identification WHERE plantId = NEW.id AND householdId IS NOT NEW.householdId)
+                BEGIN SELECT RAISE(ABORT, 'CHECK constraint failed: identification household'); END;
+            DROP INDEX plant_listOrder;
+            CREATE INDEX plant_listOrder ON plant(householdId, room IS NULL, room COLLATE NOCASE, name COLLATE NOCASE, id);
+            DROP INDEX plant_room;
+            CREATE INDEX plant_room ON plant(householdId, room);
+            CREATE INDEX identification_household ON identification(householdId, identifiedAt);
+            CREATE INDEX identificationRun_household ON identificationRun(householdId, ranAt);
+
+            """
+        for table in ["plant", "identification", "identificationRun"] {
+            for (event, name) in [("INSERT", "insert"), ("UPDATE OF householdId", "update")] {
+                sql += """
+                    CREATE TRIGGER \(table)_householdId_required_\(name) BEFORE \(event) ON \(table) WHEN NEW.householdId IS NULL
+                        BEGIN SELECT RAISE(ABORT, 'NOT NULL constraint failed: \(table).householdId'); END;
+
+                    """
+            }
+        }
+        try db.execute(sql: sql)
     }
 }
