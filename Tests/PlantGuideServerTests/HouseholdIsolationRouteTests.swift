@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import PlantGuideCore
+import PlantGuideTestSupport
 import PlantStore
 import Testing
 @testable import PlantGuideServer
@@ -84,7 +85,7 @@ import Testing
                 return try #require((try Self.json(response) as? [String: Any])?["id"] as? String)
             }
             var second = Multipart()
-            second.file("photo", "second.jpg", photo + Data([0xFF, 0xD9]))
+            second.file("photo", "second.png", ImageFixture.png(width: 300, height: 200, seed: 7))
             let (photoHeaders, photoBody) = Session(cookie: alice.cookie, csrf: alice.csrf).multipart(second)
             try await client.execute(uri: "/collection/\(plant)/photos", method: .post, headers: photoHeaders, body: photoBody) { response in
                 #expect(response.status == .seeOther, "\(response.text)")
@@ -102,7 +103,7 @@ import Testing
                 #expect(response.status == .seeOther)
             }
             let aliceFeed = try await client.execute(uri: "/settings", method: .get, headers: alice.plain) { response in
-                try #require(response.text.firstRange(of: #/care/feed/([0-9a-f]{64})\.ics/#).map { String($0.output.1) })
+                try #require(response.text.firstMatch(of: #/care/feed/([0-9a-f]{64})\.ics/#).map { String($0.output.1) })
             }
             let before = try await Self.collectionOf(client, alice, plant: plant)
             #expect(before.contains("Alice's Monty"))
@@ -177,7 +178,7 @@ import Testing
                 // An owner of another household does not get the installation's forms.
                 #expect(!response.text.contains(#"action="/settings/api-key""#))
                 #expect(!response.text.contains(#"action="/settings/identification""#))
-                return try #require(response.text.firstRange(of: #/care/feed/([0-9a-f]{64})\.ics/#).map { String($0.output.1) })
+                return try #require(response.text.firstMatch(of: #/care/feed/([0-9a-f]{64})\.ics/#).map { String($0.output.1) })
             }
             #expect(bobFeed != aliceFeed)
             try await client.execute(uri: "/care/feed/\(bobFeed).ics", method: .get) { response in

@@ -173,7 +173,9 @@ import Testing
 
         let first = await ServerDependencies.live(dataDirectory: home, environment: [:])
         #expect(first.sessionSecret == secret)
-        #expect(try await first.calendarFeed?.current() == token)
+        // The old address is household 1's; a store-backed feed reads it only in a household's scope.
+        #expect(try await HouseholdScope.$current.withValue(.home) { try await first.calendarFeed?.current() } == token)
+        #expect(await first.calendarFeed?.household(for: token) == 1)
         #expect(await first.settings?.preferences?() == ServerPreferences(defaultStrategy: .plantNet, threshold: 0.8))
         for name in ["session-secret", "calendar-feed-token", "web-settings.json"] {
             #expect(!FileManager.default.fileExists(atPath: home.appendingPathComponent(name).path))
