@@ -5,6 +5,7 @@ import HummingbirdTesting
 import Logging
 import PlantClassifier
 import PlantGuideCore
+import PlantStore
 import PlantGuideTestSupport
 import Testing
 @testable import PlantGuideServer
@@ -12,6 +13,11 @@ import Testing
 /// The re-check queue in the web app, with the live wiring: the tiny fixture model, a real SQLite collection, and the
 /// Pl@ntNet stub on a port that is down, then up.
 @Suite struct RecheckRouteTests {
+    /// Runs a capability as a request of household 1 would (the web app's store acts for no household outside one).
+    static func asHome<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+        try await HouseholdScope.$current.withValue(.home) { try await body() }
+    }
+
     private let photo: Data
 
     init() throws {
@@ -138,16 +144,16 @@ import Testing
             #expect(answer.offline)
             #expect(answer.recheck == "offline")
             let recheck = try #require(dependencies.recheck)
-            #expect(try await recheck.summary().queued == 1)
+            #expect(try await Self.asHome { try await recheck.summary() }.queued == 1)
 
             let stub = try await PlantNetStub.start(port: port)
             defer { Task { await stub.stop() } }
             // The client backs off for a minute after a failure; the service checks the connection itself.
             let deadline = ContinuousClock.now + .seconds(20)
-            while try await recheck.summary().done == 0, ContinuousClock.now < deadline {
+            while try await Self.asHome({ try await recheck.summary() }).done == 0, ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(100))
             }
-            let summary = try await recheck.summary()
+            let summary = try await Self.asHome { try await recheck.summary() }
             #expect(summary.done == 1 && summary.queued == 0)
             #expect(stub.requests.map(\.path).contains("/v2/projects"))
             #expect(stub.requests.filter { $0.path.hasPrefix("/v2/identify") }.count == 1)
@@ -224,7 +230,7 @@ import Testing
                 #expect(response.status == .seeOther)
             }
             // Embedded as it was stored, with the model loaded at start: nothing left to index.
-            #expect(try await recheck.reindex() == 0)
+            #expect(try await Self.asHome { try await recheck.reindex() } == 0)
 
             let checkpoint = LiveDependenciesTests.testsFolder.appendingPathComponent("PlantClassifierTests/Fixtures/tiny-resnet34.pth")
             _ = try ModelStore(dataDirectory: DataDirectory(url: home)).install(
@@ -234,8 +240,8 @@ import Testing
             try await client.execute(uri: "/settings/identification", method: .post, headers: choose, body: chooseBody) { response in
                 #expect(response.status == .seeOther)
             }
-            #expect(try await recheck.reindex() == 1)
-            #expect(try await recheck.reindex() == 0)
+            #expect(try await Self.asHome { try await recheck.reindex() } == 1)
+            #expect(try await Self.asHome { try await recheck.reindex() } == 0)
         }
     }
 

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import PlantGuideCore
+import PlantStore
 import Testing
 @testable import PlantGuideServer
 
@@ -50,8 +51,11 @@ import Testing
         defer { try? FileManager.default.removeItem(at: home) }
         let dependencies = await ServerDependencies.live(dataDirectory: home, environment: [:])
         let collection = try #require(dependencies.collection)
-        let first = try await collection.add(NewCollectionEntry(scientificName: "Monstera deliciosa"))
-        let second = try await collection.add(NewCollectionEntry(scientificName: "Dracaena trifasciata"))
+        // Outside a request, the web app's store acts for household 1 only when told so.
+        let (first, second) = try await HouseholdScope.$current.withValue(.home) {
+            (try await collection.add(NewCollectionEntry(scientificName: "Monstera deliciosa")),
+             try await collection.add(NewCollectionEntry(scientificName: "Dracaena trifasciata")))
+        }
         try await makeApp(dependencies: dependencies).test(.router) { client in
             let session = try await Session.open(client)
             var headers = session.headers
