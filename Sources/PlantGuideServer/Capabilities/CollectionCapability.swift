@@ -142,11 +142,14 @@ public struct CollectionEvent: Sendable, Codable, Hashable {
     public var date: Date
     /// What happened, e.g. "Watered" or "Identified as Monstera deliciosa (92 %)".
     public var text: String
+    /// Who did it: the account's name, when an account did (not from the command line, nor before accounts).
+    public var by: String?
 
     /// Creates an event.
-    public init(date: Date, text: String) {
+    public init(date: Date, text: String, by: String? = nil) {
         self.date = date
         self.text = text
+        self.by = by
     }
 }
 

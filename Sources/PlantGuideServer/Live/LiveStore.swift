@@ -83,10 +83,15 @@ enum LiveStore {
                     return shown
                 }
                 let history = ([CollectionEvent(date: details.plant.createdAt, text: "Added to the collection")]
-                    + identifications.map { CollectionEvent(date: $0.date, text: $0.summary) })
+                    + zip(details.identifications, identifications).map { filed, shown in
+                        CollectionEvent(date: shown.date, text: shown.summary, by: filed.recordedBy)
+                    })
                     .sorted { $0.date > $1.date }
                 let careLog = details.events.map { event in
-                    CollectionEvent(date: day(event.day), text: event.task.pastTense.capitalized + (event.note.map { ": \($0)" } ?? ""))
+                    CollectionEvent(
+                        date: day(event.day), text: event.task.pastTense.capitalized + (event.note.map { ": \($0)" } ?? ""),
+                        by: event.recordedBy
+                    )
                 }
                 let schedule = try await planner.schedule(forPlant: number).map { task in
                     CollectionCareTask(

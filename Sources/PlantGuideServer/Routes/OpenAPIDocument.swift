@@ -190,7 +190,11 @@ enum OpenAPIDocument {
             }
           },
           "Event": {
-            "type": "object", "properties": { "date": { "type": "string", "format": "date-time" }, "text": { "type": "string" } }
+            "type": "object",
+            "properties": {
+              "date": { "type": "string", "format": "date-time" }, "text": { "type": "string" },
+              "by": { "type": "string", "description": "The account that did it; absent when done from the command line." }
+            }
           },
           "CollectionEntryDetail": {
             "type": "object",

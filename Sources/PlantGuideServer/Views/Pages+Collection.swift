@@ -158,7 +158,7 @@ extension Pages {
     private static func events(_ list: [CollectionEvent], empty: String) -> HTML {
         guard !list.isEmpty else { return "<p>\(empty)</p>" }
         let items: [HTML] = list.map {
-            "<li><time datetime=\"\($0.date.formatted(.iso8601))\">\($0.date.formatted(date: .abbreviated, time: .omitted))</time> — \($0.text)</li>"
+            "<li><time datetime=\"\($0.date.formatted(.iso8601))\">\($0.date.formatted(date: .abbreviated, time: .omitted))</time> — \($0.text)\($0.by.map { " <span class=\"meta\">by \($0)</span>" as HTML } ?? "")</li>"
         }
         return "<ul class=\"events\">\(items)</ul>"
     }
