@@ -337,6 +337,9 @@ extension TestStore {
                     chosenSpecies: nil, recheck: nil, now: Self.now
                 )
             }
+            await expectNoHousehold("photo(originalSHA256:)") {
+                try await unscoped.photo(originalSHA256: storedPhoto(9, at: Self.now).originalSHA256)
+            }
             await expectNoHousehold("recordIdentificationRun") {
                 try await unscoped.recordIdentificationRun(Self.run(Self.now, .onDevice), now: Self.now, retention: .standard)
             }
