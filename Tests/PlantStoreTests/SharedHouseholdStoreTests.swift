@@ -337,6 +337,9 @@ extension TestStore {
                     chosenSpecies: nil, recheck: nil, now: Self.now
                 )
             }
+            await expectNoHousehold("photo(originalSHA256:)") {
+                try await unscoped.photo(originalSHA256: storedPhoto(9, at: Self.now).originalSHA256)
+            }
             await expectNoHousehold("recordIdentificationRun") {
                 try await unscoped.recordIdentificationRun(Self.run(Self.now, .onDevice), now: Self.now, retention: .standard)
             }
@@ -407,6 +410,38 @@ extension TestStore {
             try await second.removeUser(named: "cat")
             await #expect(throws: StoreError.self) { try await first.removeUser(named: "ann") }
             #expect(try await first.userCount() == 2)
+        }
+    }
+
+    /// Two replicas making the same household, and adding the first accounts of a new household at once: one household,
+    /// exactly one owner.
+    @Test(arguments: StateBackend.allCases)
+    func racingReplicasMakeOneHouseholdWithOneFirstOwner(_ backend: StateBackend) async throws {
+        try await backend.withTestStores(2) { stores in
+            let now = Self.now
+            async let first = try? stores[0].householdAccounts.createHousehold(named: "Smiths", now: now)
+            async let second = try? stores[1].householdAccounts.createHousehold(named: "smiths", now: now)
+            let made = [await first, await second].compactMap { $0 }
+            #expect(made.count == 1)
+            let smiths = try #require(made.first)
+            let hash = "pbkdf2-sha256$600000$c2FsdA$aGFzaA"
+            let added = try await withThrowingTaskGroup(of: UserAccount.self) { group in
+                for index in 0..<10 {
+                    group.addTask {
+                        try await stores[index % 2].householdAccounts.addUser(
+                            name: "smith\(index)", role: .member, passwordHash: hash, householdId: smiths.id, now: now
+                        )
+                    }
+                }
+                var accounts: [UserAccount] = []
+                for try await account in group { accounts.append(account) }
+                return accounts
+            }
+            #expect(added.count == 10)
+            #expect(added.filter { $0.role == .owner }.count == 1)
+            let stored = try await stores[0].householdAccounts.users(household: smiths.id)
+            #expect(stored.count == 10 && stored.filter { $0.role == .owner }.count == 1)
+            #expect(try await stores[1].householdAccounts.households().map(\.name) == ["Home", "Smiths"])
         }
     }
 

@@ -234,7 +234,8 @@ extension CollectionDatabase {
     /// A recorded photo found by the SHA-256 of its original file, so a repeat is not re-encoded. Install-wide: photos
     /// are stored by content, and the caller has the bytes already.
     public func photo(originalSHA256: String) throws(StoreError) -> StoredPhoto? {
-        try read("find a photo") { db in
+        _ = try self.scope("find a photo")  // Only so that a store outside any household fails closed.
+        return try read("find a photo") { db in
             try StoredPhoto.fetchOne(db, sql: "SELECT * FROM photo WHERE originalSHA256 = ? LIMIT 1", arguments: [originalSHA256])
         }
     }

@@ -100,6 +100,7 @@ extension CollectionDatabase {
     /// Stores (or replaces) a photo's embedding, as float16, tagged with the model that made it.
     public func setEmbedding(_ vector: [Float], model: EmbeddingModel, forPhoto sha256: String, now: Date) throws(StoreError) {
         try EmbeddingRules.validate(vector)
+        _ = try self.scope("store a photo's embedding")  // Keyed by content for every household; fails closed outside any.
         try write("store a photo's embedding") { db in
             guard try StoredPhoto.exists(db, key: sha256) else { throw StoreError.invalid("There is no photo \(sha256.prefix(12)).") }
             try db.execute(
@@ -114,7 +115,8 @@ extension CollectionDatabase {
 
     /// A photo's stored embedding and the model that made it, if any.
     public func embedding(ofPhoto sha256: String) throws(StoreError) -> (vector: [Float], model: EmbeddingModel)? {
-        try read("read a photo's embedding") { db in
+        _ = try self.scope("read a photo's embedding")  // Keyed by content for every household; fails closed outside any.
+        return try read("read a photo's embedding") { db in
             guard let row = try Row.fetchOne(
                 db, sql: "SELECT model, modelChecksum, vector FROM photoEmbedding WHERE photoSHA256 = ?", arguments: [sha256]
             ), let vector = HalfPrecision.floats(from: row["vector"]) else { return nil }

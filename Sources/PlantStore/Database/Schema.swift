@@ -432,7 +432,8 @@ enum Schema {
     /// an identification to its plant's. SQLite cannot add a NOT NULL column with a foreign key, so NOT NULL is kept by
     /// triggers; there is no DEFAULT, so a buggy insert fails instead of landing in household 1. An identification's
     /// plant must be of its household (PostgreSQL has a composite foreign key for that). Care events and
-    /// identifications remember the name of the account that recorded them. The list indexes lead with the household.
+    /// identifications remember the name of the account that recorded them. The list indexes lead with the household;
+    /// `plant_household` (household, then id) gives the care states their plants in id order without sorting.
     private static func addOwnership(_ db: Database) throws {
         let recordedBy = "recordedBy TEXT CHECK (recordedBy IS NULL OR length(recordedBy) BETWEEN 1 AND 64)"
         var sql = """
@@ -457,6 +458,7 @@ enum Schema {
             CREATE INDEX plant_listOrder ON plant(householdId, room IS NULL, room COLLATE NOCASE, name COLLATE NOCASE, id);
             DROP INDEX plant_room;
             CREATE INDEX plant_room ON plant(householdId, room);
+            CREATE INDEX plant_household ON plant(householdId);
             CREATE INDEX identification_household ON identification(householdId, identifiedAt);
             CREATE INDEX identificationRun_household ON identificationRun(householdId, ranAt);
 
