@@ -107,6 +107,11 @@ import Testing
             }
             let before = try await Self.collectionOf(client, alice, plant: plant)
             #expect(before.contains("Alice's Monty"))
+            // The care log and the history say who did it.
+            #expect(before.contains(#""by":"alice""#), "\(before)")
+            try await client.execute(uri: "/collection/\(plant)", method: .get, headers: alice.plain) { response in
+                #expect(response.text.contains(#"<span class="meta">by alice</span>"#))
+            }
 
             // Bob, in another household, with alice's ids.
             let bob = try await Self.logIn(client, "bob", "bob passphrase")
