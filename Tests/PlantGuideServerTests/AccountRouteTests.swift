@@ -350,7 +350,7 @@ import Testing
             try await client.execute(uri: "/api/catalog/categories", method: .get) { response in
                 #expect(response.status == .ok, "no accounts: no log-in on loopback")
             }
-            _ = try database.addUser(
+            _ = try await database.addUser(
                 name: "alice", role: .owner, passwordHash: PasswordHash(password: "alice passphrase", iterations: 1_000).encoded, now: Date()
             )
             try await Task.sleep(for: .milliseconds(1_100))

@@ -160,7 +160,7 @@ import Testing
         let home = try Self.makeHome(withModel: false)
         defer { try? FileManager.default.removeItem(at: home) }
         let database = try CollectionDatabase.open(in: DataDirectory(url: home))
-        _ = try database.addUser(
+        _ = try await database.addUser(
             name: "alice", role: .owner, passwordHash: PasswordHash(password: "correct horse battery", iterations: 1_000).encoded,
             now: Date()
         )

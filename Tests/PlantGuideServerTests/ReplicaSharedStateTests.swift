@@ -33,7 +33,7 @@ import Testing
         let home = try LiveDependenciesTests.makeHome(withModel: false)
         defer { try? FileManager.default.removeItem(at: home) }
         let database = try CollectionDatabase.open(in: DataDirectory(url: home))
-        _ = try database.addUser(
+        _ = try await database.addUser(
             name: "alice", role: .owner, passwordHash: PasswordHash(password: "alice passphrase", iterations: 1_000).encoded, now: Date()
         )
         let stub = try await PlantNetStub.start()
@@ -102,7 +102,7 @@ import Testing
         let home = try LiveDependenciesTests.makeHome(withModel: false)
         defer { try? FileManager.default.removeItem(at: home) }
         let database = try CollectionDatabase.open(in: DataDirectory(url: home))
-        _ = try database.addUser(
+        _ = try await database.addUser(
             name: "alice", role: .owner, passwordHash: PasswordHash(password: "alice passphrase", iterations: 1_000).encoded, now: Date()
         )
         let stub = try await PlantNetStub.start()

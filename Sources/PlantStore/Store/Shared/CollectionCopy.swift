@@ -1,8 +1,8 @@
 import Foundation
 import PlantGuideCore
 
-/// What `plantguide migrate` copies from an SQLite collection to PostgreSQL: every table of the schema (SQLite v14,
-/// PostgreSQL pg4), with the columns each backend has under the same names, and the kind of value each holds. Each
+/// What `plantguide migrate` copies from an SQLite collection to PostgreSQL: every table of the schema (SQLite v15,
+/// PostgreSQL pg6), with the columns each backend has under the same names, and the kind of value each holds. Each
 /// backend reads and writes these rows with SQL of its own (`CollectionDatabase+Copy.swift`,
 /// `PostgresStore+Copy.swift`); this is only the shared description and the typed values.
 ///
@@ -111,7 +111,7 @@ package enum CollectionCopy {
             Column("id", .integer), Column("uuid", .text), Column("name", .text), Column("species", .text),
             Column("nickname", .text), Column("room", .text), Column("acquiredOn", .day), Column("notes", .text),
             Column("createdAt", .instant), Column("updatedAt", .instant), Column("confirmedSpecies", .text),
-            Column("confirmedBy", .text), Column("confirmedAt", .instant),
+            Column("confirmedBy", .text), Column("confirmedAt", .instant), Column("householdId", .integer),
         ]),
         Table("photo", key: ["sha256"], [
             Column("sha256", .text), Column("originalSHA256", .text), Column("mediaType", .text), Column("byteCount", .integer),
@@ -124,7 +124,7 @@ package enum CollectionCopy {
             Column("id", .integer), Column("uuid", .text), Column("plantId", .integer), Column("photoSHA256", .text),
             Column("source", .text), Column("model", .text), Column("predictions", .text), Column("uncertain", .boolean),
             Column("chosenSpecies", .text), Column("identifiedAt", .instant), Column("recheckOf", .integer),
-            Column("timings", .text),
+            Column("timings", .text), Column("householdId", .integer), Column("recordedBy", .text),
         ]),
         Table("careProfile", key: ["plantId"], [
             Column("plantId", .integer), Column("light", .text), Column("waterGrowingDays", .integer),
@@ -135,7 +135,7 @@ package enum CollectionCopy {
         ]),
         Table("careEvent", key: ["id"], identity: true, [
             Column("id", .integer), Column("uuid", .text), Column("plantId", .integer), Column("task", .text),
-            Column("day", .day), Column("note", .text), Column("createdAt", .instant),
+            Column("day", .day), Column("note", .text), Column("createdAt", .instant), Column("recordedBy", .text),
         ]),
         Table("careSchedule", key: ["plantId", "task"], [
             Column("plantId", .integer), Column("task", .text), Column("growingDays", .integer), Column("restDays", .integer),
@@ -167,7 +167,7 @@ package enum CollectionCopy {
         Table("identificationRun", key: ["id"], identity: true, [
             Column("id", .integer), Column("ranAt", .instant), Column("strategy", .text), Column("source", .text),
             Column("cacheHit", .boolean), Column("apiCalled", .boolean), Column("remainingRequests", .integer),
-            Column("timings", .text),
+            Column("timings", .text), Column("householdId", .integer),
         ]),
         Table("photoEmbedding", key: ["photoSHA256"], [
             Column("photoSHA256", .text), Column("model", .text), Column("modelChecksum", .text), Column("dimension", .integer),
