@@ -461,7 +461,9 @@ enum PostgresSchema {
         "ALTER TABLE plant ADD COLUMN householdId bigint REFERENCES household (id) ON DELETE RESTRICT",
         "UPDATE plant SET householdId = 1",
         "ALTER TABLE plant ALTER COLUMN householdId SET NOT NULL",
-        "ALTER TABLE plant ADD CONSTRAINT plant_id_household UNIQUE (id, householdId)",
+        // The key the identification's composite foreign key refers to; household first, so it is also the index that
+        // gives a household's plants in id order (the care states) without a sort (SQLite's plant_household).
+        "ALTER TABLE plant ADD CONSTRAINT plant_household UNIQUE (householdId, id)",
         "ALTER TABLE identification ADD COLUMN householdId bigint REFERENCES household (id) ON DELETE RESTRICT",
         """
         UPDATE identification SET householdId = coalesce(
