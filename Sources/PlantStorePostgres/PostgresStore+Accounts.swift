@@ -2,9 +2,9 @@ import Foundation
 import PlantStore
 import PostgresNIO
 
-/// Accounts, log-ins and failed log-ins on PostgreSQL, with the rules of the SQLite store: names unique in any letter
-/// case, the first account an owner, the last owner kept, a new password ending the account's log-ins, a log-in's
-/// last-seen time written at most once a minute.
+/// Households, accounts, log-ins and failed log-ins on PostgreSQL, with the rules of the SQLite store: names unique in
+/// any letter case, a household's first account its owner, each household's last owner kept, a new password ending the
+/// account's log-ins, a log-in's last-seen time written at most once a minute.
 extension PostgresStore: AccountStore {
     private static let userColumns = "id, householdId, name, role, passwordHash, createdAt, passwordChangedAt"
     private typealias UserRow = (Int64, Int64, String, String, String, Date, Date)
@@ -42,20 +42,92 @@ extension PostgresStore: AccountStore {
         }
     }
 
-    public func addUser(name: String, role: UserRole, passwordHash: String, now: Date) async throws(StoreError) -> UserAccount {
+    // MARK: Households
+
+    public func households() async throws(StoreError) -> [Household] {
+        try await withConnection("list the households") { connection in
+            let rows = try await connection.query("SELECT id, name, createdAt FROM household ORDER BY id", logger: self.logger)
+            var found: [Household] = []
+            for try await (id, name, created) in rows.decode((Int64, String, Date).self) {
+                found.append(Household(id: id, name: name, createdAt: created))
+            }
+            return found
+        }
+    }
+
+    public func household(named name: String) async throws(StoreError) -> Household? {
+        try await withConnection("read the household") { connection in
+            let rows = try await connection.query("""
+                SELECT id, name, createdAt FROM household WHERE lower(name COLLATE "C") = lower(\(name)::text COLLATE "C")
+                """, logger: self.logger)
+            for try await (id, name, created) in rows.decode((Int64, String, Date).self) {
+                return Household(id: id, name: name, createdAt: created)
+            }
+            return nil
+        }
+    }
+
+    public func createHousehold(named name: String, now: Date) async throws(StoreError) -> Household {
+        guard Household.isValidName(name) else {
+            // The wording of SQLite's `Household.checkName`.
+            throw .invalid(
+                "'\(name)' is not a valid household name: use 1 to 80 characters, no control characters and no "
+                    + "spaces at either end."
+            )
+        }
+        let stamp = now.roundedToMilliseconds
+        return try await withConnection("add the household") { connection in
+            // One statement: of two replicas making the same name (in any letter case), the unique index lets one in.
+            let rows = try await connection.query("""
+                INSERT INTO household (name, createdAt) VALUES (\(name), \(stamp)) ON CONFLICT DO NOTHING RETURNING id
+                """, logger: self.logger)
+            var id: Int64?
+            for try await value in rows.decode(Int64.self) { id = value }
+            guard let id else {
+                throw StoreError.invalid("A household named '\(name)' exists already (names ignore letter case).")
+            }
+            return Household(id: id, name: name, createdAt: stamp)
+        }
+    }
+
+    public func users(household: Int64) async throws(StoreError) -> [UserAccount] {
+        try await withConnection("list the household's accounts") { connection in
+            let rows = try await connection.query("""
+                SELECT \(unescaped: Self.userColumns) FROM appUser WHERE householdId = \(household)
+                ORDER BY lower(name COLLATE "C")
+                """, logger: self.logger)
+            var accounts: [UserAccount] = []
+            for try await row in rows.decode(UserRow.self) { accounts.append(Self.account(row)) }
+            return accounts
+        }
+    }
+
+    // MARK: Accounts
+
+    public func addUser(
+        name: String, role: UserRole, passwordHash: String, householdId household: Int64, now: Date
+    ) async throws(StoreError) -> UserAccount {
         guard UserAccount.isValidName(name) else { throw UserAccount.invalidName(name) }
         guard passwordHash.hasPrefix("pbkdf2-sha256$") else { throw .invalid("The password hash is not a PBKDF2-SHA256 one.") }
         let stamp = now.roundedToMilliseconds
         return try await withConnection("add the account") { connection in
             try await connection.withTransaction(logger: self.logger) { connection in
-                // One adder at a time decides who is first (and so an owner), on every replica.
+                // One adder at a time decides who is a household's first account (and so its owner), on every replica.
                 try await connection.query("LOCK TABLE appUser IN SHARE ROW EXCLUSIVE MODE", logger: self.logger)
+                // Key-share locked, so the household cannot go before the account is in.
+                let households = try await connection.query(
+                    "SELECT id FROM household WHERE id = \(household) FOR KEY SHARE", logger: self.logger
+                )
+                var known = false
+                for try await _ in households.decode(Int64.self) { known = true }
+                guard known else { throw StoreError.householdNotFound("\(household)") }
                 if try await Self.user(named: name, on: connection, logger: self.logger) != nil { throw StoreError.userExists(name) }
-                let counted = try await connection.query("SELECT count(*) FROM appUser", logger: self.logger)
+                let counted = try await connection.query(
+                    "SELECT count(*) FROM appUser WHERE householdId = \(household)", logger: self.logger
+                )
                 var existing = 0
                 for try await value in counted.decode(Int.self) { existing = value }
                 let effective: UserRole = existing == 0 ? .owner : role
-                let household = CollectionDatabase.defaultHouseholdId
                 let rows = try await connection.query("""
                     INSERT INTO appUser (householdId, name, role, passwordHash, createdAt, passwordChangedAt)
                     VALUES (\(household), \(name), \(effective.rawValue), \(passwordHash), \(stamp), \(stamp)) RETURNING id
@@ -198,18 +270,5 @@ extension PostgresStore: AccountStore {
         )
         for try await row in rows.decode(UserRow.self) { return account(row) }
         return nil
-    }
-}
-
-// PLACEHOLDER (households branch only; replaced before landing)
-extension PostgresStore {
-    public func households() async throws(StoreError) -> [Household] { throw .invalid("not yet") }
-    public func household(named name: String) async throws(StoreError) -> Household? { throw .invalid("not yet") }
-    public func createHousehold(named name: String, now: Date) async throws(StoreError) -> Household { throw .invalid("not yet") }
-    public func users(household: Int64) async throws(StoreError) -> [UserAccount] { throw .invalid("not yet") }
-    public func addUser(
-        name: String, role: UserRole, passwordHash: String, householdId: Int64, now: Date
-    ) async throws(StoreError) -> UserAccount {
-        throw .invalid("not yet")
     }
 }

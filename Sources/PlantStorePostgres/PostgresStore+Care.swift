@@ -12,16 +12,21 @@ import PostgresNIO
 extension PostgresStore: CareStore {
     public func logCare(plantId: Int64, task: CareTask, day: CalendarDay, note: String?, now: Date) async throws(StoreError)
         -> CareEvent {
+        let scope = try scope("log care")
         let note = try CareEvent.checkedNote(note)
         let now = now.roundedToMilliseconds
         return try await inTransaction("log care") { connection in
-            guard try await Self.lockPlant(plantId, on: connection, logger: self.logger) else { throw StoreError.plantNotFound(plantId) }
+            guard try await Self.lockPlant(plantId, household: scope.household, on: connection, logger: self.logger) else {
+                throw StoreError.plantNotFound(plantId)
+            }
             var event = CareEvent(
-                id: 0, uuid: UUID().uuidString.lowercased(), plantId: plantId, task: task, day: day, note: note, createdAt: now
+                id: 0, uuid: UUID().uuidString.lowercased(), plantId: plantId, task: task, day: day, note: note, createdAt: now,
+                recordedBy: scope.userName
             )
             let rows = try await connection.query("""
-                INSERT INTO careEvent (uuid, plantId, task, day, note, createdAt)
-                VALUES (\(event.uuid), \(plantId), \(task.rawValue), \(PostgresDay(day)), \(note), \(PostgresInstant(now)))
+                INSERT INTO careEvent (uuid, plantId, task, day, note, createdAt, recordedBy)
+                VALUES (\(event.uuid), \(plantId), \(task.rawValue), \(PostgresDay(day)), \(note), \(PostgresInstant(now)),
+                    \(scope.userName))
                 RETURNING id
                 """, logger: self.logger)
             for try await id in rows.decode(Int64.self) { event.id = id }
@@ -35,17 +40,19 @@ extension PostgresStore: CareStore {
     }
 
     public func events(plantId: Int64?) async throws(StoreError) -> [CareEvent] {
-        try await withConnection("read care events") { connection in
-            try await Self.events(plantId: plantId, on: connection, logger: self.logger)
+        let household = try scope("read care events").household
+        return try await withConnection("read care events") { connection in
+            try await Self.events(plantId: plantId, household: household, on: connection, logger: self.logger)
         }
     }
 
     public func updateScheduleSettings(
         plantId: Int64, task: CareTask, _ change: @Sendable (inout CareScheduleSettings) -> Void
     ) async throws(StoreError) -> CareScheduleSettings {
-        try await inTransaction("change a care schedule") { connection in
+        let household = try scope("change a care schedule").household
+        return try await inTransaction("change a care schedule") { connection in
             // Locked before the settings are read, so a concurrent change is read here, not overwritten.
-            guard try await Self.lockPlant(plantId, on: connection, logger: self.logger) else { throw StoreError.plantNotFound(plantId) }
+            guard try await Self.lockPlant(plantId, household: household, on: connection, logger: self.logger) else { throw StoreError.plantNotFound(plantId) }
             let rows = try await connection.query("""
                 SELECT \(unescaped: Self.scheduleColumns) FROM careSchedule WHERE plantId = \(plantId) AND task = \(task.rawValue)
                 """, logger: self.logger)
@@ -64,26 +71,29 @@ extension PostgresStore: CareStore {
     }
 
     public func setProfile(_ profile: CareProfile, forPlant plantId: Int64) async throws(StoreError) {
+        let household = try scope("change a care profile").household
         try await inTransaction("change a care profile") { connection in
-            guard try await Self.lockPlant(plantId, on: connection, logger: self.logger) else { throw StoreError.plantNotFound(plantId) }
+            guard try await Self.lockPlant(plantId, household: household, on: connection, logger: self.logger) else { throw StoreError.plantNotFound(plantId) }
             try await Self.setProfile(profile, plantId: plantId, on: connection, logger: self.logger)
         }
     }
 
     public func careStates(plantId: Int64?, room: String?) async throws(StoreError) -> [PlantCareState] {
-        try await inSnapshot("read care schedules") { connection in
+        let household = try scope("read care schedules").household
+        return try await inSnapshot("read care schedules") { connection in
             // The filters are parameters that may be NULL: each statement is planned with its values, so a NULL one costs
             // nothing. As in SQLite, a plant id wins over a room.
             let room = plantId == nil ? room : nil
             let scheduleRows = try await connection.query("""
-                SELECT \(unescaped: Self.scheduleColumns) FROM careSchedule
-                WHERE \(plantId)::bigint IS NULL OR plantId = \(plantId) ORDER BY plantId
+                SELECT \(unescaped: Self.scheduleColumns) FROM careSchedule JOIN plant ON plant.id = careSchedule.plantId
+                WHERE plant.householdId = \(household) AND (\(plantId)::bigint IS NULL OR careSchedule.plantId = \(plantId))
+                ORDER BY careSchedule.plantId
                 """, logger: self.logger)
             var settings: [CareScheduleSettings] = []
             for try await row in scheduleRows.decode(ScheduleRow.self) { settings.append(try Self.settings(row)) }
             let counted = try await connection.query("""
                 SELECT count(*) FROM plant p
-                WHERE (\(plantId)::bigint IS NULL OR p.id = \(plantId))
+                WHERE p.householdId = \(household) AND (\(plantId)::bigint IS NULL OR p.id = \(plantId))
                     AND (\(room)::text IS NULL OR lower(p.room COLLATE "C") = lower(\(room)::text COLLATE "C"))
                 """, logger: self.logger)
             var count = 0
@@ -102,7 +112,7 @@ extension PostgresStore: CareStore {
                            max(day) FILTER (WHERE task = 'prune') AS prune
                     FROM careLastDone WHERE careLastDone.plantId = p.id
                 ) d ON true
-                WHERE (\(plantId)::bigint IS NULL OR p.id = \(plantId))
+                WHERE p.householdId = \(household) AND (\(plantId)::bigint IS NULL OR p.id = \(plantId))
                     AND (\(room)::text IS NULL OR lower(p.room COLLATE "C") = lower(\(room)::text COLLATE "C"))
                 ORDER BY p.id
                 """, logger: self.logger)
@@ -133,21 +143,27 @@ extension PostgresStore: CareStore {
 extension PostgresStore {
     /// The `careEvent` columns ``event(_:)`` reads, in its order.
     static let eventColumns =
-        "careEvent.id, careEvent.uuid, careEvent.plantId, careEvent.task, careEvent.day, careEvent.note, careEvent.createdAt"
+        "careEvent.id, careEvent.uuid, careEvent.plantId, careEvent.task, careEvent.day, careEvent.note, careEvent.createdAt, "
+        + "careEvent.recordedBy"
     /// A row of ``eventColumns``.
-    typealias EventRow = (Int64, String, Int64, String, PostgresDay, String?, PostgresInstant)
+    typealias EventRow = (Int64, String, Int64, String, PostgresDay, String?, PostgresInstant, String?)
 
     /// The care event of a row of ``eventColumns``.
     static func event(_ row: EventRow) throws -> CareEvent {
         guard let task = CareTask(rawValue: row.3) else { throw StoreError.invalid("care event \(row.0) has an unreadable task or day") }
-        return CareEvent(id: row.0, uuid: row.1, plantId: row.2, task: task, day: row.4.day, note: row.5, createdAt: row.6.date)
+        return CareEvent(
+            id: row.0, uuid: row.1, plantId: row.2, task: task, day: row.4.day, note: row.5, createdAt: row.6.date,
+            recordedBy: row.7
+        )
     }
 
-    /// The care log, newest first, of one plant or of all.
-    static func events(plantId: Int64?, on connection: PostgresConnection, logger: Logger) async throws -> [CareEvent] {
+    /// The care log, newest first, of one plant or of all `household`'s.
+    static func events(plantId: Int64?, household: Int64, on connection: PostgresConnection, logger: Logger) async throws
+        -> [CareEvent] {
         let rows = try await connection.query("""
-            SELECT \(unescaped: eventColumns) FROM careEvent WHERE \(plantId)::bigint IS NULL OR plantId = \(plantId)
-            ORDER BY day DESC, id DESC
+            SELECT \(unescaped: eventColumns) FROM careEvent JOIN plant ON plant.id = careEvent.plantId
+            WHERE plant.householdId = \(household) AND (\(plantId)::bigint IS NULL OR careEvent.plantId = \(plantId))
+            ORDER BY careEvent.day DESC, careEvent.id DESC
             """, logger: logger)
         var events: [CareEvent] = []
         for try await row in rows.decode(EventRow.self) { events.append(try event(row)) }

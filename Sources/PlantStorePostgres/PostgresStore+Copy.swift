@@ -113,7 +113,8 @@ extension PostgresStore {
     }
 
     /// Compares this database with `database` after a copy: every table's rows, value for value in key order
-    /// (`careLastDone` included), and the two stores' exports at `now`.
+    /// (`careLastDone` included), and the two stores' exports at `now` of every household (an export holds one
+    /// household's collection).
     public func verifyCopy(of database: CollectionDatabase, now: Date) async throws -> CopyVerification {
         let source = try database.rowsForCopy()
         let target = try await rowsForCopy()
@@ -124,9 +125,19 @@ extension PostgresStore {
             ))
         }
         let generator = "plantguide migrate"
-        let exported = try database.exportSnapshot(now: now, generator: generator)
-        let exportedHere = try await exportSnapshot(now: now, generator: generator)
-        return CopyVerification(tables: checks, exportsEqual: exported == exportedHere)
+        var exportsEqual = true
+        // The copy's households (the table checks above compare them with the source's).
+        for household in try await households() {
+            let scope = HouseholdScope(household: household.id)
+            let exported = try HouseholdScope.$current.withValue(scope) {
+                try database.exportSnapshot(now: now, generator: generator)
+            }
+            let exportedHere = try await HouseholdScope.$current.withValue(scope) {
+                try await exportSnapshot(now: now, generator: generator)
+            }
+            if exported != exportedHere { exportsEqual = false }
+        }
+        return CopyVerification(tables: checks, exportsEqual: exportsEqual)
     }
 
     /// Every row of `tables` in key order (texts in byte order, as SQLite's), read in one snapshot.

@@ -7,6 +7,7 @@ import PostgresNIO
 extension PostgresStore: StatisticsStore {
     public func recordIdentificationRun(_ run: IdentificationRun, now: Date, retention: IdentificationRunRetention)
         async throws(StoreError) {
+        let household = try scope("log the identification").household
         let timings: String
         do {
             timings = try StageTimingsColumn.encode(run.timings)
@@ -17,27 +18,33 @@ extension PostgresStore: StatisticsStore {
         let keep = Int64(max(retention.maximumCount, 1)), cutoff = PostgresInstant(now.addingTimeInterval(-retention.maximumAge))
         try await inTransaction("log the identification") { connection in
             let rows = try await connection.query("""
-                INSERT INTO identificationRun (ranAt, strategy, source, cacheHit, apiCalled, remainingRequests, timings)
-                VALUES (\(ranAt), \(run.strategy), \(run.source.rawValue), \(run.cacheHit), \(run.apiCalled), \(remaining),
-                    \(timings))
+                INSERT INTO identificationRun
+                    (householdId, ranAt, strategy, source, cacheHit, apiCalled, remainingRequests, timings)
+                VALUES (\(household), \(ranAt), \(run.strategy), \(run.source.rawValue), \(run.cacheHit), \(run.apiCalled),
+                    \(remaining), \(timings))
                 RETURNING id
                 """, logger: self.logger)
             for try await _ in rows.decode(Int64.self) {}
-            // The newest `keep` runs stay. Counted, not computed from the newest id: a sequence skips numbers (rolled-back
-            // inserts, replicas inserting at once), and a gap would drop runs that should be kept.
+            // The household's newest `keep` runs stay (each household keeps its own). Counted, not computed from the
+            // newest id: a sequence skips numbers (rolled-back inserts, replicas inserting at once), and a gap would drop
+            // runs that should be kept.
             try await connection.query("""
                 DELETE FROM identificationRun
-                WHERE id < (SELECT min(id) FROM (SELECT id FROM identificationRun ORDER BY id DESC LIMIT \(keep)) AS kept)
-                    OR ranAt < \(cutoff)
+                WHERE householdId = \(household)
+                    AND (id < (SELECT min(id) FROM (SELECT id FROM identificationRun WHERE householdId = \(household)
+                                                    ORDER BY id DESC LIMIT \(keep)) AS kept)
+                        OR ranAt < \(cutoff))
                 """, logger: self.logger)
         }
     }
 
     public func identificationRuns(last count: Int) async throws(StoreError) -> [IdentificationRun] {
+        let household = try scope("read the identification log").household
         guard count > 0 else { throw .invalid("Ask for at least 1 identification (not \(count)).") }
         return try await withConnection("read the identification log") { connection in
             let rows = try await connection.query("""
                 SELECT ranAt, strategy, source, cacheHit, apiCalled, remainingRequests, timings FROM identificationRun
+                WHERE householdId = \(household)
                 ORDER BY id DESC LIMIT \(count)
                 """, logger: self.logger)
             var runs: [IdentificationRun] = []
@@ -56,6 +63,8 @@ extension PostgresStore: StatisticsStore {
     }
 
     public func plantNetUsePerDay(days: Int, now: Date) async throws(StoreError) -> [IdentificationStatistics.QuotaDay] {
+        // Install-wide: the Pl@ntNet quota is the install's, whichever household spent it. A scope is still required.
+        _ = try scope("read the identification log")
         guard days > 0 else { throw .invalid("Ask for at least 1 day (not \(days)).") }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone

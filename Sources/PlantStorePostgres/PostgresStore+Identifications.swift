@@ -21,20 +21,24 @@ extension PostgresStore {
         _ identification: Identification, photo: StoredPhoto?, plantId: Int64?,
         newPlant: (plant: NewPlant, profile: CareProfile)?, chosenSpecies: String?, recheck: RecheckRequest?, now: Date
     ) async throws(StoreError) -> FiledIdentification {
-        let filing = try FiledIdentification.toFile(
+        let scope = try scope("file an identification")
+        let household = scope.household
+        var filing = try FiledIdentification.toFile(
             identification, chosenSpecies: chosenSpecies, underPlant: plantId, creatingPlant: newPlant != nil
         )
+        filing.recordedBy = scope.userName
         let now = now.roundedToMilliseconds
         let created = try newPlant.map { entry throws(StoreError) in try Plant.new(entry.plant, now: now) }
         return try await inTransaction("file an identification") { connection in
             var target = plantId
             // Locked against removal until this commits, so the identification never points at a plant just removed.
-            if let plantId, try await !Self.lockPlant(plantId, mode: "FOR KEY SHARE", on: connection, logger: self.logger) {
+            if let plantId,
+                try await !Self.lockPlant(plantId, household: household, mode: "FOR KEY SHARE", on: connection, logger: self.logger) {
                 throw StoreError.plantNotFound(plantId)
             }
             if let newPlant, let created {
                 let added = try await Self.insertPlant(
-                    created, profile: newPlant.profile, confirmation: newPlant.plant.confirmation, on: connection,
+                    created, household: household, profile: newPlant.profile, confirmation: newPlant.plant.confirmation, on: connection,
                     logger: self.logger
                 )
                 target = added.id
@@ -56,7 +60,7 @@ extension PostgresStore {
             var record = filing
             record.plantId = target
             record.photoSHA256 = photo?.sha256
-            record.id = try await Self.insertIdentification(record, on: connection, logger: self.logger)
+            record.id = try await Self.insertIdentification(record, household: household, on: connection, logger: self.logger)
             if let recheck {
                 try await Self.queueRecheck(
                     recheck, identificationId: record.id, saved: target != nil, now: now, on: connection, logger: self.logger
@@ -68,8 +72,9 @@ extension PostgresStore {
 
     /// The identification history, newest first (one plant's when `plantId` is given).
     public func identifications(plantId: Int64?) async throws(StoreError) -> [FiledIdentification] {
-        try await withConnection("read the identification history") { connection in
-            try await Self.identifications(plantId: plantId, on: connection, logger: self.logger)
+        let household = try scope("read the identification history").household
+        return try await withConnection("read the identification history") { connection in
+            try await Self.identifications(plantId: plantId, household: household, on: connection, logger: self.logger)
         }
     }
 }
@@ -81,17 +86,18 @@ extension PostgresStore {
     static let identificationColumns =
         "identification.id, identification.uuid, identification.plantId, identification.photoSHA256, identification.source, "
         + "identification.model, identification.predictions, identification.uncertain, identification.timings, "
-        + "identification.identifiedAt, identification.chosenSpecies, identification.recheckOf"
+        + "identification.identifiedAt, identification.chosenSpecies, identification.recheckOf, identification.recordedBy"
     /// A row of ``identificationColumns``.
     typealias IdentificationRow = (
-        Int64, String, Int64?, String?, String, String?, String, Bool, String?, PostgresInstant, String?, Int64?
+        Int64, String, Int64?, String?, String, String?, String, Bool, String?, PostgresInstant, String?, Int64?, String?
     )
 
     /// The filed identification of a row of ``identificationColumns``.
     static func identification(_ row: IdentificationRow) throws -> FiledIdentification {
         try FiledIdentification(
             id: row.0, uuid: row.1, plantId: row.2, photoSHA256: row.3, source: row.4, model: row.5, predictionsJSON: row.6,
-            uncertain: row.7, timingsJSON: row.8, identifiedAt: row.9.date, chosenSpecies: row.10, recheckOf: row.11
+            uncertain: row.7, timingsJSON: row.8, identifiedAt: row.9.date, chosenSpecies: row.10, recheckOf: row.11,
+            recordedBy: row.12
         )
     }
 
@@ -102,33 +108,38 @@ extension PostgresStore {
         return found
     }
 
-    /// The identification history, newest first (one plant's when `plantId` is given).
-    static func identifications(plantId: Int64?, on connection: PostgresConnection, logger: Logger) async throws
-        -> [FiledIdentification] {
+    /// `household`'s identification history, newest first (one plant's when `plantId` is given).
+    static func identifications(plantId: Int64?, household: Int64, on connection: PostgresConnection, logger: Logger)
+        async throws -> [FiledIdentification] {
         let query: PostgresQuery
         if let plantId {
             query = """
-                SELECT \(unescaped: identificationColumns) FROM identification WHERE plantId = \(plantId)
+                SELECT \(unescaped: identificationColumns) FROM identification
+                WHERE plantId = \(plantId) AND householdId = \(household)
                 ORDER BY identifiedAt DESC, id DESC
                 """
         } else {
-            query = "SELECT \(unescaped: identificationColumns) FROM identification ORDER BY identifiedAt DESC, id DESC"
+            query = """
+                SELECT \(unescaped: identificationColumns) FROM identification WHERE householdId = \(household)
+                ORDER BY identifiedAt DESC, id DESC
+                """
         }
         return try await identifications(try await connection.query(query, logger: logger))
     }
 
-    /// Inserts an identification record (its id ignored); returns the id PostgreSQL gave it. Its photo and plant must be
-    /// there already.
-    static func insertIdentification(_ record: FiledIdentification, on connection: PostgresConnection, logger: Logger)
-        async throws -> Int64 {
+    /// Inserts an identification record (its id ignored) into `household`; returns the id PostgreSQL gave it. Its photo
+    /// and plant (one of `household`'s) must be there already.
+    static func insertIdentification(
+        _ record: FiledIdentification, household: Int64, on connection: PostgresConnection, logger: Logger
+    ) async throws -> Int64 {
         let identification = record.identification
         let predictions = try record.predictionsJSON(), timings = try record.timingsJSON()
         let rows = try await connection.query("""
-            INSERT INTO identification
-                (uuid, plantId, photoSHA256, source, model, predictions, uncertain, chosenSpecies, identifiedAt, recheckOf, timings)
-            VALUES (\(record.uuid), \(record.plantId), \(record.photoSHA256), \(identification.source.rawValue),
+            INSERT INTO identification (householdId, uuid, plantId, photoSHA256, source, model, predictions, uncertain,
+                chosenSpecies, identifiedAt, recheckOf, timings, recordedBy)
+            VALUES (\(household), \(record.uuid), \(record.plantId), \(record.photoSHA256), \(identification.source.rawValue),
                 \(identification.model), \(predictions), \(identification.uncertain), \(record.chosenSpecies),
-                \(PostgresInstant(identification.date)), \(record.recheckOf), \(timings))
+                \(PostgresInstant(identification.date)), \(record.recheckOf), \(timings), \(record.recordedBy))
             RETURNING id
             """, logger: logger)
         var id: Int64 = 0

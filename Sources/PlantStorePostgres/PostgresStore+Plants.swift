@@ -16,11 +16,12 @@ extension PostgresStore: PlantsStore {
     // MARK: Plants
 
     public func addPlant(_ plant: NewPlant, profile: CareProfile, photo: StoredPhoto?, now: Date) async throws(StoreError) -> Plant {
+        let household = try scope("add a plant").household
         let now = now.roundedToMilliseconds
         let record = try Plant.new(plant, now: now)
         return try await inTransaction("add a plant") { connection in
             let added = try await Self.insertPlant(
-                record, profile: profile, confirmation: plant.confirmation, on: connection, logger: self.logger
+                record, household: household, profile: profile, confirmation: plant.confirmation, on: connection, logger: self.logger
             )
             if let photo { try await Self.link(photo, to: added.id, at: now, on: connection, logger: self.logger) }
             return added
@@ -28,13 +29,14 @@ extension PostgresStore: PlantsStore {
     }
 
     public func addPlants(_ seeds: [PlantSeed], now: Date) async throws(StoreError) -> [Plant] {
+        let household = try scope("add plants").household
         let now = now.roundedToMilliseconds
         return try await inTransaction("add plants") { connection in
             var added: [Plant] = []
             for seed in seeds {
                 let plant = try await Self.insertPlant(
-                    try Plant.new(seed.plant, now: now), profile: seed.profile, confirmation: seed.plant.confirmation,
-                    on: connection, logger: self.logger
+                    try Plant.new(seed.plant, now: now), household: household, profile: seed.profile,
+                    confirmation: seed.plant.confirmation, on: connection, logger: self.logger
                 )
                 if let photo = seed.photo { try await Self.link(photo, to: plant.id, at: now, on: connection, logger: self.logger) }
                 for event in seed.events {
@@ -52,6 +54,7 @@ extension PostgresStore: PlantsStore {
 
     public func addPlantsSkippingDuplicates(_ plants: [(NewPlant, CareProfile)], now: Date) async throws(StoreError)
         -> (added: [Plant], skipped: Int) {
+        let household = try scope("add plants").household
         let now = now.roundedToMilliseconds
         return try await inTransaction("add plants") { connection in
             // One adder at a time (as SQLite's single writer), so two replicas importing the same list add it once.
@@ -60,7 +63,8 @@ extension PostgresStore: PlantsStore {
             for (plant, profile) in plants {
                 let candidate = try Plant.new(plant, now: now)
                 let rows = try await connection.query("""
-                    SELECT EXISTS (SELECT 1 FROM plant WHERE lower(name COLLATE "C") = lower(\(candidate.name)::text COLLATE "C")
+                    SELECT EXISTS (SELECT 1 FROM plant WHERE householdId = \(household)
+                        AND lower(name COLLATE "C") = lower(\(candidate.name)::text COLLATE "C")
                         AND lower(species COLLATE "C") IS NOT DISTINCT FROM lower(\(candidate.species)::text COLLATE "C")
                         AND lower(nickname COLLATE "C") IS NOT DISTINCT FROM lower(\(candidate.nickname)::text COLLATE "C")
                         AND lower(room COLLATE "C") IS NOT DISTINCT FROM lower(\(candidate.room)::text COLLATE "C"))
@@ -72,7 +76,7 @@ extension PostgresStore: PlantsStore {
                     continue
                 }
                 added.append(try await Self.insertPlant(
-                    candidate, profile: profile, confirmation: plant.confirmation, on: connection, logger: self.logger
+                    candidate, household: household, profile: profile, confirmation: plant.confirmation, on: connection, logger: self.logger
                 ))
             }
             return (added, skipped)
@@ -80,25 +84,28 @@ extension PostgresStore: PlantsStore {
     }
 
     public func plant(id: Int64) async throws(StoreError) -> Plant? {
-        try await withConnection("read a plant") { connection in
-            try await Self.plant(id: id, on: connection, logger: self.logger)
+        let household = try scope("read a plant").household
+        return try await withConnection("read a plant") { connection in
+            try await Self.plant(id: id, household: household, on: connection, logger: self.logger)
         }
     }
 
     public func plants(room: String?) async throws(StoreError) -> [Plant] {
-        try await withConnection("list plants") { connection in
+        let household = try scope("list plants").household
+        return try await withConnection("list plants") { connection in
             // The list order of SQLite (rooms A–Z ignoring ASCII case, no room last, then name and id), written as the
             // plant_listOrder index is, so PostgreSQL reads it in index order.
             let query: PostgresQuery
             if let room {
                 query = """
                     SELECT \(unescaped: Self.plantColumns) FROM plant
-                    WHERE (room IS NULL) = false AND lower(room COLLATE "C") = lower(\(room)::text COLLATE "C")
+                    WHERE householdId = \(household) AND (room IS NULL) = false
+                        AND lower(room COLLATE "C") = lower(\(room)::text COLLATE "C")
                     ORDER BY lower(name COLLATE "C"), id
                     """
             } else {
                 query = """
-                    SELECT \(unescaped: Self.plantColumns) FROM plant
+                    SELECT \(unescaped: Self.plantColumns) FROM plant WHERE householdId = \(household)
                     ORDER BY (room IS NULL), lower(room COLLATE "C"), lower(name COLLATE "C"), id
                     """
             }
@@ -110,8 +117,11 @@ extension PostgresStore: PlantsStore {
     }
 
     public func plantCount() async throws(StoreError) -> Int {
-        try await withConnection("count plants") { connection in
-            let rows = try await connection.query("SELECT count(*) FROM plant", logger: self.logger)
+        let household = try scope("count plants").household
+        return try await withConnection("count plants") { connection in
+            let rows = try await connection.query(
+                "SELECT count(*) FROM plant WHERE householdId = \(household)", logger: self.logger
+            )
             var count = 0
             for try await value in rows.decode(Int.self) { count = value }
             return count
@@ -119,8 +129,9 @@ extension PostgresStore: PlantsStore {
     }
 
     public func details(ofPlant id: Int64) async throws(StoreError) -> PlantDetails {
-        try await inSnapshot("read a plant") { connection in
-            guard let plant = try await Self.plant(id: id, on: connection, logger: self.logger) else { throw StoreError.plantNotFound(id) }
+        let household = try scope("read a plant").household
+        return try await inSnapshot("read a plant") { connection in
+            guard let plant = try await Self.plant(id: id, household: household, on: connection, logger: self.logger) else { throw StoreError.plantNotFound(id) }
             let photos = try await connection.query("""
                 SELECT \(unescaped: Self.photoColumns) FROM photo JOIN plantPhoto ON plantPhoto.photoSHA256 = photo.sha256
                 WHERE plantPhoto.plantId = \(id) ORDER BY plantPhoto.addedAt, photo.sha256 COLLATE "C"
@@ -132,15 +143,18 @@ extension PostgresStore: PlantsStore {
                 profile: try await Self.profile(ofPlant: id, on: connection, logger: self.logger),
                 scheduleSettings: try await Self.scheduleSettings(ofPlant: id, on: connection, logger: self.logger),
                 photos: stored,
-                events: try await Self.events(plantId: id, on: connection, logger: self.logger),
-                identifications: try await Self.identifications(plantId: id, on: connection, logger: self.logger)
+                events: try await Self.events(plantId: id, household: household, on: connection, logger: self.logger),
+                identifications: try await Self.identifications(
+                    plantId: id, household: household, on: connection, logger: self.logger
+                )
             )
         }
     }
 
     public func updatePlant(_ plant: Plant, now: Date) async throws(StoreError) -> Plant {
-        try await inTransaction("update a plant") { connection in
-            guard let existing = try await Self.plant(id: plant.id, lock: "FOR NO KEY UPDATE", on: connection, logger: self.logger) else {
+        let household = try scope("update a plant").household
+        return try await inTransaction("update a plant") { connection in
+            guard let existing = try await Self.plant(id: plant.id, household: household, lock: "FOR NO KEY UPDATE", on: connection, logger: self.logger) else {
                 throw StoreError.plantNotFound(plant.id)
             }
             var updated = plant
@@ -159,9 +173,10 @@ extension PostgresStore: PlantsStore {
     }
 
     public func removePlant(id: Int64) async throws(StoreError) -> [StoredPhoto] {
-        try await inTransaction("remove a plant") { connection in
+        let household = try scope("remove a plant").household
+        return try await inTransaction("remove a plant") { connection in
             // Locked first, so a photo attached meanwhile is either in the list below or not attached at all.
-            guard try await Self.lockPlant(id, mode: "FOR UPDATE", on: connection, logger: self.logger) else {
+            guard try await Self.lockPlant(id, household: household, mode: "FOR UPDATE", on: connection, logger: self.logger) else {
                 throw StoreError.plantNotFound(id)
             }
             let rows = try await connection.query(
@@ -177,17 +192,19 @@ extension PostgresStore: PlantsStore {
     // MARK: Photos
 
     public func attachPhoto(_ photo: StoredPhoto, toPlant plantId: Int64, now: Date) async throws(StoreError) {
+        let household = try scope("attach a photo").household
         let now = now.roundedToMilliseconds
         try await inTransaction("attach a photo") { connection in
-            guard try await Self.lockPlant(plantId, on: connection, logger: self.logger) else { throw StoreError.plantNotFound(plantId) }
+            guard try await Self.lockPlant(plantId, household: household, on: connection, logger: self.logger) else { throw StoreError.plantNotFound(plantId) }
             try await Self.link(photo, to: plantId, at: now, on: connection, logger: self.logger)
             try await Self.touchPlant(plantId, at: now, on: connection, logger: self.logger)
         }
     }
 
     public func photos(ofPlant plantId: Int64) async throws(StoreError) -> [PlantPhoto] {
-        try await inSnapshot("list a plant's photos") { connection in
-            guard try await Self.plant(id: plantId, on: connection, logger: self.logger) != nil else {
+        let household = try scope("list a plant's photos").household
+        return try await inSnapshot("list a plant's photos") { connection in
+            guard try await Self.plant(id: plantId, household: household, on: connection, logger: self.logger) != nil else {
                 throw StoreError.plantNotFound(plantId)
             }
             let cover = try await Self.coverSHA256(ofPlant: plantId, on: connection, logger: self.logger)
@@ -207,16 +224,18 @@ extension PostgresStore: PlantsStore {
     }
 
     public func coverPhoto(ofPlant plantId: Int64) async throws(StoreError) -> String? {
-        try await withConnection("find a plant's cover photo") { connection in
-            try await Self.coverSHA256(ofPlant: plantId, on: connection, logger: self.logger)
+        let household = try scope("find a plant's cover photo").household
+        return try await withConnection("find a plant's cover photo") { connection in
+            try await Self.coverSHA256(ofPlant: plantId, household: household, on: connection, logger: self.logger)
         }
     }
 
     public func setCoverPhoto(_ sha256: String, ofPlant plantId: Int64, now: Date) async throws(StoreError) {
+        let household = try scope("choose a cover photo").household
         let now = now.roundedToMilliseconds
         try await inTransaction("choose a cover photo") { connection in
             // The plant's lock makes choosers take turns: each clears the cover the one before it set.
-            guard try await Self.lockPlant(plantId, on: connection, logger: self.logger) else { throw StoreError.plantNotFound(plantId) }
+            guard try await Self.lockPlant(plantId, household: household, on: connection, logger: self.logger) else { throw StoreError.plantNotFound(plantId) }
             try await Self.requireLink(sha256, plantId: plantId, on: connection, logger: self.logger)
             // Cleared first: the unique index allows one cover per plant at every step.
             try await connection.query(
@@ -230,9 +249,10 @@ extension PostgresStore: PlantsStore {
     }
 
     public func detachPhoto(_ sha256: String, fromPlant plantId: Int64, now: Date) async throws(StoreError) -> StoredPhoto? {
+        let household = try scope("remove a photo").household
         let now = now.roundedToMilliseconds
         return try await inTransaction("remove a photo") { connection in
-            guard try await Self.lockPlant(plantId, on: connection, logger: self.logger) else { throw StoreError.plantNotFound(plantId) }
+            guard try await Self.lockPlant(plantId, household: household, on: connection, logger: self.logger) else { throw StoreError.plantNotFound(plantId) }
             try await Self.requireLink(sha256, plantId: plantId, on: connection, logger: self.logger)
             try await connection.query(
                 "DELETE FROM plantPhoto WHERE plantId = \(plantId) AND photoSHA256 = \(sha256)", logger: self.logger
@@ -243,7 +263,9 @@ extension PostgresStore: PlantsStore {
     }
 
     public func photo(originalSHA256: String) async throws(StoreError) -> StoredPhoto? {
-        try await withConnection("find a photo") { connection in
+        // Global: it finds the bytes already stored (whoever stored them) before storing them again.
+        _ = try scope("find a photo")
+        return try await withConnection("find a photo") { connection in
             let rows = try await connection.query("""
                 SELECT \(unescaped: Self.photoColumns) FROM photo WHERE originalSHA256 = \(originalSHA256)
                 ORDER BY createdAt, sha256 COLLATE "C" LIMIT 1
@@ -254,20 +276,24 @@ extension PostgresStore: PlantsStore {
     }
 
     public func photo(sha256: String) async throws(StoreError) -> StoredPhoto? {
-        try await withConnection("find a photo") { connection in
-            let rows = try await connection.query(
-                "SELECT \(unescaped: Self.photoColumns) FROM photo WHERE sha256 = \(sha256)", logger: self.logger
-            )
+        let household = try scope("find a photo").household
+        return try await withConnection("find a photo") { connection in
+            let rows = try await connection.query("""
+                SELECT \(unescaped: Self.photoColumns) FROM photo WHERE sha256 = \(sha256)
+                    AND \(unescaped: Self.photoVisible(household))
+                """, logger: self.logger)
             for try await row in rows.decode(PhotoRow.self) { return Self.photo(row) }
             return nil
         }
     }
 
     public func allPhotos() async throws(StoreError) -> [StoredPhoto] {
-        try await withConnection("list photos") { connection in
-            let rows = try await connection.query(
-                "SELECT \(unescaped: Self.photoColumns) FROM photo ORDER BY sha256 COLLATE \"C\"", logger: self.logger
-            )
+        let household = try scope("list photos").household
+        return try await withConnection("list photos") { connection in
+            let rows = try await connection.query("""
+                SELECT \(unescaped: Self.photoColumns) FROM photo WHERE \(unescaped: Self.photoVisible(household))
+                ORDER BY sha256 COLLATE "C"
+                """, logger: self.logger)
             var photos: [StoredPhoto] = []
             for try await row in rows.decode(PhotoRow.self) { photos.append(Self.photo(row)) }
             return photos
@@ -318,21 +344,26 @@ extension PostgresStore {
         )
     }
 
-    /// The plant with this id, read with `lock` (e.g. `FOR NO KEY UPDATE`) when given.
-    static func plant(id: Int64, lock: String = "", on connection: PostgresConnection, logger: Logger) async throws -> Plant? {
+    /// The plant with this id in `household`, read with `lock` (e.g. `FOR NO KEY UPDATE`) when given; `nil` also for
+    /// another household's plant.
+    static func plant(id: Int64, household: Int64, lock: String = "", on connection: PostgresConnection, logger: Logger)
+        async throws -> Plant? {
         let rows = try await connection.query(
-            "SELECT \(unescaped: plantColumns) FROM plant WHERE id = \(id) \(unescaped: lock)", logger: logger
+            "SELECT \(unescaped: plantColumns) FROM plant WHERE id = \(id) AND householdId = \(household) \(unescaped: lock)",
+            logger: logger
         )
         for try await row in rows.decode(PlantRow.self) { return plant(row) }
         return nil
     }
 
     /// Locks a plant's row for a change (`mode` `FOR NO KEY UPDATE` by default; `FOR UPDATE` to delete it); `false` when
-    /// there is no such plant.
+    /// `household` has no such plant.
     static func lockPlant(
-        _ id: Int64, mode: String = "FOR NO KEY UPDATE", on connection: PostgresConnection, logger: Logger
+        _ id: Int64, household: Int64, mode: String = "FOR NO KEY UPDATE", on connection: PostgresConnection, logger: Logger
     ) async throws -> Bool {
-        let rows = try await connection.query("SELECT id FROM plant WHERE id = \(id) \(unescaped: mode)", logger: logger)
+        let rows = try await connection.query(
+            "SELECT id FROM plant WHERE id = \(id) AND householdId = \(household) \(unescaped: mode)", logger: logger
+        )
         for try await _ in rows.decode(Int64.self) { return true }
         return false
     }
@@ -347,12 +378,13 @@ extension PostgresStore {
     /// Inserts a plant record (from `Plant.new`) with its care profile (if any) and confirmed species; returns it with its
     /// id.
     static func insertPlant(
-        _ plant: Plant, profile: CareProfile?, confirmation: SpeciesConfirmation?, on connection: PostgresConnection, logger: Logger
+        _ plant: Plant, household: Int64, profile: CareProfile?, confirmation: SpeciesConfirmation?,
+        on connection: PostgresConnection, logger: Logger
     ) async throws -> Plant {
         try plant.checkLimits()
         let rows = try await connection.query("""
-            INSERT INTO plant (uuid, name, species, nickname, room, acquiredOn, notes, createdAt, updatedAt)
-            VALUES (\(plant.uuid), \(plant.name), \(plant.species), \(plant.nickname), \(plant.room), \(plant.acquiredOn.bound),
+            INSERT INTO plant (householdId, uuid, name, species, nickname, room, acquiredOn, notes, createdAt, updatedAt)
+            VALUES (\(household), \(plant.uuid), \(plant.name), \(plant.species), \(plant.nickname), \(plant.room), \(plant.acquiredOn.bound),
                 \(plant.notes), \(PostgresInstant(plant.createdAt)), \(PostgresInstant(plant.updatedAt)))
             RETURNING id
             """, logger: logger)
@@ -482,14 +514,31 @@ extension PostgresStore {
         return released.sorted { $0.sha256 < $1.sha256 }
     }
 
-    /// The SHA-256 of a plant's cover: the chosen photo, else the one added last.
-    static func coverSHA256(ofPlant plantId: Int64, on connection: PostgresConnection, logger: Logger) async throws -> String? {
+    /// The SHA-256 of a plant's cover (of `household`'s plant only, when given): the chosen photo, else the one added
+    /// last.
+    static func coverSHA256(ofPlant plantId: Int64, household: Int64? = nil, on connection: PostgresConnection, logger: Logger)
+        async throws -> String? {
         let rows = try await connection.query("""
             SELECT photoSHA256 FROM plantPhoto WHERE plantId = \(plantId)
+                AND (\(household)::bigint IS NULL OR EXISTS (SELECT 1 FROM plant WHERE id = \(plantId) AND householdId = \(household)))
             ORDER BY isCover DESC, addedAt DESC, photoSHA256 COLLATE "C" DESC LIMIT 1
             """, logger: logger)
         for try await sha256 in rows.decode(String.self) { return sha256 }
         return nil
+    }
+
+    /// The condition (on `photo`) that a photo is visible to `household`: linked to one of its plants, the photo of one
+    /// of its identifications, or a photo of a re-check of one of them. `household` is an integer, so it is written as
+    /// a literal.
+    static func photoVisible(_ household: Int64) -> String {
+        """
+        (EXISTS (SELECT 1 FROM plantPhoto pp JOIN plant vp ON vp.id = pp.plantId
+                 WHERE pp.photoSHA256 = photo.sha256 AND vp.householdId = \(household))
+            OR EXISTS (SELECT 1 FROM identification vi WHERE vi.photoSHA256 = photo.sha256 AND vi.householdId = \(household))
+            OR EXISTS (SELECT 1 FROM recheckPhoto rp JOIN recheck vr ON vr.id = rp.recheckId
+                       JOIN identification vri ON vri.id = vr.identificationId
+                       WHERE rp.photoSHA256 = photo.sha256 AND vri.householdId = \(household)))
+        """
     }
 
     private static func requireLink(_ sha256: String, plantId: Int64, on connection: PostgresConnection, logger: Logger) async throws {

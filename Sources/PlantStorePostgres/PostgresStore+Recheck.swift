@@ -13,10 +13,11 @@ extension PostgresStore: HistoryStore {
     // MARK: - Reading the queue
 
     public func queuedRechecks(now: Date, limit: Int?) async throws(StoreError) -> [RecheckItem] {
-        try await inSnapshot("read the re-check queue") { connection in
+        let household = try scope("read the re-check queue").household
+        return try await inSnapshot("read the re-check queue") { connection in
             let rows = try await connection.query("""
                 SELECT \(unescaped: Self.itemColumns) FROM recheck r JOIN identification i ON i.id = r.identificationId
-                WHERE r.state = 'queued' AND (r.expiresAt IS NULL OR r.expiresAt > \(PostgresInstant(now)))
+                WHERE i.householdId = \(household) AND r.state = 'queued' AND (r.expiresAt IS NULL OR r.expiresAt > \(PostgresInstant(now)))
                 ORDER BY i.plantId IS NULL, r.queuedAt, r.id LIMIT \(limit.map { max(0, $0) })
                 """, logger: self.logger)
             return try await self.items(rows, on: connection)
@@ -24,10 +25,11 @@ extension PostgresStore: HistoryStore {
     }
 
     public func queuedRecheckCount(now: Date) async throws(StoreError) -> Int {
-        try await withConnection("count the re-check queue") { connection in
+        let household = try scope("count the re-check queue").household
+        return try await withConnection("count the re-check queue") { connection in
             let rows = try await connection.query("""
-                SELECT count(*) FROM recheck r
-                WHERE r.state = 'queued' AND (r.expiresAt IS NULL OR r.expiresAt > \(PostgresInstant(now)))
+                SELECT count(*) FROM recheck r JOIN identification i ON i.id = r.identificationId
+                WHERE i.householdId = \(household) AND r.state = 'queued' AND (r.expiresAt IS NULL OR r.expiresAt > \(PostgresInstant(now)))
                 """, logger: self.logger)
             for try await count in rows.decode(Int.self) { return count }
             return 0
@@ -35,9 +37,11 @@ extension PostgresStore: HistoryStore {
     }
 
     public func rechecks(limit: Int?) async throws(StoreError) -> [RecheckItem] {
-        try await inSnapshot("read the re-check queue") { connection in
+        let household = try scope("read the re-check queue").household
+        return try await inSnapshot("read the re-check queue") { connection in
             let rows = try await connection.query("""
                 SELECT \(unescaped: Self.itemColumns) FROM recheck r JOIN identification i ON i.id = r.identificationId
+                WHERE i.householdId = \(household)
                 ORDER BY r.queuedAt DESC, r.id DESC LIMIT \(limit.map { max(0, $0) })
                 """, logger: self.logger)
             return try await self.items(rows, on: connection)
@@ -49,11 +53,12 @@ extension PostgresStore: HistoryStore {
     }
 
     public func rechecks(ofIdentifications ids: [Int64]) async throws(StoreError) -> [Int64: RecheckItem] {
+        let household = try scope("read re-checks").household
         guard !ids.isEmpty else { return [:] }
         return try await inSnapshot("read re-checks") { connection in
             let rows = try await connection.query("""
                 SELECT \(unescaped: Self.itemColumns) FROM recheck r JOIN identification i ON i.id = r.identificationId
-                WHERE r.identificationId = ANY(\(ids)) ORDER BY r.id
+                WHERE r.identificationId = ANY(\(ids)) AND i.householdId = \(household) ORDER BY r.id
                 """, logger: self.logger)
             let items = try await self.items(rows, on: connection)
             return Dictionary(items.map { ($0.identificationId, $0) }, uniquingKeysWith: { first, _ in first })
@@ -61,12 +66,14 @@ extension PostgresStore: HistoryStore {
     }
 
     public func recheckSummary() async throws(StoreError) -> RecheckSummary {
-        try await withConnection("count the re-check queue") { connection in
+        let household = try scope("count the re-check queue").household
+        return try await withConnection("count the re-check queue") { connection in
             let rows = try await connection.query("""
-                SELECT count(*) FILTER (WHERE state = 'queued'), count(*) FILTER (WHERE state = 'done'),
-                    count(*) FILTER (WHERE state = 'failed'), count(*) FILTER (WHERE state = 'expired'),
-                    (SELECT count(*) FROM speciesSuggestion WHERE resolution IS NULL)
-                FROM recheck
+                SELECT count(*) FILTER (WHERE r.state = 'queued'), count(*) FILTER (WHERE r.state = 'done'),
+                    count(*) FILTER (WHERE r.state = 'failed'), count(*) FILTER (WHERE r.state = 'expired'),
+                    (SELECT count(*) FROM speciesSuggestion s JOIN plant p ON p.id = s.plantId
+                     WHERE s.resolution IS NULL AND p.householdId = \(household))
+                FROM recheck r JOIN identification i ON i.id = r.identificationId WHERE i.householdId = \(household)
                 """, logger: self.logger)
             for try await (queued, done, failed, expired, open) in rows.decode((Int, Int, Int, Int, Int).self) {
                 return RecheckSummary(queued: queued, done: done, failed: failed, expired: expired, openSuggestions: open)
@@ -118,12 +125,13 @@ extension PostgresStore: HistoryStore {
     // MARK: - Draining
 
     public func claimRecheck(_ id: Int64, now: Date, lease: TimeInterval, claimant: String) async throws(StoreError) -> Bool {
+        let owned = Self.recheckOwned(by: try scope("claim a re-check").household)
         let until = PostgresInstant(now.addingTimeInterval(lease)), now = PostgresInstant(now)
         return try await inTransaction("claim a re-check") { connection in
             // One statement: the lease is checked on the row's newest version, so of replicas racing only one wins.
             let claimed = try await self.returnsRow(connection.query("""
                 UPDATE recheck SET claimedUntil = \(until), claimedBy = \(claimant), attempts = attempts + 1
-                WHERE id = \(id) AND state = 'queued'
+                WHERE id = \(id) AND state = 'queued' AND \(unescaped: owned)
                     AND (claimedUntil IS NULL OR claimedUntil <= \(now) OR claimedBy IS NULL OR claimedBy = \(claimant))
                 RETURNING 1
                 """, logger: self.logger))
@@ -131,7 +139,7 @@ extension PostgresStore: HistoryStore {
             // A live lease of a process on this host that died (killed mid-send) ends at once, as on SQLite: take it over
             // only while that process still holds it, so of two replicas noticing only one takes it.
             let holders = try await connection.query(
-                "SELECT claimedBy FROM recheck WHERE id = \(id) AND state = 'queued'", logger: self.logger
+                "SELECT claimedBy FROM recheck WHERE id = \(id) AND state = 'queued' AND \(unescaped: owned)", logger: self.logger
             )
             var holder: String?
             for try await name in holders.decode(String?.self) { holder = name }
@@ -145,23 +153,25 @@ extension PostgresStore: HistoryStore {
     }
 
     public func releaseRecheck(_ id: Int64) async throws(StoreError) {
+        let owned = Self.recheckOwned(by: try scope("release a re-check").household)
         try await inTransaction("release a re-check") { connection in
             _ = try await connection.query("""
                 UPDATE recheck SET claimedUntil = NULL, claimedBy = NULL, attempts = greatest(attempts - 1, 0)
-                WHERE id = \(id) AND state = 'queued'
+                WHERE id = \(id) AND state = 'queued' AND \(unescaped: owned)
                 """, logger: self.logger)
         }
     }
 
     @discardableResult
     public func failRecheck(_ id: Int64, reason: String, now: Date) async throws(StoreError) -> [StoredPhoto] {
+        let owned = Self.recheckOwned(by: try scope("record a failed re-check").household)
         let limit = CollectionDatabase.recheckAttemptLimit
         return try await inTransaction("record a failed re-check") { connection in
             let rows = try await connection.query("""
                 UPDATE recheck SET claimedUntil = NULL, claimedBy = NULL, lastError = \(String(reason.prefix(500))),
                     state = CASE WHEN attempts >= \(limit) THEN 'failed' ELSE 'queued' END,
                     finishedAt = CASE WHEN attempts >= \(limit) THEN \(PostgresInstant(now)) ELSE NULL END
-                WHERE id = \(id) AND state = 'queued'
+                WHERE id = \(id) AND state = 'queued' AND \(unescaped: owned)
                 RETURNING state
                 """, logger: self.logger)
             var state: String?
@@ -171,6 +181,7 @@ extension PostgresStore: HistoryStore {
     }
 
     public func completeRecheck(_ id: Int64, answer: Identification, now: Date) async throws(StoreError) -> RecheckCompletion? {
+        let household = try scope("record a re-check's answer").household
         let now = now.roundedToMilliseconds
         var answer = answer
         answer.date = answer.date.roundedToMilliseconds
@@ -180,12 +191,15 @@ extension PostgresStore: HistoryStore {
             let rows = try await connection.query("""
                 SELECT r.identificationId,
                     (SELECT photoSHA256 FROM recheckPhoto WHERE recheckId = r.id ORDER BY position LIMIT 1)
-                FROM recheck r WHERE r.id = \(id) AND r.state = 'queued' FOR UPDATE
+                FROM recheck r WHERE r.id = \(id) AND r.state = 'queued' AND \(unescaped: Self.recheckOwned(by: household, alias: "r"))
+                FOR UPDATE
                 """, logger: self.logger)
             var found: (Int64, String?)?
             for try await row in rows.decode((Int64, String?).self) { found = row }
             guard let (identificationId, firstPhoto) = found,
-                let original = try await Self.identification(id: identificationId, on: connection, logger: self.logger)
+                let original = try await Self.identification(
+                    id: identificationId, household: household, on: connection, logger: self.logger
+                )
             else { return nil }
             // The answer keeps its photo only where the plant keeps it too; an unsaved identification's photos go.
             var keepsPhoto = false
@@ -199,7 +213,7 @@ extension PostgresStore: HistoryStore {
                 photoSHA256: keepsPhoto ? firstPhoto : nil, identification: recorded, chosenSpecies: nil,
                 recheckOf: original.id
             )
-            result.id = try await Self.insertIdentification(result, on: connection, logger: self.logger)
+            result.id = try await Self.insertIdentification(result, household: household, on: connection, logger: self.logger)
             try await connection.query("""
                 UPDATE recheck SET state = 'done', resultId = \(result.id), finishedAt = \(PostgresInstant(now)),
                     claimedUntil = NULL, claimedBy = NULL, lastError = NULL
@@ -212,11 +226,12 @@ extension PostgresStore: HistoryStore {
     }
 
     public func expireRechecks(now: Date) async throws(StoreError) -> (expired: Int, released: [StoredPhoto]) {
-        try await inTransaction("expire old re-checks") { connection in
+        let owned = Self.recheckOwned(by: try scope("expire old re-checks").household)
+        return try await inTransaction("expire old re-checks") { connection in
             let rows = try await connection.query("""
                 UPDATE recheck SET state = 'expired', finishedAt = \(PostgresInstant(now)), claimedUntil = NULL,
                     claimedBy = NULL
-                WHERE state = 'queued' AND expiresAt IS NOT NULL AND expiresAt <= \(PostgresInstant(now))
+                WHERE \(unescaped: owned) AND state = 'queued' AND expiresAt IS NOT NULL AND expiresAt <= \(PostgresInstant(now))
                 RETURNING id
                 """, logger: self.logger)
             var ids: [Int64] = []
@@ -239,9 +254,11 @@ extension PostgresStore: HistoryStore {
     }
 
     public func adoptRecheck(from unsavedId: Int64, to filedId: Int64) async throws(StoreError) {
+        let household = try scope("move a re-check to a saved plant").household
         try await inTransaction("move a re-check to a saved plant") { connection in
             let targets = try await connection.query(
-                "SELECT plantId FROM identification WHERE id = \(filedId) FOR UPDATE", logger: self.logger
+                "SELECT plantId FROM identification WHERE id = \(filedId) AND householdId = \(household) FOR UPDATE",
+                logger: self.logger
             )
             var targetPlant: Int64?
             for try await plantId in targets.decode(Int64?.self) { targetPlant = plantId }
@@ -250,7 +267,7 @@ extension PostgresStore: HistoryStore {
             }
             let sources = try await connection.query("""
                 SELECT plantId IS NULL AND NOT EXISTS (SELECT 1 FROM recheck WHERE identificationId = \(filedId))
-                FROM identification WHERE id = \(unsavedId) FOR UPDATE
+                FROM identification WHERE id = \(unsavedId) AND householdId = \(household) FOR UPDATE
                 """, logger: self.logger)
             var adoptable = false
             for try await value in sources.decode(Bool.self) { adoptable = value }
@@ -267,12 +284,18 @@ extension PostgresStore: HistoryStore {
         }
     }
 
-    /// The identification with this id, read on `connection`.
-    static func identification(id: Int64, on connection: PostgresConnection, logger: Logger) async throws
+    /// `household`'s identification with this id, read on `connection`.
+    static func identification(id: Int64, household: Int64, on connection: PostgresConnection, logger: Logger) async throws
         -> FiledIdentification? {
-        try await identifications(
-            connection.query("SELECT \(unescaped: identificationColumns) FROM identification WHERE id = \(id)", logger: logger)
-        ).first
+        try await identifications(connection.query("""
+            SELECT \(unescaped: identificationColumns) FROM identification WHERE id = \(id) AND householdId = \(household)
+            """, logger: logger)).first
+    }
+
+    /// The condition (on `recheck`, or the alias given) that a re-check is of an identification of `household` (an
+    /// integer, written as a literal).
+    static func recheckOwned(by household: Int64, alias: String = "recheck") -> String {
+        "EXISTS (SELECT 1 FROM identification oi WHERE oi.id = \(alias).identificationId AND oi.householdId = \(household))"
     }
 
     /// Whether a query returned at least one row.
@@ -287,7 +310,8 @@ extension PostgresStore: HistoryStore {
 
 extension PostgresStore {
     public func rescoreCandidates(model: String) async throws(StoreError) -> [RescoreCandidate] {
-        try await inSnapshot("find identifications to re-score") { connection in
+        let household = try scope("find identifications to re-score").household
+        return try await inSnapshot("find identifications to re-score") { connection in
             let rows = try await connection.query("""
                 SELECT i.id, p.id,
                     coalesce(i.photoSHA256,
@@ -297,7 +321,7 @@ extension PostgresStore {
                 FROM plant p JOIN identification i ON i.id = (
                     SELECT id FROM identification WHERE plantId = p.id AND source = 'onDevice'
                     ORDER BY identifiedAt DESC, id DESC LIMIT 1)
-                WHERE i.model IS DISTINCT FROM \(model)
+                WHERE p.householdId = \(household) AND i.model IS DISTINCT FROM \(model)
                 ORDER BY p.id
                 """, logger: self.logger)
             var found: [(identificationId: Int64, plantId: Int64, photo: String)] = []
@@ -306,9 +330,9 @@ extension PostgresStore {
             }
             var candidates: [RescoreCandidate] = []
             for entry in found {
-                guard let plant = try await Self.plant(id: entry.plantId, on: connection, logger: self.logger),
+                guard let plant = try await Self.plant(id: entry.plantId, household: household, on: connection, logger: self.logger),
                     let identification = try await Self.identification(
-                        id: entry.identificationId, on: connection, logger: self.logger
+                        id: entry.identificationId, household: household, on: connection, logger: self.logger
                     )
                 else { continue }
                 candidates.append(RescoreCandidate(plant: plant, identification: identification, photoSHA256: entry.photo))
@@ -319,13 +343,16 @@ extension PostgresStore {
 
     public func fileRescore(_ answer: Identification, of original: FiledIdentification, photoSHA256: String, now: Date)
         async throws(StoreError) -> (result: FiledIdentification, suggestion: SpeciesSuggestion?) {
+        let household = try scope("file a re-scoring").household
         let now = now.roundedToMilliseconds
         var answer = answer
         answer.date = answer.date.roundedToMilliseconds
         let recorded = answer
         return try await inTransaction("file a re-scoring") { connection in
             guard let plantId = original.plantId,
-                try await self.returnsRow(connection.query("SELECT 1 FROM plant WHERE id = \(plantId)", logger: self.logger))
+                try await self.returnsRow(connection.query(
+                    "SELECT 1 FROM plant WHERE id = \(plantId) AND householdId = \(household)", logger: self.logger
+                ))
             else {
                 throw StoreError.invalid("Identification \(original.id) is not filed under a plant.")
             }
@@ -336,7 +363,7 @@ extension PostgresStore {
                 id: 0, uuid: UUID().uuidString.lowercased(), plantId: plantId, photoSHA256: photoKept ? photoSHA256 : nil,
                 identification: recorded, chosenSpecies: nil, recheckOf: original.id
             )
-            result.id = try await Self.insertIdentification(result, on: connection, logger: self.logger)
+            result.id = try await Self.insertIdentification(result, household: household, on: connection, logger: self.logger)
             return (result, try await self.suggest(.rescore, answer: result, previous: original, now: now, on: connection))
         }
     }
@@ -376,10 +403,11 @@ extension PostgresStore {
     }
 
     public func suggestions(plantId: Int64?, includeResolved: Bool) async throws(StoreError) -> [SpeciesSuggestion] {
-        try await withConnection("read species suggestions") { connection in
+        let household = try scope("read species suggestions").household
+        return try await withConnection("read species suggestions") { connection in
             let rows = try await connection.query("""
                 SELECT \(unescaped: Self.suggestionColumns) FROM speciesSuggestion
-                WHERE (\(plantId)::bigint IS NULL OR plantId = \(plantId)) AND (\(includeResolved) OR resolution IS NULL)
+                WHERE \(unescaped: Self.suggestionOwned(by: household)) AND (\(plantId)::bigint IS NULL OR plantId = \(plantId)) AND (\(includeResolved) OR resolution IS NULL)
                 ORDER BY createdAt DESC, id DESC
                 """, logger: self.logger)
             return try await Self.suggestions(rows)
@@ -387,10 +415,12 @@ extension PostgresStore {
     }
 
     public func suggestion(id: Int64) async throws(StoreError) -> SpeciesSuggestion? {
-        try await withConnection("read a species suggestion") { connection in
-            let rows = try await connection.query(
-                "SELECT \(unescaped: Self.suggestionColumns) FROM speciesSuggestion WHERE id = \(id)", logger: self.logger
-            )
+        let household = try scope("read a species suggestion").household
+        return try await withConnection("read a species suggestion") { connection in
+            let rows = try await connection.query("""
+                SELECT \(unescaped: Self.suggestionColumns) FROM speciesSuggestion
+                WHERE id = \(id) AND \(unescaped: Self.suggestionOwned(by: household))
+                """, logger: self.logger)
             return try await Self.suggestions(rows).first
         }
     }
@@ -398,13 +428,14 @@ extension PostgresStore {
     @discardableResult
     public func resolveSuggestion(_ id: Int64, accept: Bool, species: String?, profile: CareProfile?, now: Date)
         async throws(StoreError) -> SpeciesSuggestion {
+        let household = try scope("settle a species suggestion").household
         let now = now.roundedToMilliseconds
         return try await inTransaction("settle a species suggestion") { connection in
             // The suggestion's row lock: of two replicas settling it, the second finds it settled.
-            let rows = try await connection.query(
-                "SELECT \(unescaped: Self.suggestionColumns) FROM speciesSuggestion WHERE id = \(id) FOR UPDATE",
-                logger: self.logger
-            )
+            let rows = try await connection.query("""
+                SELECT \(unescaped: Self.suggestionColumns) FROM speciesSuggestion
+                WHERE id = \(id) AND \(unescaped: Self.suggestionOwned(by: household)) FOR UPDATE
+                """, logger: self.logger)
             guard let suggestion = try await Self.suggestions(rows).first else {
                 throw StoreError.invalid(
                     "No species suggestion with id \(id). `plantguide recheck list` shows the open ones."
@@ -415,7 +446,7 @@ extension PostgresStore {
             }
             if accept {
                 guard let plant = try await Self.plant(
-                    id: suggestion.plantId, lock: "FOR NO KEY UPDATE", on: connection, logger: self.logger
+                    id: suggestion.plantId, household: household, lock: "FOR NO KEY UPDATE", on: connection, logger: self.logger
                 ) else { throw StoreError.plantNotFound(suggestion.plantId) }
                 let accepted = SuggestionRule.accepting(suggestion, species: species, plant: plant, now: now)
                 try await connection.query("""
@@ -444,6 +475,12 @@ extension PostgresStore {
             settled.resolvedAt = now
             return settled
         }
+    }
+
+    /// The condition (on `speciesSuggestion`) that a suggestion is for a plant of `household` (an integer, written as a
+    /// literal).
+    private static func suggestionOwned(by household: Int64) -> String {
+        "EXISTS (SELECT 1 FROM plant sp WHERE sp.id = speciesSuggestion.plantId AND sp.householdId = \(household))"
     }
 
     /// The `speciesSuggestion` columns ``suggestions(_:)`` reads.

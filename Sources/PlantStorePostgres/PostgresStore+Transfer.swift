@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import PlantGuideCore
 import PlantStore
 import PostgresNIO
@@ -8,49 +9,58 @@ import PostgresNIO
 /// SQLite to PostgreSQL is checked.
 extension PostgresStore: TransferStore {
     public func exportSnapshot(now: Date, generator: String) async throws(StoreError) -> CollectionExport {
-        try await inSnapshot("read the collection for export") { connection in
+        let household = try scope("read the collection for export").household
+        return try await inSnapshot("read the collection for export") { connection in
             let logger = self.logger
+            // Only the household's rows: its plants and what hangs off them, its identifications, the photos it sees.
+            let owned = "JOIN plant ON plant.id = plantId WHERE plant.householdId = \(household)"
             var plants: [Plant] = []
-            for try await row in try await connection.query(
-                "SELECT \(unescaped: Self.plantColumns) FROM plant ORDER BY uuid COLLATE \"C\"", logger: logger
+            for try await row in try await connection.query("""
+                SELECT \(unescaped: Self.plantColumns) FROM plant WHERE householdId = \(household) ORDER BY uuid COLLATE "C"
+                """, logger: logger
             ).decode(PlantRow.self) {
                 plants.append(Self.plant(row))
             }
             var profiles: [Int64: CareProfile] = [:]
             for try await row in try await connection.query(
-                "SELECT \(unescaped: Self.profileColumns) FROM careProfile", logger: logger
+                "SELECT \(unescaped: Self.profileColumns) FROM careProfile \(unescaped: owned)", logger: logger
             ).decode(ProfileRow.self) {
                 profiles[row.0] = try Self.profile(row)
             }
             var schedules: [Int64: [CareScheduleSettings]] = [:]
             for try await row in try await connection.query(
-                "SELECT \(unescaped: Self.scheduleColumns) FROM careSchedule ORDER BY task COLLATE \"C\"", logger: logger
+                "SELECT \(unescaped: Self.scheduleColumns) FROM careSchedule \(unescaped: owned) ORDER BY task COLLATE \"C\"",
+                logger: logger
             ).decode(ScheduleRow.self) {
                 let settings = try Self.settings(row)
                 schedules[settings.plantId, default: []].append(settings)
             }
             var events: [Int64: [CareEvent]] = [:]
             for try await row in try await connection.query(
-                "SELECT \(unescaped: Self.eventColumns) FROM careEvent ORDER BY uuid COLLATE \"C\"", logger: logger
+                "SELECT \(unescaped: Self.eventColumns) FROM careEvent \(unescaped: owned) ORDER BY careEvent.uuid COLLATE \"C\"",
+                logger: logger
             ).decode(EventRow.self) {
                 let event = try Self.event(row)
                 events[event.plantId, default: []].append(event)
             }
             var links: [Int64: [CollectionExport.ExportedPhotoLink]] = [:]
             for try await (plantId, sha256, addedAt) in try await connection.query(
-                "SELECT plantId, photoSHA256, addedAt FROM plantPhoto ORDER BY photoSHA256 COLLATE \"C\"", logger: logger
+                "SELECT plantId, photoSHA256, addedAt FROM plantPhoto \(unescaped: owned) ORDER BY photoSHA256 COLLATE \"C\"",
+                logger: logger
             ).decode((Int64, String, PostgresInstant).self) {
                 links[plantId, default: []].append(.init(sha256: sha256, addedAt: addedAt.date))
             }
             var photos: [StoredPhoto] = []
             for try await row in try await connection.query(
-                "SELECT \(unescaped: Self.photoColumns) FROM photo ORDER BY sha256 COLLATE \"C\"", logger: logger
+                "SELECT \(unescaped: Self.photoColumns) FROM photo WHERE \(unescaped: Self.photoVisible(household)) ORDER BY sha256 COLLATE \"C\"",
+                logger: logger
             ).decode(PhotoRow.self) {
                 photos.append(Self.photo(row))
             }
-            let identifications = try await Self.identifications(try await connection.query(
-                "SELECT \(unescaped: Self.identificationColumns) FROM identification ORDER BY uuid COLLATE \"C\"", logger: logger
-            ))
+            let identifications = try await Self.identifications(try await connection.query("""
+                SELECT \(unescaped: Self.identificationColumns) FROM identification WHERE householdId = \(household)
+                ORDER BY uuid COLLATE "C"
+                """, logger: logger))
             return CollectionExport.assemble(
                 now: now, generator: generator, plants: plants, profiles: profiles, schedules: schedules, events: events,
                 links: links, photos: photos, identifications: identifications
@@ -59,7 +69,8 @@ extension PostgresStore: TransferStore {
     }
 
     public func importRows(_ content: CollectionExport) async throws(StoreError) -> ImportSummary {
-        try await inTransaction("import the collection") { connection in
+        let household = try scope("import the collection").household
+        return try await inTransaction("import the collection") { connection in
             let logger = self.logger
             var summary = ImportSummary()
             for photo in content.photos {
@@ -72,21 +83,24 @@ extension PostgresStore: TransferStore {
                     """, logger: logger)
                 for try await _ in rows.decode(Int.self) { summary.photosAdded += 1 }
             }
+            // Keyed by the archive's UUIDs. A UUID another household holds is not this household's row: the row comes in
+            // under a fresh UUID, and the other household's stays as it is.
             var ids: [String: Int64] = [:]
             for plant in content.plants {
-                let existing = try await connection.query("SELECT id FROM plant WHERE uuid = \(plant.uuid)", logger: logger)
-                for try await id in existing.decode(Int64.self) { ids[plant.uuid] = id }
-                if ids[plant.uuid] != nil {
+                let holder = try await Self.uuidHolder("plant", uuid: plant.uuid, on: connection, logger: logger)
+                if let holder, holder.household == household {
+                    ids[plant.uuid] = holder.id
                     summary.plantsAlreadyPresent += 1
                 } else {
                     // Archives do not carry confirmations: a catalog species is taken as confirmed, as when upgrading.
                     let inserted = try await Self.insertPlant(
                         Plant(
-                            id: 0, uuid: plant.uuid, name: plant.name, species: plant.species, nickname: plant.nickname,
+                            id: 0, uuid: holder == nil ? plant.uuid : UUID().uuidString.lowercased(), name: plant.name, species: plant.species, nickname: plant.nickname,
                             room: plant.room, acquiredOn: plant.acquiredOn, notes: plant.notes, createdAt: plant.createdAt,
                             updatedAt: plant.updatedAt
                         ),
-                        profile: plant.careProfile, confirmation: plant.species.map { SpeciesConfirmation(species: $0, source: .name) },
+                        household: household, profile: plant.careProfile,
+                        confirmation: plant.species.map { SpeciesConfirmation(species: $0, source: .name) },
                         on: connection, logger: logger
                     )
                     ids[plant.uuid] = inserted.id
@@ -107,9 +121,12 @@ extension PostgresStore: TransferStore {
                         """, logger: logger)
                 }
                 for event in plant.events {
+                    let holder = try await Self.uuidHolder("careEvent", uuid: event.uuid, on: connection, logger: logger)
+                    if holder?.household == household { continue }
+                    let uuid = holder == nil ? event.uuid : UUID().uuidString.lowercased()
                     let rows = try await connection.query("""
                         INSERT INTO careEvent (uuid, plantId, task, day, note, createdAt)
-                        VALUES (\(event.uuid), \(plantId), \(event.task.rawValue), \(PostgresDay(event.day)), \(event.note),
+                        VALUES (\(uuid), \(plantId), \(event.task.rawValue), \(PostgresDay(event.day)), \(event.note),
                             \(PostgresInstant(event.createdAt)))
                         ON CONFLICT (uuid) DO NOTHING RETURNING 1
                         """, logger: logger)
@@ -117,25 +134,41 @@ extension PostgresStore: TransferStore {
                 }
             }
             for filed in content.identifications {
-                let existing = try await connection.query("SELECT 1 FROM identification WHERE uuid = \(filed.uuid)", logger: logger)
-                var present = false
-                for try await _ in existing.decode(Int.self) { present = true }
-                if present { continue }
+                let holder = try await Self.uuidHolder("identification", uuid: filed.uuid, on: connection, logger: logger)
+                if holder?.household == household { continue }
                 _ = try await Self.insertIdentification(
                     FiledIdentification(
-                        id: 0, uuid: filed.uuid, plantId: filed.plantUUID.flatMap { ids[$0] }, photoSHA256: filed.photoSHA256,
+                        id: 0, uuid: holder == nil ? filed.uuid : UUID().uuidString.lowercased(), plantId: filed.plantUUID.flatMap { ids[$0] }, photoSHA256: filed.photoSHA256,
                         identification: Identification(
                             source: filed.source, model: filed.model, predictions: filed.predictions, uncertain: filed.uncertain,
                             date: filed.identifiedAt
                         ),
                         chosenSpecies: filed.chosenSpecies
                     ),
-                    on: connection, logger: logger
+                    household: household, on: connection, logger: logger
                 )
                 summary.identificationsAdded += 1
             }
             return summary
         }
+    }
+}
+
+extension PostgresStore {
+    /// The row holding `uuid` in `table` (`plant`, `careEvent` or `identification`) and its household, if any.
+    fileprivate static func uuidHolder(_ table: String, uuid: String, on connection: PostgresConnection, logger: Logger)
+        async throws -> (id: Int64, household: Int64)? {
+        let query: PostgresQuery =
+            switch table {
+            case "careEvent":
+                "SELECT careEvent.id, plant.householdId FROM careEvent JOIN plant ON plant.id = careEvent.plantId WHERE careEvent.uuid = \(uuid)"
+            case "identification": "SELECT id, householdId FROM identification WHERE uuid = \(uuid)"
+            default: "SELECT id, householdId FROM plant WHERE uuid = \(uuid)"
+            }
+        for try await (id, household) in try await connection.query(query, logger: logger).decode((Int64, Int64).self) {
+            return (id, household)
+        }
+        return nil
     }
 }
 

@@ -24,7 +24,7 @@ import Testing
     ]
 
     /// Every migration this version knows.
-    static let allMigrations = ["pg1", "pg2", "pg3", "pg4", "pg5"]
+    static let allMigrations = ["pg1", "pg2", "pg3", "pg4", "pg5", "pg6"]
 
     @Test func migratingTwiceAppliesEachMigrationOnce() async throws {
         try await TestPostgres.withSchema { location, options in
@@ -71,6 +71,45 @@ import Testing
     }
 
     /// A database a newer PlantGuide migrated is refused, not changed.
+    /// A collection from before households (pg5) moves whole into household 1: plants, identifications (filed and
+    /// unsaved), care events and the identification log.
+    @Test func pg6PutsEveryExistingRowIntoHouseholdOne() async throws {
+        try await TestPostgres.withSchema { location, options in
+            var manual = options
+            manual.migrate = false
+            try await PostgresStore.withStore(location, options: manual) { store async throws in
+                try await store.execute(PostgresSchema.createMigrationTable, operation: "make the migration table")
+                for migration in PostgresSchema.migrations.prefix(while: { $0.id != "pg6" }) {
+                    for statement in migration.statements { try await store.execute(statement, operation: "apply \(migration.id)") }
+                    try await store.execute("INSERT INTO schema_migration (id) VALUES ('\(migration.id)')", operation: "record it")
+                }
+                let old = [
+                    "INSERT INTO plant (id, uuid, name, createdAt, updatedAt) VALUES (7, '\(Self.uuid(1))', 'Fern', '\(Self.t0)', '\(Self.t0)')",
+                    "INSERT INTO identification (uuid, plantId, source, predictions, uncertain, identifiedAt) VALUES ('\(Self.uuid(2))', 7, 'onDevice', '[]', FALSE, '\(Self.t0)')",
+                    "INSERT INTO identification (uuid, source, predictions, uncertain, identifiedAt) VALUES ('\(Self.uuid(3))', 'onDevice', '[]', FALSE, '\(Self.t0)')",
+                    careEvent(4, plant: 7, task: "water", day: "2026-01-05"),
+                    "INSERT INTO identificationRun (ranAt, strategy, source, cacheHit, apiCalled, timings) VALUES ('\(Self.t0)', 'hybrid', 'cache', TRUE, FALSE, '{}')",
+                ]
+                for row in old { try await store.execute(row, operation: "add a row before households") }
+                #expect(try await store.migrate() == ["pg6"])
+                for table in ["plant", "identification", "identificationRun"] {
+                    #expect(try await count(store, table) == 1 + (table == "identification" ? 1 : 0))
+                    #expect(try await count(store, "\(table) WHERE householdId = 1") == 1 + (table == "identification" ? 1 : 0))
+                }
+                // Read through the store in household 1, and nothing in another household.
+                #expect(try await store.plants(room: nil).map(\.id) == [7])
+                #expect(try await store.identifications(plantId: nil).count == 2)
+                #expect(try await store.identifications(plantId: 7).count == 1)
+                #expect(try await store.events(plantId: nil).map(\.recordedBy) == [nil])
+                #expect(try await store.identificationRuns(last: 5).count == 1)
+                let other = store.scoped(to: HouseholdScope(household: 2))
+                #expect(try await other.plants(room: nil).isEmpty)
+                #expect(try await other.identifications(plantId: nil).isEmpty)
+                #expect(try await other.identificationRuns(last: 5).isEmpty)
+            }
+        }
+    }
+
     @Test func unknownMigrationsAreRefused() async throws {
         try await TestPostgres.withSchema { location, options in
             try await PostgresStore.withStore(location, options: options) { store async throws in
@@ -87,15 +126,16 @@ import Testing
 
     // MARK: - Constraints
 
-    /// Rows every bad row below is checked against: two plants, two photos, a cover, an identification, an open
-    /// suggestion. Written so SQLite and PostgreSQL both read them.
+    /// Rows every bad row below is checked against: a second household, two plants (one in each), two photos, a cover,
+    /// an identification, an open suggestion. Written so SQLite and PostgreSQL both read them.
     static let baseRows = [
-        "INSERT INTO plant (id, uuid, name, createdAt, updatedAt) VALUES (1, '\(uuid(1))', 'Fern', '\(t0)', '\(t0)')",
-        "INSERT INTO plant (id, uuid, name, createdAt, updatedAt) VALUES (2, '\(uuid(2))', 'Ficus', '\(t0)', '\(t0)')",
+        "INSERT INTO household (id, name, createdAt) VALUES (2, 'Joneses', '\(t0)')",
+        "INSERT INTO plant (id, householdId, uuid, name, createdAt, updatedAt) VALUES (1, 1, '\(uuid(1))', 'Fern', '\(t0)', '\(t0)')",
+        "INSERT INTO plant (id, householdId, uuid, name, createdAt, updatedAt) VALUES (2, 2, '\(uuid(2))', 'Ficus', '\(t0)', '\(t0)')",
         "INSERT INTO photo (sha256, originalSHA256, mediaType, byteCount, createdAt) VALUES ('\(hex("a"))', '\(hex("a"))', 'image/jpeg', 10, '\(t0)')",
         "INSERT INTO photo (sha256, originalSHA256, mediaType, byteCount, createdAt) VALUES ('\(hex("b"))', '\(hex("b"))', 'image/png', 10, '\(t0)')",
         "INSERT INTO plantPhoto (plantId, photoSHA256, addedAt, isCover) VALUES (1, '\(hex("a"))', '\(t0)', TRUE)",
-        "INSERT INTO identification (id, uuid, plantId, photoSHA256, source, predictions, uncertain, identifiedAt) VALUES (1, '\(uuid(3))', 1, '\(hex("a"))', 'onDevice', '[]', FALSE, '\(t0)')",
+        "INSERT INTO identification (id, householdId, uuid, plantId, photoSHA256, source, predictions, uncertain, identifiedAt) VALUES (1, 1, '\(uuid(3))', 1, '\(hex("a"))', 'onDevice', '[]', FALSE, '\(t0)')",
         "INSERT INTO speciesSuggestion (plantId, kind, identificationId, suggestedSpecies, confidence, createdAt) VALUES (1, 'recheck', 1, 'Ficus lyrata', 0.5, '\(t0)')",
     ]
 
@@ -189,8 +229,42 @@ import Testing
         ),
         BadRow(
             rule: "a cache hit calls no API",
-            postgres: "INSERT INTO identificationRun (ranAt, strategy, source, cacheHit, apiCalled, timings) VALUES ('\(t0)', 'hybrid', 'cache', TRUE, TRUE, '{}')",
+            postgres: "INSERT INTO identificationRun (householdId, ranAt, strategy, source, cacheHit, apiCalled, timings) VALUES (1, '\(t0)', 'hybrid', 'cache', TRUE, TRUE, '{}')",
             refusal: "identificationrun_check"
+        ),
+        // v15 / pg6: ownership.
+        BadRow(
+            rule: "a plant belongs to a household",
+            postgres: "INSERT INTO plant (uuid, name, createdAt, updatedAt) VALUES ('\(uuid(101))', 'Palm', '\(t0)', '\(t0)')",
+            refusal: "NOT NULL constraint on plant.householdid"
+        ),
+        BadRow(
+            rule: "a plant's household exists", postgres: plant(extra: ("householdId", "99")), refusal: "plant_householdid_fkey"
+        ),
+        BadRow(
+            rule: "an identification belongs to a household",
+            postgres: "INSERT INTO identification (uuid, source, predictions, uncertain, identifiedAt) VALUES ('\(uuid(201))', 'onDevice', '[]', FALSE, '\(t0)')",
+            refusal: "NOT NULL constraint on identification.householdid"
+        ),
+        BadRow(
+            rule: "an identification's plant is of its household",
+            postgres: "INSERT INTO identification (householdId, uuid, plantId, source, predictions, uncertain, identifiedAt) VALUES (1, '\(uuid(202))', 2, 'onDevice', '[]', FALSE, '\(t0)')",
+            refusal: "identification_plant_household"
+        ),
+        BadRow(
+            rule: "an identification does not move away from its plant's household",
+            postgres: "UPDATE identification SET householdId = 2 WHERE id = 1",
+            refusal: "identification_plant_household"
+        ),
+        BadRow(
+            rule: "an identification run belongs to a household",
+            postgres: "INSERT INTO identificationRun (ranAt, strategy, source, cacheHit, apiCalled, timings) VALUES ('\(t0)', 'hybrid', 'cache', TRUE, FALSE, '{}')",
+            refusal: "NOT NULL constraint on identificationrun.householdid"
+        ),
+        BadRow(
+            rule: "recorded by 1 to 64 characters",
+            postgres: "INSERT INTO careEvent (uuid, plantId, task, day, createdAt, recordedBy) VALUES ('\(uuid(10))', 1, 'water', '2026-01-05', '\(t0)', '')",
+            refusal: "careevent_recordedby_check"
         ),
         BadRow(
             rule: "an embedding has two bytes per dimension",
@@ -258,7 +332,7 @@ import Testing
             "DELETE FROM plant WHERE id = 2",  // cascades: its events and last-done rows go, and none comes back
         ]
         let query = "SELECT plantId, task, CAST(day AS text) FROM careLastDone ORDER BY plantId, task"
-        let plants = Array(Self.baseRows.prefix(2))
+        let plants = Array(Self.baseRows.prefix(3))
 
         let sqlite = try DatabaseQueue()
         try Schema.migrator.migrate(sqlite)
@@ -543,13 +617,15 @@ import Testing
     static func plant(
         uuid: String = "'\(uuid(100))'", name: String = "'Palm'", updatedAt: String = "'\(t0)'", extra: (String, String)? = nil
     ) -> String {
-        let columns = ["uuid", "name", "createdAt", "updatedAt"] + (extra.map { [$0.0] } ?? [])
-        let values = [uuid, name, "'\(t0)'", updatedAt] + (extra.map { [$0.1] } ?? [])
+        // In household 1 unless `extra` names the household.
+        let household = extra?.0 == "householdId" ? [] : ["householdId"]
+        let columns = household + ["uuid", "name", "createdAt", "updatedAt"] + (extra.map { [$0.0] } ?? [])
+        let values = (household.isEmpty ? [] : ["1"]) + [uuid, name, "'\(t0)'", updatedAt] + (extra.map { [$0.1] } ?? [])
         return "INSERT INTO plant (\(columns.joined(separator: ", "))) VALUES (\(values.joined(separator: ", ")))"
     }
 
     static func identification(predictions: String = "'[]'", source: String = "'onDevice'") -> String {
-        "INSERT INTO identification (uuid, source, predictions, uncertain, identifiedAt) VALUES ('\(uuid(200))', \(source), \(predictions), FALSE, '\(t0)')"
+        "INSERT INTO identification (householdId, uuid, source, predictions, uncertain, identifiedAt) VALUES (1, '\(uuid(200))', \(source), \(predictions), FALSE, '\(t0)')"
     }
 
     func careEvent(_ n: Int, plant: Int, task: String, day: String) -> String {

@@ -205,6 +205,48 @@ private typealias FullStore = CollectionStore & AccountStore & PlantNetStateStor
         }
     }
 
+    /// Two households: each keeps its own rows and ids, the verification compares each household's export, and a row
+    /// of the second household differing is a difference.
+    @Test func twoHouseholdsAreCopiedAndEachHouseholdsExportIsCompared() async throws {
+        let home = try TemporaryHome()
+        defer { home.cleanUp() }
+        let database = try home.open()
+        _ = try await Self.seed(database)
+        let joneses = try database.createHousehold(named: "Joneses", now: Self.now)
+        let theirs = HouseholdScope(household: joneses.id, userName: "jo")
+        let sqlite: any FullStore = database
+        let palm = try await HouseholdScope.$current.withValue(theirs) {
+            let palm = try await sqlite.addPlant(NewPlant(name: "Palm", room: "Hall"), profile: .fixture(), photo: storedPhoto(9, at: Self.now), now: Self.now)
+            try await sqlite.logCare(plantId: palm.id, task: .water, day: day("2026-11-22"), note: nil, now: Self.now)
+            _ = try await sqlite.fileIdentification(
+                sampleIdentification("Howea forsteriana", at: Self.now), photo: nil, plantId: palm.id, newPlant: nil,
+                chosenSpecies: nil, recheck: nil, now: Self.now
+            )
+            return palm
+        }
+        try await TestPostgres.withSchema { location, options in
+            try await PostgresStore.withStore(location, options: options) { store async throws in
+                _ = try await store.copyCollection(from: database, replacing: false)
+                let verification = try await store.verifyCopy(of: database, now: Self.now)
+                #expect(verification.isExact, "\(verification.differingTables)")
+                #expect(try await store.households().map(\.name) == ["Home", "Joneses"])
+                try await HouseholdScope.$current.withValue(theirs) {
+                    #expect(try await store.plants(room: nil).map(\.id) == [palm.id])
+                    #expect(try await store.events(plantId: nil).map(\.recordedBy) == ["jo"])
+                    #expect(try await store.identifications(plantId: nil).map(\.recordedBy) == ["jo"])
+                    let export = try await store.exportSnapshot(now: Self.now, generator: "test")
+                    #expect(export.plants.map(\.name) == ["Palm"])
+                }
+                #expect(try await store.plants(room: nil).map(\.name).contains("Palm") == false)
+                // A change to the second household only is found by comparing its export.
+                try await store.execute("UPDATE plant SET notes = 'moved' WHERE id = \(palm.id)", operation: "change a row")
+                let differing = try await store.verifyCopy(of: database, now: Self.now)
+                #expect(!differing.exportsEqual)
+                #expect(differing.differingTables.map(\.table) == ["plant"])
+            }
+        }
+    }
+
     @Test func anEmptyCollectionCopiesAndNewRowsStartAtOne() async throws {
         let home = try TemporaryHome()
         defer { home.cleanUp() }

@@ -53,12 +53,13 @@ enum RecognitionFixture {
             }
             for statement in [
                 """
-                INSERT INTO plant (id, uuid, name, species, nickname, room, createdAt, updatedAt, confirmedSpecies, confirmedBy, confirmedAt)
-                VALUES (1, '00000000-0000-0000-0000-000000000001', 'Monstera', 'Monstera deliciosa', 'Monty', 'Hall',
+                INSERT INTO plant (id, householdId, uuid, name, species, nickname, room, createdAt, updatedAt, confirmedSpecies,
+                    confirmedBy, confirmedAt)
+                VALUES (1, 1, '00000000-0000-0000-0000-000000000001', 'Monstera', 'Monstera deliciosa', 'Monty', 'Hall',
                         \(stamp(time(10))), \(stamp(time(10))), 'Monstera deliciosa', 'name', \(stamp(time(10)))),
-                       (2, '00000000-0000-0000-0000-000000000002', 'Fern', NULL, NULL, 'Bath', \(stamp(time(11))), \(stamp(time(11))),
+                       (2, 1, '00000000-0000-0000-0000-000000000002', 'Fern', NULL, NULL, 'Bath', \(stamp(time(11))), \(stamp(time(11))),
                         NULL, NULL, NULL),
-                       (3, '00000000-0000-0000-0000-000000000003', 'Cactus', NULL, NULL, NULL, \(stamp(time(12))), \(stamp(time(12))),
+                       (3, 1, '00000000-0000-0000-0000-000000000003', 'Cactus', NULL, NULL, NULL, \(stamp(time(12))), \(stamp(time(12))),
                         NULL, NULL, NULL)
                 """,
                 """
@@ -71,8 +72,8 @@ enum RecognitionFixture {
                     (1, '\(sha(3))', \(stamp(time(15)))), (2, '\(sha(5))', \(stamp(time(16))))
                 """,
                 """
-                INSERT INTO identification (uuid, plantId, photoSHA256, source, model, predictions, uncertain, identifiedAt)
-                VALUES ('00000000-0000-0000-0000-0000000000a1', NULL, '\(sha(4))', 'onDevice', NULL, '[]', true, \(stamp(time(17))))
+                INSERT INTO identification (householdId, uuid, plantId, photoSHA256, source, model, predictions, uncertain, identifiedAt)
+                VALUES (1, '00000000-0000-0000-0000-0000000000a1', NULL, '\(sha(4))', 'onDevice', NULL, '[]', true, \(stamp(time(17))))
                 """,
             ] {
                 try await store.execute(statement, operation: "seed the recognition fixture")
