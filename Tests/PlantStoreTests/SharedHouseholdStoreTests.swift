@@ -441,7 +441,9 @@ extension TestStore {
             #expect(added.filter { $0.role == .owner }.count == 1)
             let stored = try await stores[0].householdAccounts.users(household: smiths.id)
             #expect(stored.count == 10 && stored.filter { $0.role == .owner }.count == 1)
-            #expect(try await stores[1].householdAccounts.households().map(\.name) == ["Home", "Smiths"])
+            // Either spelling may have won the race; there is one household of that name.
+            #expect(try await stores[1].householdAccounts.households().map(\.name) == ["Home", smiths.name])
+            #expect(["Smiths", "smiths"].contains(smiths.name))
         }
     }
 
