@@ -86,16 +86,18 @@ extension PostgresStore: TransferStore {
             // Keyed by the archive's UUIDs. A UUID another household holds is not this household's row: the row comes in
             // under a fresh UUID, and the other household's stays as it is.
             var ids: [String: Int64] = [:]
+            // Only photos whose files the archive carries may be linked: naming another photo's SHA-256 gains nothing.
+            let carried = Set(content.photos.map(\.sha256))
             for plant in content.plants {
-                let holder = try await Self.uuidHolder("plant", uuid: plant.uuid, on: connection, logger: logger)
-                if let holder, holder.household == household {
-                    ids[plant.uuid] = holder.id
+                let (uuid, present) = try await Self.importUUID("plant", plant.uuid, household: household, on: connection, logger: logger)
+                if let present {
+                    ids[plant.uuid] = present
                     summary.plantsAlreadyPresent += 1
                 } else {
                     // Archives do not carry confirmations: a catalog species is taken as confirmed, as when upgrading.
                     let inserted = try await Self.insertPlant(
                         Plant(
-                            id: 0, uuid: holder == nil ? plant.uuid : UUID().uuidString.lowercased(), name: plant.name, species: plant.species, nickname: plant.nickname,
+                            id: 0, uuid: uuid, name: plant.name, species: plant.species, nickname: plant.nickname,
                             room: plant.room, acquiredOn: plant.acquiredOn, notes: plant.notes, createdAt: plant.createdAt,
                             updatedAt: plant.updatedAt
                         ),
@@ -114,16 +116,15 @@ extension PostgresStore: TransferStore {
                     }
                 }
                 guard let plantId = ids[plant.uuid] else { continue }
-                for link in plant.photos {
+                for link in plant.photos where carried.contains(link.sha256) {
                     try await connection.query("""
                         INSERT INTO plantPhoto (plantId, photoSHA256, addedAt) VALUES (\(plantId), \(link.sha256), \(PostgresInstant(link.addedAt)))
                         ON CONFLICT (plantId, photoSHA256) DO NOTHING
                         """, logger: logger)
                 }
                 for event in plant.events {
-                    let holder = try await Self.uuidHolder("careEvent", uuid: event.uuid, on: connection, logger: logger)
-                    if holder?.household == household { continue }
-                    let uuid = holder == nil ? event.uuid : UUID().uuidString.lowercased()
+                    let (uuid, present) = try await Self.importUUID("careEvent", event.uuid, household: household, on: connection, logger: logger)
+                    if present != nil { continue }
                     let rows = try await connection.query("""
                         INSERT INTO careEvent (uuid, plantId, task, day, note, createdAt)
                         VALUES (\(uuid), \(plantId), \(event.task.rawValue), \(PostgresDay(event.day)), \(event.note),
@@ -134,11 +135,14 @@ extension PostgresStore: TransferStore {
                 }
             }
             for filed in content.identifications {
-                let holder = try await Self.uuidHolder("identification", uuid: filed.uuid, on: connection, logger: logger)
-                if holder?.household == household { continue }
+                let (uuid, present) = try await Self.importUUID(
+                    "identification", filed.uuid, household: household, on: connection, logger: logger
+                )
+                if present != nil { continue }
                 _ = try await Self.insertIdentification(
                     FiledIdentification(
-                        id: 0, uuid: holder == nil ? filed.uuid : UUID().uuidString.lowercased(), plantId: filed.plantUUID.flatMap { ids[$0] }, photoSHA256: filed.photoSHA256,
+                        id: 0, uuid: uuid, plantId: filed.plantUUID.flatMap { ids[$0] },
+                        photoSHA256: filed.photoSHA256.flatMap { carried.contains($0) ? $0 : nil },
                         identification: Identification(
                             source: filed.source, model: filed.model, predictions: filed.predictions, uncertain: filed.uncertain,
                             date: filed.identifiedAt
@@ -155,6 +159,18 @@ extension PostgresStore: TransferStore {
 }
 
 extension PostgresStore {
+    /// The UUID an archive's row takes in `household`, and the id of the row that is already there under it: its own
+    /// UUID unless another household holds that, else the UUID derived for this household (``ImportIdentity``).
+    fileprivate static func importUUID(
+        _ table: String, _ uuid: String, household: Int64, on connection: PostgresConnection, logger: Logger
+    ) async throws -> (String, Int64?) {
+        guard let original = try await uuidHolder(table, uuid: uuid, on: connection, logger: logger) else { return (uuid, nil) }
+        if original.household == household { return (uuid, original.id) }
+        let derived = ImportIdentity.uuid(uuid, household: household)
+        let again = try await uuidHolder(table, uuid: derived, on: connection, logger: logger)
+        return (derived, again.flatMap { $0.household == household ? $0.id : nil })
+    }
+
     /// The row holding `uuid` in `table` (`plant`, `careEvent` or `identification`) and its household, if any.
     fileprivate static func uuidHolder(_ table: String, uuid: String, on connection: PostgresConnection, logger: Logger)
         async throws -> (id: Int64, household: Int64)? {

@@ -256,11 +256,22 @@ extension TestStore {
                 #expect(summary.plantsAdded == 2 && summary.plantsAlreadyPresent == 0)
                 #expect(summary.eventsAdded == 1)
                 #expect(summary.identificationsAdded == 4)
+                // A's UUIDs stay A's: B's rows get UUIDs derived for B, so the same archive again adds nothing.
                 let again = try await b.importRows(exportA)
-                #expect(again.plantsAdded == 2, "A's UUIDs stay A's: every import into B gets fresh ones")
+                #expect(again.plantsAdded == 0 && again.plantsAlreadyPresent == 2, "\(again)")
+                #expect(again.eventsAdded == 0 && again.identificationsAdded == 0, "\(again)")
                 return try await b.exportSnapshot(now: Self.now, generator: "test")
             }
-            #expect(imported.plants.count == 5)
+            #expect(imported.plants.count == 3)
+            // An archive that names A's photo without carrying its file gains no access to it.
+            let carols = try await stores[0].householdAccounts.createHousehold(named: "Carols", now: Self.now)
+            try await HouseholdScope.$current.withValue(HouseholdScope(household: carols.id)) { () async throws in
+                var forged = exportA
+                forged.photos = []
+                _ = try await b.importRows(forged)
+                #expect(try await b.photo(sha256: seed.photos[0].sha256) == nil)
+                #expect(try await b.allPhotos().isEmpty)
+            }
             #expect(Set(imported.plants.map(\.uuid)).isDisjoint(with: exportA.plants.map(\.uuid)))
             #expect(Set(imported.identifications.map(\.uuid)).isDisjoint(with: exportA.identifications.map(\.uuid)))
             #expect(imported.photos.map(\.sha256).contains(seed.photos[0].sha256))

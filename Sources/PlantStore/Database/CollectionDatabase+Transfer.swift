@@ -55,14 +55,16 @@ extension CollectionDatabase {
                 summary.photosAdded += 1
             }
             var ids: [String: Int64] = [:]
+            // Only photos whose files the archive carries may be linked: naming another photo's SHA-256 gains nothing.
+            let carried = Set(content.photos.map(\.sha256))
             for plant in content.plants {
-                let holder = try Row.fetchOne(db, sql: "SELECT id, householdId FROM plant WHERE uuid = ?", arguments: [plant.uuid])
-                if let holder, (holder[1] as Int64) == household {
-                    ids[plant.uuid] = holder[0]
+                let (uuid, present) = try Self.importUUID("plant", plant.uuid, household: household, db: db)
+                if let present {
+                    ids[plant.uuid] = present
                     summary.plantsAlreadyPresent += 1
                 } else {
                     let inserted = try insertPlant(Plant(
-                        id: 0, uuid: holder == nil ? plant.uuid : Self.freshUUID(), name: plant.name, species: plant.species, nickname: plant.nickname,
+                        id: 0, uuid: uuid, name: plant.name, species: plant.species, nickname: plant.nickname,
                         room: plant.room, acquiredOn: plant.acquiredOn, notes: plant.notes, createdAt: plant.createdAt,
                         updatedAt: plant.updatedAt
                     ), household: household, db: db)
@@ -83,30 +85,28 @@ extension CollectionDatabase {
                     }
                 }
                 guard let plantId = ids[plant.uuid] else { continue }
-                for link in plant.photos {
+                for link in plant.photos where carried.contains(link.sha256) {
                     try db.execute(
                         sql: "INSERT OR IGNORE INTO plantPhoto (plantId, photoSHA256, addedAt) VALUES (?, ?, ?)",
                         arguments: [plantId, link.sha256, link.addedAt]
                     )
                 }
                 for event in plant.events {
-                    let holder = try Int64.fetchOne(db, sql: """
-                        SELECT plant.householdId FROM careEvent JOIN plant ON plant.id = careEvent.plantId WHERE careEvent.uuid = ?
-                        """, arguments: [event.uuid])
-                    if holder == household { continue }
+                    let (uuid, present) = try Self.importUUID("careEvent", event.uuid, household: household, db: db)
+                    if present != nil { continue }
                     try db.execute(sql: """
                         INSERT INTO careEvent (uuid, plantId, task, day, note, createdAt) VALUES (?, ?, ?, ?, ?, ?)
-                        """, arguments: [holder == nil ? event.uuid : Self.freshUUID(), plantId, event.task.rawValue,
+                        """, arguments: [uuid, plantId, event.task.rawValue,
                                          event.day.description, event.note, event.createdAt])
                     summary.eventsAdded += db.changesCount
                 }
             }
             for filed in content.identifications {
-                let holder = try Int64.fetchOne(db, sql: "SELECT householdId FROM identification WHERE uuid = ?", arguments: [filed.uuid])
-                if holder == household { continue }
+                let (uuid, present) = try Self.importUUID("identification", filed.uuid, household: household, db: db)
+                if present != nil { continue }
                 let record = FiledIdentification(
-                    id: 0, uuid: holder == nil ? filed.uuid : Self.freshUUID(), plantId: filed.plantUUID.flatMap { ids[$0] },
-                    photoSHA256: filed.photoSHA256,
+                    id: 0, uuid: uuid, plantId: filed.plantUUID.flatMap { ids[$0] },
+                    photoSHA256: filed.photoSHA256.flatMap { carried.contains($0) ? $0 : nil },
                     identification: Identification(
                         source: filed.source, model: filed.model, predictions: filed.predictions, uncertain: filed.uncertain,
                         date: filed.identifiedAt
@@ -120,6 +120,20 @@ extension CollectionDatabase {
         }
     }
 
-    /// A new UUID, for a row whose UUID another household holds.
-    static func freshUUID() -> String { UUID().uuidString.lowercased() }
+    /// The UUID an archive's row takes in `household`, and the id of the row that is already there under it: its own
+    /// UUID unless another household holds that, else the UUID derived for this household (``ImportIdentity``).
+    static func importUUID(_ table: String, _ uuid: String, household: Int64, db: Database) throws -> (String, Int64?) {
+        func holder(_ uuid: String) throws -> (id: Int64, household: Int64)? {
+            let sql = switch table {
+            case "careEvent": "SELECT careEvent.id, plant.householdId FROM careEvent JOIN plant ON plant.id = careEvent.plantId WHERE careEvent.uuid = ?"
+            case "identification": "SELECT id, householdId FROM identification WHERE uuid = ?"
+            default: "SELECT id, householdId FROM plant WHERE uuid = ?"
+            }
+            return try Row.fetchOne(db, sql: sql, arguments: [uuid]).map { ($0[0], $0[1]) }
+        }
+        guard let original = try holder(uuid) else { return (uuid, nil) }
+        if original.household == household { return (uuid, original.id) }
+        let derived = ImportIdentity.uuid(uuid, household: household)
+        return (derived, try holder(derived).flatMap { $0.household == household ? $0.id : nil })
+    }
 }
