@@ -43,11 +43,29 @@ extension PostgresStore {
             throw StoreError.newerDatabase(path: location.description, unknownMigrations: unknown)
         }
         if recorded.contains(migration.id) { return false }
+        try await Self.requireVersion(for: migration, on: connection, logger: logger)
         for statement in migration.statements {
             try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
         }
         try await connection.query("INSERT INTO schema_migration (id) VALUES (\(migration.id))", logger: logger)
         return true
+    }
+
+    /// The oldest PostgreSQL that runs the schema: pg6 keeps an identification's plant in its household with a foreign
+    /// key that clears only the plant (`ON DELETE SET NULL (plantId)`), which PostgreSQL 15 brought.
+    static let minimumServerVersion = 150_000
+
+    /// Refuses, before changing anything, to apply a migration on a server too old for it, naming both versions.
+    private static func requireVersion(
+        for migration: PostgresSchema.Migration, on connection: PostgresConnection, logger: Logger
+    ) async throws {
+        let rows = try await connection.query("SELECT current_setting('server_version_num')::int, current_setting('server_version')", logger: logger)
+        for try await (number, version) in rows.decode((Int, String).self) where number < minimumServerVersion {
+            throw StoreError.database(
+                operation: "apply the PostgreSQL migration \(migration.id)",
+                reason: "PlantGuide needs PostgreSQL 15 or newer; this server runs \(version). Upgrade the server (Debian 12 ships 15)."
+            )
+        }
     }
 
     private static func recordedMigrations(on connection: PostgresConnection, logger: Logger) async throws -> [String] {

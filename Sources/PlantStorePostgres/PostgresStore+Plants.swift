@@ -29,7 +29,8 @@ extension PostgresStore: PlantsStore {
     }
 
     public func addPlants(_ seeds: [PlantSeed], now: Date) async throws(StoreError) -> [Plant] {
-        let household = try scope("add plants").household
+        let scope = try scope("add plants")
+        let household = scope.household
         let now = now.roundedToMilliseconds
         return try await inTransaction("add plants") { connection in
             var added: [Plant] = []
@@ -41,9 +42,9 @@ extension PostgresStore: PlantsStore {
                 if let photo = seed.photo { try await Self.link(photo, to: plant.id, at: now, on: connection, logger: self.logger) }
                 for event in seed.events {
                     try await connection.query("""
-                        INSERT INTO careEvent (uuid, plantId, task, day, note, createdAt)
+                        INSERT INTO careEvent (uuid, plantId, task, day, note, createdAt, recordedBy)
                         VALUES (\(UUID().uuidString.lowercased()), \(plant.id), \(event.task.rawValue), \(PostgresDay(event.day)),
-                            \(event.note), \(PostgresInstant(now)))
+                            \(event.note), \(PostgresInstant(now)), \(scope.userName))
                         """, logger: self.logger)
                 }
                 added.append(plant)

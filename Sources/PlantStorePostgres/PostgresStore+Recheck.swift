@@ -352,6 +352,10 @@ extension PostgresStore {
             guard let plantId = original.plantId,
                 try await self.returnsRow(connection.query(
                     "SELECT 1 FROM plant WHERE id = \(plantId) AND householdId = \(household)", logger: self.logger
+                )),
+                // The re-scored identification must be this household's too, as on SQLite.
+                try await self.returnsRow(connection.query(
+                    "SELECT 1 FROM identification WHERE id = \(original.id) AND householdId = \(household)", logger: self.logger
                 ))
             else {
                 throw StoreError.invalid("Identification \(original.id) is not filed under a plant.")

@@ -15,7 +15,14 @@ enum HouseholdOption {
     /// The arguments without `--household NAME` / `--household=NAME`, and the name given (the last one wins). Arguments
     /// after `--` and those of `plantguide user` are kept as they are.
     static func extract(from arguments: [String]) -> (arguments: [String], household: String?) {
-        let firstPositional = arguments.first { !$0.hasPrefix("-") }
+        // The command's name: the first word that is neither an option nor the value of `--household`.
+        var firstPositional: String?
+        var skipsValue = false
+        for argument in arguments {
+            if skipsValue { skipsValue = false; continue }
+            if argument == "--household" { skipsValue = true; continue }
+            if !argument.hasPrefix("-") { firstPositional = argument; break }
+        }
         guard firstPositional != "user" else { return (arguments, nil) }
         var kept: [String] = []
         var household: String?

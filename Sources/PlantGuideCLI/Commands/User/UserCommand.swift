@@ -132,7 +132,13 @@ struct UserAddCommand: AsyncParsableCommand {
                 if let existing = try await accounts.household(named: household) {
                     householdId = existing.id
                 } else {
-                    householdId = try await accounts.createHousehold(named: household, now: now()).id
+                    do {
+                        householdId = try await accounts.createHousehold(named: household, now: now()).id
+                    } catch {
+                        // Another `user add` (or replica) made it meanwhile: join it.
+                        guard let made = try await accounts.household(named: household) else { throw error }
+                        householdId = made.id
+                    }
                 }
             }
             let account = try await accounts.addUser(name: name, role: role, passwordHash: hash, householdId: householdId, now: now())
