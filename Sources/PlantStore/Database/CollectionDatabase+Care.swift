@@ -155,11 +155,16 @@ extension CollectionDatabase {
                 filter += " AND p.room = ? COLLATE NOCASE"
                 arguments += [room]
             }
-            // Only rows of the household's plants (of one plant when asked).
-            let plantFilter = plantId == nil
-                ? " WHERE plantId IN (SELECT id FROM plant WHERE householdId = ?)"
-                : " WHERE plantId = ? AND plantId IN (SELECT id FROM plant WHERE householdId = ?)"
-            let plantArguments: StatementArguments = plantId.map { [$0, household] } ?? [household]
+            let plantCount = try Int.fetchOne(db, sql: "SELECT count(*) FROM plant p" + filter, arguments: arguments) ?? 0
+            // The per-task rows of the household's plants (of one plant when asked). When the household holds most plants
+            // (one household, typically), the tables are read whole, in plant order, without a lookup per plant: the
+            // assembler takes only the rows of the plants it is given, by id, and skips the others'.
+            let allPlants = try Int.fetchOne(db, sql: "SELECT count(*) FROM plant") ?? 0
+            let readsWhole = plantId == nil && plantCount * 2 >= allPlants
+            let plantFilter = plantId != nil
+                ? " WHERE plantId = ? AND plantId IN (SELECT id FROM plant WHERE householdId = ?)"
+                : readsWhole ? "" : " WHERE plantId IN (SELECT id FROM plant WHERE householdId = ?)"
+            let plantArguments: StatementArguments = plantId.map { [$0, household] } ?? (readsWhole ? [] : [household])
             var done: [CareStateAssembler.LastDone] = []
             let lastDone = try Row.fetchCursor(db, sql: """
                 SELECT plantId, CASE task WHEN 'water' THEN 0 WHEN 'fertilize' THEN 1 WHEN 'repot' THEN 2
@@ -171,10 +176,7 @@ extension CollectionDatabase {
             let settings = try CareScheduleSettings.fetchAll(
                 db, sql: "SELECT * FROM careSchedule" + plantFilter + " ORDER BY plantId", arguments: plantArguments
             )
-            var assembler = CareStateAssembler(
-                lastDone: done, settings: settings,
-                plantCount: try Int.fetchOne(db, sql: "SELECT count(*) FROM plant p" + filter, arguments: arguments) ?? 0
-            )
+            var assembler = CareStateAssembler(lastDone: done, settings: settings, plantCount: plantCount)
             // Days and times arrive as numbers, computed by SQLite, so no text is parsed here.
             let plants = try Row.fetchCursor(db, sql: """
                 SELECT p.id, p.uuid, coalesce(p.nickname, p.name), p.room,
