@@ -25,7 +25,10 @@ public struct PlantGuideCommand: AsyncParsableCommand {
               plantguide care due --household Smiths  Any collection command, for another household.
 
             Commands that use the collection act for the household "Home" unless --household NAME (or \
-            $PLANTGUIDE_HOUSEHOLD) names another; `plantguide user add NAME --household H` makes one.
+            $PLANTGUIDE_HOUSEHOLD) names another; `plantguide user add NAME --household H` makes one. They keep \
+            their records where `plantguide serve` does: in the database --database URL (anywhere on the line) or \
+            $PLANTGUIDE_DATABASE_URL names (sqlite:PATH or postgres://USER@HOST/DATABASE), else in collection.sqlite \
+            in the data directory.
             """,
         version: PlantGuideVersion.current,
         subcommands: [
@@ -63,37 +66,70 @@ public enum PlantGuideVersion {
 }
 
 extension PlantGuideCommand {
-    /// Runs the command line with the process's arguments and exits (the executable's entry point). A command that keeps
-    /// its records in the data directory's SQLite database refuses to run while `PLANTGUIDE_DATABASE_URL` names another
-    /// database, rather than writing where the web app does not read.
+    /// Runs the command line with the process's arguments and exits (the executable's entry point).
     ///
-    /// `--household NAME` (or `PLANTGUIDE_HOUSEHOLD`) before or after the command's own arguments makes a command that
-    /// uses the collection act for that household instead of household 1.
+    /// A command that uses the collection works on the database `--database URL` (before or after its own arguments)
+    /// or `PLANTGUIDE_DATABASE_URL` names, as `serve` does, else on the data directory's SQLite file; and for the
+    /// household `--household NAME` (or `PLANTGUIDE_HOUSEHOLD`) names, else household 1.
     public static func runAsMain() async {
         do {
-            let (arguments, householdOption) = HouseholdOption.extract(from: Array(CommandLine.arguments.dropFirst()))
+            let (withoutHousehold, householdOption) = HouseholdOption.extract(from: Array(CommandLine.arguments.dropFirst()))
+            let (arguments, databaseOption) = HouseholdOption.extractOption(
+                "--database", from: withoutHousehold, unlessCommandIs: ["serve", "user", "migrate"]
+            )
             var command = try await asyncParseAsRoot(arguments)
             let environment = ProcessInfo.processInfo.environment
             let directory = DataDirectory.resolve(environment: environment)
-            var scope: HouseholdScope?
-            if command is any UsesDataDirectoryDatabase {
-                try DatabaseOptions.requireDataDirectoryDatabase(
-                    type(of: command).configuration.commandName ?? "", directory: directory, environment: environment
-                )
-                if let name = HouseholdOption.chosenName(householdOption, environment: environment) {
-                    scope = try await HouseholdOption.scope(named: name, directory: directory)
+            let name = type(of: command).configuration.commandName ?? ""
+            guard command is any UsesCollectionDatabase else {
+                if householdOption != nil {
+                    throw HouseholdChoiceError(
+                        description: "--household chooses whose collection a command works on; `plantguide \(name)` does "
+                            + "not use the collection."
+                    )
                 }
-            } else if householdOption != nil {
-                throw HouseholdChoiceError(
-                    description: "--household chooses whose collection a command works on; `plantguide "
-                        + "\(type(of: command).configuration.commandName ?? "")` does not use the collection."
-                )
-            }
-            try await HouseholdScope.$current.withValue(scope) {
+                if databaseOption != nil {
+                    throw DatabaseChoiceError(
+                        description: "--database chooses where the collection is kept; `plantguide \(name)` does not use "
+                            + "the collection."
+                    )
+                }
                 if var asyncCommand = command as? any AsyncParsableCommand {
                     try await asyncCommand.run()
                 } else {
                     try command.run()
+                }
+                return
+            }
+            if householdOption != nil, let wide = command as? any ServesEveryHousehold {
+                throw HouseholdChoiceError(
+                    description: "--household chooses whose collection a command works on; `plantguide \(name)` works on "
+                        + "\(type(of: wide).installationWidePart), which every household shares."
+                )
+            }
+            let location: StoreLocation?
+            do {
+                location = try DatabaseOptions.location(databaseOption, environment: environment)
+            } catch let error as ValidationError {
+                throw DatabaseChoiceError(description: error.message)
+            }
+            if databaseOption != nil, case .postgres(let postgres)? = location, postgres.password != nil {
+                Console().warn(
+                    "warning: --database carries a password, which other users of this machine can read in the process "
+                        + "list; put the URL in \(DatabaseOptions.environmentVariable) instead."
+                )
+            }
+            try await CommandDatabase.run(location, directory: directory) {
+                var scope: HouseholdScope?
+                if let chosen = HouseholdOption.chosenName(householdOption, environment: environment) {
+                    scope = try await HouseholdOption.scope(named: chosen, directory: directory)
+                }
+                try await HouseholdScope.$current.withValue(scope) {
+                    if var asyncCommand = command as? any AsyncParsableCommand {
+                        try await asyncCommand.run()
+                    } else {
+                        try command.run()
+                    }
                 }
             }
         } catch {

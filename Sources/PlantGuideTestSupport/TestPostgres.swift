@@ -34,6 +34,8 @@ public enum TestPostgres {
         var options = PostgresStore.Options()
         options.migrate = false
         options.maximumConnections = 2
+        // A loaded test machine (parallel suites, builds) can take seconds to accept a local connection.
+        options.connectTimeout = .seconds(20)
         return options
     }
 

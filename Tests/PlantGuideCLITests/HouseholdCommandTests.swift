@@ -39,14 +39,23 @@ import Testing
         let search = try runner.run(["search", "monstera", "--household", "Joneses"])
         #expect(search.status != 0)
         #expect(search.stderr.contains("does not use the collection"), "\(search.stderr)")
+        let quota = try runner.run(["quota", "--household", "Joneses"])
+        #expect(quota.status != 0 && !quota.killedBySignal)
+        #expect(quota.stderr.contains("the Pl@ntNet quota, which every household shares"), "\(quota.stderr)")
+
+        // `user add` takes the household from PLANTGUIDE_HOUSEHOLD too.
+        runner.environment["PLANTGUIDE_HOUSEHOLD"] = "Joneses"
+        let eve = try runner.run(["user", "add", "eve"], input: password)
+        #expect(eve.stdout.contains("Added eve as member of the household Joneses"), "\(eve.stdout) \(eve.stderr)")
+        runner.environment["PLANTGUIDE_HOUSEHOLD"] = nil
 
         // `user list` shows the households.
         let users = try runner.run(["user", "list", "--json"])
         let accounts = try #require(try users.json() as? [[String: Any]])
-        #expect(accounts.map { $0["householdName"] as? String } == ["Home", "Joneses"])
+        #expect(accounts.map { $0["householdName"] as? String } == ["Home", "Joneses", "Joneses"])
         let text = try runner.run(["user", "list"])
         #expect(text.stdout.contains("Home") && text.stdout.contains("Joneses"), "\(text.stdout)")
         let onlyJoneses = try runner.run(["user", "list", "--household", "JONESES", "--json"])
-        #expect((try onlyJoneses.json() as? [[String: Any]])?.compactMap { $0["name"] as? String } == ["dave"])
+        #expect((try onlyJoneses.json() as? [[String: Any]])?.compactMap { $0["name"] as? String } == ["dave", "eve"])
     }
 }

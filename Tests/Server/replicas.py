@@ -10,7 +10,9 @@ every request through nginx, so any of them may land on either replica:
    photo to the plant, and marks a care task done;
 3. reads all of it back from EACH replica directly: the plant, both photos (byte for byte), the care log;
 4. logs in as bob, of another household, and finds none of it through nginx or on either replica;
-5. sends a bounded load of writes (new plants) from 4 threads and kills one replica with SIGKILL midway: nginx must go
+5. runs `plantguide collection list` and `care done` on the same database: the command line sees the plant, and both
+   replicas show the care it logged;
+6. sends a bounded load of writes (new plants) from 4 threads and kills one replica with SIGKILL midway: nginx must go
    on serving through the other, and every write that was answered 201 must be there afterwards.
 
 With --postgres ADMIN_URL (a PostgreSQL server the script may create a database on, e.g. the test cluster's
@@ -239,6 +241,23 @@ def other_household(base, replicas, plant_id):
     print("replicas: another household sees nothing of the owner's")
 
 
+def command_line(binary, env, client, replicas, plant_id):
+    """The command line on the replicas' database: it lists the plant the web app saved, and care it logs is on the
+    replicas' plant page at once."""
+    listed = subprocess.run([binary, "collection", "list", "--json"], env=env, capture_output=True, text=True, timeout=60)
+    check(listed.returncode == 0, f"plantguide collection list on the replicas' database ({listed.stderr.strip()[:200]})")
+    names = [plant.get("nickname") for plant in json.loads(listed.stdout)]
+    check("Replicated" in names, f"the command line lists the plant saved through nginx ({names})")
+    done = subprocess.run([binary, "care", "done", str(plant_id), "mist", "--note", "from the command line"], env=env,
+                          capture_output=True, text=True, timeout=60)
+    check(done.returncode == 0, f"plantguide care done on the replicas' database ({done.stderr.strip()[:200]})")
+    for number, base in enumerate(replicas, 1):
+        status, detail = client.json("GET", f"/api/collection/{plant_id}", base=base)
+        log = [entry.get("text") or "" for entry in (detail.get("careLog") or [])]
+        check(status == 200 and any("from the command line" in text for text in log),
+              f"replica {number} shows the care the command line logged ({log})")
+
+
 def load_with_kill(client, replicas, victim, survivor_base, writes=120, threads=4):
     """Writes through nginx from several threads; kills a replica after a third of them."""
     results = []
@@ -340,6 +359,7 @@ def main():
             raise Failure("no second JPEG fixture found under Tests/PlantClassifierTests/Fixtures")
         plant_id = journey(client, [base for _, base in replicas], photo, second_photo)
         other_household(f"http://127.0.0.1:{port}", [base for _, base in replicas], plant_id)
+        command_line(binary, env, client, [base for _, base in replicas], plant_id)
         load_with_kill(client, [base for _, base in replicas], replicas[0][0], replicas[1][1])
         if database:
             check(not (home / "collection.sqlite").exists(), "nothing was kept in an SQLite file beside PostgreSQL")

@@ -59,64 +59,50 @@ struct DatabaseOptions: ParsableArguments {
             return try await PostgresStore.withStore(location) { store in try await body(store, nil) }
         }
     }
-
-    /// Refuses to run a command that keeps its records in the data directory's SQLite database while
-    /// `PLANTGUIDE_DATABASE_URL` names another database, instead of quietly writing where the web app does not read.
-    static func requireDataDirectoryDatabase(_ command: String, directory: DataDirectory, environment: [String: String]) throws {
-        guard let location = try location(nil, environment: environment) else { return }
-        if case .sqlite(let path) = location,
-            URL(fileURLWithPath: path).standardizedFileURL.path == directory.appending(CollectionDatabase.fileName).standardizedFileURL.path {
-            return
-        }
-        throw DatabaseChoiceError(
-            description: "plantguide \(command) keeps its records in the data directory's SQLite database for now, but "
-                + "\(environmentVariable) names \(location). Only `plantguide serve` and `plantguide user` work on another "
-                + "database so far; unset \(environmentVariable) for this command."
-        )
-    }
 }
 
-/// A command run against a database it does not work on yet.
+/// The commands that use the collection, the Pl@ntNet quota and cache, or the identification log, but `serve` and
+/// `user`, which take `--database` as an option of their own: they work on the database ``CommandDatabase`` chooses for
+/// the run, and for the household `--household` chooses.
+protocol UsesCollectionDatabase {}
+
+extension BackupCommand: UsesCollectionDatabase {}
+extension CacheClearCommand: UsesCollectionDatabase {}
+extension CacheStatsCommand: UsesCollectionDatabase {}
+extension CareDoneCommand: UsesCollectionDatabase {}
+extension CareDueCommand: UsesCollectionDatabase {}
+extension CareICSCommand: UsesCollectionDatabase {}
+extension CareScheduleCommand: UsesCollectionDatabase {}
+extension CareSnoozeCommand: UsesCollectionDatabase {}
+extension CollectionAddCommand: UsesCollectionDatabase {}
+extension CollectionConfirmCommand: UsesCollectionDatabase {}
+extension CollectionFindCommand: UsesCollectionDatabase {}
+extension CollectionListCommand: UsesCollectionDatabase {}
+extension CollectionPhotoAddCommand: UsesCollectionDatabase {}
+extension CollectionPhotoListCommand: UsesCollectionDatabase {}
+extension CollectionPhotoRemoveCommand: UsesCollectionDatabase {}
+extension CollectionPhotoSetCoverCommand: UsesCollectionDatabase {}
+extension CollectionReindexCommand: UsesCollectionDatabase {}
+extension CollectionRemoveCommand: UsesCollectionDatabase {}
+extension CollectionShowCommand: UsesCollectionDatabase {}
+extension CollectionUnconfirmCommand: UsesCollectionDatabase {}
+extension ExportCommand: UsesCollectionDatabase {}
+extension IdentifyCommand: UsesCollectionDatabase {}
+extension ImportCommand: UsesCollectionDatabase {}
+extension QuotaCommand: UsesCollectionDatabase {}
+extension RecheckAcceptCommand: UsesCollectionDatabase {}
+extension RecheckDismissCommand: UsesCollectionDatabase {}
+extension RecheckListCommand: UsesCollectionDatabase {}
+extension RecheckRescoreCommand: UsesCollectionDatabase {}
+extension RecheckRunCommand: UsesCollectionDatabase {}
+extension RemoveAPIKeyCommand: UsesCollectionDatabase {}
+extension SetAPIKeyCommand: UsesCollectionDatabase {}
+extension SpeciesCommand: UsesCollectionDatabase {}
+extension SpeciesShowCommand: UsesCollectionDatabase {}
+extension StatsCommand: UsesCollectionDatabase {}
+extension WriteStressCommand: UsesCollectionDatabase {}
+
+/// `--database` given to a command that does not use the collection, or naming no database PlantGuide can use.
 struct DatabaseChoiceError: Error, CustomStringConvertible {
     let description: String
 }
-
-/// The commands that keep their records in the data directory's SQLite database: all that use the collection, the
-/// Pl@ntNet quota and cache, or the identification log, but `serve` and `user`, which take `--database`.
-protocol UsesDataDirectoryDatabase {}
-
-extension BackupCommand: UsesDataDirectoryDatabase {}
-extension CacheClearCommand: UsesDataDirectoryDatabase {}
-extension CacheStatsCommand: UsesDataDirectoryDatabase {}
-extension CareDoneCommand: UsesDataDirectoryDatabase {}
-extension CareDueCommand: UsesDataDirectoryDatabase {}
-extension CareICSCommand: UsesDataDirectoryDatabase {}
-extension CareScheduleCommand: UsesDataDirectoryDatabase {}
-extension CareSnoozeCommand: UsesDataDirectoryDatabase {}
-extension CollectionAddCommand: UsesDataDirectoryDatabase {}
-extension CollectionConfirmCommand: UsesDataDirectoryDatabase {}
-extension CollectionFindCommand: UsesDataDirectoryDatabase {}
-extension CollectionListCommand: UsesDataDirectoryDatabase {}
-extension CollectionPhotoAddCommand: UsesDataDirectoryDatabase {}
-extension CollectionPhotoListCommand: UsesDataDirectoryDatabase {}
-extension CollectionPhotoRemoveCommand: UsesDataDirectoryDatabase {}
-extension CollectionPhotoSetCoverCommand: UsesDataDirectoryDatabase {}
-extension CollectionReindexCommand: UsesDataDirectoryDatabase {}
-extension CollectionRemoveCommand: UsesDataDirectoryDatabase {}
-extension CollectionShowCommand: UsesDataDirectoryDatabase {}
-extension CollectionUnconfirmCommand: UsesDataDirectoryDatabase {}
-extension ExportCommand: UsesDataDirectoryDatabase {}
-extension IdentifyCommand: UsesDataDirectoryDatabase {}
-extension ImportCommand: UsesDataDirectoryDatabase {}
-extension QuotaCommand: UsesDataDirectoryDatabase {}
-extension RecheckAcceptCommand: UsesDataDirectoryDatabase {}
-extension RecheckDismissCommand: UsesDataDirectoryDatabase {}
-extension RecheckListCommand: UsesDataDirectoryDatabase {}
-extension RecheckRescoreCommand: UsesDataDirectoryDatabase {}
-extension RecheckRunCommand: UsesDataDirectoryDatabase {}
-extension RemoveAPIKeyCommand: UsesDataDirectoryDatabase {}
-extension SetAPIKeyCommand: UsesDataDirectoryDatabase {}
-extension SpeciesCommand: UsesDataDirectoryDatabase {}
-extension SpeciesShowCommand: UsesDataDirectoryDatabase {}
-extension StatsCommand: UsesDataDirectoryDatabase {}
-extension WriteStressCommand: UsesDataDirectoryDatabase {}

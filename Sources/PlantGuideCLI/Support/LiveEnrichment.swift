@@ -27,7 +27,7 @@ enum LiveEnrichment {
             console.warn(console.style("warning: the species directory is unavailable, so on-device answers lack common names: \(error)", .yellow))
         }
         do {
-            enricher.learnedNames = try CollectionDatabase.open(in: directory).learnedNames
+            enricher.learnedNames = try CommandDatabase.open(in: directory).learnedNames
         } catch {
             console.warn(console.style("warning: names learned from Pl@ntNet are not used or kept: \(error)", .yellow))
         }

@@ -54,7 +54,7 @@ struct CareScheduleCommand: AsyncParsableCommand {
         let plantId = try parsePlantId(id)
         if let task {
             let (every, winter, pause, resume, reset) = (every, winter, pause, resume, reset)
-            try environment.database.updateScheduleSettings(plantId: plantId, task: task) { settings in
+            try await environment.store.updateScheduleSettings(plantId: plantId, task: task) { settings in
                 if reset {
                     settings.growingDays = nil
                     settings.restDays = nil

@@ -31,14 +31,14 @@ struct CollectionConfirmCommand: AsyncParsableCommand {
         let console = Console()
         let environment = try CollectionEnvironment.load()
         let plantId = try parsePlantId(id)
-        guard let plant = try environment.database.plant(id: plantId) else { throw StoreError.plantNotFound(plantId) }
+        guard let plant = try await environment.store.plant(id: plantId) else { throw StoreError.plantNotFound(plantId) }
         let given = species.joined(separator: " ").trimmingCharacters(in: .whitespaces)
         guard let name = given.isEmpty ? plant.species : given else {
             throw ValidationError("Plant #\(plantId) has no catalog species: give one, e.g. `plantguide collection confirm \(plantId) \"Monstera deliciosa\"`.")
         }
         let confirmation = SpeciesConfirmation(species: environment.collection.lookup(name)?.scientificName ?? name, source: .name)
-        try environment.database.confirmSpecies(confirmation, ofPlant: plantId, now: environment.now())
-        let stored = try environment.database.confirmation(ofPlant: plantId)
+        try await environment.store.confirmSpecies(confirmation, ofPlant: plantId, now: environment.now())
+        let stored = try await environment.store.confirmation(ofPlant: plantId)
         if output.json {
             try console.printJSON(ConfirmationJSON(plantId: plantId, key: "confirmation", confirmation: stored))
         } else {
@@ -72,8 +72,8 @@ struct CollectionUnconfirmCommand: AsyncParsableCommand {
         let console = Console()
         let environment = try CollectionEnvironment.load()
         let plantId = try parsePlantId(id)
-        guard let plant = try environment.database.plant(id: plantId) else { throw StoreError.plantNotFound(plantId) }
-        let withdrawn = try environment.database.unconfirmSpecies(ofPlant: plantId)
+        guard let plant = try await environment.store.plant(id: plantId) else { throw StoreError.plantNotFound(plantId) }
+        let withdrawn = try await environment.store.unconfirmSpecies(ofPlant: plantId)
         if output.json {
             try console.printJSON(ConfirmationJSON(plantId: plantId, key: "withdrawn", confirmation: withdrawn))
         } else if let withdrawn {

@@ -13,8 +13,8 @@ import PlantStore
 /// instant) pins the clock for demos and tests.
 struct CollectionEnvironment {
     let directory: DataDirectory
-    /// The collection's SQLite database (the command line's store until `--database` arrives).
-    let database: CollectionDatabase
+    /// The collection's database: the one `--database` / `PLANTGUIDE_DATABASE_URL` chose, else the data directory's.
+    let store: any CommandLineStore
     let collection: PlantCollection
     let planner: CarePlanner
     let catalog: PlantCatalog
@@ -29,15 +29,15 @@ struct CollectionEnvironment {
         let now = try clock(environment)
         let hemisphere = try Self.hemisphere(environment)
         let catalog = PlantCatalog()
-        let database = try CollectionDatabase.open(in: directory)
+        let store = try CommandDatabase.open(in: directory)
         var collection = PlantCollection(
-            store: database, photos: PhotoLibrary(directory: directory, encoder: LivePhotoEncoder.make()),
+            store: store, photos: PhotoLibrary(directory: directory, encoder: LivePhotoEncoder.make()),
             careGuide: try CareGuide.bundled(), lookup: Self.lookup(in: catalog), now: now
         )
         collection.embedder = embedder
-        let planner = CarePlanner(store: database, hemisphere: hemisphere, timeZone: .current, now: now)
+        let planner = CarePlanner(store: store, hemisphere: hemisphere, timeZone: .current, now: now)
         return CollectionEnvironment(
-            directory: directory, database: database, collection: collection, planner: planner, catalog: catalog, now: now
+            directory: directory, store: store, collection: collection, planner: planner, catalog: catalog, now: now
         )
     }
 
@@ -58,10 +58,10 @@ struct CollectionEnvironment {
         }
     }
 
-    /// Matches photos against this collection's stored embeddings.
-    func recognizer(settings: RecognitionSettings) -> CollectionRecognizer {
-        let database = database
-        return .live(settings: settings) { model in try database.exemplars(model: model) }
+    /// Matches photos embedded by `model` against this collection's stored embeddings (read once, here).
+    func recognizer(settings: RecognitionSettings, model: EmbeddingModel) async throws -> CollectionRecognizer {
+        let exemplars = try await store.exemplars(model: model)
+        return .live(settings: settings) { requested in requested == model ? exemplars : [] }
     }
 
     /// Finds a catalog entry by scientific name, or by a common name that matches exactly.

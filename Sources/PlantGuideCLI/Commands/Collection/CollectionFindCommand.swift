@@ -59,11 +59,12 @@ struct CollectionFindCommand: AsyncParsableCommand {
         let classifier = try Self.loadClassifier(model)
         let environment = try CollectionEnvironment.load()
         let embedding = try classifier.embedding(photo: data)
-        let recognition = try environment.recognizer(settings: settings).recognize([embedding], classifier.embeddingModel)
+        let model = classifier.embeddingModel
+        let recognition = try await environment.recognizer(settings: settings, model: model).recognize([embedding], model)
         var everything = settings
         everything.plantThreshold = -1
-        let nearest = try environment.recognizer(settings: everything).recognize([embedding], classifier.embeddingModel).matches
-        let coverage = try environment.database.embeddingCoverage(model: classifier.embeddingModel)
+        let nearest = try await environment.recognizer(settings: everything, model: model).recognize([embedding], model).matches
+        let coverage = try await environment.store.embeddingCoverage(model: classifier.embeddingModel)
         let report = Report(
             model: classifier.embeddingModel, collectionMatches: recognition.matches,
             candidates: recognition.candidates.map { Candidate(scientificName: $0.scientificName, similarity: $0.confidence, source: .collection) },

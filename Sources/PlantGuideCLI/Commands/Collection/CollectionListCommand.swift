@@ -19,7 +19,7 @@ struct CollectionListCommand: AsyncParsableCommand {
 
     func run() async throws {
         let console = Console()
-        let plants = try CollectionEnvironment.load().database.plants(room: room)
+        let plants = try await CollectionEnvironment.load().store.plants(room: room)
         if output.json {
             try console.printJSON(plants.map(PlantJSON.init))
             return

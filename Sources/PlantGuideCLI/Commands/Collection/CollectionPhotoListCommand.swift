@@ -24,7 +24,7 @@ struct CollectionPhotoListCommand: AsyncParsableCommand {
     func run() async throws {
         let console = Console()
         let environment = try CollectionEnvironment.load()
-        let photos = try environment.database.photos(ofPlant: try parsePlantId(id))
+        let photos = try await environment.store.photos(ofPlant: try parsePlantId(id))
         if output.json {
             try console.printJSON(photos.map { PlantPhotoJSON($0, library: environment.collection.photos) })
             return
@@ -66,12 +66,12 @@ struct PlantPhotoJSON: Encodable {
 }
 
 /// Finds one of a plant's photos by its SHA-256 or a prefix of at least 6 characters that only it has.
-func resolvePlantPhoto(_ reference: String, plantId: Int64, database: CollectionDatabase) throws -> PlantPhoto {
+func resolvePlantPhoto(_ reference: String, plantId: Int64, store: any CollectionStore) async throws -> PlantPhoto {
     let prefix = reference.lowercased()
     guard prefix.count >= 6, prefix.allSatisfy(\.isHexDigit) else {
         throw ValidationError("'\(reference)' is not a photo: give at least 6 characters of its SHA-256, as `collection photo list \(plantId)` shows.")
     }
-    let matches = try database.photos(ofPlant: plantId).filter { $0.photo.sha256.hasPrefix(prefix) }
+    let matches = try await store.photos(ofPlant: plantId).filter { $0.photo.sha256.hasPrefix(prefix) }
     switch matches.count {
     case 1: return matches[0]
     case 0: throw StoreError.invalid("Plant #\(plantId) has no photo starting \(prefix) (see `plantguide collection photo list \(plantId)`).")

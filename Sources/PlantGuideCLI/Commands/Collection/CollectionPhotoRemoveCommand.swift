@@ -25,7 +25,7 @@ struct CollectionPhotoRemoveCommand: AsyncParsableCommand {
         let console = Console()
         let environment = try CollectionEnvironment.load()
         let plantId = try parsePlantId(id)
-        let entry = try resolvePlantPhoto(photo, plantId: plantId, database: environment.database)
+        let entry = try await resolvePlantPhoto(photo, plantId: plantId, store: environment.store)
         try await environment.collection.removePhoto(entry.photo.sha256, fromPlant: plantId)
         if output.json {
             try console.printJSON(["removed": entry.photo.sha256])

@@ -27,8 +27,8 @@ struct CollectionPhotoSetCoverCommand: AsyncParsableCommand {
         let console = Console()
         let environment = try CollectionEnvironment.load()
         let plantId = try parsePlantId(id)
-        let entry = try resolvePlantPhoto(photo, plantId: plantId, database: environment.database)
-        try environment.database.setCoverPhoto(entry.photo.sha256, ofPlant: plantId, now: environment.now())
+        let entry = try await resolvePlantPhoto(photo, plantId: plantId, store: environment.store)
+        try await environment.store.setCoverPhoto(entry.photo.sha256, ofPlant: plantId, now: environment.now())
         if output.json {
             try console.printJSON(["cover": entry.photo.sha256])
         } else {

@@ -46,7 +46,7 @@ struct CollectionReindexCommand: AsyncParsableCommand {
     static func indexPending(
         _ environment: CollectionEnvironment, with embedder: PhotoEmbedder
     ) async throws -> (indexed: Int, failures: [Failure]) {
-        let pending = try environment.database.photosNeedingEmbedding(model: embedder.model)
+        let pending = try await environment.store.photosNeedingEmbedding(model: embedder.model)
         let bar = ProgressBar(label: "Indexing")
         var failures: [Failure] = []
         for (index, photo) in pending.enumerated() {
@@ -67,7 +67,7 @@ struct CollectionReindexCommand: AsyncParsableCommand {
         let classifier = try CollectionFindCommand.loadClassifier(model)
         let embedder = PhotoEmbedder.live(classifier: classifier)
         let environment = try CollectionEnvironment.load()
-        let before = try environment.database.embeddingCoverage(model: embedder.model)
+        let before = try await environment.store.embeddingCoverage(model: embedder.model)
         let (indexed, failures) = try await Self.indexPending(environment, with: embedder)
         let report = Report(
             model: embedder.model, photos: before.photos, indexed: indexed, alreadyCurrent: before.current, failed: failures

@@ -22,7 +22,7 @@ struct CollectionRemoveCommand: AsyncParsableCommand {
         let console = Console()
         let environment = try CollectionEnvironment.load()
         let plantId = try parsePlantId(id)
-        guard let plant = try environment.database.plant(id: plantId) else { throw StoreError.plantNotFound(plantId) }
+        guard let plant = try await environment.store.plant(id: plantId) else { throw StoreError.plantNotFound(plantId) }
         try await environment.collection.removePlant(id: plantId)
         if output.json {
             try console.printJSON(["removed": PlantJSON(plant: plant)])

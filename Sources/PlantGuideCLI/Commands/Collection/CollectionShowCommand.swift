@@ -25,10 +25,10 @@ struct CollectionShowCommand: AsyncParsableCommand {
         let console = Console()
         let environment = try CollectionEnvironment.load()
         let plantId = try parsePlantId(id)
-        let details = try environment.database.details(ofPlant: plantId)
+        let details = try await environment.store.details(ofPlant: plantId)
         let schedule = try await environment.planner.schedule(forPlant: plantId)
-        let rechecks = try environment.database.rechecks(ofIdentifications: details.identifications.map(\.id))
-        let suggestions = try environment.database.suggestions(plantId: plantId)
+        let rechecks = try await environment.store.rechecks(ofIdentifications: details.identifications.map(\.id))
+        let suggestions = try await environment.store.suggestions(plantId: plantId, includeResolved: false)
         if output.json {
             try console.printJSON(ShowJSON(
                 plant: PlantJSON(plant: details.plant), careProfile: details.profile, schedule: schedule,

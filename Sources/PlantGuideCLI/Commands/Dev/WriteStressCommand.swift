@@ -38,7 +38,7 @@ struct WriteStressCommand: AsyncParsableCommand {
                 profile: profile,
                 events: (0..<Self.eventsPerPlant).map { (CareTask.allCases[$0 % CareTask.allCases.count], today.adding(days: -$0), "event \($0)") }
             )
-            let plant = try environment.database.addPlants([seed], now: Date())
+            let plant = try await environment.store.addPlants([seed], now: Date())
             guard let uuid = plant.first?.uuid else { continue }
             // Unbuffered write: the line reaches the pipe only after the commit has returned.
             FileHandle.standardOutput.write(Data("committed \(uuid)\n".utf8))

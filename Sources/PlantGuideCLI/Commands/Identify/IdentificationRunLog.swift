@@ -6,27 +6,28 @@ import PlantStore
 /// Logs every identification the command line makes, saved or not, in the collection database's identification
 /// log for `plantguide stats`. A log that cannot be opened or written only warns: the answer matters more.
 struct IdentificationRunLog {
-    private let database: Result<CollectionDatabase, any Error>
+    private let store: Result<any CommandLineStore, any Error>
     private let now: @Sendable () -> Date
     private let console: Console
 
-    /// Opens the log in the data directory; the clock is pinned by `PLANTGUIDE_NOW` as for the collection.
+    /// Opens the log in the chosen database (``CommandDatabase``); the clock is pinned by `PLANTGUIDE_NOW` as for the
+    /// collection.
     init(console: Console, directory: DataDirectory = .resolve(), environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.console = console
         let pinned: (@Sendable () -> Date)? = try? CollectionEnvironment.clock(environment)
         now = pinned ?? { Date() }
         do {
-            database = .success(try CollectionDatabase.open(in: directory))
+            store = .success(try CommandDatabase.open(in: directory))
         } catch {
-            database = .failure(error)
+            store = .failure(error)
         }
     }
 
     /// Logs `result`; on failure, says so on standard error and carries on.
-    func record(_ result: HybridResult) {
+    func record(_ result: HybridResult) async {
         do {
             let time = now()
-            try database.get().recordIdentificationRun(result.run(at: time), now: time)
+            try await store.get().recordIdentificationRun(result.run(at: time), now: time, retention: .standard)
         } catch {
             console.warn(console.style("warning: this identification is not counted in `plantguide stats`: \(error)", .yellow))
         }

@@ -102,8 +102,10 @@ struct IdentifyCommand: AsyncParsableCommand {
         let store = ModelStore(dataDirectory: .resolve())
         let setup = PlantNetSetup()
         let classifier = try loadClassifier(store: store)
+        var onDevice: OnDeviceIdentifier?
+        if let classifier { onDevice = try await onDeviceIdentifier(classifier, dataDirectory: store.dataDirectory) }
         let identifier = HybridIdentify.makeIdentifier(
-            options: hybrid, onDevice: try classifier.map { try onDeviceIdentifier($0, dataDirectory: store.dataDirectory) },
+            options: hybrid, onDevice: onDevice,
             onDeviceMissingReason: IdentifyCommandError.noModelAdvice(
                 dataDirectory: store.dataDirectory.url.path,
                 apiKeyConfigured: setup.keyStore.key(environment: setup.environment) != nil
@@ -117,7 +119,7 @@ struct IdentifyCommand: AsyncParsableCommand {
         }
         do {
             let result = try await HybridIdentify.run(photoPaths: files, options: hybrid, identifier: identifier)
-            runLog.record(result)
+            await runLog.record(result)
             let quota = await setup.quota(console: console).status()
             // An answer the device gave in Pl@ntNet's place waits for a re-check, saved or not (when Pl@ntNet is set up).
             let recheck = identifier.online == nil ? nil : result.recheckReason
@@ -196,16 +198,16 @@ struct IdentifyCommand: AsyncParsableCommand {
 
     /// The on-device identifier, matching against the collection when there is one (an identification never creates
     /// the collection).
-    private func onDeviceIdentifier(_ classifier: Classifier, dataDirectory: DataDirectory) throws -> OnDeviceIdentifier {
+    private func onDeviceIdentifier(_ classifier: Classifier, dataDirectory: DataDirectory) async throws -> OnDeviceIdentifier {
         let settings = try CollectionEnvironment.recognitionSettings()
         var recognizer: CollectionRecognizer?
-        if FileManager.default.fileExists(atPath: dataDirectory.appending(CollectionDatabase.fileName).path) {
-            // A collection that cannot be read costs the recognition of your own plants, not the identification.
-            do {
-                recognizer = try CollectionEnvironment.load().recognizer(settings: settings)
-            } catch {
-                Console().warn("warning: your own plants are not recognised in this answer: \(error)")
+        // A collection that cannot be read costs the recognition of your own plants, not the identification.
+        do {
+            if try CommandDatabase.existing(in: dataDirectory) != nil {
+                recognizer = try await CollectionEnvironment.load().recognizer(settings: settings, model: classifier.embeddingModel)
             }
+        } catch {
+            Console().warn("warning: your own plants are not recognised in this answer: \(error)")
         }
         return OnDeviceIdentifier.live(classifier: classifier, threshold: hybrid.threshold, collection: recognizer)
             .limited(to: hybrid.onDeviceLimit)
@@ -227,7 +229,7 @@ struct IdentifyCommand: AsyncParsableCommand {
             bar.update(done: Double(index), total: Double(files.count), detail: "\(index)/\(files.count) \(name)", force: true)
             do {
                 let result = try await HybridIdentify.run(photoPaths: [file], options: hybrid, identifier: identifier)
-                runLog.record(result)
+                await runLog.record(result)
                 items.append(BatchItem(file: file, identification: HybridIdentify.Output(result, quota: await quota.status())))
             } catch {
                 items.append(BatchItem(file: file, error: "\(error)"))

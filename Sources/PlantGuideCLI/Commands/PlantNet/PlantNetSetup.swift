@@ -5,8 +5,9 @@ import PlantNetAPI
 import PlantStore
 
 /// Builds the Pl@ntNet parts from the data directory and the environment: the one place the command line
-/// chooses the live client, quota, cache and offline back-off. The quota and cache are the collection database's,
-/// shared with the web app; the files of the data directory only when the database cannot be opened.
+/// chooses the live client, quota, cache and offline back-off. The quota and cache are the collection database's
+/// (``CommandDatabase``), shared with the web app; the files of the data directory only when the database cannot be
+/// opened.
 final class PlantNetSetup {
     let directory: DataDirectory
     let environment: [String: String]
@@ -23,9 +24,9 @@ final class PlantNetSetup {
     func state(console: Console) -> PlantNetState {
         if let opened { return opened }
         let warn: @Sendable (String) -> Void = { console.warn($0) }
-        var store: CollectionDatabase?
+        var store: (any CommandLineStore)?
         do {
-            store = try CollectionDatabase.open(in: directory)
+            store = try CommandDatabase.open(in: directory)
         } catch {
             warn("warning: the collection database cannot be opened (\(error)); the Pl@ntNet quota and cache use the files in "
                 + directory.url.path)

@@ -25,11 +25,11 @@ struct RecheckListCommand: AsyncParsableCommand {
     func run() async throws {
         let console = Console()
         let environment = try CollectionEnvironment.load()
-        let database = environment.database
-        let queue = all ? try database.rechecks() : try database.queuedRechecks(now: environment.now())
-        let suggestions = try database.suggestions(includeResolved: all)
+        let store = environment.store
+        let queue = all ? try await store.rechecks(limit: nil) : try await store.queuedRechecks(now: environment.now(), limit: nil)
+        let suggestions = try await store.suggestions(plantId: nil, includeResolved: all)
         if output.json {
-            try console.printJSON(ListJSON(summary: try database.recheckSummary(), queue: queue, suggestions: suggestions))
+            try console.printJSON(ListJSON(summary: try await store.recheckSummary(), queue: queue, suggestions: suggestions))
             return
         }
         console.print(console.style("Queue", .cyan))
@@ -45,7 +45,7 @@ struct RecheckListCommand: AsyncParsableCommand {
         console.print(console.style("Suggestions", .cyan))
         if suggestions.isEmpty { console.print("  None.") }
         for suggestion in suggestions {
-            let plant = try? database.plant(id: suggestion.plantId)
+            let plant = try? await store.plant(id: suggestion.plantId)
             let name = plant.map { $0.displayName } ?? "plant \(suggestion.plantId)"
             var line = "  \(suggestion.id). \(name) (plant \(suggestion.plantId)): \(suggestion.headline)"
             if let current = suggestion.currentSpecies { line += "; it is filed as \(current)" }
@@ -106,9 +106,9 @@ struct RecheckDismissCommand: AsyncParsableCommand {
 }
 
 private enum SuggestionOutput {
-    static func show(_ suggestion: SpeciesSuggestion, environment: CollectionEnvironment, json: Bool) throws {
+    static func show(_ suggestion: SpeciesSuggestion, environment: CollectionEnvironment, json: Bool) async throws {
         let console = Console()
-        let plant = try environment.database.plant(id: suggestion.plantId)
+        let plant = try await environment.store.plant(id: suggestion.plantId)
         if json {
             try console.printJSON(Settled(suggestion: suggestion, plant: plant.map(PlantJSON.init)))
             return

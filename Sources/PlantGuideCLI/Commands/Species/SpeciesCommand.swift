@@ -52,10 +52,9 @@ struct SpeciesShowCommand: AsyncParsableCommand {
         let directory = SpeciesDirectory()
         // Names learned from Pl@ntNet, when there is a collection; looking a species up never creates one.
         let home = DataDirectory.resolve()
-        let learned = FileManager.default.fileExists(atPath: home.appending(CollectionDatabase.fileName).path)
-            ? try? CollectionDatabase.open(in: home) : nil
+        let learned = (try? CommandDatabase.existing(in: home)) ?? nil
         let guide = try? CareGuide.bundled()
-        guard let report = try SpeciesReport.find(query, catalog: catalog, directory: directory, learned: learned, guide: guide)
+        guard let report = try await SpeciesReport.find(query, catalog: catalog, directory: directory, learned: learned, guide: guide)
         else {
             console.warn("No species matches \"\(query)\". Try `plantguide search \(shellQuoted(query))` for the houseplant catalog.")
             throw ExitCode(1)
@@ -105,8 +104,8 @@ struct SpeciesReport: Encodable {
 
     /// Finds the species: an exact name among the model's classes or the catalog first, then typos in either.
     static func find(
-        _ query: String, catalog: PlantCatalog, directory: SpeciesDirectory, learned: CollectionDatabase?, guide: CareGuide?
-    ) throws -> SpeciesReport? {
+        _ query: String, catalog: PlantCatalog, directory: SpeciesDirectory, learned: (any CommandLineStore)?, guide: CareGuide?
+    ) async throws -> SpeciesReport? {
         let exactCatalog = try catalog.plant(named: query)
             ?? catalog.search(query, limit: 1).first.flatMap { $0.match.kind == .exact ? $0.plant : nil }
         var entries: [SpeciesEntry] = try directory.entries(named: query)
@@ -118,14 +117,8 @@ struct SpeciesReport: Encodable {
             catalogPlant = try catalog.plant(named: entry.binomial) ?? catalog.plant(named: entry.acceptedBinomial)
         }
         if catalogPlant == nil, entries.isEmpty { catalogPlant = try catalog.search(query, limit: 1).first?.plant }
-        let learnedRecords: [LearnedSpecies]
-        if let entry = entries.first {
-            learnedRecords = (try? learned?.learnedSpecies(named: entry.binomial)) ?? []
-        } else if let catalogPlant {
-            learnedRecords = (try? learned?.learnedSpecies(named: catalogPlant.scientificName)) ?? []
-        } else {
-            learnedRecords = (try? learned?.learnedSpecies(named: query)) ?? []
-        }
+        let learnedName = entries.first?.binomial ?? catalogPlant?.scientificName ?? query
+        let learnedRecords = ((try? await learned?.learnedSpecies(named: [learnedName])) ?? nil)?[learnedName] ?? []
         guard !entries.isEmpty || catalogPlant != nil || !learnedRecords.isEmpty else { return nil }
 
         let binomial = entries.first?.binomial ?? catalogPlant.map { ScientificName(parsing: $0.scientificName).binomial }

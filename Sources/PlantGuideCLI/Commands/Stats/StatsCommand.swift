@@ -44,7 +44,7 @@ struct StatsCommand: AsyncParsableCommand {
     func run() async throws {
         let console = Console()
         let environment = try CollectionEnvironment.load()
-        let statistics = try environment.database.identificationStatistics(last: last, days: 30, now: environment.now())
+        let statistics = try await environment.store.identificationStatistics(last: last, days: 30, now: environment.now())
         if output.json {
             try console.printJSON(statistics)
             return

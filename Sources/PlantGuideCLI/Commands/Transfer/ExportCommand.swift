@@ -25,7 +25,7 @@ struct ExportCommand: AsyncParsableCommand {
     func run() async throws {
         let console = Console()
         let environment = try CollectionEnvironment.load()
-        var archive = CollectionArchive(store: environment.database, photos: environment.collection.photos)
+        var archive = CollectionArchive(store: environment.store, photos: environment.collection.photos)
         archive.generator = "PlantGuide \(PlantGuideVersion.current)"
         let content = try await archive.export(to: URL(fileURLWithPath: file), now: Date())
         let counts = TransferCounts(

@@ -31,7 +31,7 @@ struct ImportCommand: AsyncParsableCommand {
         let environment = try CollectionEnvironment.load()
         let data = try readInputFile(file)
         if data.starts(with: [0x50, 0x4B, 0x03, 0x04]) {
-            let archive = CollectionArchive(store: environment.database, photos: environment.collection.photos)
+            let archive = CollectionArchive(store: environment.store, photos: environment.collection.photos)
             let summary = try await archive.importArchive(from: URL(fileURLWithPath: file))
             if output.json {
                 try console.printJSON(summary)

@@ -90,8 +90,8 @@ struct UserAddCommand: AsyncParsableCommand {
         abstract: "Add an account; its password is read from standard input.",
         discussion: """
             A household's first account is always its owner; later ones are members unless --role owner is given. \
-            --household names the household (any letter case); a household that does not exist yet is made, with \
-            this account as its owner.
+            --household (else $PLANTGUIDE_HOUSEHOLD) names the household (any letter case); a household that does \
+            not exist yet is made, with this account as its owner.
 
             Examples:
               echo 'a long passphrase' | plantguide user add alice
@@ -123,6 +123,14 @@ struct UserAddCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // As for the other commands, PLANTGUIDE_HOUSEHOLD names the household when --household does not.
+        let household = HouseholdOption.chosenName(household, environment: ProcessInfo.processInfo.environment)
+        if let household, !Household.isValidName(household) {
+            throw ValidationError(
+                "\(HouseholdOption.environmentVariable) '\(household)' is not a valid household name: use 1 to 80 characters, "
+                    + "without spaces at either end."
+            )
+        }
         let (account, count) = try await UserCommandSupport.withAccounts("add", database) { accounts, now in
             // Refuse a taken name before asking for the password's 600,000 rounds.
             if try await accounts.user(named: name) != nil { throw StoreError.userExists(name) }
@@ -181,6 +189,7 @@ struct UserListCommand: AsyncParsableCommand {
     @OptionGroup var database: DatabaseOptions
 
     func run() async throws {
+        let household = HouseholdOption.chosenName(household, environment: ProcessInfo.processInfo.environment)
         let (accounts, households) = try await UserCommandSupport.withAccounts("list", database) { store, _ in
             let households = try await store.households()
             guard let household else { return (try await store.users(), households) }

@@ -1,0 +1,75 @@
+import Foundation
+import PlantGuideCore
+import PlantStore
+import PlantStorePostgres
+
+/// What a command that uses the collection reads and writes: the collection, the accounts (for `--household`) and
+/// the Pl@ntNet quota, cache and identification log.
+typealias CommandLineStore = CollectionStore & AccountStore & PlantNetStateStore
+
+/// The database the commands that use the collection work on for one run of `plantguide`: `--database URL`, else
+/// `PLANTGUIDE_DATABASE_URL`, else the data directory's `collection.sqlite`, as for `serve`. PostgreSQL is connected
+/// (and migrated) once, for exactly as long as the command runs; an SQLite file is opened when a command first needs it,
+/// so a command that only reads never creates one.
+enum CommandDatabase {
+    /// The database chosen for this run, when it is not the data directory's SQLite file.
+    enum Choice: Sendable {
+        /// An SQLite file named by `sqlite:PATH`.
+        case sqlite(URL)
+        /// A connected PostgreSQL store.
+        case postgres(PostgresStore)
+    }
+
+    /// Set by ``run(_:directory:_:)`` for the command's run; `nil` is the data directory's SQLite file.
+    @TaskLocal static var chosen: Choice?
+
+    /// Runs `body` with `location` chosen for every ``open(in:)`` inside it: PostgreSQL is connected first (a clear
+    /// error when it cannot be), and closed when `body` returns.
+    static func run<Result: Sendable>(
+        _ location: StoreLocation?, directory: DataDirectory, _ body: () async throws -> Result
+    ) async throws -> Result {
+        switch location {
+        case nil:
+            return try await body()
+        case .sqlite(let path)?:
+            let url = URL(fileURLWithPath: path)
+            if url.standardizedFileURL.path == directory.appending(CollectionDatabase.fileName).standardizedFileURL.path {
+                return try await body()
+            }
+            return try await $chosen.withValue(.sqlite(url)) { try await body() }
+        case .postgres(let postgres)?:
+            return try await PostgresStore.withStore(postgres) { store in
+                try await $chosen.withValue(.postgres(store)) { try await body() }
+            }
+        }
+    }
+
+    /// The chosen database, opened (an SQLite file is created and migrated when missing).
+    static func open(in directory: DataDirectory) throws -> any CommandLineStore {
+        switch chosen {
+        case nil: try CollectionDatabase.open(in: directory)
+        case .sqlite(let url)?: try CollectionDatabase.open(at: url)
+        case .postgres(let store)?: store
+        }
+    }
+
+    /// The chosen database when there is one, `nil` when it is an SQLite file that does not exist yet (a command that
+    /// only reads, such as `species show` or an identification, never creates a collection).
+    static func existing(in directory: DataDirectory) throws -> (any CommandLineStore)? {
+        switch chosen {
+        case nil:
+            guard FileManager.default.fileExists(atPath: directory.appending(CollectionDatabase.fileName).path) else { return nil }
+        case .sqlite(let url)?:
+            guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+        case .postgres?:
+            break
+        }
+        return try open(in: directory)
+    }
+
+    /// Whether the chosen database is PostgreSQL.
+    static var isPostgres: Bool {
+        if case .postgres? = chosen { return true }
+        return false
+    }
+}
