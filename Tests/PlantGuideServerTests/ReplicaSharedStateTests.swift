@@ -162,6 +162,60 @@ import Testing
         }
     }
 
+    @Test func aKeySavedOnOneReplicaIsUsedByTheOtherWithinARefresh() async throws {
+        let home = try LiveDependenciesTests.makeHome(withModel: false)
+        defer { try? FileManager.default.removeItem(at: home) }
+        let database = try CollectionDatabase.open(in: DataDirectory(url: home))
+        _ = try await database.addUser(
+            name: "alice", role: .owner, passwordHash: PasswordHash(password: "alice passphrase", iterations: 1_000).encoded, now: Date()
+        )
+        var behaviour = PlantNetStubBehaviour()
+        behaviour.apiKey = "2b10abcdefghijklmnopqrstuv"
+        let stub = try await PlantNetStub.start(behaviour: behaviour)
+        defer { Task { await stub.stop() } }
+        // No key in the environment: the key is the one Settings saves in the shared data directory.
+        let environment = ["PLANTGUIDE_PLANTNET_URL": stub.baseURL.absoluteString, "PLANTGUIDE_REFRESH_SECONDS": "0.2"]
+        let photo = try Data(contentsOf: LiveDependenciesTests.testsFolder.appendingPathComponent("Browser/Fixtures/leaf.jpg"))
+        let a = try await Self.replica(home: home, environment: environment)
+        let b = try await Self.replica(home: home, environment: environment)
+        try await a.test(.live) { a in
+            try await b.test(.live) { b in
+                let login = try await AccountRouteTests.logIn(a, try await Session.open(a), user: "alice", password: "alice passphrase")
+                let cookie = try #require(login.cookie)
+                let session = Session(cookie: cookie, csrf: try await AccountRouteTests.state(a, cookie: cookie).csrfToken)
+                func identifyOnB() async throws -> (HTTPResponse.Status, String) {
+                    var form = Multipart()
+                    form.file("photo", "leaf.jpg", photo)
+                    form.field("strategy", "plantnet")
+                    let (headers, body) = session.multipart(form)
+                    return try await b.execute(uri: "/api/identify", method: .post, headers: headers, body: body) { response in
+                        (response.status, response.text)
+                    }
+                }
+                let before = try await identifyOnB()
+                #expect(before.0 != .ok, "no key yet: \(before.1)")
+                #expect(stub.requestCount == 0)
+                // The owner saves a key on A…
+                try await a.execute(
+                    uri: "/api/settings/api-key", method: .put,
+                    headers: [.cookie: session.cookie, AccountRouteTests.csrfHeader: session.csrf, .contentType: "application/json"],
+                    body: ByteBuffer(string: #"{"apiKey":"2b10abcdefghijklmnopqrstuv"}"#)
+                ) { response in
+                    #expect(response.status.code < 300, "\(response.text)")
+                }
+                // …and B identifies with it within a refresh (0.2 s here), without a restart.
+                var after = try await identifyOnB()
+                for _ in 0..<40 where after.0 != .ok {
+                    try await Task.sleep(for: .milliseconds(100))
+                    after = try await identifyOnB()
+                }
+                #expect(after.0 == .ok, "\(after.1)")
+                #expect(after.1.contains("Monstera deliciosa"))  // the stub answers this key only
+                #expect(stub.requestCount >= 1)
+            }
+        }
+    }
+
     @Test func anOlderServersFilesAreMovedIntoTheDatabaseOnceAndKept() async throws {
         let home = try LiveDependenciesTests.makeHome(withModel: false)
         defer { try? FileManager.default.removeItem(at: home) }

@@ -17,7 +17,7 @@ public struct ModelStore: Sendable {
     public var downloads: URL { folder.appendingPathComponent("downloads") }
 
     /// `models/default`: the file name of the default model.
-    var pointer: URL { folder.appendingPathComponent("default") }
+    public var pointer: URL { folder.appendingPathComponent("default") }
 
     /// The default model, if one is installed and still present.
     public func defaultModel() -> URL? {

@@ -163,14 +163,20 @@ extension ServerDependencies {
         )
         // A key saved in Settings is used at once: identification is rebuilt over it, the on-device model kept.
         let holder = dependencies.currentIdentification
+        // The key file and the default model as last put in use, to notice another replica changing them.
+        let sharedFiles = Mutex(LiveSettings.sharedFilesVersion(directory))
         let usePreferences = { @Sendable (preferences: ServerPreferences) in
+            sharedFiles.withLock { $0 = LiveSettings.sharedFilesVersion(directory) }
             let reloaded = loadLocal(preferences)
             local.withLock { $0 = reloaded }
             holder.replace(with: identification())
         }
         dependencies.settings = LiveSettings.make(
             directory: directory, environment: environment, plantNet: plantNet, preferences: shared.preferences, log: log,
-            keySaved: { holder.replace(with: identification()) },
+            keySaved: {
+                sharedFiles.withLock { $0 = LiveSettings.sharedFilesVersion(directory) }
+                holder.replace(with: identification())
+            },
             preferencesSaved: usePreferences
         )
         dependencies.calendarFeed = shared.calendarFeed
@@ -185,6 +191,11 @@ extension ServerDependencies {
                 // A settings read that fails (the database briefly away) keeps what is in use.
                 if let latest = await source.loadIfReadable(), latest != local.withLock({ $0.preferences }) {
                     usePreferences(latest)
+                } else if sharedFiles.withLock({ $0 != LiveSettings.sharedFilesVersion(directory) }) {
+                    // Another replica saved a key or chose a model in the shared data directory: the model is loaded
+                    // again and the key read again, with the settings in use.
+                    log("the Pl@ntNet key or the default model changed in the data directory; putting it in use")
+                    usePreferences(local.withLock { $0.preferences })
                 }
                 let due = lastPurge.withLock { last in
                     guard last.map({ ContinuousClock.now - $0 >= .seconds(60) }) ?? true else { return false }

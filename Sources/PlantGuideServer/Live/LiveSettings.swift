@@ -23,6 +23,21 @@ enum LiveSettings {
         }
     }
 
+    /// A summary of the files in the shared data directory that Settings changes: the Pl@ntNet key file and the
+    /// default model (its pointer and the model file). Another replica's change shows as a different value, and is put
+    /// in use by the refresh round.
+    static func sharedFilesVersion(_ directory: DataDirectory) -> String {
+        let models = ModelStore(dataDirectory: directory)
+        let files = [APIKeyStore(directory: directory).file, models.pointer] + (models.defaultModel().map { [$0] } ?? [])
+        return files.map { file in
+            guard let attributes = try? FileManager.default.attributesOfItem(atPath: file.path) else { return "\(file.lastPathComponent):-" }
+            let modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+            let size = (attributes[.size] as? Int) ?? -1
+            let inode = (attributes[.systemFileNumber] as? Int) ?? -1
+            return "\(file.lastPathComponent):\(modified):\(size):\(inode)"
+        }.joined(separator: "|")
+    }
+
     /// The capability; `keySaved` is called after a new key is stored, to put it in use.
     /// - Parameters:
     ///   - preferences: where the identification settings are kept (the store's, shared by replicas; else the file).
