@@ -91,17 +91,27 @@ public struct PlantCollection: Sendable {
         return stored
     }
 
-    /// Takes a photo off a plant, deleting its files when nothing else uses it.
+    /// Takes a photo off a plant, moving its files to the trash when nothing else uses it (and emptying the trash of
+    /// what has waited long enough).
     public func removePhoto(_ sha256: String, fromPlant plantId: Int64) async throws(StoreError) {
         if let orphan = try await store.detachPhoto(sha256, fromPlant: plantId, now: now()) {
-            photos.removeFiles(of: [orphan])
+            photos.removeFiles(of: [orphan], now: now())
+            await emptyPhotoTrash()
         }
     }
 
-    /// Removes a plant and the photo files nothing else uses.
+    /// Deletes the trashed photo files that waited ``PhotoLibrary/trashAge`` and that no photo names, and puts back those
+    /// stored again meanwhile.
+    @discardableResult
+    public func emptyPhotoTrash() async -> (deleted: Int, restored: Int) {
+        await photos.emptyTrash(now: now(), store: store)
+    }
+
+    /// Removes a plant, and moves the photo files nothing else uses to the trash.
     public func removePlant(id: Int64) async throws(StoreError) {
         let orphans = try await store.removePlant(id: id)
-        photos.removeFiles(of: orphans)
+        photos.removeFiles(of: orphans, now: now())
+        if !orphans.isEmpty { await emptyPhotoTrash() }
     }
 
     /// Files an identification into the history (the library side of `identify --save`).

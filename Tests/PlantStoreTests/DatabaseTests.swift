@@ -188,7 +188,8 @@ import Testing
         let orphans = try database.removePlant(id: second.id)
         #expect(orphans.map(\.sha256) == [photo.sha256])
         library.removeFiles(of: orphans)
-        #expect(!FileManager.default.fileExists(atPath: library.url(of: photo).path))
+        #expect(!FileManager.default.fileExists(atPath: placedFile(library, photo).path))
+        #expect(FileManager.default.fileExists(atPath: library.trash.appendingPathComponent(placedFile(library, photo).lastPathComponent).path))
         #expect(throws: StoreError.self) { try database.removePlant(id: second.id) }
     }
 

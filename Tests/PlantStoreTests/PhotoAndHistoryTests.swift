@@ -70,10 +70,11 @@ import Testing
         #expect(try database.photos(ofPlant: fern.id).map(\.photo.sha256) == [second.sha256])
         #expect(try database.coverPhoto(ofPlant: fern.id) == second.sha256)
         #expect(FileManager.default.fileExists(atPath: collection.photos.url(of: first).path))
-        // Removing a photo's last use deletes its record and file.
+        // Removing a photo's last use deletes its record and moves its file to the trash.
         try await collection.removePhoto(second.sha256, fromPlant: fern.id)
         #expect(try database.photo(sha256: second.sha256) == nil)
-        #expect(!FileManager.default.fileExists(atPath: collection.photos.url(of: second).path))
+        #expect(!FileManager.default.fileExists(atPath: placedFile(collection.photos, second).path))
+        #expect(FileManager.default.fileExists(atPath: collection.photos.trash.appendingPathComponent(placedFile(collection.photos, second).lastPathComponent).path))
         #expect(try database.coverPhoto(ofPlant: fern.id) == nil)
         await #expect(throws: StoreError.self) { try await collection.removePhoto(second.sha256, fromPlant: fern.id) }
         #expect(throws: StoreError.self) { try database.photos(ofPlant: 999) }

@@ -45,6 +45,12 @@ final class TestClock: @unchecked Sendable {
         defer { lock.unlock() }
         current = current.addingTimeInterval(Double(days) * 86_400)
     }
+
+    func advance(seconds: TimeInterval) {
+        lock.lock()
+        defer { lock.unlock() }
+        current = current.addingTimeInterval(seconds)
+    }
 }
 
 extension CareProfile {

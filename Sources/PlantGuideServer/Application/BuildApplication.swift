@@ -187,6 +187,8 @@ extension ServerDependencies {
             let uploads = shared.uploads
             // Expired uploads are forgotten once a minute: a purge writes, a settings check only reads.
             let lastPurge = Mutex<ContinuousClock.Instant?>(nil)
+            let lastTrashSweep = Mutex<ContinuousClock.Instant?>(nil)
+            let trashOwner = store?.2
             dependencies.refresh = ServerRefresh(interval: ServerRefresh.interval(environment: environment)) {
                 // A settings read that fails (the database briefly away) keeps what is in use.
                 if let latest = await source.loadIfReadable(), latest != local.withLock({ $0.preferences }) {
@@ -203,6 +205,13 @@ extension ServerDependencies {
                     return true
                 }
                 if due { await uploads?.purge() }
+                // The photo trash is emptied once an hour, of files that waited an hour and no photo names.
+                let sweep = lastTrashSweep.withLock { last in
+                    guard last.map({ ContinuousClock.now - $0 >= .seconds(3_600) }) ?? true else { return false }
+                    last = ContinuousClock.now
+                    return true
+                }
+                if sweep, let collection = trashOwner { await collection.emptyPhotoTrash() }
             }
         }
         // Accounts and log-ins live in the collection database: a restart keeps everyone logged in until their

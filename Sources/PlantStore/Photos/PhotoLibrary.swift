@@ -1,5 +1,10 @@
 import Foundation
 import PlantGuideCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Photo files under the data directory, named by the SHA-256 of their content:
 /// `photos/ab/abcdef….jpg`, thumbnails in `photos/thumbnails/`. A photo used by two plants is one file.
@@ -82,18 +87,103 @@ public struct PhotoLibrary: Sendable {
         }
     }
 
-    /// The stored file of a photo.
-    public func url(of photo: StoredPhoto) -> URL { fileURL(sha: photo.sha256, mediaType: photo.mediaType) }
+    /// The stored file of a photo; a file in the trash is put back first (a photo stored again by another writer while
+    /// its last user was removing it).
+    public func url(of photo: StoredPhoto) -> URL {
+        let url = fileURL(sha: photo.sha256, mediaType: photo.mediaType)
+        restoreFromTrash(url, trashName: url.lastPathComponent)
+        return url
+    }
 
-    /// The thumbnail file of a photo, if it has one.
-    public func thumbnailURL(of photo: StoredPhoto) -> URL? { photo.thumbnailSHA256.map(thumbnailURL(sha:)) }
+    /// The thumbnail file of a photo, if it has one; put back from the trash like ``url(of:)``.
+    public func thumbnailURL(of photo: StoredPhoto) -> URL? {
+        guard let sha = photo.thumbnailSHA256 else { return nil }
+        let url = thumbnailURL(sha: sha)
+        restoreFromTrash(url, trashName: Self.thumbnailTrashPrefix + url.lastPathComponent)
+        return url
+    }
 
-    /// Deletes the files of photos no longer in the database. Missing files are ignored.
-    public func removeFiles(of photos: [StoredPhoto]) {
+    /// The trash: `photos/trash/`, where the files of photos no longer in the database wait before they are deleted.
+    public var trash: URL { root.appendingPathComponent("trash", isDirectory: true) }
+
+    /// How long a file stays in the trash at least: longer than any writer takes between finding a stored photo and
+    /// recording that it uses it (connections and row locks give up within a minute).
+    public static let trashAge: TimeInterval = 3_600
+
+    /// Moves the files of photos no longer in the database into the trash (missing files are ignored). They are not
+    /// deleted at once: another writer (a thread, or a server replica sharing the data directory) may have found the same
+    /// photo stored just before it was released and be recording its own use of it. ``emptyTrash(olderThan:now:store:)``
+    /// deletes them later, or puts them back when a photo names them again.
+    public func removeFiles(of photos: [StoredPhoto], now: Date = Date()) {
         for photo in photos {
-            try? FileManager.default.removeItem(at: url(of: photo))
-            if let thumbnail = thumbnailURL(of: photo) { try? FileManager.default.removeItem(at: thumbnail) }
+            let file = fileURL(sha: photo.sha256, mediaType: photo.mediaType)
+            moveToTrash(file, trashName: file.lastPathComponent, now: now)
+            if let sha = photo.thumbnailSHA256 {
+                let thumbnail = thumbnailURL(sha: sha)
+                moveToTrash(thumbnail, trashName: Self.thumbnailTrashPrefix + thumbnail.lastPathComponent, now: now)
+            }
         }
+    }
+
+    /// Deletes the files that have been in the trash for `age` or longer and that no photo of any household names, and
+    /// puts back the files a photo names again. A store that cannot be read leaves the trash as it is. Returns how many
+    /// files were deleted and how many put back.
+    @discardableResult
+    public func emptyTrash(olderThan age: TimeInterval = trashAge, now: Date, store: any PlantsStore) async
+        -> (deleted: Int, restored: Int) {
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: trash.path)) ?? []).filter { !$0.hasPrefix(".") }
+        var entries: [(name: String, sha: String)] = []
+        for name in names {
+            let bare = name.hasPrefix(Self.thumbnailTrashPrefix) ? String(name.dropFirst(Self.thumbnailTrashPrefix.count)) : name
+            let sha = String(bare.prefix { $0 != "." })
+            guard sha.count == 64, sha.allSatisfy(\.isHexDigit) else { continue }
+            entries.append((name, sha))
+        }
+        guard !entries.isEmpty, let used = try? await store.photoFilesInUse(Array(Set(entries.map(\.sha)))) else { return (0, 0) }
+        var deleted = 0, restored = 0
+        for entry in entries {
+            let file = trash.appendingPathComponent(entry.name)
+            if used.contains(entry.sha) {
+                if restoreFromTrash(libraryURL(ofTrashName: entry.name, sha: entry.sha), trashName: entry.name) { restored += 1 }
+                continue
+            }
+            let trashed = (try? FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate] as? Date) ?? now
+            guard now.timeIntervalSince(trashed) >= age else { continue }
+            if (try? FileManager.default.removeItem(at: file)) != nil { deleted += 1 }
+        }
+        return (deleted, restored)
+    }
+
+    /// The trash names of thumbnails start with this.
+    private static let thumbnailTrashPrefix = "thumbnail."
+
+    /// Renames `file` into the trash and dates it now (the trash's clock); nothing when it is not there.
+    private func moveToTrash(_ file: URL, trashName: String, now: Date) {
+        guard FileManager.default.fileExists(atPath: file.path) else { return }
+        let target = trash.appendingPathComponent(trashName)
+        do {
+            try FileManager.default.createDirectory(at: trash, withIntermediateDirectories: true)
+            guard rename(file.path, target.path) == 0 else { return }
+            try? FileManager.default.setAttributes([.modificationDate: now], ofItemAtPath: target.path)
+        } catch {
+            return
+        }
+    }
+
+    /// Puts a trashed file back at `file` when it is missing there; whether it did.
+    @discardableResult
+    private func restoreFromTrash(_ file: URL, trashName: String) -> Bool {
+        guard !FileManager.default.fileExists(atPath: file.path) else { return false }
+        let trashed = trash.appendingPathComponent(trashName)
+        guard FileManager.default.fileExists(atPath: trashed.path) else { return false }
+        try? FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        return rename(trashed.path, file.path) == 0
+    }
+
+    /// Where a file of the trash came from.
+    private func libraryURL(ofTrashName name: String, sha: String) -> URL {
+        if name.hasPrefix(Self.thumbnailTrashPrefix) { return thumbnailURL(sha: sha) }
+        return root.appendingPathComponent(String(sha.prefix(2)), isDirectory: true).appendingPathComponent(name)
     }
 
     /// Removes the `.partial` files that writers which crashed or lost their connection left behind, once
