@@ -73,9 +73,8 @@ extension PlantGuideCommand {
     /// household `--household NAME` (or `PLANTGUIDE_HOUSEHOLD`) names, else household 1.
     public static func runAsMain() async {
         do {
-            let (withoutHousehold, householdOption) = HouseholdOption.extract(from: Array(CommandLine.arguments.dropFirst()))
-            let (arguments, databaseOption) = HouseholdOption.extractOption(
-                "--database", from: withoutHousehold, unlessCommandIs: ["serve", "user", "migrate"]
+            let (arguments, householdOption, databaseOption) = try HouseholdOption.extractGlobalOptions(
+                from: Array(CommandLine.arguments.dropFirst())
             )
             var command = try await asyncParseAsRoot(arguments)
             let environment = ProcessInfo.processInfo.environment
@@ -90,8 +89,9 @@ extension PlantGuideCommand {
                 }
                 if databaseOption != nil {
                     throw DatabaseChoiceError(
-                        description: "--database chooses where the collection is kept; `plantguide \(name)` does not use "
-                            + "the collection."
+                        description: name == "migrate"
+                            ? "plantguide migrate copies from --from (default: the data directory's SQLite file) into --to URL."
+                            : "--database chooses where the collection is kept; `plantguide \(name)` does not use the collection."
                     )
                 }
                 if var asyncCommand = command as? any AsyncParsableCommand {
@@ -119,9 +119,13 @@ extension PlantGuideCommand {
                         + "list; put the URL in \(DatabaseOptions.environmentVariable) instead."
                 )
             }
-            try await CommandDatabase.run(location, directory: directory) {
+            let answersWithout = command is any AnswersWithoutCollection
+            try await CommandDatabase.run(location, directory: directory, toleratingAbsence: answersWithout) {
                 var scope: HouseholdScope?
-                if let chosen = HouseholdOption.chosenName(householdOption, environment: environment) {
+                // The commands every household shares have no household to look up (PLANTGUIDE_HOUSEHOLD set for everyday
+                // use does not concern them), nor has a command answering without its unreachable database.
+                if !(command is any ServesEveryHousehold), !CommandDatabase.isUnavailable,
+                    let chosen = HouseholdOption.chosenName(householdOption, environment: environment) {
                     scope = try await HouseholdOption.scope(named: chosen, directory: directory)
                 }
                 try await HouseholdScope.$current.withValue(scope) {

@@ -43,10 +43,15 @@ import Testing
         #expect(quota.status != 0 && !quota.killedBySignal)
         #expect(quota.stderr.contains("the Pl@ntNet quota, which every household shares"), "\(quota.stderr)")
 
-        // `user add` takes the household from PLANTGUIDE_HOUSEHOLD too.
+        // `user add` takes the household from PLANTGUIDE_HOUSEHOLD too, but only --household makes one.
         runner.environment["PLANTGUIDE_HOUSEHOLD"] = "Joneses"
         let eve = try runner.run(["user", "add", "eve"], input: password)
         #expect(eve.stdout.contains("Added eve as member of the household Joneses"), "\(eve.stdout) \(eve.stderr)")
+        runner.environment["PLANTGUIDE_HOUSEHOLD"] = "Jonses"
+        let typo = try runner.run(["user", "add", "frank"], input: password)
+        #expect(typo.status != 0 && typo.stderr.contains("which does not exist"), "\(typo.stderr)")
+        // The commands every household shares do not look the variable's household up.
+        #expect(try runner.run(["quota", "--json"]).status == 0)
         runner.environment["PLANTGUIDE_HOUSEHOLD"] = nil
 
         // `user list` shows the households.

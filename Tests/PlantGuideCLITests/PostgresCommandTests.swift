@@ -39,6 +39,9 @@ import Testing
             let dave = try cli.run(["user", "add", "dave", "--household", "Joneses"], input: Data("a long passphrase\n".utf8))
             #expect(dave.status == 0, "\(dave.stderr)")
             _ = try cli.jsonObject(["collection", "add", "Snake plant", "--household", "Joneses", "--json"])
+            // `user` takes --database too, also before its name.
+            let users = try cli.run(["--database", url, "user", "list", "--json"])
+            #expect((try users.json() as? [[String: Any]])?.compactMap { $0["name"] as? String } == ["dave"], "\(users.stderr)")
             #expect(try cli.jsonArray(["collection", "list", "--household", "Joneses", "--json"]).compactMap { $0["name"] as? String }
                 == ["Snake plant"])
             #expect(try cli.jsonArray(["collection", "list", "--json"]).count == 2)
@@ -121,6 +124,8 @@ import Testing
         let search = try cli.run(["search", "monstera", "--database", "sqlite:/tmp/x.sqlite"])
         #expect(search.status != 0)
         #expect(search.stderr.contains("does not use the collection"), "\(search.stderr)")
+        let missing = try cli.run(["collection", "list", "--database"])
+        #expect(missing.status != 0 && missing.stderr.contains("--database needs a value"), "\(missing.stderr)")
         let malformed = try cli.run(["collection", "list", "--database", "mysql://nobody@example.org/x"])
         #expect(malformed.status != 0)
         #expect(malformed.stderr.contains("--database") && malformed.stderr.contains("neither sqlite:PATH nor postgres://"),
@@ -133,5 +138,26 @@ import Testing
         #expect(try cli.jsonArray(["collection", "list", "--json"]).isEmpty)
         cli.environment["PLANTGUIDE_DATABASE_URL"] = "sqlite:" + elsewhere.path
         #expect(try cli.jsonArray(["collection", "list", "--json"]).count == 1)
+    }
+
+    @Test func anIdentificationIsAnsweredWhenItsDatabaseCannotBeReached() async throws {
+        let stub = try await PlantNetStub.start()
+        defer { Task { await stub.stop() } }
+        let cli = try CommandLineRunner(environment: [
+            "PLANTGUIDE_PLANTNET_URL": stub.baseURL.absoluteString, "PLANTNET_API_KEY": "stub-key",
+            "PLANTGUIDE_DATABASE_URL": "postgres://plantguide:s3cret@127.0.0.1:1/plantguide",
+        ])
+        defer { cli.cleanUp() }
+        let photo = cli.home.appendingPathComponent("leaf.png")
+        try PNGFixture.gradient(width: 96, height: 64, seed: 9).write(to: photo)
+        let answered = try cli.run(["identify", photo.path, "--strategy", "api", "--json"])
+        #expect(answered.status == 0, "\(answered.stderr)")
+        #expect((try answered.json() as? [String: Any])?["source"] as? String == "plantNetAPI")
+        #expect(answered.stderr.contains("cannot be reached") && answered.stderr.contains("answering without it"), "\(answered.stderr)")
+        #expect(!answered.stderr.contains("s3cret"))
+        // Saving needs the database: refused, saying why.
+        let saving = try cli.run(["identify", photo.path, "--strategy", "api", "--save", "--create-plant"])
+        #expect(saving.status != 0 && !saving.killedBySignal)
+        #expect(!FileManager.default.fileExists(atPath: cli.home.appendingPathComponent("collection.sqlite").path))
     }
 }

@@ -187,9 +187,9 @@ import Testing
         #expect(try database.allPhotos().count == 1)
         let orphans = try database.removePlant(id: second.id)
         #expect(orphans.map(\.sha256) == [photo.sha256])
-        library.removeFiles(of: orphans)
+        library.removeFiles(of: orphans, now: Date())
         #expect(!FileManager.default.fileExists(atPath: placedFile(library, photo).path))
-        #expect(FileManager.default.fileExists(atPath: library.trash.appendingPathComponent(placedFile(library, photo).lastPathComponent).path))
+        #expect(trashedCopies(library, photo).count == 1)
         #expect(throws: StoreError.self) { try database.removePlant(id: second.id) }
     }
 

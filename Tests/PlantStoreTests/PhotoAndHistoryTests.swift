@@ -74,7 +74,7 @@ import Testing
         try await collection.removePhoto(second.sha256, fromPlant: fern.id)
         #expect(try database.photo(sha256: second.sha256) == nil)
         #expect(!FileManager.default.fileExists(atPath: placedFile(collection.photos, second).path))
-        #expect(FileManager.default.fileExists(atPath: collection.photos.trash.appendingPathComponent(placedFile(collection.photos, second).lastPathComponent).path))
+        #expect(trashedCopies(collection.photos, second).count == 1)
         #expect(try database.coverPhoto(ofPlant: fern.id) == nil)
         await #expect(throws: StoreError.self) { try await collection.removePhoto(second.sha256, fromPlant: fern.id) }
         #expect(throws: StoreError.self) { try database.photos(ofPlant: 999) }

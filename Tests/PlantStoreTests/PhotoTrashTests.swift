@@ -4,10 +4,16 @@ import PlantStorePostgres
 import Testing
 @testable import PlantStore
 
-/// Where a photo's file lies in the library, without the put-back from the trash ``PhotoLibrary/url(of:)`` does.
+/// Where a photo's file lies in the library (``PhotoLibrary/url(of:)`` gives the trashed copy when it is not there).
 func placedFile(_ library: PhotoLibrary, _ photo: StoredPhoto) -> URL {
     library.root.appendingPathComponent(String(photo.sha256.prefix(2)), isDirectory: true)
         .appendingPathComponent("\(photo.sha256).\(PhotoLibrary.fileExtension(for: photo.mediaType))")
+}
+
+/// The names in the trash that are copies of this photo's file (`<name>~<milliseconds>`).
+func trashedCopies(_ library: PhotoLibrary, _ photo: StoredPhoto) -> [String] {
+    let name = placedFile(library, photo).lastPathComponent
+    return ((try? FileManager.default.contentsOfDirectory(atPath: library.trash.path)) ?? []).filter { $0.hasPrefix(name + "~") }
 }
 
 /// The photo trash: a released photo's files wait an hour before they are deleted, so a writer that found the same photo
@@ -50,7 +56,7 @@ func placedFile(_ library: PhotoLibrary, _ photo: StoredPhoto) -> URL {
         #expect(try FileManager.default.contentsOfDirectory(atPath: collection.photos.trash.path).isEmpty)
     }
 
-    @Test func readingAPhotoWhoseFileIsInTheTrashPutsItBack() async throws {
+    @Test func aPhotoWhoseFileWaitsInTheTrashIsReadFromThereWithoutMovingIt() async throws {
         let home = try TemporaryHome()
         defer { home.cleanUp() }
         let clock = TestClock("2026-06-01T10:00:00Z")
@@ -60,14 +66,65 @@ func placedFile(_ library: PhotoLibrary, _ photo: StoredPhoto) -> URL {
         let photo = try await collection.addPhoto(bytes, toPlant: fern.id)
         collection.photos.removeFiles(of: [photo], now: clock.now)
         #expect(!FileManager.default.fileExists(atPath: placedFile(collection.photos, photo).path))
-        // The record still names it (another writer's use): serving it finds the file back in place.
+        // The record still names it (another writer's use): the photo and its thumbnail are served from the trash,
+        // which only emptying the trash (after asking the store) changes.
         #expect(try Data(contentsOf: collection.photos.url(of: photo)) == bytes)
+        #expect(try Data(contentsOf: try #require(collection.photos.thumbnailURL(of: photo))) == Data([0xFF, 0xD8, 0xFF]) + bytes)
+        #expect(!FileManager.default.fileExists(atPath: placedFile(collection.photos, photo).path))
         // Storing the same original again finds it complete instead of encoding it again.
-        collection.photos.removeFiles(of: [photo], now: clock.now)
         let refusing = PhotoLibrary(directory: home.directory, encoder: PhotoEncoder { _ in
             throw StoreError.photo("encoded again")
         })
         #expect(try refusing.store(bytes, originalSHA256: sha256Hex(bytes), known: photo, now: clock.now) == photo)
+        // An hour on, the store still names it: it is put back in place.
+        clock.advance(seconds: PhotoLibrary.trashAge)
+        #expect(await collection.emptyPhotoTrash() == (deleted: 0, restored: 2))
+        #expect(try Data(contentsOf: placedFile(collection.photos, photo)) == bytes)
+    }
+
+    @Test func aPhotoStoredAgainAfterItsRemovalLeavesNoCopyInTheTrash() async throws {
+        let home = try TemporaryHome()
+        defer { home.cleanUp() }
+        let clock = TestClock("2026-06-01T10:00:00Z")
+        let collection = try PlantCollection.open(in: home.directory, encoder: Self.encoder, lookup: { _ in nil }) { clock.now }
+        let bytes = Data([0x89, 0x50, 0x4E, 0x47, 9])
+        let fern = try await collection.addPlant(name: "Fern")
+        let photo = try await collection.addPhoto(bytes, toPlant: fern.id)
+        try await collection.removePlant(id: fern.id)
+        #expect(trashedCopies(collection.photos, photo).count == 1)
+        // The same photo uploaded again: its record is gone, so it is encoded and written in place anew.
+        let ivy = try await collection.addPlant(name: "Ivy")
+        let again = try await collection.addPhoto(bytes, toPlant: ivy.id)
+        #expect(again.sha256 == photo.sha256)
+        #expect(FileManager.default.fileExists(atPath: placedFile(collection.photos, photo).path))
+        // An hour on, the trashed copies are redundant: deleted, the files in place kept.
+        clock.advance(seconds: PhotoLibrary.trashAge)
+        #expect(await collection.emptyPhotoTrash() == (deleted: 2, restored: 0))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: collection.photos.trash.path).isEmpty)
+        #expect(try Data(contentsOf: placedFile(collection.photos, photo)) == bytes)
+    }
+
+    @Test func releasingAPhotoUsedFromTheTrashDatesItsCopiesAgain() async throws {
+        let home = try TemporaryHome()
+        defer { home.cleanUp() }
+        let clock = TestClock("2026-06-01T10:00:00Z")
+        let collection = try PlantCollection.open(in: home.directory, encoder: Self.encoder, lookup: { _ in nil }) { clock.now }
+        let database = try collection.database
+        let fern = try await collection.addPlant(name: "Fern")
+        let photo = try await collection.addPhoto(Data([0x89, 0x50, 0x4E, 0x47, 10]), toPlant: fern.id)
+        // Released, and used again from the trash by another writer before any sweep put it back…
+        collection.photos.removeFiles(of: [photo], now: clock.now)
+        let ivy = try await collection.addPlant(name: "Ivy")
+        try database.attachPhoto(photo, toPlant: ivy.id, now: clock.now)
+        try await collection.removePlant(id: fern.id)
+        // …then released again 59 minutes later: its copies wait a whole hour from this release.
+        clock.advance(seconds: 59 * 60)
+        try await collection.removePlant(id: ivy.id)
+        clock.advance(seconds: 2 * 60)
+        #expect(await collection.emptyPhotoTrash() == (deleted: 0, restored: 0))
+        #expect(trashedCopies(collection.photos, photo).count == 1)
+        clock.advance(seconds: 59 * 60)
+        #expect(await collection.emptyPhotoTrash() == (deleted: 2, restored: 0))
     }
 
     @Test func theTrashKeepsFilesAnHourThenDeletesThoseNoPhotoNames() async throws {

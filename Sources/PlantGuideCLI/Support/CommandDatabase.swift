@@ -18,15 +18,19 @@ enum CommandDatabase {
         case sqlite(URL)
         /// A connected PostgreSQL store.
         case postgres(PostgresStore)
+        /// A database that could not be reached, for a command that answers without it (``AnswersWithoutCollection``):
+        /// every ``open(in:)`` throws this.
+        case unavailable(StoreError)
     }
 
     /// Set by ``run(_:directory:_:)`` for the command's run; `nil` is the data directory's SQLite file.
     @TaskLocal static var chosen: Choice?
 
     /// Runs `body` with `location` chosen for every ``open(in:)`` inside it: PostgreSQL is connected first (a clear
-    /// error when it cannot be), and closed when `body` returns.
+    /// error when it cannot be), and closed when `body` returns. With `toleratingAbsence`, a PostgreSQL server that
+    /// cannot be reached is said on standard error and `body` runs without it (``Choice/unavailable(_:)``).
     static func run<Result: Sendable>(
-        _ location: StoreLocation?, directory: DataDirectory, _ body: () async throws -> Result
+        _ location: StoreLocation?, directory: DataDirectory, toleratingAbsence: Bool = false, _ body: () async throws -> Result
     ) async throws -> Result {
         switch location {
         case nil:
@@ -38,8 +42,18 @@ enum CommandDatabase {
             }
             return try await $chosen.withValue(.sqlite(url)) { try await body() }
         case .postgres(let postgres)?:
-            return try await PostgresStore.withStore(postgres) { store in
-                try await $chosen.withValue(.postgres(store)) { try await body() }
+            var connected = false
+            do {
+                return try await PostgresStore.withStore(postgres) { store in
+                    connected = true
+                    return try await $chosen.withValue(.postgres(store)) { try await body() }
+                }
+            } catch let error as StoreError where !connected && toleratingAbsence {
+                Console().warn(
+                    "warning: the collection database \(postgres) cannot be reached (\(error)); answering without it, so "
+                        + "nothing is saved and your own plants are not recognised."
+                )
+                return try await $chosen.withValue(.unavailable(error)) { try await body() }
             }
         }
     }
@@ -50,6 +64,7 @@ enum CommandDatabase {
         case nil: try CollectionDatabase.open(in: directory)
         case .sqlite(let url)?: try CollectionDatabase.open(at: url)
         case .postgres(let store)?: store
+        case .unavailable(let error)?: throw error
         }
     }
 
@@ -61,15 +76,22 @@ enum CommandDatabase {
             guard FileManager.default.fileExists(atPath: directory.appending(CollectionDatabase.fileName).path) else { return nil }
         case .sqlite(let url)?:
             guard FileManager.default.fileExists(atPath: url.path) else { return nil }
-        case .postgres?:
+        case .postgres?, .unavailable?:
             break
         }
         return try open(in: directory)
     }
 
-    /// Whether the chosen database is PostgreSQL.
-    static var isPostgres: Bool {
-        if case .postgres? = chosen { return true }
+    /// Whether the chosen database could not be reached (for a command that answers without it).
+    static var isUnavailable: Bool {
+        if case .unavailable? = chosen { return true }
         return false
     }
 }
+
+/// The commands that give their answer without the collection's database when it cannot be reached (an identification,
+/// a species' facts), saying so, instead of failing: the database only adds to their answer.
+protocol AnswersWithoutCollection {}
+
+extension IdentifyCommand: AnswersWithoutCollection {}
+extension SpeciesShowCommand: AnswersWithoutCollection {}

@@ -12,50 +12,64 @@ enum HouseholdOption {
     /// The environment variable that names the household when `--household` is not given.
     static let environmentVariable = "PLANTGUIDE_HOUSEHOLD"
 
-    /// The arguments without `--household NAME` / `--household=NAME`, and the name given (the last one wins). Arguments
-    /// after `--` and those of `plantguide user` are kept as they are.
-    static func extract(from arguments: [String]) -> (arguments: [String], household: String?) {
-        let (kept, value) = extractOption("--household", from: arguments, unlessCommandIs: ["user"])
-        return (kept, value)
-    }
-
-    /// The arguments without `option VALUE` / `option=VALUE`, and the value given (the last one wins). Arguments after
-    /// `--`, and all of them when the command (the first word that is neither an option nor its value) is one of
-    /// `commands`, which take the option themselves, are kept as they are.
-    static func extractOption(
-        _ option: String, from arguments: [String], unlessCommandIs commands: Set<String>
-    ) -> (arguments: [String], value: String?) {
-        var firstPositional: String?
-        var skipsValue = false
-        for argument in arguments {
-            if skipsValue { skipsValue = false; continue }
-            if argument == option { skipsValue = true; continue }
-            if !argument.hasPrefix("-") { firstPositional = argument; break }
+    /// The command line without the options every command takes, `--household NAME` and `--database URL` (also as
+    /// `--option=VALUE`, anywhere before `--`; the last one given wins), and their values. `plantguide user` takes both
+    /// as its own options and `plantguide serve` takes `--database`: for them these options stay, moved after the
+    /// command's name when they came before it.
+    /// - Throws: `ValidationError` when one of them is the last argument, without its value.
+    static func extractGlobalOptions(from arguments: [String]) throws -> (arguments: [String], household: String?, database: String?) {
+        let options = ["--household", "--database"]
+        func option(of argument: String) -> String? {
+            options.first { argument == $0 || argument.hasPrefix($0 + "=") }
         }
-        if let firstPositional, commands.contains(firstPositional) { return (arguments, nil) }
-        var kept: [String] = []
-        var value: String?
+        let end = arguments.firstIndex(of: "--") ?? arguments.endIndex
+        // The command's name: the first word that is neither an option nor one of these options' values.
+        var commandIndex: Int?
         var index = arguments.startIndex
-        while index < arguments.endIndex {
-            let argument = arguments[index]
-            if argument == "--" {
-                kept.append(contentsOf: arguments[index...])
-                break
-            }
-            if argument == option, index + 1 < arguments.endIndex {
-                value = arguments[index + 1]
+        while index < end {
+            if options.contains(arguments[index]) {
                 index += 2
                 continue
             }
-            if argument.hasPrefix(option + "=") {
-                value = String(argument.dropFirst(option.count + 1))
+            if !arguments[index].hasPrefix("-") {
+                commandIndex = index
+                break
+            }
+            index += 1
+        }
+        let command = commandIndex.map { arguments[$0] }
+        let owned: Set<String> = command == "user" ? Set(options) : command == "serve" ? ["--database"] : []
+        var kept: [String] = [], moved: [String] = []
+        var values: [String: String] = [:]
+        index = arguments.startIndex
+        while index < end {
+            let argument = arguments[index]
+            guard let name = option(of: argument) else {
+                kept.append(argument)
                 index += 1
                 continue
             }
-            kept.append(argument)
-            index += 1
+            let pair: [String]
+            let value: String
+            if argument == name {
+                guard index + 1 < end else {
+                    throw ValidationError("\(name) needs a value, e.g. \(name) \(name == "--database" ? "postgres://USER@HOST/DATABASE" : "Home").")
+                }
+                value = arguments[index + 1]
+                pair = [argument, value]
+                index += 2
+            } else {
+                value = String(argument.dropFirst(name.count + 1))
+                pair = [argument]
+                index += 1
+            }
+            if owned.contains(name) {
+                if let commandIndex, index <= commandIndex { moved += pair } else { kept += pair }
+            } else {
+                values[name] = value
+            }
         }
-        return (kept, value)
+        return (kept + moved + arguments[end...], values["--household"], values["--database"])
     }
 
     /// The household named by `option`, else by `PLANTGUIDE_HOUSEHOLD`; `nil` when neither names one.

@@ -164,9 +164,9 @@ extension ServerDependencies {
         // A key saved in Settings is used at once: identification is rebuilt over it, the on-device model kept.
         let holder = dependencies.currentIdentification
         // The key file and the default model as last put in use, to notice another replica changing them.
-        let sharedFiles = Mutex(LiveSettings.sharedFilesVersion(directory))
+        let sharedFiles = Mutex(LiveSettings.sharedFiles(directory))
         let usePreferences = { @Sendable (preferences: ServerPreferences) in
-            sharedFiles.withLock { $0 = LiveSettings.sharedFilesVersion(directory) }
+            sharedFiles.withLock { $0 = LiveSettings.sharedFiles(directory) }
             let reloaded = loadLocal(preferences)
             local.withLock { $0 = reloaded }
             holder.replace(with: identification())
@@ -174,7 +174,7 @@ extension ServerDependencies {
         dependencies.settings = LiveSettings.make(
             directory: directory, environment: environment, plantNet: plantNet, preferences: shared.preferences, log: log,
             keySaved: {
-                sharedFiles.withLock { $0 = LiveSettings.sharedFilesVersion(directory) }
+                sharedFiles.withLock { $0.key = LiveSettings.sharedFiles(directory).key }
                 holder.replace(with: identification())
             },
             preferencesSaved: usePreferences
@@ -193,11 +193,21 @@ extension ServerDependencies {
                 // A settings read that fails (the database briefly away) keeps what is in use.
                 if let latest = await source.loadIfReadable(), latest != local.withLock({ $0.preferences }) {
                     usePreferences(latest)
-                } else if sharedFiles.withLock({ $0 != LiveSettings.sharedFilesVersion(directory) }) {
-                    // Another replica saved a key or chose a model in the shared data directory: the model is loaded
-                    // again and the key read again, with the settings in use.
-                    log("the Pl@ntNet key or the default model changed in the data directory; putting it in use")
-                    usePreferences(local.withLock { $0.preferences })
+                } else {
+                    // Another replica saved a key or chose a model in the shared data directory: a new model is loaded
+                    // (with the settings in use); a new key only rebuilds the identification over it.
+                    let now = LiveSettings.sharedFiles(directory)
+                    let seen = sharedFiles.withLock { seen in
+                        defer { seen = now }
+                        return seen
+                    }
+                    if seen.model != now.model {
+                        log("the default model changed in the data directory; loading it")
+                        usePreferences(local.withLock { $0.preferences })
+                    } else if seen.key != now.key {
+                        log("the Pl@ntNet key changed in the data directory; using it")
+                        holder.replace(with: identification())
+                    }
                 }
                 let due = lastPurge.withLock { last in
                     guard last.map({ ContinuousClock.now - $0 >= .seconds(60) }) ?? true else { return false }

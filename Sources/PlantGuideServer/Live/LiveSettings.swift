@@ -23,19 +23,32 @@ enum LiveSettings {
         }
     }
 
-    /// A summary of the files in the shared data directory that Settings changes: the Pl@ntNet key file and the
-    /// default model (its pointer and the model file). Another replica's change shows as a different value, and is put
-    /// in use by the refresh round.
-    static func sharedFilesVersion(_ directory: DataDirectory) -> String {
+    /// Summaries of the files in the shared data directory that Settings changes: the Pl@ntNet key file, and the default
+    /// model (its pointer and the model file). Another replica's change shows as a different value, and is put in use
+    /// by the refresh round: a new key without loading the model again, a new model by loading it.
+    struct SharedFiles: Equatable {
+        var key: String
+        var model: String
+    }
+
+    /// The shared files' summaries now.
+    static func sharedFiles(_ directory: DataDirectory) -> SharedFiles {
         let models = ModelStore(dataDirectory: directory)
-        let files = [APIKeyStore(directory: directory).file, models.pointer] + (models.defaultModel().map { [$0] } ?? [])
-        return files.map { file in
-            guard let attributes = try? FileManager.default.attributesOfItem(atPath: file.path) else { return "\(file.lastPathComponent):-" }
-            let modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
-            let size = (attributes[.size] as? Int) ?? -1
-            let inode = (attributes[.systemFileNumber] as? Int) ?? -1
-            return "\(file.lastPathComponent):\(modified):\(size):\(inode)"
-        }.joined(separator: "|")
+        func summary(_ files: [URL]) -> String {
+            files.map { file in
+                guard let attributes = try? FileManager.default.attributesOfItem(atPath: file.path) else {
+                    return "\(file.lastPathComponent):-"
+                }
+                let modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+                let size = (attributes[.size] as? Int) ?? -1
+                let inode = (attributes[.systemFileNumber] as? Int) ?? -1
+                return "\(file.lastPathComponent):\(modified):\(size):\(inode)"
+            }.joined(separator: "|")
+        }
+        return SharedFiles(
+            key: summary([APIKeyStore(directory: directory).file]),
+            model: summary([models.pointer] + (models.defaultModel().map { [$0] } ?? []))
+        )
     }
 
     /// The capability; `keySaved` is called after a new key is stored, to put it in use.

@@ -128,7 +128,7 @@ extension CollectionDatabase {
 
     /// Removes a plant with its profile, schedules, events and photo links, in one transaction.
     /// Its identifications stay in the history, unfiled. Returns the photos no longer used by
-    /// anything, whose files the caller may delete (``PhotoLibrary/removeFiles(of:)``).
+    /// anything, whose files the caller may delete (``PhotoLibrary/removeFiles(of:now:)``).
     @discardableResult
     public func removePlant(id: Int64) throws(StoreError) -> [StoredPhoto] {
         let household = try self.scope("remove a plant").household
@@ -202,7 +202,7 @@ extension CollectionDatabase {
 
     /// Takes a photo off a plant, in one transaction. Returns the photo when nothing uses it any more (no other
     /// plant, no identification), after deleting its record; the caller may then delete its files
-    /// (``PhotoLibrary/removeFiles(of:)``).
+    /// (``PhotoLibrary/removeFiles(of:now:)``).
     @discardableResult
     public func detachPhoto(_ sha256: String, fromPlant plantId: Int64, now: Date) throws(StoreError) -> StoredPhoto? {
         let household = try self.scope("remove a photo").household

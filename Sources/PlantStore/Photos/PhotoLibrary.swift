@@ -87,20 +87,16 @@ public struct PhotoLibrary: Sendable {
         }
     }
 
-    /// The stored file of a photo; a file in the trash is put back first (a photo stored again by another writer while
-    /// its last user was removing it).
+    /// The stored file of a photo. When it is not in place but waits in the trash (another writer recorded its use of
+    /// the photo while its last user was removing it), the trashed file: it is put back in place when the trash is
+    /// emptied, which checks that a photo still names it.
     public func url(of photo: StoredPhoto) -> URL {
-        let url = fileURL(sha: photo.sha256, mediaType: photo.mediaType)
-        restoreFromTrash(url, trashName: url.lastPathComponent)
-        return url
+        placedOrTrashed(fileURL(sha: photo.sha256, mediaType: photo.mediaType))
     }
 
-    /// The thumbnail file of a photo, if it has one; put back from the trash like ``url(of:)``.
+    /// The thumbnail file of a photo, if it has one; from the trash like ``url(of:)``.
     public func thumbnailURL(of photo: StoredPhoto) -> URL? {
-        guard let sha = photo.thumbnailSHA256 else { return nil }
-        let url = thumbnailURL(sha: sha)
-        restoreFromTrash(url, trashName: Self.thumbnailTrashPrefix + url.lastPathComponent)
-        return url
+        photo.thumbnailSHA256.map { placedOrTrashed(thumbnailURL(sha: $0)) }
     }
 
     /// The trash: `photos/trash/`, where the files of photos no longer in the database wait before they are deleted.
@@ -113,77 +109,106 @@ public struct PhotoLibrary: Sendable {
     /// Moves the files of photos no longer in the database into the trash (missing files are ignored). They are not
     /// deleted at once: another writer (a thread, or a server replica sharing the data directory) may have found the same
     /// photo stored just before it was released and be recording its own use of it. ``emptyTrash(olderThan:now:store:)``
-    /// deletes them later, or puts them back when a photo names them again.
-    public func removeFiles(of photos: [StoredPhoto], now: Date = Date()) {
+    /// deletes them later, or puts them back when a photo names them again. The time is in the trashed file's name, so
+    /// no file system's timestamps (or their caches on NFS) decide when a file may go.
+    public func removeFiles(of photos: [StoredPhoto], now: Date) {
         for photo in photos {
-            let file = fileURL(sha: photo.sha256, mediaType: photo.mediaType)
-            moveToTrash(file, trashName: file.lastPathComponent, now: now)
-            if let sha = photo.thumbnailSHA256 {
-                let thumbnail = thumbnailURL(sha: sha)
-                moveToTrash(thumbnail, trashName: Self.thumbnailTrashPrefix + thumbnail.lastPathComponent, now: now)
-            }
+            moveToTrash(fileURL(sha: photo.sha256, mediaType: photo.mediaType), now: now)
+            if let sha = photo.thumbnailSHA256 { moveToTrash(thumbnailURL(sha: sha), now: now) }
         }
     }
 
     /// Deletes the files that have been in the trash for `age` or longer and that no photo of any household names, and
-    /// puts back the files a photo names again. A store that cannot be read leaves the trash as it is. Returns how many
-    /// files were deleted and how many put back.
+    /// puts back in place those a photo names again (a copy already back in place makes the trashed one redundant).
+    /// Younger files are left to a later round without asking the store; a store that cannot be read leaves the trash as
+    /// it is. Returns how many trashed files were deleted and how many put back.
     @discardableResult
     public func emptyTrash(olderThan age: TimeInterval = trashAge, now: Date, store: any PlantsStore) async
         -> (deleted: Int, restored: Int) {
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: trash.path)) ?? []).filter { !$0.hasPrefix(".") }
-        var entries: [(name: String, sha: String)] = []
-        for name in names {
-            let bare = name.hasPrefix(Self.thumbnailTrashPrefix) ? String(name.dropFirst(Self.thumbnailTrashPrefix.count)) : name
-            let sha = String(bare.prefix { $0 != "." })
-            guard sha.count == 64, sha.allSatisfy(\.isHexDigit) else { continue }
-            entries.append((name, sha))
-        }
-        guard !entries.isEmpty, let used = try? await store.photoFilesInUse(Array(Set(entries.map(\.sha)))) else { return (0, 0) }
+        let due = trashEntries().filter { now.timeIntervalSince($0.trashedAt) >= age }
+        guard !due.isEmpty, let used = try? await store.photoFilesInUse(Array(Set(due.map(\.sha)))) else { return (0, 0) }
         var deleted = 0, restored = 0
-        for entry in entries {
-            let file = trash.appendingPathComponent(entry.name)
+        for entry in due {
+            let trashed = trash.appendingPathComponent(entry.name)
             if used.contains(entry.sha) {
-                if restoreFromTrash(libraryURL(ofTrashName: entry.name, sha: entry.sha), trashName: entry.name) { restored += 1 }
-                continue
+                let placed = libraryURL(ofTrashEntry: entry)
+                if !FileManager.default.fileExists(atPath: placed.path) {
+                    try? FileManager.default.createDirectory(at: placed.deletingLastPathComponent(), withIntermediateDirectories: true)
+                    if rename(trashed.path, placed.path) == 0 { restored += 1 }
+                    continue
+                }
             }
-            let trashed = (try? FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate] as? Date) ?? now
-            guard now.timeIntervalSince(trashed) >= age else { continue }
-            if (try? FileManager.default.removeItem(at: file)) != nil { deleted += 1 }
+            // Nothing names it, or a copy is back in place (the photo was stored again): the trashed copy goes.
+            if (try? FileManager.default.removeItem(at: trashed)) != nil { deleted += 1 }
         }
         return (deleted, restored)
+    }
+
+    /// A file in the trash: `<its name in the library>~<milliseconds since 1970 when it was trashed>`, a thumbnail's name
+    /// prefixed `thumbnail.`.
+    private struct TrashEntry {
+        var name: String
+        var libraryName: String
+        var sha: String
+        var isThumbnail: Bool
+        var trashedAt: Date
     }
 
     /// The trash names of thumbnails start with this.
     private static let thumbnailTrashPrefix = "thumbnail."
 
-    /// Renames `file` into the trash and dates it now (the trash's clock); nothing when it is not there.
-    private func moveToTrash(_ file: URL, trashName: String, now: Date) {
-        guard FileManager.default.fileExists(atPath: file.path) else { return }
-        let target = trash.appendingPathComponent(trashName)
-        do {
-            try FileManager.default.createDirectory(at: trash, withIntermediateDirectories: true)
-            guard rename(file.path, target.path) == 0 else { return }
-            try? FileManager.default.setAttributes([.modificationDate: now], ofItemAtPath: target.path)
-        } catch {
-            return
+    /// The entries of the trash (names that are not of this form are left alone).
+    private func trashEntries() -> [TrashEntry] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: trash.path)) ?? []
+        return names.compactMap { name in
+            guard let mark = name.lastIndex(of: "~"), let milliseconds = Int64(name[name.index(after: mark)...]) else { return nil }
+            var libraryName = String(name[..<mark])
+            let isThumbnail = libraryName.hasPrefix(Self.thumbnailTrashPrefix)
+            if isThumbnail { libraryName.removeFirst(Self.thumbnailTrashPrefix.count) }
+            let sha = String(libraryName.prefix { $0 != "." })
+            guard sha.count == 64, sha.allSatisfy(\.isHexDigit) else { return nil }
+            return TrashEntry(
+                name: name, libraryName: libraryName, sha: sha, isThumbnail: isThumbnail,
+                trashedAt: Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+            )
         }
     }
 
-    /// Puts a trashed file back at `file` when it is missing there; whether it did.
-    @discardableResult
-    private func restoreFromTrash(_ file: URL, trashName: String) -> Bool {
-        guard !FileManager.default.fileExists(atPath: file.path) else { return false }
-        let trashed = trash.appendingPathComponent(trashName)
-        guard FileManager.default.fileExists(atPath: trashed.path) else { return false }
-        try? FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        return rename(trashed.path, file.path) == 0
+    /// Where a trashed file belongs in the library.
+    private func libraryURL(ofTrashEntry entry: TrashEntry) -> URL {
+        let folder = entry.isThumbnail ? root.appendingPathComponent("thumbnails", isDirectory: true) : root
+        return folder.appendingPathComponent(String(entry.sha.prefix(2)), isDirectory: true).appendingPathComponent(entry.libraryName)
     }
 
-    /// Where a file of the trash came from.
-    private func libraryURL(ofTrashName name: String, sha: String) -> URL {
-        if name.hasPrefix(Self.thumbnailTrashPrefix) { return thumbnailURL(sha: sha) }
-        return root.appendingPathComponent(String(sha.prefix(2)), isDirectory: true).appendingPathComponent(name)
+    /// Renames `file` into the trash under a name that carries `now`. When it is not in place but waits in the trash
+    /// already (it was used again from there), its trashed copies are dated `now` instead, so they too wait a whole
+    /// ``trashAge`` from this release.
+    private func moveToTrash(_ file: URL, now: Date) {
+        let isThumbnail = file.deletingLastPathComponent().deletingLastPathComponent().lastPathComponent == "thumbnails"
+        let name = (isThumbnail ? Self.thumbnailTrashPrefix : "") + file.lastPathComponent
+            + "~\(Int64((now.timeIntervalSince1970 * 1000).rounded()))"
+        let target = trash.appendingPathComponent(name)
+        guard FileManager.default.fileExists(atPath: file.path) else {
+            for entry in trashEntries() where entry.libraryName == file.lastPathComponent && entry.isThumbnail == isThumbnail {
+                _ = rename(trash.appendingPathComponent(entry.name).path, target.path)
+            }
+            return
+        }
+        do {
+            try FileManager.default.createDirectory(at: trash, withIntermediateDirectories: true)
+        } catch {
+            return
+        }
+        _ = rename(file.path, target.path)
+    }
+
+    /// `file` when it is in place, else its newest copy in the trash, else `file` (which does not exist).
+    private func placedOrTrashed(_ file: URL) -> URL {
+        guard !FileManager.default.fileExists(atPath: file.path) else { return file }
+        let isThumbnail = file.deletingLastPathComponent().deletingLastPathComponent().lastPathComponent == "thumbnails"
+        let copies = trashEntries().filter { $0.libraryName == file.lastPathComponent && $0.isThumbnail == isThumbnail }
+        guard let newest = copies.max(by: { $0.trashedAt < $1.trashedAt }) else { return file }
+        return trash.appendingPathComponent(newest.name)
     }
 
     /// Removes the `.partial` files that writers which crashed or lost their connection left behind, once

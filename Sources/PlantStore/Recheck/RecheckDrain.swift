@@ -111,7 +111,7 @@ public struct RecheckDrain: Sendable {
         let store = collection.store
         if !dryRun {
             let expiry = try await store.expireRechecks(now: collection.now())
-            collection.photos.removeFiles(of: expiry.released)
+            collection.photos.removeFiles(of: expiry.released, now: collection.now())
             run.expired = expiry.expired
         }
         let queue = try await store.queuedRechecks(now: collection.now(), limit: nil)
@@ -147,7 +147,8 @@ public struct RecheckDrain: Sendable {
             do throws(StoreError) {
                 for queued in item.photos { photos.append(try await read(queued.sha256)) }
             } catch {
-                collection.photos.removeFiles(of: try await store.failRecheck(item.id, reason: "\(error)", now: collection.now()))
+                let released = try await store.failRecheck(item.id, reason: "\(error)", now: collection.now())
+                collection.photos.removeFiles(of: released, now: collection.now())
                 run.failed += 1
                 run.items.append(entry(item, .failed, error: "\(error)"))
                 continue
@@ -165,7 +166,7 @@ public struct RecheckDrain: Sendable {
                     cacheHit: identification.source == .cache, apiCalled: identification.source == .plantNetAPI,
                     remainingRequests: remaining, timings: identification.timings
                 ), now: collection.now(), retention: .standard)
-                collection.photos.removeFiles(of: done.releasedPhotos)
+                collection.photos.removeFiles(of: done.releasedPhotos, now: collection.now())
                 run.sent += 1
                 if done.suggestion != nil { run.changed += 1 }
                 var answered = entry(item, .answered)
@@ -174,7 +175,8 @@ public struct RecheckDrain: Sendable {
                 answered.suggestionId = done.suggestion?.id
                 run.items.append(answered)
             case .failed(let reason):
-                collection.photos.removeFiles(of: try await store.failRecheck(item.id, reason: reason, now: collection.now()))
+                let released = try await store.failRecheck(item.id, reason: reason, now: collection.now())
+                collection.photos.removeFiles(of: released, now: collection.now())
                 run.failed += 1
                 run.items.append(entry(item, .failed, error: reason))
             case .stop(let stop):

@@ -65,7 +65,7 @@ public protocol PlantsStore: Sendable {
     /// The stored photo with this SHA-256.
     func photo(sha256: String) async throws(StoreError) -> StoredPhoto?
     /// Which of these file hashes a photo of any household still names, as its file or its thumbnail: the files in the
-    /// photo trash that must be kept (``PhotoLibrary/emptyTrash(olderThan:now:inUse:)``). Not limited to one household,
+    /// photo trash that must be kept (``PhotoLibrary/emptyTrash(olderThan:now:store:)``). Not limited to one household,
     /// as photo files are shared by content.
     func photoFilesInUse(_ sha256s: [String]) async throws(StoreError) -> Set<String>
     /// Every stored photo.

@@ -5,8 +5,9 @@ struct CollectionCommand: AsyncParsableCommand {
         commandName: "collection",
         abstract: "Your plants: add, list, show and remove them, and keep their photos.",
         discussion: """
-            The collection lives in collection.sqlite in the data directory; photos are kept under \
-            photos/, named by their SHA-256.
+            The collection lives in collection.sqlite in the data directory, or in the database --database URL \
+            (or $PLANTGUIDE_DATABASE_URL) names, as for `plantguide serve`; photos are kept under photos/ in the \
+            data directory, named by their SHA-256.
 
             Examples:
               plantguide collection add "Monstera deliciosa" --room "Living room" --nickname Monty

@@ -91,7 +91,7 @@ struct UserAddCommand: AsyncParsableCommand {
         discussion: """
             A household's first account is always its owner; later ones are members unless --role owner is given. \
             --household (else $PLANTGUIDE_HOUSEHOLD) names the household (any letter case); a household that does \
-            not exist yet is made, with this account as its owner.
+            not exist yet is made by --household, with this account as its owner.
 
             Examples:
               echo 'a long passphrase' | plantguide user add alice
@@ -123,7 +123,9 @@ struct UserAddCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        // As for the other commands, PLANTGUIDE_HOUSEHOLD names the household when --household does not.
+        // As for the other commands, PLANTGUIDE_HOUSEHOLD names the household when --household does not; only --household
+        // makes a new one (a typo in a variable set for everyday use must not make a household).
+        let mayMakeHousehold = self.household != nil
         let household = HouseholdOption.chosenName(household, environment: ProcessInfo.processInfo.environment)
         if let household, !Household.isValidName(household) {
             throw ValidationError(
@@ -139,6 +141,11 @@ struct UserAddCommand: AsyncParsableCommand {
             if let household {
                 if let existing = try await accounts.household(named: household) {
                     householdId = existing.id
+                } else if !mayMakeHousehold {
+                    throw HouseholdChoiceError(
+                        description: "\(HouseholdOption.environmentVariable) names the household '\(household)', which does not "
+                            + "exist; `plantguide user add \(name) --household \(shellQuoted(household))` makes it."
+                    )
                 } else {
                     do {
                         householdId = try await accounts.createHousehold(named: household, now: now()).id
@@ -200,6 +207,11 @@ struct UserListCommand: AsyncParsableCommand {
         let console = Console()
         if output.json {
             try console.printJSON(accounts.map { UserSummary($0, householdName: names[$0.householdId]) })
+            return
+        }
+        if accounts.isEmpty, let household {
+            console.print("The household \(household) has no accounts. Add one with "
+                + "`echo 'a long passphrase' | plantguide user add NAME --household \(shellQuoted(household))`.")
             return
         }
         if accounts.isEmpty {
