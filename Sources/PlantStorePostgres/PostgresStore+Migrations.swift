@@ -23,6 +23,9 @@ extension PostgresStore {
         return applied
     }
 
+    /// The identifiers of every migration this version knows, in order: a database recording all of them is current.
+    public static var knownMigrations: [String] { PostgresSchema.migrations.map(\.id) }
+
     /// The identifiers of the migrations the database records, in the order they were applied; empty for a database
     /// that was never migrated.
     public func appliedMigrations() async throws(StoreError) -> [String] {

@@ -1,5 +1,7 @@
 import Foundation
 import PlantGuideTestSupport
+import PlantStore
+import PlantStorePostgres
 import Testing
 
 /// The collection commands on PostgreSQL (the test cluster), through the real binary: `--database` or
@@ -138,6 +140,32 @@ import Testing
         #expect(try cli.jsonArray(["collection", "list", "--json"]).isEmpty)
         cli.environment["PLANTGUIDE_DATABASE_URL"] = "sqlite:" + elsewhere.path
         #expect(try cli.jsonArray(["collection", "list", "--json"]).count == 1)
+    }
+
+    @Test func theCommandLineSetsUpANewDatabaseButLeavesUpgradingOneToServe() async throws {
+        try await TestPostgres.withDatabase { url in
+            var cli = try collectionRunner()
+            defer { cli.cleanUp() }
+            cli.environment["PLANTGUIDE_DATABASE_URL"] = url
+            _ = try cli.jsonObject(["collection", "add", "Boston fern", "--json"])  // a new database: set up
+            // The same database as an older version left it: refused, saying what upgrades it, and nothing changed.
+            let last = try #require(PostgresStore.knownMigrations.last)
+            try await PostgresStore.withStore(try StoreLocation(url: url), options: TestPostgres.administration) { store in
+                try await store.execute("DELETE FROM schema_migration WHERE id = '\(last)'", operation: "forget a migration")
+            }
+            let older = try cli.run(["collection", "list"])
+            #expect(older.status != 0 && !older.killedBySignal)
+            #expect(older.stderr.contains("schema of an older PlantGuide") && older.stderr.contains(last), "\(older.stderr)")
+            #expect(older.stderr.contains("plantguide serve"))
+            // And one a newer version migrated: refused too.
+            try await PostgresStore.withStore(try StoreLocation(url: url), options: TestPostgres.administration) { store in
+                try await store.execute(
+                    "INSERT INTO schema_migration (id) VALUES ('\(last)'), ('pg99-from-the-future')", operation: "add migrations"
+                )
+            }
+            let newer = try cli.run(["collection", "list"])
+            #expect(newer.status != 0 && newer.stderr.contains("pg99-from-the-future"), "\(newer.stderr)")
+        }
     }
 
     @Test func anIdentificationIsAnsweredWhenItsDatabaseCannotBeReached() async throws {

@@ -43,9 +43,14 @@ enum CommandDatabase {
             return try await $chosen.withValue(.sqlite(url)) { try await body() }
         case .postgres(let postgres)?:
             var connected = false
+            // The command line sets up a new database, but leaves upgrading one to `plantguide serve`: replicas of the
+            // version that uses it may still be running (see docs/deploy.md, "upgrade all replicas together").
+            var options = PostgresStore.Options()
+            options.migrate = false
             do {
-                return try await PostgresStore.withStore(postgres) { store in
+                return try await PostgresStore.withStore(postgres, options: options) { store in
                     connected = true
+                    try await requireCurrentSchema(store, location: postgres)
                     return try await $chosen.withValue(.postgres(store)) { try await body() }
                 }
             } catch let error as StoreError where !connected && toleratingAbsence {
@@ -55,6 +60,27 @@ enum CommandDatabase {
                 )
                 return try await $chosen.withValue(.unavailable(error)) { try await body() }
             }
+        }
+    }
+
+    /// Sets up a database that has no PlantGuide schema yet, and refuses one whose schema is older or newer than this
+    /// version's, saying what to do.
+    private static func requireCurrentSchema(_ store: PostgresStore, location: PostgresLocation) async throws {
+        let applied = try await store.appliedMigrations()
+        if applied.isEmpty {
+            try await store.migrate()
+            return
+        }
+        let known = PostgresStore.knownMigrations
+        let unknown = applied.filter { !known.contains($0) }
+        if !unknown.isEmpty { throw StoreError.newerDatabase(path: location.description, unknownMigrations: unknown) }
+        let missing = known.filter { !applied.contains($0) }
+        guard missing.isEmpty else {
+            throw DatabaseChoiceError(
+                description: "The database \(location) has the schema of an older PlantGuide (it lacks "
+                    + "\(missing.joined(separator: ", "))). Stop the servers that use it and start this version's "
+                    + "`plantguide serve`, which upgrades it; then run this command again."
+            )
         }
     }
 
