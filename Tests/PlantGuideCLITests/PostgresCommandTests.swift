@@ -37,6 +37,15 @@ import Testing
             let schedule = try cli.jsonArray(["care", "schedule", "\(fernId)", "--task", "water", "--every", "2", "--json"])
             #expect(schedule.first { $0["task"] as? String == "water" }?["dueOn"] as? String == "2026-06-13")
 
+            // Photos: the record in PostgreSQL, the file in the data directory; the calendar reads PostgreSQL too.
+            let picture = cli.home.appendingPathComponent("fern.png")
+            try fakePhoto(seed: 4).write(to: picture)
+            let added = try cli.jsonObject(["collection", "photo", "add", "\(fernId)", picture.path, "--json"])
+            let stored = try #require(added["path"] as? String)
+            #expect(FileManager.default.fileExists(atPath: stored))
+            #expect(try cli.jsonArray(["collection", "photo", "list", "\(fernId)", "--json"]).count == 1)
+            #expect(try cli.run(["care", "ics"]).stdout.contains("Boston fern"))
+
             // Households: a household made by `user add` on PostgreSQL has its own collection there.
             let dave = try cli.run(["user", "add", "dave", "--household", "Joneses"], input: Data("a long passphrase\n".utf8))
             #expect(dave.status == 0, "\(dave.stderr)")
