@@ -22,6 +22,7 @@ public struct PlantGuideCommand: AsyncParsableCommand {
               plantguide recheck                      Send answers the device gave offline to Pl@ntNet now.
               plantguide serve                        Start the web app at http://127.0.0.1:8080/.
               plantguide user add alice               Add an account for the web app (password on stdin).
+              plantguide household list               The households, with their accounts and plants.
               plantguide care due --household Smiths  Any collection command, for another household.
 
             Commands that use the collection act for the household "Home" unless --household NAME (or \
@@ -53,6 +54,7 @@ public struct PlantGuideCommand: AsyncParsableCommand {
             ConfigCommand.self,
             RecheckCommand.self,
             UserCommand.self,
+            HouseholdCommand.self,
         ]
     )
 
@@ -79,7 +81,7 @@ extension PlantGuideCommand {
             var command = try await asyncParseAsRoot(arguments)
             let environment = ProcessInfo.processInfo.environment
             let directory = DataDirectory.resolve(environment: environment)
-            let name = type(of: command).configuration.commandName ?? ""
+            let name = commandPath(arguments) ?? type(of: command).configuration.commandName ?? ""
             guard command is any UsesCollectionDatabase else {
                 if householdOption != nil {
                     throw HouseholdChoiceError(
@@ -139,5 +141,19 @@ extension PlantGuideCommand {
         } catch {
             exit(withError: error)
         }
+    }
+}
+
+extension PlantGuideCommand {
+    /// The command's words as typed, e.g. `household list` or `care due`, for messages; `nil` when none is recognised.
+    static func commandPath(_ arguments: [String]) -> String? {
+        var path: [String] = []
+        var choices = configuration.subcommands
+        for word in arguments where !word.hasPrefix("-") {
+            guard let next = choices.first(where: { $0.configuration.commandName == word }) else { break }
+            path.append(word)
+            choices = next.configuration.subcommands
+        }
+        return path.isEmpty ? nil : path.joined(separator: " ")
     }
 }

@@ -60,6 +60,17 @@ import Testing
         #expect(accounts.map { $0["householdName"] as? String } == ["Home", "Joneses", "Joneses"])
         let text = try runner.run(["user", "list"])
         #expect(text.stdout.contains("Home") && text.stdout.contains("Joneses"), "\(text.stdout)")
+        // `household list`: every household with its accounts and plants.
+        let households = try runner.jsonArray(["household", "list", "--json"])
+        #expect(households.map { $0["name"] as? String } == ["Home", "Joneses"])
+        #expect(households.map { $0["accounts"] as? Int } == [1, 2])
+        #expect(households.map { $0["owners"] as? Int } == [1, 1])
+        #expect(households.map { $0["plants"] as? Int } == [1, 1])
+        let listed = try runner.run(["household"])
+        #expect(listed.stdout.contains("Joneses") && listed.stdout.contains("2 households"), "\(listed.stdout)")
+        let scoped = try runner.run(["household", "list", "--household", "Joneses"])
+        #expect(scoped.status != 0 && scoped.stderr.contains("`plantguide household list` works on"), "\(scoped.stderr)")
+
         let onlyJoneses = try runner.run(["user", "list", "--household", "JONESES", "--json"])
         #expect((try onlyJoneses.json() as? [[String: Any]])?.compactMap { $0["name"] as? String } == ["dave", "eve"])
     }

@@ -50,6 +50,7 @@ import Testing
             let dave = try cli.run(["user", "add", "dave", "--household", "Joneses"], input: Data("a long passphrase\n".utf8))
             #expect(dave.status == 0, "\(dave.stderr)")
             _ = try cli.jsonObject(["collection", "add", "Snake plant", "--household", "Joneses", "--json"])
+            #expect(try cli.jsonArray(["household", "list", "--json"]).map { $0["plants"] as? Int } == [2, 1])
             // `user` takes --database too, also before its name.
             let users = try cli.run(["--database", url, "user", "list", "--json"])
             #expect((try users.json() as? [[String: Any]])?.compactMap { $0["name"] as? String } == ["dave"], "\(users.stderr)")
