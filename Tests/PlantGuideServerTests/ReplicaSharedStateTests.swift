@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import PlantClassifier
 import PlantGuideCore
 import PlantGuideTestSupport
 import PlantStore
@@ -214,6 +215,28 @@ import Testing
                 #expect(stub.requestCount >= 1)
             }
         }
+    }
+
+    @Test func aModelMadeTheDefaultByAnotherReplicaIsLoadedWithinARefresh() async throws {
+        let home = try LiveDependenciesTests.makeHome(withModel: true)
+        defer { try? FileManager.default.removeItem(at: home) }
+        let models = ModelStore(dataDirectory: DataDirectory(url: home))
+        let installed = try #require(models.defaultModel())
+        let replica = await ServerDependencies.live(dataDirectory: home, environment: [:])
+        let refresh = try #require(replica.refresh)
+        let before = try #require(replica.currentIdentification.capability?.summary)
+        #expect(before.contains(installed.deletingPathExtension().lastPathComponent), "\(before)")
+        // A round with nothing changed keeps the loaded identification as it is.
+        let loaded = replica.currentIdentification.capability?.summary
+        await refresh.run()
+        #expect(replica.currentIdentification.capability?.summary == loaded)
+        // Another replica installs a second model file and makes it the default, in the shared data directory.
+        let second = models.folder.appendingPathComponent("second-model.\(installed.pathExtension)")
+        try FileManager.default.copyItem(at: installed, to: second)
+        try models.makeDefault(second)
+        await refresh.run()
+        let after = try #require(replica.currentIdentification.capability?.summary)
+        #expect(after.contains("second-model"), "\(after)")
     }
 
     @Test func anOlderServersFilesAreMovedIntoTheDatabaseOnceAndKept() async throws {
