@@ -512,13 +512,13 @@ import Testing
             try await PostgresStore.withStore(location, options: options) { store in
                 let settings = try await store.withConnection("read the session settings") { connection in
                     var found: [String] = []
-                    for name in ["lock_timeout", "idle_in_transaction_session_timeout"] {
+                    for name in ["lock_timeout", "idle_in_transaction_session_timeout", "jit"] {
                         let rows = try await connection.query(PostgresQuery(unsafeSQL: "SHOW \(name)"), logger: store.logger)
                         for try await value in rows.decode(String.self) { found.append(value) }
                     }
                     return found
                 }
-                #expect(settings == ["15s", "1min"])
+                #expect(settings == ["15s", "1min", "off"])
             }
         }
     }
