@@ -116,20 +116,21 @@ extension PostgresStore: CareStore {
                     AND (\(room)::text IS NULL OR lower(p.room COLLATE "C") = lower(\(room)::text COLLATE "C"))
                 ORDER BY p.id
                 """, logger: self.logger)
-            typealias Row = (
-                Int64, String, String, String?, PostgresInstant, Bool, Int?, Int?, Int?, Int?, Int?, Int?,
-                PostgresDay?, PostgresDay?, PostgresDay?, PostgresDay?, PostgresDay?
-            )
-            for try await (id, uuid, name, room, created, hasProfile, water, winter, fertilize, mist, repot, prune, doneWater,
-                           doneFertilize, doneRepot, doneMist, donePrune) in plants.decode(Row.self) {
-                let lastDone = PerTask(doneWater?.day, doneFertilize?.day, doneRepot?.day, doneMist?.day, donePrune?.day)
+            for try await row in plants {
+                var columns = PostgresColumns(row)
+                let id = try columns.int64(), uuid = try columns.string(), name = try columns.string()
+                let room = try columns.optionalString(), created = try columns.instant(), hasProfile = try columns.bool()
+                let profile = CareStateAssembler.ProfileIntervals(
+                    waterGrowingDays: try columns.optionalInt(), waterWinterDays: try columns.optionalInt(),
+                    fertilizeGrowingDays: try columns.optionalInt(), mistDays: try columns.optionalInt(),
+                    repotDays: try columns.optionalInt(), pruneDays: try columns.optionalInt()
+                )
+                let lastDone = PerTask(
+                    try columns.optionalDay(), try columns.optionalDay(), try columns.optionalDay(), try columns.optionalDay(),
+                    try columns.optionalDay()
+                )
                 assembler.addPlant(
-                    id: id, uuid: uuid, displayName: name, room: room, createdAt: created.date,
-                    profile: hasProfile
-                        ? CareStateAssembler.ProfileIntervals(
-                            waterGrowingDays: water, waterWinterDays: winter, fertilizeGrowingDays: fertilize, mistDays: mist,
-                            repotDays: repot, pruneDays: prune
-                        ) : nil,
+                    id: id, uuid: uuid, displayName: name, room: room, createdAt: created, profile: hasProfile ? profile : nil,
                     lastDone: lastDone
                 )
             }
