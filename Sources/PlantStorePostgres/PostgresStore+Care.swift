@@ -99,37 +99,31 @@ extension PostgresStore: CareStore {
             var count = 0
             for try await value in counted.decode(Int.self) { count = value }
             var assembler = CareStateAssembler(lastDone: [], settings: settings, plantCount: count)
-            // The last days come with each plant (one row per plant, not one per plant and task): rows cost more on the
-            // client than on the server.
+            // The last days come with each plant, from careLastDays (pg7): one row per plant, joined on the plant's id.
             let plants = try await connection.query("""
                 SELECT p.id, p.uuid, coalesce(p.nickname, p.name), p.room, p.createdAt, c.plantId IS NOT NULL,
                        c.waterGrowingDays, c.waterWinterDays, c.fertilizeGrowingDays, c.mistDays, c.repotDays, c.pruneDays,
                        d.water, d.fertilize, d.repot, d.mist, d.prune
-                FROM plant p LEFT JOIN careProfile c ON c.plantId = p.id
-                LEFT JOIN LATERAL (
-                    SELECT max(day) FILTER (WHERE task = 'water') AS water, max(day) FILTER (WHERE task = 'fertilize') AS fertilize,
-                           max(day) FILTER (WHERE task = 'repot') AS repot, max(day) FILTER (WHERE task = 'mist') AS mist,
-                           max(day) FILTER (WHERE task = 'prune') AS prune
-                    FROM careLastDone WHERE careLastDone.plantId = p.id
-                ) d ON true
+                FROM plant p LEFT JOIN careProfile c ON c.plantId = p.id LEFT JOIN careLastDays d ON d.plantId = p.id
                 WHERE p.householdId = \(household) AND (\(plantId)::bigint IS NULL OR p.id = \(plantId))
                     AND (\(room)::text IS NULL OR lower(p.room COLLATE "C") = lower(\(room)::text COLLATE "C"))
                 ORDER BY p.id
                 """, logger: self.logger)
-            typealias Row = (
-                Int64, String, String, String?, PostgresInstant, Bool, Int?, Int?, Int?, Int?, Int?, Int?,
-                PostgresDay?, PostgresDay?, PostgresDay?, PostgresDay?, PostgresDay?
-            )
-            for try await (id, uuid, name, room, created, hasProfile, water, winter, fertilize, mist, repot, prune, doneWater,
-                           doneFertilize, doneRepot, doneMist, donePrune) in plants.decode(Row.self) {
-                let lastDone = PerTask(doneWater?.day, doneFertilize?.day, doneRepot?.day, doneMist?.day, donePrune?.day)
+            for try await row in plants {
+                var columns = PostgresColumns(row)
+                let id = try columns.int64(), uuid = try columns.string(), name = try columns.string()
+                let room = try columns.optionalString(), created = try columns.instant(), hasProfile = try columns.bool()
+                let profile = CareStateAssembler.ProfileIntervals(
+                    waterGrowingDays: try columns.optionalInt(), waterWinterDays: try columns.optionalInt(),
+                    fertilizeGrowingDays: try columns.optionalInt(), mistDays: try columns.optionalInt(),
+                    repotDays: try columns.optionalInt(), pruneDays: try columns.optionalInt()
+                )
+                let lastDone = PerTask(
+                    try columns.optionalDay(), try columns.optionalDay(), try columns.optionalDay(), try columns.optionalDay(),
+                    try columns.optionalDay()
+                )
                 assembler.addPlant(
-                    id: id, uuid: uuid, displayName: name, room: room, createdAt: created.date,
-                    profile: hasProfile
-                        ? CareStateAssembler.ProfileIntervals(
-                            waterGrowingDays: water, waterWinterDays: winter, fertilizeGrowingDays: fertilize, mistDays: mist,
-                            repotDays: repot, pruneDays: prune
-                        ) : nil,
+                    id: id, uuid: uuid, displayName: name, room: room, createdAt: created, profile: hasProfile ? profile : nil,
                     lastDone: lastDone
                 )
             }

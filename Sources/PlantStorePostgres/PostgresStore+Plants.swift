@@ -112,7 +112,7 @@ extension PostgresStore: PlantsStore {
             }
             let rows = try await connection.query(query, logger: self.logger)
             var plants: [Plant] = []
-            for try await row in rows.decode(PlantRow.self) { plants.append(Self.plant(row)) }
+            for try await row in rows { plants.append(try Self.plant(row)) }
             return plants
         }
     }
@@ -334,14 +334,14 @@ extension PostgresStore {
     static let plantColumns =
         "plant.id, plant.uuid, plant.name, plant.species, plant.nickname, plant.room, plant.acquiredOn, plant.notes, "
         + "plant.createdAt, plant.updatedAt"
-    /// A row of ``plantColumns``.
-    typealias PlantRow = (Int64, String, String, String?, String?, String?, PostgresDay?, String?, PostgresInstant, PostgresInstant)
 
     /// The plant of a row of ``plantColumns``.
-    static func plant(_ row: PlantRow) -> Plant {
-        Plant(
-            id: row.0, uuid: row.1, name: row.2, species: row.3, nickname: row.4, room: row.5, acquiredOn: row.6?.day,
-            notes: row.7, createdAt: row.8.date, updatedAt: row.9.date
+    static func plant(_ row: PostgresRow) throws(StoreError) -> Plant {
+        var columns = PostgresColumns(row)
+        return Plant(
+            id: try columns.int64(), uuid: try columns.string(), name: try columns.string(), species: try columns.optionalString(),
+            nickname: try columns.optionalString(), room: try columns.optionalString(), acquiredOn: try columns.optionalDay(),
+            notes: try columns.optionalString(), createdAt: try columns.instant(), updatedAt: try columns.instant()
         )
     }
 
@@ -353,7 +353,7 @@ extension PostgresStore {
             "SELECT \(unescaped: plantColumns) FROM plant WHERE id = \(id) AND householdId = \(household) \(unescaped: lock)",
             logger: logger
         )
-        for try await row in rows.decode(PlantRow.self) { return plant(row) }
+        for try await row in rows { return try plant(row) }
         return nil
     }
 

@@ -18,8 +18,8 @@ extension PostgresStore: TransferStore {
             for try await row in try await connection.query("""
                 SELECT \(unescaped: Self.plantColumns) FROM plant WHERE householdId = \(household) ORDER BY uuid COLLATE "C"
                 """, logger: logger
-            ).decode(PlantRow.self) {
-                plants.append(Self.plant(row))
+            ) {
+                plants.append(try Self.plant(row))
             }
             var profiles: [Int64: CareProfile] = [:]
             for try await row in try await connection.query(

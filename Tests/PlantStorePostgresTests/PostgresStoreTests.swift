@@ -17,14 +17,15 @@ import Testing
         "photoembedding",
     ]
 
-    /// The tables pg2, pg3 and pg4 add: the Pl@ntNet state, households and accounts, and the server's shared state.
+    /// The tables pg2, pg3, pg4 and pg7 add: the Pl@ntNet state, households and accounts, the server's shared state,
+    /// and the last days per plant.
     static let pg2Tables: Set<String> = [
         "plantnetquota", "plantnetcacheentry", "plantnetcachecounter", "household", "appuser", "loginfailure",
-        "serversecret", "householdsetting", "recentupload",
+        "serversecret", "householdsetting", "recentupload", "carelastdays",
     ]
 
     /// Every migration this version knows.
-    static let allMigrations = ["pg1", "pg2", "pg3", "pg4", "pg5", "pg6"]
+    static let allMigrations = ["pg1", "pg2", "pg3", "pg4", "pg5", "pg6", "pg7"]
 
     @Test func migratingTwiceAppliesEachMigrationOnce() async throws {
         try await TestPostgres.withSchema { location, options in
@@ -91,7 +92,7 @@ import Testing
                     "INSERT INTO identificationRun (ranAt, strategy, source, cacheHit, apiCalled, timings) VALUES ('\(Self.t0)', 'hybrid', 'cache', TRUE, FALSE, '{}')",
                 ]
                 for row in old { try await store.execute(row, operation: "add a row before households") }
-                #expect(try await store.migrate() == ["pg6"])
+                #expect(try await store.migrate() == ["pg6", "pg7"])
                 for table in ["plant", "identification", "identificationRun"] {
                     #expect(try await count(store, table) == 1 + (table == "identification" ? 1 : 0))
                     #expect(try await count(store, "\(table) WHERE householdId = 1") == 1 + (table == "identification" ? 1 : 0))
@@ -353,16 +354,21 @@ import Testing
                 var states: [[String]] = []
                 for step in steps {
                     try await store.execute(step, operation: "change care events")
-                    states.append(
-                        try await store.withConnection("read careLastDone") { connection in
-                            let rows = try await connection.query(PostgresQuery(unsafeSQL: query), logger: store.logger)
-                            var lines: [String] = []
+                    let lines = try await store.withConnection("read careLastDone") { connection in
+                        var lines: [[String]] = []
+                        for sql in [query, Self.careLastDaysAsRows] {
+                            let rows = try await connection.query(PostgresQuery(unsafeSQL: sql), logger: store.logger)
+                            var found: [String] = []
                             for try await (plant, task, day) in rows.decode((Int64, String, String).self) {
-                                lines.append("\(plant) \(task) \(day)")
+                                found.append("\(plant) \(task) \(day)")
                             }
-                            return lines.sorted()
+                            lines.append(found.sorted())
                         }
-                    )
+                        return lines
+                    }
+                    // careLastDays (pg7) holds the same days, one row per plant, after every step.
+                    #expect(lines[1] == lines[0], "after \(step)")
+                    states.append(lines[0])
                 }
                 return states
             }
@@ -370,6 +376,48 @@ import Testing
         #expect(postgresStates == sqliteStates)
         #expect(sqliteStates[4] == ["1 mist 2026-01-02", "1 water 2026-01-09", "2 water 2026-01-03"])
         #expect(sqliteStates.last == ["1 water 2026-01-07"])
+    }
+
+    /// careLastDays (pg7) as careLastDone's rows: plant, task, day.
+    static let careLastDaysAsRows = """
+        SELECT plantId, task, CAST(day AS text) FROM careLastDays CROSS JOIN LATERAL (
+            VALUES ('water', water), ('fertilize', fertilize), ('repot', repot), ('mist', mist), ('prune', prune)
+        ) AS days (task, day) WHERE day IS NOT NULL
+        """
+
+    /// A collection from before pg7 gets careLastDays filled from its care log, and reads the same care states.
+    @Test func pg7FillsTheLastDaysPerPlantFromTheCareLog() async throws {
+        try await TestPostgres.withSchema { location, options in
+            var manual = options
+            manual.migrate = false
+            try await PostgresStore.withStore(location, options: manual) { store async throws in
+                try await store.execute(PostgresSchema.createMigrationTable, operation: "make the migration table")
+                for migration in PostgresSchema.migrations.prefix(while: { $0.id != "pg7" }) {
+                    for statement in migration.statements { try await store.execute(statement, operation: "apply \(migration.id)") }
+                    try await store.execute("INSERT INTO schema_migration (id) VALUES ('\(migration.id)')", operation: "record it")
+                }
+                for row in Self.baseRows.prefix(3) + [
+                    careEvent(4, plant: 1, task: "water", day: "2026-01-05"),
+                    careEvent(5, plant: 1, task: "water", day: "2026-01-09"),
+                    careEvent(6, plant: 1, task: "prune", day: "2026-01-02"),
+                    careEvent(7, plant: 2, task: "mist", day: "2026-01-03"),
+                ] {
+                    try await store.execute(row, operation: "add a row before pg7")
+                }
+                #expect(try await store.migrate() == ["pg7"])
+                #expect(try await count(store, "careLastDays") == 2)
+                let states = try await store.careStates(plantId: nil, room: nil)
+                #expect(states.map(\.plantId) == [1])
+                #expect(states.first?.lastDone[.water] == CalendarDay(dayNumber: 20_462))  // 2026-01-09
+                #expect(states.first?.lastDone[.prune] == CalendarDay(dayNumber: 20_455))
+                #expect(states.first?.lastDone[.mist] == nil)
+                let joneses = try await store.scoped(to: HouseholdScope(household: 2)).careStates(plantId: nil, room: nil)
+                #expect(joneses.map { $0.lastDone[.mist] } == [CalendarDay(dayNumber: 20_456)])
+                // Logged after the migration, through the trigger.
+                try await store.execute(careEvent(8, plant: 1, task: "mist", day: "2026-02-01"), operation: "log care")
+                #expect(try await store.careStates(plantId: 1, room: nil).first?.lastDone[.mist] == CalendarDay(dayNumber: 20_485))
+            }
+        }
     }
 
     // MARK: - Errors
@@ -512,13 +560,13 @@ import Testing
             try await PostgresStore.withStore(location, options: options) { store in
                 let settings = try await store.withConnection("read the session settings") { connection in
                     var found: [String] = []
-                    for name in ["lock_timeout", "idle_in_transaction_session_timeout"] {
+                    for name in ["lock_timeout", "idle_in_transaction_session_timeout", "jit"] {
                         let rows = try await connection.query(PostgresQuery(unsafeSQL: "SHOW \(name)"), logger: store.logger)
                         for try await value in rows.decode(String.self) { found.append(value) }
                     }
                     return found
                 }
-                #expect(settings == ["15s", "1min"])
+                #expect(settings == ["15s", "1min", "off"])
             }
         }
     }
