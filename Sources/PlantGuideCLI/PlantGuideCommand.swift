@@ -82,6 +82,13 @@ extension PlantGuideCommand {
             let environment = ProcessInfo.processInfo.environment
             let directory = DataDirectory.resolve(environment: environment)
             let name = commandPath(arguments) ?? type(of: command).configuration.commandName ?? ""
+            func runCommand() async throws {
+                if var asyncCommand = command as? any AsyncParsableCommand {
+                    try await asyncCommand.run()
+                } else {
+                    try command.run()
+                }
+            }
             guard command is any UsesCollectionDatabase else {
                 if householdOption != nil {
                     throw HouseholdChoiceError(
@@ -96,11 +103,7 @@ extension PlantGuideCommand {
                             : "--database chooses where the collection is kept; `plantguide \(name)` does not use the collection."
                     )
                 }
-                if var asyncCommand = command as? any AsyncParsableCommand {
-                    try await asyncCommand.run()
-                } else {
-                    try command.run()
-                }
+                try await runCommand()
                 return
             }
             if householdOption != nil, let wide = command as? any ServesEveryHousehold {
@@ -115,11 +118,8 @@ extension PlantGuideCommand {
             } catch let error as ValidationError {
                 throw DatabaseChoiceError(description: error.message)
             }
-            if databaseOption != nil, case .postgres(let postgres)? = location, postgres.password != nil {
-                Console().warn(
-                    "warning: --database carries a password, which other users of this machine can read in the process "
-                        + "list; put the URL in \(DatabaseOptions.environmentVariable) instead."
-                )
+            if case .postgres(let postgres)? = location {
+                DatabaseOptions.warnOfPassword(in: postgres, givenAsOption: databaseOption != nil)
             }
             let answersWithout = command is any AnswersWithoutCollection
             try await CommandDatabase.run(location, directory: directory, toleratingAbsence: answersWithout) {
@@ -130,13 +130,7 @@ extension PlantGuideCommand {
                     let chosen = HouseholdOption.chosenName(householdOption, environment: environment) {
                     scope = try await HouseholdOption.scope(named: chosen, directory: directory)
                 }
-                try await HouseholdScope.$current.withValue(scope) {
-                    if var asyncCommand = command as? any AsyncParsableCommand {
-                        try await asyncCommand.run()
-                    } else {
-                        try command.run()
-                    }
-                }
+                try await HouseholdScope.$current.withValue(scope) { try await runCommand() }
             }
         } catch {
             exit(withError: error)

@@ -25,18 +25,31 @@ import Testing
         )
     }
 
+    /// A data directory whose collection database has one account, the owner alice ("alice passphrase").
+    private static func homeWithAlice() async throws -> URL {
+        let home = try LiveDependenciesTests.makeHome(withModel: false)
+        let database = try CollectionDatabase.open(in: DataDirectory(url: home))
+        _ = try await database.addUser(
+            name: "alice", role: .owner, passwordHash: PasswordHash(password: "alice passphrase", iterations: 1_000).encoded, now: Date()
+        )
+        return home
+    }
+
+    /// alice logged in on `client`: her session cookie and its form token.
+    private static func aliceSession(_ client: some TestClientProtocol) async throws -> Session {
+        let login = try await AccountRouteTests.logIn(client, try await Session.open(client), user: "alice", password: "alice passphrase")
+        let cookie = try #require(login.cookie)
+        return Session(cookie: cookie, csrf: try await AccountRouteTests.state(client, cookie: cookie).csrfToken)
+    }
+
     private static func form(_ fields: [(String, String)], cookie: String, csrf: String) -> (HTTPFields, ByteBuffer) {
         let text = (fields + [("_csrf", csrf)]).map { "\(urlComponent($0.0))=\(urlComponent($0.1))" }.joined(separator: "&")
         return ([.cookie: cookie, .contentType: "application/x-www-form-urlencoded"], ByteBuffer(string: text))
     }
 
     @Test func anIdentificationOnOneReplicaIsSavedOnTheOtherWithItsPhoto() async throws {
-        let home = try LiveDependenciesTests.makeHome(withModel: false)
+        let home = try await Self.homeWithAlice()
         defer { try? FileManager.default.removeItem(at: home) }
-        let database = try CollectionDatabase.open(in: DataDirectory(url: home))
-        _ = try await database.addUser(
-            name: "alice", role: .owner, passwordHash: PasswordHash(password: "alice passphrase", iterations: 1_000).encoded, now: Date()
-        )
         let stub = try await PlantNetStub.start()
         defer { Task { await stub.stop() } }
         let environment = [
@@ -48,12 +61,9 @@ import Testing
         try await a.test(.live) { a in
             try await b.test(.live) { b in
                 // Log in on A; A's session and form token are good on B (one secret, log-ins in the database).
-                let anonymous = try await Session.open(a)
-                let login = try await AccountRouteTests.logIn(a, anonymous, user: "alice", password: "alice passphrase")
-                let cookie = try #require(login.cookie)
-                let csrf = try await AccountRouteTests.state(a, cookie: cookie).csrfToken
+                let session = try await Self.aliceSession(a)
+                let (cookie, csrf) = (session.cookie, session.csrf)
                 #expect(try await AccountRouteTests.state(b, cookie: cookie).csrfToken == csrf)
-                let session = Session(cookie: cookie, csrf: csrf)
 
                 // Identify on A…
                 var upload = Multipart()
@@ -100,12 +110,9 @@ import Testing
     }
 
     @Test func aSettingAndTheCalendarAddressMadeOnOneReplicaAreUsedByTheOther() async throws {
-        let home = try LiveDependenciesTests.makeHome(withModel: false)
+        let home = try await Self.homeWithAlice()
         defer { try? FileManager.default.removeItem(at: home) }
         let database = try CollectionDatabase.open(in: DataDirectory(url: home))
-        _ = try await database.addUser(
-            name: "alice", role: .owner, passwordHash: PasswordHash(password: "alice passphrase", iterations: 1_000).encoded, now: Date()
-        )
         let stub = try await PlantNetStub.start()
         defer { Task { await stub.stop() } }
         let environment = [
@@ -115,9 +122,8 @@ import Testing
         let b = try await Self.replica(home: home, environment: environment)
         try await a.test(.live) { a in
             try await b.test(.live) { b in
-                let login = try await AccountRouteTests.logIn(a, try await Session.open(a), user: "alice", password: "alice passphrase")
-                let cookie = try #require(login.cookie)
-                let csrf = try await AccountRouteTests.state(a, cookie: cookie).csrfToken
+                let session = try await Self.aliceSession(a)
+                let (cookie, csrf) = (session.cookie, session.csrf)
                 try await b.execute(uri: "/identify", method: .get, headers: [.cookie: cookie]) { response in
                     #expect(response.text.contains(#"<option value="auto" selected>"#))
                 }
@@ -164,12 +170,8 @@ import Testing
     }
 
     @Test func aKeySavedOnOneReplicaIsUsedByTheOtherWithinARefresh() async throws {
-        let home = try LiveDependenciesTests.makeHome(withModel: false)
+        let home = try await Self.homeWithAlice()
         defer { try? FileManager.default.removeItem(at: home) }
-        let database = try CollectionDatabase.open(in: DataDirectory(url: home))
-        _ = try await database.addUser(
-            name: "alice", role: .owner, passwordHash: PasswordHash(password: "alice passphrase", iterations: 1_000).encoded, now: Date()
-        )
         var behaviour = PlantNetStubBehaviour()
         behaviour.apiKey = "2b10abcdefghijklmnopqrstuv"
         let stub = try await PlantNetStub.start(behaviour: behaviour)
@@ -181,9 +183,7 @@ import Testing
         let b = try await Self.replica(home: home, environment: environment)
         try await a.test(.live) { a in
             try await b.test(.live) { b in
-                let login = try await AccountRouteTests.logIn(a, try await Session.open(a), user: "alice", password: "alice passphrase")
-                let cookie = try #require(login.cookie)
-                let session = Session(cookie: cookie, csrf: try await AccountRouteTests.state(a, cookie: cookie).csrfToken)
+                let session = try await Self.aliceSession(a)
                 func identifyOnB() async throws -> (HTTPResponse.Status, String) {
                     var form = Multipart()
                     form.file("photo", "leaf.jpg", photo)

@@ -79,11 +79,7 @@ import Testing
             var manual = options
             manual.migrate = false
             try await PostgresStore.withStore(location, options: manual) { store async throws in
-                try await store.execute(PostgresSchema.createMigrationTable, operation: "make the migration table")
-                for migration in PostgresSchema.migrations.prefix(while: { $0.id != "pg6" }) {
-                    for statement in migration.statements { try await store.execute(statement, operation: "apply \(migration.id)") }
-                    try await store.execute("INSERT INTO schema_migration (id) VALUES ('\(migration.id)')", operation: "record it")
-                }
+                try await Self.applyMigrations(before: "pg6", on: store)
                 let old = [
                     "INSERT INTO plant (id, uuid, name, createdAt, updatedAt) VALUES (7, '\(Self.uuid(1))', 'Fern', '\(Self.t0)', '\(Self.t0)')",
                     "INSERT INTO identification (uuid, plantId, source, predictions, uncertain, identifiedAt) VALUES ('\(Self.uuid(2))', 7, 'onDevice', '[]', FALSE, '\(Self.t0)')",
@@ -378,6 +374,15 @@ import Testing
         #expect(sqliteStates.last == ["1 water 2026-01-07"])
     }
 
+    /// Applies and records the migrations before `id`, as an older PlantGuide left the database.
+    static func applyMigrations(before id: String, on store: PostgresStore) async throws {
+        try await store.execute(PostgresSchema.createMigrationTable, operation: "make the migration table")
+        for migration in PostgresSchema.migrations.prefix(while: { $0.id != id }) {
+            for statement in migration.statements { try await store.execute(statement, operation: "apply \(migration.id)") }
+            try await store.execute("INSERT INTO schema_migration (id) VALUES ('\(migration.id)')", operation: "record it")
+        }
+    }
+
     /// careLastDays (pg7) as careLastDone's rows: plant, task, day.
     static let careLastDaysAsRows = """
         SELECT plantId, task, CAST(day AS text) FROM careLastDays CROSS JOIN LATERAL (
@@ -391,11 +396,7 @@ import Testing
             var manual = options
             manual.migrate = false
             try await PostgresStore.withStore(location, options: manual) { store async throws in
-                try await store.execute(PostgresSchema.createMigrationTable, operation: "make the migration table")
-                for migration in PostgresSchema.migrations.prefix(while: { $0.id != "pg7" }) {
-                    for statement in migration.statements { try await store.execute(statement, operation: "apply \(migration.id)") }
-                    try await store.execute("INSERT INTO schema_migration (id) VALUES ('\(migration.id)')", operation: "record it")
-                }
+                try await Self.applyMigrations(before: "pg7", on: store)
                 for row in Self.baseRows.prefix(3) + [
                     careEvent(4, plant: 1, task: "water", day: "2026-01-05"),
                     careEvent(5, plant: 1, task: "water", day: "2026-01-09"),
@@ -422,7 +423,7 @@ import Testing
 
     // MARK: - Errors
 
-    @Test func anUnreachableServerFailsWithinFiveSeconds() async throws {
+    @Test func anUnreachableServerFailsWithoutWaiting() async throws {
         // A port nothing listens on: bind one, then close it.
         let port = try await freePort()
         let location = PostgresLocation(user: "postgres", password: "hunter2hunter2", host: "127.0.0.1", port: port, database: "postgres", sslMode: .disable)
@@ -441,8 +442,9 @@ import Testing
             #expect(reason.contains("no server answers at 127.0.0.1:\(port)"), "\(reason)")
             #expect(!error.description.contains("hunter2"))
         }
+        // A refused connection is answered at once; the margin is for a machine busy with other tests.
         let elapsed = ContinuousClock.now - started
-        #expect(elapsed < .seconds(5), "took \(elapsed)")
+        #expect(elapsed < .seconds(12), "took \(elapsed)")
     }
 
     /// A server that accepts the connection and never answers: the connect time-out ends the wait.
@@ -462,7 +464,8 @@ import Testing
             guard case .connection(_, let reason) = error as? StoreError else { return false }
             return reason.contains("no answer from 127.0.0.1:\(port) within 1")
         }
-        #expect(ContinuousClock.now - started < .seconds(4))
+        // Without the time-out the wait never ends; the margin above one second is for a machine busy with other tests.
+        #expect(ContinuousClock.now - started < .seconds(10))
         try await silent.close()
     }
 

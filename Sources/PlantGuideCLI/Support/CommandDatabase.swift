@@ -94,18 +94,20 @@ enum CommandDatabase {
         }
     }
 
-    /// The chosen database when there is one, `nil` when it is an SQLite file that does not exist yet (a command that
-    /// only reads, such as `species show` or an identification, never creates a collection).
-    static func existing(in directory: DataDirectory) throws -> (any CommandLineStore)? {
+    /// Whether there is a collection to read: the SQLite file exists, or PostgreSQL is connected. A command that only
+    /// reads, such as `species show` or an identification, looks first and so never creates a collection.
+    static func hasCollection(in directory: DataDirectory) -> Bool {
         switch chosen {
-        case nil:
-            guard FileManager.default.fileExists(atPath: directory.appending(CollectionDatabase.fileName).path) else { return nil }
-        case .sqlite(let url)?:
-            guard FileManager.default.fileExists(atPath: url.path) else { return nil }
-        case .postgres?, .unavailable?:
-            break
+        case nil: FileManager.default.fileExists(atPath: directory.appending(CollectionDatabase.fileName).path)
+        case .sqlite(let url)?: FileManager.default.fileExists(atPath: url.path)
+        case .postgres?: true
+        case .unavailable?: false
         }
-        return try open(in: directory)
+    }
+
+    /// The chosen database when there is a collection (``hasCollection(in:)``), else `nil`.
+    static func existing(in directory: DataDirectory) throws -> (any CommandLineStore)? {
+        hasCollection(in: directory) ? try open(in: directory) : nil
     }
 
     /// Whether the chosen database could not be reached (for a command that answers without it).

@@ -50,14 +50,18 @@ struct DatabaseOptions: ParsableArguments {
             let database = try CollectionDatabase.open(at: URL(fileURLWithPath: path))
             return try await body(database, database)
         case .postgres(let location)?:
-            if url != nil, location.password != nil {
-                Console().warn(
-                    "warning: --database carries a password, which other users of this machine can read in the process list; "
-                        + "put the URL in \(Self.environmentVariable) instead."
-                )
-            }
+            Self.warnOfPassword(in: location, givenAsOption: url != nil)
             return try await PostgresStore.withStore(location) { store in try await body(store, nil) }
         }
+    }
+
+    /// Warns that a password in `--database` shows in the process list (one in the environment variable does not).
+    static func warnOfPassword(in location: PostgresLocation, givenAsOption: Bool) {
+        guard givenAsOption, location.password != nil else { return }
+        Console().warn(
+            "warning: --database carries a password, which other users of this machine can read in the process list; "
+                + "put the URL in \(environmentVariable) instead."
+        )
     }
 }
 

@@ -93,6 +93,13 @@ enum HouseholdOption {
     }
 }
 
+extension PlantsStore {
+    /// How many plants the household with this id has (the store's count, in that household's scope).
+    func plantCount(ofHousehold household: Int64) async throws -> Int {
+        try await HouseholdScope.$current.withValue(HouseholdScope(household: household)) { try await plantCount() }
+    }
+}
+
 /// `--household` given to a command that does not use the collection, or naming no household.
 struct HouseholdChoiceError: Error, CustomStringConvertible {
     let description: String

@@ -185,9 +185,10 @@ extension ServerDependencies {
             // Settings another replica saved are put in use here within one interval.
             let source = shared.preferences
             let uploads = shared.uploads
-            // Expired uploads are forgotten once a minute: a purge writes, a settings check only reads.
-            let lastPurge = Mutex<ContinuousClock.Instant?>(nil)
-            let lastTrashSweep = Mutex<ContinuousClock.Instant?>(nil)
+            // Expired uploads are forgotten once a minute (a purge writes, a settings check only reads), and the photo
+            // trash is emptied once an hour, of files that waited an hour and no photo names.
+            let purge = RefreshCadence(every: .seconds(60))
+            let trashSweep = RefreshCadence(every: .seconds(3_600))
             let trashOwner = store?.2
             dependencies.refresh = ServerRefresh(interval: ServerRefresh.interval(environment: environment)) {
                 // A settings read that fails (the database briefly away) keeps what is in use.
@@ -209,19 +210,8 @@ extension ServerDependencies {
                         holder.replace(with: identification())
                     }
                 }
-                let due = lastPurge.withLock { last in
-                    guard last.map({ ContinuousClock.now - $0 >= .seconds(60) }) ?? true else { return false }
-                    last = ContinuousClock.now
-                    return true
-                }
-                if due { await uploads?.purge() }
-                // The photo trash is emptied once an hour, of files that waited an hour and no photo names.
-                let sweep = lastTrashSweep.withLock { last in
-                    guard last.map({ ContinuousClock.now - $0 >= .seconds(3_600) }) ?? true else { return false }
-                    last = ContinuousClock.now
-                    return true
-                }
-                if sweep, let collection = trashOwner { await collection.emptyPhotoTrash() }
+                if purge.isDue() { await uploads?.purge() }
+                if trashSweep.isDue(), let collection = trashOwner { await collection.emptyPhotoTrash() }
             }
         }
         // Accounts and log-ins live in the collection database: a restart keeps everyone logged in until their

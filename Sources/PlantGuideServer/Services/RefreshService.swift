@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import ServiceLifecycle
+import Synchronization
 
 /// Work a server repeats to stay in step with other replicas on the same store: settings another replica saved are
 /// put in use, expired uploads forgotten.
@@ -22,6 +23,26 @@ public struct ServerRefresh: Sendable {
         guard let text = environment["PLANTGUIDE_REFRESH_SECONDS"], let seconds = Double(text), seconds.isFinite,
               (0.1...3600).contains(seconds) else { return .seconds(5) }
         return .milliseconds(Int64(seconds * 1000))
+    }
+}
+
+/// A task done on some of the refresh rounds only: due on the first round, then once `interval` has passed since it
+/// was last due.
+final class RefreshCadence: Sendable {
+    private let interval: Duration
+    private let last = Mutex<ContinuousClock.Instant?>(nil)
+
+    init(every interval: Duration) {
+        self.interval = interval
+    }
+
+    /// Whether the task is due now; when it is, the next one is due `interval` from now.
+    func isDue() -> Bool {
+        last.withLock { last in
+            guard last.map({ ContinuousClock.now - $0 >= interval }) ?? true else { return false }
+            last = ContinuousClock.now
+            return true
+        }
     }
 }
 

@@ -91,12 +91,12 @@ public struct PhotoLibrary: Sendable {
     /// the photo while its last user was removing it), the trashed file: it is put back in place when the trash is
     /// emptied, which checks that a photo still names it.
     public func url(of photo: StoredPhoto) -> URL {
-        placedOrTrashed(fileURL(sha: photo.sha256, mediaType: photo.mediaType))
+        placedOrTrashed(fileURL(sha: photo.sha256, mediaType: photo.mediaType), thumbnail: false)
     }
 
     /// The thumbnail file of a photo, if it has one; from the trash like ``url(of:)``.
     public func thumbnailURL(of photo: StoredPhoto) -> URL? {
-        photo.thumbnailSHA256.map { placedOrTrashed(thumbnailURL(sha: $0)) }
+        photo.thumbnailSHA256.map { placedOrTrashed(thumbnailURL(sha: $0), thumbnail: true) }
     }
 
     /// The trash: `photos/trash/`, where the files of photos no longer in the database wait before they are deleted.
@@ -113,8 +113,8 @@ public struct PhotoLibrary: Sendable {
     /// no file system's timestamps (or their caches on NFS) decide when a file may go.
     public func removeFiles(of photos: [StoredPhoto], now: Date) {
         for photo in photos {
-            moveToTrash(fileURL(sha: photo.sha256, mediaType: photo.mediaType), now: now)
-            if let sha = photo.thumbnailSHA256 { moveToTrash(thumbnailURL(sha: sha), now: now) }
+            moveToTrash(fileURL(sha: photo.sha256, mediaType: photo.mediaType), thumbnail: false, now: now)
+            if let sha = photo.thumbnailSHA256 { moveToTrash(thumbnailURL(sha: sha), thumbnail: true, now: now) }
         }
     }
 
@@ -144,54 +144,55 @@ public struct PhotoLibrary: Sendable {
         return (deleted, restored)
     }
 
-    /// A file in the trash: `<its name in the library>~<milliseconds since 1970 when it was trashed>`, a thumbnail's name
-    /// prefixed `thumbnail.`.
+    /// A file in the trash: `<stem>~<milliseconds since 1970 when it was trashed>`, where the stem is its name in the
+    /// library, prefixed `thumbnail.` for a thumbnail (``trashStem(of:thumbnail:)``).
     private struct TrashEntry {
         var name: String
-        var libraryName: String
+        var stem: String
         var sha: String
-        var isThumbnail: Bool
         var trashedAt: Date
     }
 
     /// The trash names of thumbnails start with this.
     private static let thumbnailTrashPrefix = "thumbnail."
 
+    /// The stem of a library file's names in the trash.
+    private static func trashStem(of file: URL, thumbnail: Bool) -> String {
+        (thumbnail ? thumbnailTrashPrefix : "") + file.lastPathComponent
+    }
+
     /// The entries of the trash (names that are not of this form are left alone).
     private func trashEntries() -> [TrashEntry] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: trash.path)) ?? []
         return names.compactMap { name in
             guard let mark = name.lastIndex(of: "~"), let milliseconds = Int64(name[name.index(after: mark)...]) else { return nil }
-            var libraryName = String(name[..<mark])
-            let isThumbnail = libraryName.hasPrefix(Self.thumbnailTrashPrefix)
-            if isThumbnail { libraryName.removeFirst(Self.thumbnailTrashPrefix.count) }
-            let sha = String(libraryName.prefix { $0 != "." })
+            let stem = String(name[..<mark])
+            let sha = String(stem.dropFirst(stem.hasPrefix(Self.thumbnailTrashPrefix) ? Self.thumbnailTrashPrefix.count : 0)
+                .prefix { $0 != "." })
             guard sha.count == 64, sha.allSatisfy(\.isHexDigit) else { return nil }
-            return TrashEntry(
-                name: name, libraryName: libraryName, sha: sha, isThumbnail: isThumbnail,
-                trashedAt: Date(timeIntervalSince1970: Double(milliseconds) / 1000)
-            )
+            return TrashEntry(name: name, stem: stem, sha: sha, trashedAt: Date(timeIntervalSince1970: Double(milliseconds) / 1000))
         }
+    }
+
+    /// The trashed copies of the library file whose trash names start with `stem`.
+    private func trashedCopies(stem: String) -> [TrashEntry] {
+        trashEntries().filter { $0.stem == stem }
     }
 
     /// Where a trashed file belongs in the library.
     private func libraryURL(ofTrashEntry entry: TrashEntry) -> URL {
-        let folder = entry.isThumbnail ? root.appendingPathComponent("thumbnails", isDirectory: true) : root
-        return folder.appendingPathComponent(String(entry.sha.prefix(2)), isDirectory: true).appendingPathComponent(entry.libraryName)
+        if entry.stem.hasPrefix(Self.thumbnailTrashPrefix) { return thumbnailURL(sha: entry.sha) }
+        return root.appendingPathComponent(String(entry.sha.prefix(2)), isDirectory: true).appendingPathComponent(entry.stem)
     }
 
     /// Renames `file` into the trash under a name that carries `now`. When it is not in place but waits in the trash
     /// already (it was used again from there), its trashed copies are dated `now` instead, so they too wait a whole
     /// ``trashAge`` from this release.
-    private func moveToTrash(_ file: URL, now: Date) {
-        let isThumbnail = file.deletingLastPathComponent().deletingLastPathComponent().lastPathComponent == "thumbnails"
-        let name = (isThumbnail ? Self.thumbnailTrashPrefix : "") + file.lastPathComponent
-            + "~\(Int64((now.timeIntervalSince1970 * 1000).rounded()))"
-        let target = trash.appendingPathComponent(name)
+    private func moveToTrash(_ file: URL, thumbnail: Bool, now: Date) {
+        let stem = Self.trashStem(of: file, thumbnail: thumbnail)
+        let target = trash.appendingPathComponent(stem + "~\(Int64((now.timeIntervalSince1970 * 1000).rounded()))")
         guard FileManager.default.fileExists(atPath: file.path) else {
-            for entry in trashEntries() where entry.libraryName == file.lastPathComponent && entry.isThumbnail == isThumbnail {
-                _ = rename(trash.appendingPathComponent(entry.name).path, target.path)
-            }
+            for entry in trashedCopies(stem: stem) { _ = rename(trash.appendingPathComponent(entry.name).path, target.path) }
             return
         }
         do {
@@ -203,10 +204,9 @@ public struct PhotoLibrary: Sendable {
     }
 
     /// `file` when it is in place, else its newest copy in the trash, else `file` (which does not exist).
-    private func placedOrTrashed(_ file: URL) -> URL {
+    private func placedOrTrashed(_ file: URL, thumbnail: Bool) -> URL {
         guard !FileManager.default.fileExists(atPath: file.path) else { return file }
-        let isThumbnail = file.deletingLastPathComponent().deletingLastPathComponent().lastPathComponent == "thumbnails"
-        let copies = trashEntries().filter { $0.libraryName == file.lastPathComponent && $0.isThumbnail == isThumbnail }
+        let copies = trashedCopies(stem: Self.trashStem(of: file, thumbnail: thumbnail))
         guard let newest = copies.max(by: { $0.trashedAt < $1.trashedAt }) else { return file }
         return trash.appendingPathComponent(newest.name)
     }

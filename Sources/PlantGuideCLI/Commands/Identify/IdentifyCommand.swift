@@ -202,12 +202,12 @@ struct IdentifyCommand: AsyncParsableCommand {
         let settings = try CollectionEnvironment.recognitionSettings()
         var recognizer: CollectionRecognizer?
         // A collection that cannot be read costs the recognition of your own plants, not the identification.
-        do {
-            if try CommandDatabase.existing(in: dataDirectory) != nil {
+        if CommandDatabase.hasCollection(in: dataDirectory) {
+            do {
                 recognizer = try await CollectionEnvironment.load().recognizer(settings: settings, model: classifier.embeddingModel)
+            } catch {
+                Console().warn("warning: your own plants are not recognised in this answer: \(error)")
             }
-        } catch {
-            Console().warn("warning: your own plants are not recognised in this answer: \(error)")
         }
         return OnDeviceIdentifier.live(classifier: classifier, threshold: hybrid.threshold, collection: recognizer)
             .limited(to: hybrid.onDeviceLimit)

@@ -34,9 +34,7 @@ struct BackupCommand: AsyncParsableCommand {
         let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
         // The backup holds every household; the count is of the whole database, not only the chosen household's.
         var plants = 0
-        for household in try database.households() {
-            plants += try HouseholdScope.$current.withValue(HouseholdScope(household: household.id)) { try database.plantCount() }
-        }
+        for household in try database.households() { plants += try await database.plantCount(ofHousehold: household.id) }
         if output.json {
             try console.printJSON(BackupJSON(file: file, bytes: size, plants: plants))
         } else {

@@ -49,9 +49,7 @@ struct HouseholdListCommand: AsyncParsableCommand {
         var summaries: [Summary] = []
         for household in try await store.households() {
             let accounts = try await store.users(household: household.id)
-            let plants = try await HouseholdScope.$current.withValue(HouseholdScope(household: household.id)) {
-                try await store.plantCount()
-            }
+            let plants = try await store.plantCount(ofHousehold: household.id)
             summaries.append(Summary(
                 id: household.id, name: household.name, accounts: accounts.count,
                 owners: accounts.filter { $0.role == .owner }.count, plants: plants, createdAt: household.createdAt
