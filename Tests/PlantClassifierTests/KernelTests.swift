@@ -26,6 +26,44 @@ import Testing
         }
         #expect(counts.all { $0 == 1 })
     }
+
+    /// The stem's max pooling and the final average pooling match a plain loop over each window, at the edges of odd
+    /// and even maps, for two images, with the rows split between threads.
+    @Test(arguments: [(batch: 2, height: 7, width: 9, channels: 5), (batch: 1, height: 112, width: 112, channels: 64), (batch: 2, height: 1, width: 2, channels: 3)])
+    func poolingMatchesAPlainLoop(batch: Int, height: Int, width: Int, channels: Int) {
+        let shape = FeatureShape(batch: batch, height: height, width: width, channels: channels)
+        var generator = SystemRandomNumberGenerator()
+        let input = (0..<(batch * height * width * channels)).map { _ in Float.random(in: -3...3, using: &generator) }
+        let outHeight = (height - 1) / 2 + 1, outWidth = (width - 1) / 2 + 1
+        var pooled = [Float](repeating: .nan, count: batch * outHeight * outWidth * channels)
+        var averaged = [Float](repeating: .nan, count: batch * channels)
+        input.withUnsafeBufferPointer { source in
+            pooled.withUnsafeMutableBufferPointer {
+                Kernels.maxPool(source.baseAddress!, shape, into: $0.baseAddress!, outHeight: outHeight, outWidth: outWidth, threads: 3)
+            }
+            averaged.withUnsafeMutableBufferPointer { Kernels.globalAveragePool(source.baseAddress!, shape, into: $0.baseAddress!) }
+        }
+        func at(_ n: Int, _ y: Int, _ x: Int, _ c: Int) -> Float { input[((n * height + y) * width + x) * channels + c] }
+        var maxMismatches = 0, meanMismatches = 0
+        for n in 0..<batch {
+            for c in 0..<channels {
+                for oy in 0..<outHeight {
+                    for ox in 0..<outWidth {
+                        var expected = -Float.infinity
+                        for y in (oy * 2 - 1)...(oy * 2 + 1) where (0..<height).contains(y) {
+                            for x in (ox * 2 - 1)...(ox * 2 + 1) where (0..<width).contains(x) { expected = max(expected, at(n, y, x, c)) }
+                        }
+                        if pooled[((n * outHeight + oy) * outWidth + ox) * channels + c] != expected { maxMismatches += 1 }
+                    }
+                }
+                var sum: Float = 0
+                for y in 0..<height { for x in 0..<width { sum += at(n, y, x, c) } }
+                if abs(averaged[n * channels + c] - sum / Float(height * width)) > 1e-5 { meanMismatches += 1 }
+            }
+        }
+        #expect(maxMismatches == 0)
+        #expect(meanMismatches == 0)
+    }
 }
 
 /// Disjoint slots written from several threads; read after all are done.

@@ -1,3 +1,4 @@
+import CPlantKernels
 import Foundation
 
 /// A batch of feature maps in NHWC order (channels last), so a 1×1 convolution is one plain GEMM.
@@ -87,38 +88,18 @@ enum Kernels {
         _ input: UnsafePointer<Float>, _ shape: FeatureShape, into output: UnsafeMutablePointer<Float>,
         outHeight: Int, outWidth: Int, threads: Int
     ) {
-        let c = shape.channels
-        let rows = shape.batch * outHeight * outWidth
-        parallelRanges(rows, threads: threads, minimumPerThread: max(1, 65_536 / c)) { range in
-            for row in range {
-                let n = row / (outHeight * outWidth)
-                let oy = (row / outWidth) % outHeight
-                let ox = row % outWidth
-                let out = output + row * c
-                out.update(repeating: -.infinity, count: c)
-                for iy in max(0, oy * 2 - 1)...min(shape.height - 1, oy * 2 + 1) {
-                    for ix in max(0, ox * 2 - 1)...min(shape.width - 1, ox * 2 + 1) {
-                        let pixel = input + ((n * shape.height + iy) * shape.width + ix) * c
-                        for channel in 0..<c where pixel[channel] > out[channel] { out[channel] = pixel[channel] }
-                    }
-                }
-            }
+        let rows = shape.batch * outHeight
+        parallelRanges(rows, threads: threads, minimumPerThread: max(1, 65_536 / (outWidth * shape.channels))) { range in
+            pg_max_pool_3x3s2(
+                input, output, Int32(shape.channels), Int32(shape.height), Int32(shape.width), Int32(outHeight), Int32(outWidth),
+                Int32(range.lowerBound), Int32(range.upperBound)
+            )
         }
     }
 
     /// Mean over height and width: `[batch, channels]`.
     static func globalAveragePool(_ input: UnsafePointer<Float>, _ shape: FeatureShape, into output: UnsafeMutablePointer<Float>) {
-        let c = shape.channels, area = shape.height * shape.width
-        for n in 0..<shape.batch {
-            let out = output + n * c
-            out.update(repeating: 0, count: c)
-            for p in 0..<area {
-                let pixel = input + (n * area + p) * c
-                for channel in 0..<c { out[channel] += pixel[channel] }
-            }
-            let scale = 1 / Float(area)
-            for channel in 0..<c { out[channel] *= scale }
-        }
+        pg_global_average_pool(input, output, Int32(shape.batch), Int32(shape.channels), Int32(shape.height), Int32(shape.width))
     }
 
     /// NCHW (PyTorch's layout, what the preprocessor produces) to NHWC.
