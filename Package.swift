@@ -117,6 +117,7 @@ let store: [Target] = [
             "PlantGuideCore",
             "CPlantKernels",
             .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "GRDBSQLite", package: "GRDB.swift"),
             .product(name: "ZIPFoundation", package: "ZIPFoundation"),
         ] + httpClient,
         resources: [.copy("Resources/care-guide.tsv")],
