@@ -29,6 +29,26 @@ public enum TestPostgres {
         return location
     }
 
+    /// Creates a login role with the password `Right-Pa55word` that must give it: `scripts/pg-cluster` asks members of
+    /// `plantguide_password_users` for their password and lets every other role in without one. Tests running at once
+    /// may both create the group; the loser's `unique_violation` is as good as `duplicate_object`.
+    public static func makePasswordRole(_ role: String, on server: PostgresLocation) async throws {
+        try await PostgresStore.withStore(server, options: administration) { admin in
+            try await admin.execute(
+                """
+                DO $$ BEGIN
+                    CREATE ROLE plantguide_password_users;
+                EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL;
+                END $$
+                """,
+                operation: "create the password group"
+            )
+            try await admin.execute(
+                "CREATE ROLE \(role) LOGIN PASSWORD 'Right-Pa55word' IN ROLE plantguide_password_users", operation: "create a role"
+            )
+        }
+    }
+
     /// Options that open without migrating (for administration).
     public static var administration: PostgresStore.Options {
         var options = PostgresStore.Options()

@@ -80,23 +80,9 @@ import Testing
         #expect(unreachable.stderr.contains("plantguide:***@"), "\(unreachable.stderr)")
         #expect(!unreachable.stderr.contains("s3cret"))
 
-        // scripts/pg-cluster asks members of plantguide_password_users for their password.
         let server = try TestPostgres.location()
         let role = TestPostgres.uniqueName("pw_")
-        try await PostgresStore.withStore(server, options: TestPostgres.administration) { admin in
-            try await admin.execute(
-                """
-                DO $$ BEGIN
-                    CREATE ROLE plantguide_password_users;
-                EXCEPTION WHEN duplicate_object THEN NULL;
-                END $$
-                """,
-                operation: "create the password group"
-            )
-            try await admin.execute(
-                "CREATE ROLE \(role) LOGIN PASSWORD 'Right-Pa55word' IN ROLE plantguide_password_users", operation: "create a role"
-            )
-        }
+        try await TestPostgres.makePasswordRole(role, on: server)
         let wrong = try cli.run(["migrate", "--to", "postgres://\(role):Wr0ng-Secret@\(server.host):\(server.port)/\(server.database)"])
         try await PostgresStore.withStore(server, options: TestPostgres.administration) { admin in
             try await admin.execute("DROP ROLE \(role)", operation: "drop a role")

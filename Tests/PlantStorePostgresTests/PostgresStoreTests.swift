@@ -472,21 +472,7 @@ import Testing
     @Test func aWrongPasswordIsReportedWithoutIt() async throws {
         let server = try TestPostgres.location()
         let role = TestPostgres.uniqueName("pw_")
-        // scripts/pg-cluster asks members of plantguide_password_users for their password.
-        try await PostgresStore.withStore(server, options: TestPostgres.administration) { admin in
-            try await admin.execute(
-                """
-                DO $$ BEGIN
-                    CREATE ROLE plantguide_password_users;
-                EXCEPTION WHEN duplicate_object THEN NULL;
-                END $$
-                """,
-                operation: "create the password group"
-            )
-            try await admin.execute(
-                "CREATE ROLE \(role) LOGIN PASSWORD 'Right-Pa55word' IN ROLE plantguide_password_users", operation: "create a role"
-            )
-        }
+        try await TestPostgres.makePasswordRole(role, on: server)
         var wrong = server
         wrong.user = role
         wrong.password = "Wr0ng-Secret"
