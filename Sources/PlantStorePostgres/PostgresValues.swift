@@ -105,102 +105,94 @@ struct PostgresColumns {
         return (cell.bytes, cell)
     }
 
+    /// The next column through `decode`, `nil` for NULL.
+    private mutating func optional<Value>(
+        _ decode: (inout ByteBuffer, PostgresCell) throws(StoreError) -> Value
+    ) throws(StoreError) -> Value? {
+        let (bytes, cell) = try next()
+        guard var bytes else { return nil }
+        return try decode(&bytes, cell)
+    }
+
+    /// The next column through `decode`; NULL is an error.
+    private mutating func required<Value>(
+        _ decode: (inout ByteBuffer, PostgresCell) throws(StoreError) -> Value
+    ) throws(StoreError) -> Value {
+        let (bytes, cell) = try next()
+        guard var bytes else { throw StoreError.invalid("column \(cell.columnName) is NULL where the store needs a value") }
+        return try decode(&bytes, cell)
+    }
+
     private static func mismatch(_ cell: PostgresCell, _ expected: String) -> StoreError {
         .invalid("column \(cell.columnName) holds \(cell.dataType), not \(expected) as the store reads it")
     }
 
-    private static func null(_ cell: PostgresCell) -> StoreError {
-        .invalid("column \(cell.columnName) is NULL where the store needs a value")
-    }
-
-    /// An `int2`, `int4` or `int8` column, `nil` for NULL.
-    mutating func optionalInt64() throws(StoreError) -> Int64? {
-        let (bytes, cell) = try next()
-        guard var bytes else { return nil }
-        switch (cell.dataType, bytes.readableBytes) {
-        case (.int8, 8): return bytes.readInteger(as: Int64.self)
-        case (.int4, 4): return bytes.readInteger(as: Int32.self).map(Int64.init)
-        case (.int2, 2): return bytes.readInteger(as: Int16.self).map(Int64.init)
-        default: throw Self.mismatch(cell, "an integer")
-        }
-    }
-
-    /// An integer column that is never NULL.
-    mutating func int64() throws(StoreError) -> Int64 {
-        let (bytes, cell) = try next()
-        guard var bytes else { throw Self.null(cell) }
+    /// An `int2`, `int4` or `int8` value.
+    private static func integer(_ bytes: inout ByteBuffer, _ cell: PostgresCell) throws(StoreError) -> Int64 {
         switch (cell.dataType, bytes.readableBytes) {
         case (.int8, 8): if let value = bytes.readInteger(as: Int64.self) { return value }
         case (.int4, 4): if let value = bytes.readInteger(as: Int32.self) { return Int64(value) }
         case (.int2, 2): if let value = bytes.readInteger(as: Int16.self) { return Int64(value) }
         default: break
         }
-        throw Self.mismatch(cell, "an integer")
+        throw mismatch(cell, "an integer")
     }
+
+    /// A `text`, `varchar` or `name` value.
+    private static func text(_ bytes: inout ByteBuffer, _ cell: PostgresCell) throws(StoreError) -> String {
+        guard cell.dataType == .text || cell.dataType == .varchar || cell.dataType == .name else {
+            throw mismatch(cell, "text")
+        }
+        return String(buffer: bytes)
+    }
+
+    /// A `date` value.
+    private static func date(_ bytes: inout ByteBuffer, _ cell: PostgresCell) throws(StoreError) -> CalendarDay {
+        guard cell.dataType == .date, bytes.readableBytes == 4, let days = bytes.readInteger(as: Int32.self) else {
+            throw mismatch(cell, "a date")
+        }
+        return CalendarDay(dayNumber: Int(days) + PostgresDay.postgresEpoch)
+    }
+
+    /// An integer column, `nil` for NULL.
+    mutating func optionalInt64() throws(StoreError) -> Int64? { try optional(Self.integer) }
+
+    /// An integer column that is never NULL.
+    mutating func int64() throws(StoreError) -> Int64 { try required(Self.integer) }
 
     /// An integer column as `Int`, `nil` for NULL.
-    mutating func optionalInt() throws(StoreError) -> Int? {
-        try optionalInt64().map { Int($0) }
-    }
+    mutating func optionalInt() throws(StoreError) -> Int? { try optionalInt64().map { Int($0) } }
 
-    /// A `text` or `varchar` column, `nil` for NULL.
-    mutating func optionalString() throws(StoreError) -> String? {
-        let (bytes, cell) = try next()
-        guard let bytes else { return nil }
-        guard cell.dataType == .text || cell.dataType == .varchar || cell.dataType == .name else {
-            throw Self.mismatch(cell, "text")
-        }
-        return String(buffer: bytes)
-    }
+    /// A text column, `nil` for NULL.
+    mutating func optionalString() throws(StoreError) -> String? { try optional(Self.text) }
 
     /// A text column that is never NULL.
-    mutating func string() throws(StoreError) -> String {
-        let (bytes, cell) = try next()
-        guard let bytes else { throw Self.null(cell) }
-        guard cell.dataType == .text || cell.dataType == .varchar || cell.dataType == .name else {
-            throw Self.mismatch(cell, "text")
-        }
-        return String(buffer: bytes)
-    }
+    mutating func string() throws(StoreError) -> String { try required(Self.text) }
+
+    /// A `date` column, `nil` for NULL.
+    mutating func optionalDay() throws(StoreError) -> CalendarDay? { try optional(Self.date) }
+
+    /// A `date` column that is never NULL.
+    mutating func day() throws(StoreError) -> CalendarDay { try required(Self.date) }
 
     /// A `boolean` column that is never NULL.
     mutating func bool() throws(StoreError) -> Bool {
-        let (bytes, cell) = try next()
-        guard var bytes else { throw Self.null(cell) }
-        guard cell.dataType == .bool, bytes.readableBytes == 1, let byte = bytes.readInteger(as: UInt8.self) else {
-            throw Self.mismatch(cell, "a boolean")
+        try required { (bytes, cell) throws(StoreError) in
+            guard cell.dataType == .bool, bytes.readableBytes == 1, let byte = bytes.readInteger(as: UInt8.self) else {
+                throw Self.mismatch(cell, "a boolean")
+            }
+            return byte != 0
         }
-        return byte != 0
-    }
-
-    /// A `date` column, `nil` for NULL.
-    mutating func optionalDay() throws(StoreError) -> CalendarDay? {
-        let (bytes, cell) = try next()
-        guard var bytes else { return nil }
-        guard cell.dataType == .date, bytes.readableBytes == 4, let days = bytes.readInteger(as: Int32.self) else {
-            throw Self.mismatch(cell, "a date")
-        }
-        return CalendarDay(dayNumber: Int(days) + PostgresDay.postgresEpoch)
-    }
-
-    /// A `date` column that is never NULL.
-    mutating func day() throws(StoreError) -> CalendarDay {
-        let (bytes, cell) = try next()
-        guard var bytes else { throw Self.null(cell) }
-        guard cell.dataType == .date, bytes.readableBytes == 4, let days = bytes.readInteger(as: Int32.self) else {
-            throw Self.mismatch(cell, "a date")
-        }
-        return CalendarDay(dayNumber: Int(days) + PostgresDay.postgresEpoch)
     }
 
     /// A `timestamptz` column that is never NULL, as ``PostgresInstant`` reads it.
     mutating func instant() throws(StoreError) -> Date {
-        let (bytes, cell) = try next()
-        guard var bytes else { throw Self.null(cell) }
-        guard cell.dataType == .timestamptz || cell.dataType == .timestamp, bytes.readableBytes == 8,
-              let microseconds = bytes.readInteger(as: Int64.self) else {
-            throw Self.mismatch(cell, "a timestamp")
+        try required { (bytes, cell) throws(StoreError) in
+            guard cell.dataType == .timestamptz || cell.dataType == .timestamp, bytes.readableBytes == 8,
+                  let microseconds = bytes.readInteger(as: Int64.self) else {
+                throw Self.mismatch(cell, "a timestamp")
+            }
+            return PostgresInstant(microsecondsSince2000: microseconds).date
         }
-        return PostgresInstant(microsecondsSince2000: microseconds).date
     }
 }

@@ -71,7 +71,6 @@ import Testing
         }
     }
 
-    /// A database a newer PlantGuide migrated is refused, not changed.
     /// A collection from before households (pg5) moves whole into household 1: plants, identifications (filed and
     /// unsaved), care events and the identification log.
     @Test func pg6PutsEveryExistingRowIntoHouseholdOne() async throws {
@@ -107,6 +106,7 @@ import Testing
         }
     }
 
+    /// A database a newer PlantGuide migrated is refused.
     @Test func unknownMigrationsAreRefused() async throws {
         try await TestPostgres.withSchema { location, options in
             try await PostgresStore.withStore(location, options: options) { store async throws in
