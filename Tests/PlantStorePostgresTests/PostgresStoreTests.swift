@@ -614,6 +614,47 @@ import Testing
         #expect(onPostgres.skipped == onSQLite.skipped)
     }
 
+    /// The arrays `array_agg` makes, read by ``PostgresColumns``: NULL elements kept where allowed and refused where
+    /// not, an empty or NULL array as no elements, and arrays of more dimensions or another element type refused.
+    @Test func arrayColumnsAreReadWithTheirNullsAndCheckedForType() async throws {
+        try await TestPostgres.withSchema { location, options in
+            try await PostgresStore.withStore(location, options: options) { store in
+                try await store.withConnection("read arrays") { connection in
+                    let rows = try await connection.query("""
+                        SELECT ARRAY[1, NULL, 3]::bigint[], ARRAY[7, NULL]::integer[], ARRAY['a', NULL, 'é']::text[],
+                               '{}'::bigint[], NULL::bigint[], ARRAY[DATE '1969-12-31', NULL, DATE '2000-01-01'],
+                               ARRAY[true, false], ARRAY[TIMESTAMPTZ '1999-12-31 23:59:59.9995+00'],
+                               ARRAY[[1, 2], [3, 4]]::bigint[], ARRAY[1, NULL]::bigint[], ARRAY[1]::bigint[],
+                               (SELECT array_agg(x) FROM generate_series(1, 0) AS x)
+                        """, logger: store.logger)
+                    for try await row in rows {
+                        var columns = PostgresColumns(row)
+                        #expect(try columns.optionalIntArray() == [1, nil, 3])
+                        #expect(try columns.optionalIntArray() == [7, nil])
+                        #expect(try columns.optionalStringArray() == ["a", nil, "é"])
+                        #expect(try columns.int64Array() == [])
+                        #expect(try columns.int64Array() == [], "a NULL array has no elements")
+                        #expect(try columns.optionalDayArray() == [CalendarDay(dayNumber: -1), nil, CalendarDay(dayNumber: 10_957)])
+                        #expect(try columns.boolArray() == [true, false])
+                        #expect(try columns.instantArray() == [Date(timeIntervalSince1970: 946_684_800)], "rounded half up")
+                        #expect(throws: StoreError.self) { try columns.int64Array() }
+                        #expect {
+                            try columns.int64Array()
+                        } throws: { error in
+                            (error as? StoreError)?.description.contains("NULL where the store needs a value") == true
+                        }
+                        #expect {
+                            try columns.stringArray()
+                        } throws: { error in
+                            (error as? StoreError)?.description.contains("not text") == true
+                        }
+                        #expect(try columns.optionalDayArray() == [], "an aggregate of no rows")
+                    }
+                }
+            }
+        }
+    }
+
     static let profile = CareProfile(
         light: .brightIndirect, waterGrowingDays: 7, waterWinterDays: 14, fertilizeGrowingDays: 30, mistDays: nil, repotDays: 730,
         pruneDays: nil, humidity: .medium, minTemperature: 16, maxTemperature: 29, toxicToCats: false, toxicToDogs: false,
