@@ -142,11 +142,12 @@ extension PostgresStore: AccountStore {
         }
     }
 
-    public func removeUser(named name: String) async throws(StoreError) {
+    public func removeUser(named name: String, inHousehold household: Int64?) async throws(StoreError) {
         try await withConnection("remove the account") { connection in
             try await connection.withTransaction(logger: self.logger) { connection in
                 try await connection.query("LOCK TABLE appUser IN SHARE ROW EXCLUSIVE MODE", logger: self.logger)
-                guard let account = try await Self.user(named: name, on: connection, logger: self.logger) else {
+                guard let account = try await Self.user(named: name, on: connection, logger: self.logger),
+                      household == nil || account.householdId == household else {
                     throw StoreError.userNotFound(name)
                 }
                 if account.role == .owner {
@@ -162,12 +163,17 @@ extension PostgresStore: AccountStore {
         }
     }
 
-    public func setPassword(user name: String, passwordHash: String, now: Date) async throws(StoreError) {
+    public func setPassword(
+        user name: String, inHousehold household: Int64?, passwordHash: String, now: Date
+    ) async throws(StoreError) {
         guard passwordHash.hasPrefix("pbkdf2-sha256$") else { throw .invalid("The password hash is not a PBKDF2-SHA256 one.") }
         let stamp = now.roundedToMilliseconds
         try await withConnection("set the password") { connection in
             try await connection.withTransaction(logger: self.logger) { connection in
-                guard let account = try await Self.user(named: name, on: connection, logger: self.logger) else {
+                // The account row is locked, so it cannot be removed (and its name given to another household's new
+                // account) between this check and the change.
+                guard let account = try await Self.user(named: name, lock: true, on: connection, logger: self.logger),
+                      household == nil || account.householdId == household else {
                     throw StoreError.userNotFound(name)
                 }
                 try await connection.query("""
@@ -264,9 +270,13 @@ extension PostgresStore: AccountStore {
         }
     }
 
-    private static func user(named name: String, on connection: PostgresConnection, logger: Logger) async throws -> UserAccount? {
-        let rows = try await connection.query(
-            "SELECT \(unescaped: userColumns) FROM appUser WHERE lower(name COLLATE \"C\") = lower(\(name)::text COLLATE \"C\")", logger: logger
+    private static func user(
+        named name: String, lock: Bool = false, on connection: PostgresConnection, logger: Logger
+    ) async throws -> UserAccount? {
+        let rows = try await connection.query("""
+            SELECT \(unescaped: userColumns) FROM appUser WHERE lower(name COLLATE "C") = lower(\(name)::text COLLATE "C")
+            \(unescaped: lock ? "FOR UPDATE" : "")
+            """, logger: logger
         )
         for try await row in rows.decode(UserRow.self) { return account(row) }
         return nil

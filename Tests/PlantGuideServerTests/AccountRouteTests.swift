@@ -168,13 +168,13 @@ import Testing
             let alice = try #require(try await Self.logIn(client, try await Session.open(client), user: "alice", password: "alice passphrase").cookie)
             let bob = try #require(try await Self.logIn(client, try await Session.open(client), user: "bob", password: "bob passphrase").cookie)
             #expect(try await Self.state(client, cookie: alice).loggedIn)
-            try database.setPassword(user: "alice", passwordHash: PasswordHash(password: "new passphrase", iterations: 1_000).encoded, now: Date())
+            try await database.setPassword(user: "alice", passwordHash: PasswordHash(password: "new passphrase", iterations: 1_000).encoded, now: Date())
             #expect(try await Self.state(client, cookie: alice).loggedIn == false)
             try await client.execute(uri: "/api/catalog/categories", method: .get, headers: [.cookie: alice]) { response in
                 #expect(response.status == .unauthorized)
             }
             #expect(try await Self.state(client, cookie: bob).loggedIn, "only alice's log-ins end")
-            try database.removeUser(named: "bob")
+            try await database.removeUser(named: "bob")
             #expect(try await Self.state(client, cookie: bob).loggedIn == false)
             // Log-out removes the row: the cookie is worthless afterwards.
             let again = try #require(try await Self.logIn(client, try await Session.open(client), user: "alice", password: "new passphrase").cookie)

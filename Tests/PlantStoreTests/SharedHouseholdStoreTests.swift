@@ -418,7 +418,21 @@ extension TestStore {
                     return
                 }
             }
-            try await second.removeUser(named: "cat")
+            // Scoped to a household, as an owner's page is, another household's account is not found and stays as it was:
+            // the store checks the household in the transaction that makes the change.
+            func isNotFound(_ error: any Error) -> Bool {
+                guard case .userNotFound("cat")? = error as? StoreError else { return false }
+                return true
+            }
+            await #expect { try await first.removeUser(named: "cat", inHousehold: 1) } throws: { isNotFound($0) }
+            await #expect {
+                try await first.setPassword(user: "cat", inHousehold: 1, passwordHash: hash + "2", now: Self.now)
+            } throws: { isNotFound($0) }
+            #expect(try await second.user(named: "cat")?.passwordHash == hash)
+            try await first.setPassword(user: "CAT", inHousehold: joneses.id, passwordHash: hash + "2", now: Self.now)
+            #expect(try await second.user(named: "cat")?.passwordHash == hash + "2")
+            try await second.removeUser(named: "cat", inHousehold: joneses.id)
+            #expect(try await first.user(named: "cat") == nil)
             await #expect(throws: StoreError.self) { try await first.removeUser(named: "ann") }
             #expect(try await first.userCount() == 2)
         }

@@ -90,18 +90,20 @@ struct UserRoutes {
         }
     }
 
-    /// Removes an account of the household; its log-ins end. The household's last owner stays.
+    /// Removes an account of the household; its log-ins end. The household's last owner stays. Another household's
+    /// account is not found, as an unknown one: the store checks the household in the transaction that removes it.
     private func remove(_ name: String, from accounts: AccountDirectory, household: Int64) async throws {
-        try await requireMember(name, of: household, in: accounts)
-        try await mapped(name) { try await accounts.store.removeUser(named: name) }
+        try await mapped(name) { try await accounts.store.removeUser(named: name, inHousehold: household) }
     }
 
     /// Sets the password of an account of the household; its log-ins end. An unknown name, or another household's, is
-    /// refused before the password is hashed.
+    /// refused before the password is hashed, and the store checks the household again in the transaction that sets it.
     private func setPassword(of name: String, to password: String?, in accounts: AccountDirectory, household: Int64) async throws {
         try await requireMember(name, of: household, in: accounts)
         let hash = try await Self.hash(password)
-        try await mapped(name) { try await accounts.store.setPassword(user: name, passwordHash: hash, now: now()) }
+        try await mapped(name) {
+            try await accounts.store.setPassword(user: name, inHousehold: household, passwordHash: hash, now: now())
+        }
     }
 
     /// Runs an account change, turning the store's refusals into the answers the page and the API give.

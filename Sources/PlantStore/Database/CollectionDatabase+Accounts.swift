@@ -218,12 +218,14 @@ extension CollectionDatabase {
         }
     }
 
-    /// Removes an account and its log-ins.
-    /// - Throws: ``StoreError/userNotFound(_:)``; ``StoreError/lastOwner(_:)`` when it is its household's last owner.
-    public func removeUser(named name: String) throws(StoreError) {
+    /// Removes an account and its log-ins; with `household`, only an account of that household.
+    /// - Throws: ``StoreError/userNotFound(_:)`` (also for another household's account); ``StoreError/lastOwner(_:)`` when
+    ///   it is its household's last owner.
+    public func removeUser(named name: String, inHousehold household: Int64?) throws(StoreError) {
         try write("remove the account") { db in
             guard let row = try Row.fetchOne(
-                db, sql: "SELECT id, householdId, role, name FROM appUser WHERE name = ?", arguments: [name]
+                db, sql: "SELECT id, householdId, role, name FROM appUser WHERE name = ? AND (?2 IS NULL OR householdId = ?2)",
+                arguments: [name, household]
             ) else { throw StoreError.userNotFound(name) }
             let id: Int64 = row[0]
             let household: Int64 = row[1]
@@ -236,6 +238,11 @@ extension CollectionDatabase {
             }
             try db.execute(sql: "DELETE FROM appUser WHERE id = ?", arguments: [id])
         }
+    }
+
+    /// Removes an account of any household and its log-ins.
+    public func removeUser(named name: String) throws(StoreError) {
+        try removeUser(named: name, inHousehold: nil)
     }
 
     /// Changes an account's role.
@@ -256,12 +263,17 @@ extension CollectionDatabase {
         }
     }
 
-    /// Sets an account's password hash and ends all its log-ins, on every server that shares this database.
-    /// - Throws: ``StoreError/userNotFound(_:)``.
-    public func setPassword(user name: String, passwordHash: String, now: Date) throws(StoreError) {
+    /// Sets an account's password hash and ends all its log-ins, on every server that shares this database; with
+    /// `household`, only an account of that household.
+    /// - Throws: ``StoreError/userNotFound(_:)`` (also for another household's account).
+    public func setPassword(
+        user name: String, inHousehold household: Int64?, passwordHash: String, now: Date
+    ) throws(StoreError) {
         guard passwordHash.hasPrefix("pbkdf2-sha256$") else { throw .invalid("The password hash is not a PBKDF2-SHA256 one.") }
         try write("set the password") { db in
-            guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM appUser WHERE name = ?", arguments: [name]) else {
+            guard let id = try Int64.fetchOne(
+                db, sql: "SELECT id FROM appUser WHERE name = ? AND (?2 IS NULL OR householdId = ?2)", arguments: [name, household]
+            ) else {
                 throw StoreError.userNotFound(name)
             }
             try db.execute(
@@ -270,6 +282,11 @@ extension CollectionDatabase {
             )
             try db.execute(sql: "DELETE FROM loginSession WHERE userId = ?", arguments: [id])
         }
+    }
+
+    /// Sets the password hash of an account of any household and ends its log-ins.
+    public func setPassword(user name: String, passwordHash: String, now: Date) throws(StoreError) {
+        try setPassword(user: name, inHousehold: nil, passwordHash: passwordHash, now: now)
     }
 
     // MARK: - Log-ins

@@ -24,10 +24,13 @@ public protocol AccountStore: Sendable {
     @discardableResult
     func addUser(name: String, role: UserRole, passwordHash: String, householdId: Int64, now: Date) async throws(StoreError)
         -> UserAccount
-    /// Removes an account and its log-ins; a household's last owner stays.
-    func removeUser(named name: String) async throws(StoreError)
-    /// Sets an account's password and ends its log-ins.
-    func setPassword(user name: String, passwordHash: String, now: Date) async throws(StoreError)
+    /// Removes an account and its log-ins; a household's last owner stays. With `household`, an account of another
+    /// household is not found: the check and the removal are one transaction, so a name that changes hands in between
+    /// cannot make an owner remove another household's account.
+    func removeUser(named name: String, inHousehold household: Int64?) async throws(StoreError)
+    /// Sets an account's password and ends its log-ins; with `household`, only an account of that household (another
+    /// household's is not found, checked in the same transaction).
+    func setPassword(user name: String, inHousehold household: Int64?, passwordHash: String, now: Date) async throws(StoreError)
     /// Remembers a log-in by the SHA-256 of its session id.
     func createSession(idHash: String, userId: Int64, expiresAt: Date, now: Date) async throws(StoreError)
     /// Who is logged in with this session, while it has not expired.
@@ -44,6 +47,16 @@ public protocol AccountStore: Sendable {
 }
 
 extension AccountStore {
+    /// Removes an account of any household and its log-ins; a household's last owner stays.
+    public func removeUser(named name: String) async throws(StoreError) {
+        try await removeUser(named: name, inHousehold: nil)
+    }
+
+    /// Sets the password of an account of any household and ends its log-ins.
+    public func setPassword(user name: String, passwordHash: String, now: Date) async throws(StoreError) {
+        try await setPassword(user: name, inHousehold: nil, passwordHash: passwordHash, now: now)
+    }
+
     /// Adds an account to household 1 (`Home`); the first account is always an owner.
     @discardableResult
     public func addUser(name: String, role: UserRole, passwordHash: String, now: Date) async throws(StoreError) -> UserAccount {
