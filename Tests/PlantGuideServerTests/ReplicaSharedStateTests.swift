@@ -280,7 +280,8 @@ import Testing
         let directory = DataDirectory(url: home)
         let database = try CollectionDatabase.open(in: directory)
         let clock = ManualTime(Date())
-        let folder = UploadFolder(directory: directory)
+        // The files' ages by the same moving clock (they are read by the file system's own clock otherwise).
+        let folder = UploadFolder(directory: directory, now: clock.now)
         let uploads = RecentUploads(store: database, folder: folder, lifetime: 3600, keepPerSession: 2, now: clock.now, log: { _ in })
         let photos = (1...3).map { Data(repeating: UInt8($0), count: 1000 * $0) }
         func upload(_ id: String, _ indices: [Int]) -> RecentUploads.Upload {
@@ -316,6 +317,52 @@ import Testing
             clock.advance(by: 61)
             #expect(await uploads.purge() == 3)
             #expect(files().isEmpty)
+        }
+    }
+
+    /// A replica whose clock runs ten minutes ahead purges while another stores a photo it is about to name: the file
+    /// was just touched by the file system's clock, which both read, so it stays. By the purging replica's own clock it
+    /// looked ten minutes unchanged, past the minute's grace, and went.
+    @Test func aReplicaWithAClockAheadKeepsAPhotoAnotherJustStored() async throws {
+        let home = try LiveDependenciesTests.makeHome(withModel: false)
+        defer { try? FileManager.default.removeItem(at: home) }
+        let directory = DataDirectory(url: home)
+        let database = try CollectionDatabase.open(in: directory)
+        let folder = UploadFolder(directory: directory)
+        let ahead = RecentUploads(
+            store: database, folder: folder, lifetime: 3600, keepPerSession: 1, now: { Date().addingTimeInterval(600) }, log: { _ in }
+        )
+        let photo = Data(repeating: 7, count: 4096), other = Data(repeating: 8, count: 4096)
+        func upload(_ id: String, _ data: Data) -> RecentUploads.Upload {
+            RecentUploads.Upload(
+                id: id, photos: [.init(data: data, kind: .jpeg, organ: .leaf)],
+                outcome: IdentifyOutcome(identification: Identification(source: .onDevice, predictions: [], uncertain: false), notes: []),
+                sessionID: "session-one"
+            )
+        }
+        // The folder's clock is this machine's here (a local file system), so it reads about now.
+        #expect(abs(folder.now().timeIntervalSinceNow) < 5)
+        try await HouseholdScope.$current.withValue(.home) {
+            // The fast replica keeps an upload naming the photo, then a second one forgets it (one per session): the
+            // photo is named by nothing, as while another replica has stored it and not yet recorded its upload.
+            try await ahead.add(upload("upload-one-000001", photo))
+            let sha = try folder.store(photo)
+            try await ahead.add(upload("upload-two-000002", other))
+            #expect(FileManager.default.fileExists(atPath: folder.file(sha256: sha).path), "stored a moment ago by the file system's clock")
+            _ = await ahead.purge()
+            #expect(folder.data(sha256: sha) == photo)
+            // Storing it again touches it by the file system's clock: a file that looked two minutes old stays.
+            let file = folder.file(sha256: sha).path
+            try await ahead.add(upload("upload-three-0003", photo))
+            try FileManager.default.setAttributes([.modificationDate: folder.now().addingTimeInterval(-120)], ofItemAtPath: file)
+            _ = try folder.store(photo)
+            try await ahead.add(upload("upload-four-00004", other))
+            #expect(folder.data(sha256: sha) == photo, "stored again a moment ago")
+            // Unchanged for longer than the grace by the file system's clock, a photo no upload names goes.
+            try await ahead.add(upload("upload-five-00005", photo))
+            try FileManager.default.setAttributes([.modificationDate: folder.now().addingTimeInterval(-120)], ofItemAtPath: file)
+            try await ahead.add(upload("upload-six-000006", other))
+            #expect(folder.data(sha256: sha) == nil, "forgotten and unchanged for two minutes")
         }
     }
 

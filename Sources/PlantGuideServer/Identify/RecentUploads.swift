@@ -104,7 +104,7 @@ final class RecentUploads: Sendable {
                 ),
                 keepPerSession: shared.keepPerSession
             )
-            shared.folder.remove(forgotten, unchangedSince: time.addingTimeInterval(-Self.fileGrace))
+            shared.folder.remove(forgotten, unchangedSince: shared.folder.now().addingTimeInterval(-Self.fileGrace))
         } catch {
             throw ServerError.failed("The identified photos could not be kept: \(error)")
         }
@@ -142,13 +142,15 @@ final class RecentUploads: Sendable {
         guard let shared else { return 0 }
         let time = shared.now()
         var removed = 0
+        // Files' ages by the clock that stamps them (the file server's on a shared folder), not this replica's.
+        let fileTime = shared.folder.now()
         do {
             let unnamed = try await shared.store.purgeUploads(now: time)
-            removed += shared.folder.remove(unnamed, unchangedSince: time.addingTimeInterval(-Self.fileGrace))
+            removed += shared.folder.remove(unnamed, unchangedSince: fileTime.addingTimeInterval(-Self.fileGrace))
         } catch {
             shared.log("expired uploads could not be forgotten: \(error)")
         }
-        return removed + shared.folder.sweep(unchangedSince: time.addingTimeInterval(-shared.lifetime - Self.fileGrace))
+        return removed + shared.folder.sweep(unchangedSince: fileTime.addingTimeInterval(-shared.lifetime - Self.fileGrace))
     }
 
     /// The SHA-256 (hex) of a session id, as the store keeps it: the id itself never leaves the process.

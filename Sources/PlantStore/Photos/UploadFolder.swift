@@ -1,5 +1,10 @@
 import Foundation
 import PlantGuideCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The photos of recent identifications, as files named by their SHA-256 in the data directory's `uploads` folder,
 /// which server replicas share: any replica reads a photo another one received. Files are written with
@@ -8,13 +13,41 @@ import PlantGuideCore
 /// The store's recent uploads name the files (``RecentUploadRow/photos``); a purge reports which no upload names any
 /// more, and ``remove(_:unchangedSince:)`` deletes those not stored again meanwhile (storing a photo that is there
 /// already touches it), so a replica saving an upload while another purges never loses the file it names.
+///
+/// Those ages are read by one clock, the one that stamps the folder's files (``now()``): a touch asks the file system
+/// for its own time, as a new file gets, and the cutoffs are taken from that time too. On a network file system that is
+/// the file server's clock, so replicas whose own clocks disagree by more than the grace still agree on a file's age.
 public struct UploadFolder: Sendable {
     /// The folder.
     public let url: URL
+    private let clock: (@Sendable () -> Date)?
 
-    /// The `uploads` folder of a data directory.
-    public init(directory: DataDirectory) {
+    /// The `uploads` folder of a data directory, its files' ages read by the file system's clock, or by `now` when
+    /// given (tests that move time on).
+    public init(directory: DataDirectory, now: (@Sendable () -> Date)? = nil) {
         url = directory.appending("uploads")
+        clock = now
+    }
+
+    /// The time by the clock that stamps this folder's files: a marker file (`.clock`) is touched and its time read
+    /// back. This process's clock when the folder cannot be written (then nothing is stored in it either).
+    public func now() -> Date {
+        if let clock { return clock() }
+        let marker = url.appendingPathComponent(".clock")
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        if !FileManager.default.fileExists(atPath: marker.path) {
+            _ = FileManager.default.createFile(atPath: marker.path, contents: nil)
+        }
+        guard Self.touch(marker.path),
+              let stamped = (try? FileManager.default.attributesOfItem(atPath: marker.path))?[.modificationDate] as? Date
+        else { return Date() }
+        return stamped
+    }
+
+    /// Sets a file's times to the file system's now (on a network file system, the server's time); `false` if it failed.
+    @discardableResult
+    private static func touch(_ path: String) -> Bool {
+        utimensat(AT_FDCWD, path, nil, 0) == 0
     }
 
     /// The file of the photo with this SHA-256 (64 lowercase hexadecimal digits).
@@ -26,7 +59,7 @@ public struct UploadFolder: Sendable {
         let destination = file(sha256: sha)
         if PhotoFile.isComplete(destination, byteCount: data.count) {
             // A purge on another replica deletes only files unchanged for a while: this one is in use again.
-            try? FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: destination.path)
+            Self.touch(destination.path)
             return sha
         }
         do throws(PhotoFile.Failure) {
