@@ -109,7 +109,7 @@ extension PostgresStore: CareStore {
                     ORDER BY p.id
                 ) AS plants
                 """, logger: self.logger)
-            var assembler: CareStateAssembler?
+            var states: [PlantCareState] = []
             for try await row in plants {
                 var columns = PostgresColumns(row)
                 let ids = try columns.int64Array(), uuids = try columns.stringArray(), names = try columns.stringArray()
@@ -130,14 +130,14 @@ extension PostgresStore: CareStore {
                 // A subquery's order is kept by the aggregates in practice, not by promise: sorted here if it was not.
                 var order = Array(ids.indices)
                 if zip(ids, ids.dropFirst()).contains(where: { $0 >= $1 }) { order.sort { ids[$0] < ids[$1] } }
-                var states = CareStateAssembler(lastDone: [], settings: settings, plantCount: ids.count)
+                var assembler = CareStateAssembler(lastDone: [], settings: settings, plantCount: ids.count)
                 for index in order {
                     let profile = CareStateAssembler.ProfileIntervals(
                         waterGrowingDays: waterGrowing[index], waterWinterDays: waterWinter[index],
                         fertilizeGrowingDays: fertilizeGrowing[index], mistDays: mist[index], repotDays: repot[index],
                         pruneDays: prune[index]
                     )
-                    states.addPlant(
+                    assembler.addPlant(
                         id: ids[index], uuid: uuids[index], displayName: names[index], room: rooms[index],
                         createdAt: created[index], profile: hasProfile[index] ? profile : nil,
                         lastDone: PerTask(
@@ -145,9 +145,9 @@ extension PostgresStore: CareStore {
                         )
                     )
                 }
-                assembler = states
+                states = assembler.states
             }
-            return assembler?.states ?? []
+            return states
         }
     }
 }

@@ -267,7 +267,9 @@ struct PostgresColumns {
     mutating func int64Array() throws(StoreError) -> [Int64] { try requiredElements(Self.integer) }
 
     /// An array column of integers as `Int`, `nil` for each NULL.
-    mutating func optionalIntArray() throws(StoreError) -> [Int?] { try elements { (bytes, column) throws(StoreError) in Int(try Self.integer(&bytes, column)) } }
+    mutating func optionalIntArray() throws(StoreError) -> [Int?] {
+        try elements { (bytes, column) throws(StoreError) in Int(try Self.integer(&bytes, column)) }
+    }
 
     /// An array column of text without NULL.
     mutating func stringArray() throws(StoreError) -> [String] { try requiredElements(Self.text) }

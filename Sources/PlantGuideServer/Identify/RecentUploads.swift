@@ -104,7 +104,8 @@ final class RecentUploads: Sendable {
                 ),
                 keepPerSession: shared.keepPerSession
             )
-            shared.folder.remove(forgotten, unchangedSince: shared.folder.now().addingTimeInterval(-Self.fileGrace))
+            // Aged by the clock that stamps the files (the file server's on a shared folder), not this replica's.
+            shared.folder.remove(forgotten, unchangedFor: Self.fileGrace)
         } catch {
             throw ServerError.failed("The identified photos could not be kept: \(error)")
         }
@@ -142,15 +143,13 @@ final class RecentUploads: Sendable {
         guard let shared else { return 0 }
         let time = shared.now()
         var removed = 0
-        // Files' ages by the clock that stamps them (the file server's on a shared folder), not this replica's.
-        let fileTime = shared.folder.now()
         do {
             let unnamed = try await shared.store.purgeUploads(now: time)
-            removed += shared.folder.remove(unnamed, unchangedSince: fileTime.addingTimeInterval(-Self.fileGrace))
+            removed += shared.folder.remove(unnamed, unchangedFor: Self.fileGrace)
         } catch {
             shared.log("expired uploads could not be forgotten: \(error)")
         }
-        return removed + shared.folder.sweep(unchangedSince: fileTime.addingTimeInterval(-shared.lifetime - Self.fileGrace))
+        return removed + shared.folder.sweep(unchangedFor: shared.lifetime + Self.fileGrace)
     }
 
     /// The SHA-256 (hex) of a session id, as the store keeps it: the id itself never leaves the process.

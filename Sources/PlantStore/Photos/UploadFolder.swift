@@ -11,11 +11,11 @@ import Darwin
 /// ``PhotoFile``'s partial-and-rename, so a reader never sees half of one and two writers of the same photo agree.
 ///
 /// The store's recent uploads name the files (``RecentUploadRow/photos``); a purge reports which no upload names any
-/// more, and ``remove(_:unchangedSince:)`` deletes those not stored again meanwhile (storing a photo that is there
+/// more, and ``remove(_:unchangedFor:)`` deletes those not stored again meanwhile (storing a photo that is there
 /// already touches it), so a replica saving an upload while another purges never loses the file it names.
 ///
 /// Those ages are read by one clock, the one that stamps the folder's files (``now()``): a touch asks the file system
-/// for its own time, as a new file gets, and the cutoffs are taken from that time too. On a network file system that is
+/// for its own time, as a new file gets, and the folder takes its cutoffs from that time too. On a network file system that is
 /// the file server's clock, so replicas whose own clocks disagree by more than the grace still agree on a file's age.
 public struct UploadFolder: Sendable {
     /// The folder.
@@ -33,15 +33,13 @@ public struct UploadFolder: Sendable {
     /// back. This process's clock when the folder cannot be written (then nothing is stored in it either).
     public func now() -> Date {
         if let clock { return clock() }
-        let marker = url.appendingPathComponent(".clock")
-        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        if !FileManager.default.fileExists(atPath: marker.path) {
-            _ = FileManager.default.createFile(atPath: marker.path, contents: nil)
+        let marker = url.appendingPathComponent(".clock").path
+        if !Self.touch(marker) {
+            // The first time: the folder and the marker are made, which stamps the marker with the file system's time.
+            try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+            guard FileManager.default.createFile(atPath: marker, contents: nil) else { return Date() }
         }
-        guard Self.touch(marker.path),
-              let stamped = (try? FileManager.default.attributesOfItem(atPath: marker.path))?[.modificationDate] as? Date
-        else { return Date() }
-        return stamped
+        return (try? FileManager.default.attributesOfItem(atPath: marker))?[.modificationDate] as? Date ?? Date()
     }
 
     /// Sets a file's times to the file system's now (on a network file system, the server's time); `false` if it failed.
@@ -79,11 +77,15 @@ public struct UploadFolder: Sendable {
         return data
     }
 
-    /// Deletes the files of these photos that were not written or touched after `cutoff`; returns how many went.
+    /// Deletes the files of these photos that were not written or touched for `age` by the folder's clock (``now()``);
+    /// returns how many went.
     @discardableResult
-    public func remove(_ hashes: [String], unchangedSince cutoff: Date) -> Int {
+    public func remove(_ hashes: [String], unchangedFor age: TimeInterval) -> Int {
+        let hashes = hashes.filter { $0.utf8.count == 64 && !$0.contains("/") }
+        guard !hashes.isEmpty else { return 0 }
+        let cutoff = now().addingTimeInterval(-age)
         var removed = 0
-        for sha in hashes where sha.utf8.count == 64 && !sha.contains("/") {
+        for sha in hashes {
             let path = file(sha256: sha).path
             guard let changed = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date,
                   changed <= cutoff
@@ -93,14 +95,14 @@ public struct UploadFolder: Sendable {
         return removed
     }
 
-    /// Deletes every photo file not written or touched after `cutoff` (and day-old partial files); returns how many
-    /// went. With `cutoff` earlier than the uploads' lifetime, no unexpired upload names any of them (storing touches
-    /// the file), so this catches what a purge could not delete, e.g. after a crash.
+    /// Deletes every photo file not written or touched for `age` by the folder's clock (and day-old partial files);
+    /// returns how many went. With `age` longer than the uploads' lifetime, no unexpired upload names any of them
+    /// (storing touches the file), so this catches what a purge could not delete, e.g. after a crash.
     @discardableResult
-    public func sweep(unchangedSince cutoff: Date) -> Int {
+    public func sweep(unchangedFor age: TimeInterval) -> Int {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
         let stale = names.filter { $0.utf8.count == 64 && !$0.hasPrefix(".") }
         PhotoFile.removeStalePartials(in: url, now: Date())
-        return remove(stale, unchangedSince: cutoff)
+        return remove(stale, unchangedFor: age)
     }
 }
