@@ -78,77 +78,103 @@ extension PostgresStore: CareStore {
         }
     }
 
+    /// Care state of every plant (or one plant, or one room's), read in one snapshot.
+    ///
+    /// A household's states (of every plant, or of a room) come from ``careCache`` while the household's care stamp
+    /// (pg8) is the one they were read at: one statement reading the stamp, instead of reading 10,000 plants again when
+    /// nothing changed. As in SQLite, a plant id wins over a room.
     public func careStates(plantId: Int64?, room: String?) async throws(StoreError) -> [PlantCareState] {
         let household = try scope("read care schedules").household
-        return try await inSnapshot("read care schedules") { connection in
-            // The filters are parameters that may be NULL: each statement is planned with its values, so a NULL one costs
-            // nothing. As in SQLite, a plant id wins over a room.
-            let room = plantId == nil ? room : nil
-            let scheduleRows = try await connection.query("""
-                SELECT \(unescaped: Self.scheduleColumns) FROM careSchedule JOIN plant ON plant.id = careSchedule.plantId
-                WHERE plant.householdId = \(household) AND (\(plantId)::bigint IS NULL OR careSchedule.plantId = \(plantId))
-                ORDER BY careSchedule.plantId
-                """, logger: self.logger)
-            var settings: [CareScheduleSettings] = []
-            for try await row in scheduleRows.decode(ScheduleRow.self) { settings.append(try Self.settings(row)) }
-            // The plants with their profiles and last days (careLastDays, pg7) come as one row of arrays, an element per
-            // plant in id order: one message to decode instead of one per plant, which cost most of the read at 10,000.
-            let plants = try await connection.query("""
-                SELECT array_agg(id), array_agg(uuid), array_agg(name), array_agg(room), array_agg(createdAt),
-                       array_agg(hasProfile), array_agg(waterGrowingDays), array_agg(waterWinterDays),
-                       array_agg(fertilizeGrowingDays), array_agg(mistDays), array_agg(repotDays), array_agg(pruneDays),
-                       array_agg(water), array_agg(fertilize), array_agg(repot), array_agg(mist), array_agg(prune)
-                FROM (
-                    SELECT p.id, p.uuid, coalesce(p.nickname, p.name) AS name, p.room, p.createdAt,
-                           c.plantId IS NOT NULL AS hasProfile, c.waterGrowingDays, c.waterWinterDays,
-                           c.fertilizeGrowingDays, c.mistDays, c.repotDays, c.pruneDays,
-                           d.water, d.fertilize, d.repot, d.mist, d.prune
-                    FROM plant p LEFT JOIN careProfile c ON c.plantId = p.id LEFT JOIN careLastDays d ON d.plantId = p.id
-                    WHERE p.householdId = \(household) AND (\(plantId)::bigint IS NULL OR p.id = \(plantId))
-                        AND (\(room)::text IS NULL OR lower(p.room COLLATE "C") = lower(\(room)::text COLLATE "C"))
-                    ORDER BY p.id
-                ) AS plants
-                """, logger: self.logger)
-            var states: [PlantCareState] = []
-            for try await row in plants {
-                var columns = PostgresColumns(row)
-                let ids = try columns.int64Array(), uuids = try columns.stringArray(), names = try columns.stringArray()
-                let rooms = try columns.optionalStringArray(), created = try columns.instantArray()
-                let hasProfile = try columns.boolArray()
-                let waterGrowing = try columns.optionalIntArray(), waterWinter = try columns.optionalIntArray()
-                let fertilizeGrowing = try columns.optionalIntArray(), mist = try columns.optionalIntArray()
-                let repot = try columns.optionalIntArray(), prune = try columns.optionalIntArray()
-                var lastDone: [[CalendarDay?]] = []
-                for _ in CareTask.allCases { lastDone.append(try columns.optionalDayArray()) }
-                let counts = [
-                    uuids.count, names.count, rooms.count, created.count, hasProfile.count, waterGrowing.count, waterWinter.count,
-                    fertilizeGrowing.count, mist.count, repot.count, prune.count,
-                ] + lastDone.map(\.count)
-                guard counts.allSatisfy({ $0 == ids.count }) else {
-                    throw StoreError.invalid("the care states' columns hold different numbers of plants")
-                }
-                // A subquery's order is kept by the aggregates in practice, not by promise: sorted here if it was not.
-                var order = Array(ids.indices)
-                if zip(ids, ids.dropFirst()).contains(where: { $0 >= $1 }) { order.sort { ids[$0] < ids[$1] } }
-                var assembler = CareStateAssembler(lastDone: [], settings: settings, plantCount: ids.count)
-                for index in order {
-                    let profile = CareStateAssembler.ProfileIntervals(
-                        waterGrowingDays: waterGrowing[index], waterWinterDays: waterWinter[index],
-                        fertilizeGrowingDays: fertilizeGrowing[index], mistDays: mist[index], repotDays: repot[index],
-                        pruneDays: prune[index]
-                    )
-                    assembler.addPlant(
-                        id: ids[index], uuid: uuids[index], displayName: names[index], room: rooms[index],
-                        createdAt: created[index], profile: hasProfile[index] ? profile : nil,
-                        lastDone: PerTask(
-                            lastDone[0][index], lastDone[1][index], lastDone[2][index], lastDone[3][index], lastDone[4][index]
-                        )
-                    )
-                }
-                states = assembler.states
+        if plantId == nil {
+            let stamp = try await withConnection("read care schedules") { connection in
+                try await Self.careStamp(household: household, on: connection, logger: self.logger)
             }
-            return states
+            if let states = careCache.states(household: household, stamp: stamp, room: room) { return states }
         }
+        let cache = careCache
+        return try await inSnapshot("read care schedules") { connection in
+            guard plantId == nil else { return try await self.careStates(household: household, plantId: plantId, on: connection) }
+            let stamp = try await Self.careStamp(household: household, on: connection, logger: self.logger)
+            let states = try await self.careStates(household: household, plantId: nil, on: connection)
+            cache.keep(states, household: household, stamp: stamp)
+            return CareStateCache.filter(states, room: room)
+        }
+    }
+
+    /// The household's care stamp (pg8), 0 before its first.
+    private static func careStamp(household: Int64, on connection: PostgresConnection, logger: Logger) async throws -> Int64 {
+        let rows = try await connection.query("SELECT stamp FROM careStamp WHERE householdId = \(household)", logger: logger)
+        var stamp: Int64 = 0
+        for try await value in rows.decode(Int64.self) { stamp = value }
+        return stamp
+    }
+
+    /// Care state of `household`'s plants (or of one plant), read from the tables on `connection`, in a snapshot.
+    private func careStates(household: Int64, plantId: Int64?, on connection: PostgresConnection) async throws -> [PlantCareState] {
+        // The filter is a parameter that may be NULL: each statement is planned with its value, so NULL costs nothing.
+        let scheduleRows = try await connection.query("""
+            SELECT \(unescaped: Self.scheduleColumns) FROM careSchedule JOIN plant ON plant.id = careSchedule.plantId
+            WHERE plant.householdId = \(household) AND (\(plantId)::bigint IS NULL OR careSchedule.plantId = \(plantId))
+            ORDER BY careSchedule.plantId
+            """, logger: logger)
+        var settings: [CareScheduleSettings] = []
+        for try await row in scheduleRows.decode(ScheduleRow.self) { settings.append(try Self.settings(row)) }
+        // The plants with their profiles and last days (careLastDays, pg7) come as one row of arrays, an element per
+        // plant in id order: one message to decode instead of one per plant, which cost most of the read at 10,000.
+        let plants = try await connection.query("""
+            SELECT array_agg(id), array_agg(uuid), array_agg(name), array_agg(room), array_agg(createdAt),
+                   array_agg(hasProfile), array_agg(waterGrowingDays), array_agg(waterWinterDays),
+                   array_agg(fertilizeGrowingDays), array_agg(mistDays), array_agg(repotDays), array_agg(pruneDays),
+                   array_agg(water), array_agg(fertilize), array_agg(repot), array_agg(mist), array_agg(prune)
+            FROM (
+                SELECT p.id, p.uuid, coalesce(p.nickname, p.name) AS name, p.room, p.createdAt,
+                       c.plantId IS NOT NULL AS hasProfile, c.waterGrowingDays, c.waterWinterDays,
+                       c.fertilizeGrowingDays, c.mistDays, c.repotDays, c.pruneDays,
+                       d.water, d.fertilize, d.repot, d.mist, d.prune
+                FROM plant p LEFT JOIN careProfile c ON c.plantId = p.id LEFT JOIN careLastDays d ON d.plantId = p.id
+                WHERE p.householdId = \(household) AND (\(plantId)::bigint IS NULL OR p.id = \(plantId))
+                ORDER BY p.id
+            ) AS plants
+            """, logger: self.logger)
+        var states: [PlantCareState] = []
+        for try await row in plants {
+            var columns = PostgresColumns(row)
+            let ids = try columns.int64Array(), uuids = try columns.stringArray(), names = try columns.stringArray()
+            let rooms = try columns.optionalStringArray(), created = try columns.instantArray()
+            let hasProfile = try columns.boolArray()
+            let waterGrowing = try columns.optionalIntArray(), waterWinter = try columns.optionalIntArray()
+            let fertilizeGrowing = try columns.optionalIntArray(), mist = try columns.optionalIntArray()
+            let repot = try columns.optionalIntArray(), prune = try columns.optionalIntArray()
+            var lastDone: [[CalendarDay?]] = []
+            for _ in CareTask.allCases { lastDone.append(try columns.optionalDayArray()) }
+            let counts = [
+                uuids.count, names.count, rooms.count, created.count, hasProfile.count, waterGrowing.count, waterWinter.count,
+                fertilizeGrowing.count, mist.count, repot.count, prune.count,
+            ] + lastDone.map(\.count)
+            guard counts.allSatisfy({ $0 == ids.count }) else {
+                throw StoreError.invalid("the care states' columns hold different numbers of plants")
+            }
+            // A subquery's order is kept by the aggregates in practice, not by promise: sorted here if it was not.
+            var order = Array(ids.indices)
+            if zip(ids, ids.dropFirst()).contains(where: { $0 >= $1 }) { order.sort { ids[$0] < ids[$1] } }
+            var assembler = CareStateAssembler(lastDone: [], settings: settings, plantCount: ids.count)
+            for index in order {
+                let profile = CareStateAssembler.ProfileIntervals(
+                    waterGrowingDays: waterGrowing[index], waterWinterDays: waterWinter[index],
+                    fertilizeGrowingDays: fertilizeGrowing[index], mistDays: mist[index], repotDays: repot[index],
+                    pruneDays: prune[index]
+                )
+                assembler.addPlant(
+                    id: ids[index], uuid: uuids[index], displayName: names[index], room: rooms[index],
+                    createdAt: created[index], profile: hasProfile[index] ? profile : nil,
+                    lastDone: PerTask(
+                        lastDone[0][index], lastDone[1][index], lastDone[2][index], lastDone[3][index], lastDone[4][index]
+                    )
+                )
+            }
+            states = assembler.states
+        }
+        return states
     }
 }
 

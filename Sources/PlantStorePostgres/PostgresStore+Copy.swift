@@ -165,9 +165,9 @@ extension PostgresStore {
         }
     }
 
-    /// The tables only PostgreSQL has, written by triggers from copied rows (pg7's `careLastDays`, from `careLastDone`):
-    /// not copied, but emptied, locked and analysed with the copied ones.
-    static let derivedTables = ["careLastDays"]
+    /// The tables not copied but written by triggers from copied rows (pg7's `careLastDays`, from `careLastDone`; pg8's
+    /// `careStamp`, each store's own): emptied, locked and analysed with the copied ones.
+    static let derivedTables = ["careLastDays", "careStamp"]
 
     /// Every table of the collection's schema (in the search path's first schema) but ``derivedTables``, with its
     /// columns, lower-cased as PostgreSQL keeps them; for the test that keeps ``CollectionCopy/tables`` complete.

@@ -47,20 +47,27 @@ public final class PostgresStore: Sendable {
     private let leaseTimeout: Duration
     /// The household operations act for when the task sets none; see ``Options/defaultScope``.
     public let defaultScope: HouseholdScope?
+    /// The care states read lately, shared by every ``scoped(to:)`` copy; see ``careStates(plantId:room:)``.
+    let careCache: CareStateCache
 
     private init(
-        location: PostgresLocation, client: PostgresClient, logger: Logger, leaseTimeout: Duration, defaultScope: HouseholdScope?
+        location: PostgresLocation, client: PostgresClient, logger: Logger, leaseTimeout: Duration, defaultScope: HouseholdScope?,
+        careCache: CareStateCache
     ) {
         self.location = location
         self.client = client
         self.logger = logger
         self.leaseTimeout = leaseTimeout
         self.defaultScope = defaultScope
+        self.careCache = careCache
     }
 
     /// The same store (one connection pool), acting for `scope` whenever the task sets none.
     public func scoped(to scope: HouseholdScope?) -> PostgresStore {
-        PostgresStore(location: location, client: client, logger: logger, leaseTimeout: leaseTimeout, defaultScope: scope)
+        PostgresStore(
+            location: location, client: client, logger: logger, leaseTimeout: leaseTimeout, defaultScope: scope,
+            careCache: careCache
+        )
     }
 
     /// The household (and account) an operation acts for; see ``HouseholdScope``.
@@ -97,7 +104,7 @@ public final class PostgresStore: Sendable {
         let client = PostgresClient(configuration: try clientConfiguration(location, options: options), backgroundLogger: logger)
         let store = PostgresStore(
             location: location, client: client, logger: logger, leaseTimeout: options.leaseTimeout,
-            defaultScope: options.defaultScope
+            defaultScope: options.defaultScope, careCache: CareStateCache()
         )
         return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await client.run() }

@@ -283,7 +283,7 @@ private typealias FullStore = CollectionStore & AccountStore & PlantNetStateStor
             let tables = try String.fetchAll(db, sql: """
                 SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'grdb_%'
                 """)
-            for table in tables {
+            for table in tables where !CollectionCopy.uncopiedTables.contains(table) {
                 let rows = try Row.fetchAll(db, sql: "PRAGMA table_info(\"\(table)\")")
                 columns[table.lowercased()] = Set(rows.map { ($0["name"] as String).lowercased() })
             }

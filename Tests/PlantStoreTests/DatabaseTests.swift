@@ -9,7 +9,7 @@ import Testing
         let home = try TemporaryHome()
         defer { home.cleanUp() }
         let database = try home.open()
-        #expect(try database.appliedMigrations() == ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v12", "v13", "v14", "v15"])
+        #expect(try database.appliedMigrations() == ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v12", "v13", "v14", "v15", "v16"])
         let mode = try database.writer.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
         #expect(mode == "wal")
         let foreignKeys = try database.writer.read { db in try Bool.fetchOne(db, sql: "PRAGMA foreign_keys") }
@@ -41,7 +41,12 @@ import Testing
             try queue.close()
         }
         let database = try home.open()
-        #expect(try database.appliedMigrations() == ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v12", "v13", "v14", "v15"])
+        #expect(try database.appliedMigrations() == ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v12", "v13", "v14", "v15", "v16"])
+        // v16 gave every household a care stamp (the upgraded plants are household 1's).
+        let (stamps, households) = try await database.writer.read { db in
+            (try Int.fetchOne(db, sql: "SELECT count(*) FROM careStamp WHERE stamp > 0"), try Int.fetchOne(db, sql: "SELECT count(*) FROM household"))
+        }
+        #expect(stamps == households && households == 1)
         let plants = try database.plants()
         #expect(plants.map(\.name) == ["Monstera deliciosa"])
         #expect(plants.first?.room == "Hall")
@@ -289,11 +294,14 @@ import Testing
         try database.checkpoint()
     }
 
-    /// Overwrites 2 KB inside a page in the middle of the file, leaving the header and schema pages intact.
+    /// Overwrites 2 KB inside a page of plants in the middle of the file (one holding the notes, which only the plant
+    /// table's pages hold), leaving the header and schema pages intact.
     private func damageTheMiddle(of home: TemporaryHome) throws {
-        let size = try #require(try FileManager.default.attributesOfItem(atPath: home.databaseURL.path)[.size] as? Int)
+        let bytes = try Data(contentsOf: home.databaseURL)
+        let notes = Data(repeating: UInt8(ascii: "n"), count: 400)
+        let middle = try #require(bytes.range(of: notes, in: bytes.count / 2..<bytes.count) ?? bytes.range(of: notes))
         let handle = try FileHandle(forWritingTo: home.databaseURL)
-        try handle.seek(toOffset: UInt64(size / 2 / 4096 * 4096 + 16))
+        try handle.seek(toOffset: UInt64((middle.lowerBound - bytes.startIndex) / 4096 * 4096 + 16))
         handle.write(Data(repeating: 0xA5, count: 2048))
         try handle.close()
     }

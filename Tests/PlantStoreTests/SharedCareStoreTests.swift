@@ -93,6 +93,83 @@ extension TestStore {
         }
     }
 
+    /// A household's care states are kept in memory between reads (`CareStateCache`): every change that alters them,
+    /// made by the other replica (another process or server on the same database), shows in the next read.
+    @Test(arguments: StateBackend.allCases)
+    func careStatesKeptInMemoryFollowEveryChangeOfTheOtherReplica(_ backend: StateBackend) async throws {
+        let now = now
+        try await backend.withTestStores(2) { stores in
+            let reader = stores[0].care, writer = stores[1]
+            // What the tables hold: each plant's state read alone, which never comes from memory.
+            let stored: @Sendable () async throws -> [PlantCareState] = {
+                var states: [PlantCareState] = []
+                for plant in try await writer.plants.plants(room: nil).sorted(by: { $0.id < $1.id }) {
+                    states += try await writer.care.careStates(plantId: plant.id, room: nil)
+                }
+                return states
+            }
+            var last = try await reader.careStates(plantId: nil, room: nil)
+            #expect(last.isEmpty)
+            // After each change: the reader sees exactly the stored states, and they did change.
+            let steps: [(String, @Sendable () async throws -> Void)] = [
+                ("add plants", {
+                    _ = try await writer.plants.addPlant(NewPlant(name: "Fern", room: "Hall"), profile: .fixture(), photo: nil, now: now)
+                    _ = try await writer.plants.addPlant(NewPlant(name: "Ivy"), profile: .fixture(), photo: nil, now: now)
+                }),
+                ("log care", { try await writer.care.logCare(plantId: 1, task: .water, day: day("2026-11-20"), note: nil, now: now) }),
+                ("log care of another task", {
+                    try await writer.care.logCare(plantId: 2, task: .mist, day: day("2026-11-21"), note: nil, now: now)
+                }),
+                ("snooze", { try await writer.care.updateScheduleSettings(plantId: 2, task: .water) { $0.snoozedUntil = day("2026-12-01") } }),
+                ("pause", { try await writer.care.updateScheduleSettings(plantId: 1, task: .fertilize) { $0.paused = true } }),
+                ("change the profile", { try await writer.care.setProfile(.fixture(water: 30, winterWater: 45, fertilize: nil), forPlant: 1) }),
+                ("rename, nickname and move", {
+                    var ivy = try #require(try await writer.plants.plant(id: 2))
+                    ivy.name = "English ivy"
+                    ivy.nickname = "Ivan"
+                    ivy.room = "kitchen"
+                    _ = try await writer.plants.updatePlant(ivy, now: now)
+                }),
+                ("add plants with their care", {
+                    _ = try await writer.plants.addPlants([
+                        PlantSeed(plant: NewPlant(name: "Palm", room: "Kitchen"), profile: .fixture(), events: [(.water, day("2026-11-01"), nil)]),
+                        PlantSeed(plant: NewPlant(name: "Fig"), profile: .fixture(water: 9), events: [(.repot, day("2025-03-01"), nil)]),
+                    ], now: now)
+                }),
+                ("remove a plant", { _ = try await writer.plants.removePlant(id: 1) }),
+            ]
+            for (change, step) in steps {
+                try await step()
+                let read = try await reader.careStates(plantId: nil, room: nil)
+                #expect(read == (try await stored()), "after \(change)")
+                #expect(read != last, "\(change) changed no care state")
+                // Read again (from memory): the same, and a room's from the same states.
+                #expect(try await reader.careStates(plantId: nil, room: nil) == read, "after \(change), read again")
+                let kitchen = read.filter { $0.room?.lowercased() == "kitchen" }
+                #expect(try await reader.careStates(plantId: nil, room: "KITCHEN") == kitchen, "after \(change), one room")
+                last = read
+            }
+            #expect(last.map(\.displayName) == ["Ivan", "Palm", "Fig"])
+            // A change that no care state reads leaves them as they are.
+            var palm = try #require(try await writer.plants.plant(id: 3))
+            palm.notes = "by the window"
+            _ = try await writer.plants.updatePlant(palm, now: now)
+            #expect(try await reader.careStates(plantId: nil, room: nil) == last)
+            // Another household's plants and care are its own, on either side.
+            let other = try await writer.shared.createHousehold(named: "Neighbours", now: now)
+            let neighbours = HouseholdScope(household: other.id)
+            try await HouseholdScope.$current.withValue(neighbours) {
+                #expect(try await reader.careStates(plantId: nil, room: nil).isEmpty)
+                let rose = try await writer.plants.addPlant(NewPlant(name: "Rose"), profile: .fixture(), photo: nil, now: now)
+                try await writer.care.logCare(plantId: rose.id, task: .water, day: day("2026-11-22"), note: nil, now: now)
+                let theirs = try await reader.careStates(plantId: nil, room: nil)
+                #expect(theirs.map(\.displayName) == ["Rose"])
+                #expect(theirs.first?.lastDone[.water] == day("2026-11-22"))
+            }
+            #expect(try await reader.careStates(plantId: nil, room: nil) == last)
+        }
+    }
+
     @Test func careStatesAreTheSameOnBothBackends() async throws {
         let now = now
         // The same calls on each backend; what differs is only the UUIDs each store makes.

@@ -144,60 +144,71 @@ extension CollectionDatabase {
     }
 
     /// Care state of every plant (or one plant, or one room's), read in one snapshot.
+    ///
+    /// A household's states (of every plant, or of a room) come from ``careCache`` while the household's care stamp is
+    /// the one they were read at, so only a change since makes this read the plants again.
     public func careStates(plantId: Int64? = nil, room: String? = nil) throws(StoreError) -> [PlantCareState] {
         let household = try self.scope("read care schedules").household
+        let cache = careCache
         return try read("read care schedules") { db in
-            var filter = " WHERE p.householdId = ?", arguments: StatementArguments = [household]
-            if let plantId {
-                filter += " AND p.id = ?"
-                arguments += [plantId]
-            } else if let room {
-                filter += " AND p.room = ? COLLATE NOCASE"
-                arguments += [room]
-            }
-            let plantCount = try Int.fetchOne(db, sql: "SELECT count(*) FROM plant p" + filter, arguments: arguments) ?? 0
-            // The per-task rows of the household's plants (of one plant when asked). When the household holds most plants
-            // (one household, typically), the tables are read whole, in plant order, without a lookup per plant: the
-            // assembler takes only the rows of the plants it is given, by id, and skips the others'.
-            let allPlants = try Int.fetchOne(db, sql: "SELECT count(*) FROM plant") ?? 0
-            let readsWhole = plantId == nil && plantCount * 2 >= allPlants
-            let plantFilter = plantId != nil
-                ? " WHERE plantId = ? AND plantId IN (SELECT id FROM plant WHERE householdId = ?)"
-                : readsWhole ? "" : " WHERE plantId IN (SELECT id FROM plant WHERE householdId = ?)"
-            let plantArguments: StatementArguments = plantId.map { [$0, household] } ?? (readsWhole ? [] : [household])
-            var done: [CareStateAssembler.LastDone] = []
-            try RawRows.forEach(db, sql: """
-                SELECT plantId, CASE task WHEN 'water' THEN 0 WHEN 'fertilize' THEN 1 WHEN 'repot' THEN 2
-                                          WHEN 'mist' THEN 3 ELSE 4 END,
-                       CAST(julianday(day) - 2440587.5 AS INTEGER)
-                FROM careLastDone
-                """ + plantFilter + " ORDER BY plantId", arguments: plantArguments) { row in
-                done.append((row.int64(0), Int(row.int64(1)), Int(row.int64(2))))
-            }
-            let settings = try CareScheduleSettings.fetchAll(
-                db, sql: "SELECT * FROM careSchedule" + plantFilter + " ORDER BY plantId", arguments: plantArguments
-            )
-            var assembler = CareStateAssembler(lastDone: done, settings: settings, plantCount: plantCount)
-            // Days and times arrive as numbers, computed by SQLite, so no text is parsed here.
-            // Read straight from the statement: GRDB's rows cost more than the query at thousands of plants.
-            try RawRows.forEach(db, sql: """
-                SELECT p.id, p.uuid, coalesce(p.nickname, p.name), p.room,
-                       CAST(round((julianday(p.createdAt) - 2440587.5) * 86400000) AS INTEGER), c.plantId,
-                       c.waterGrowingDays, c.waterWinterDays, c.fertilizeGrowingDays, c.mistDays, c.repotDays, c.pruneDays
-                FROM plant p LEFT JOIN careProfile c ON c.plantId = p.id
-                """ + filter + " ORDER BY p.id", arguments: arguments) { row in
-                let profile = row.optionalInt(5) == nil ? nil : CareStateAssembler.ProfileIntervals(
-                    waterGrowingDays: row.optionalInt(6), waterWinterDays: row.optionalInt(7),
-                    fertilizeGrowingDays: row.optionalInt(8), mistDays: row.optionalInt(9), repotDays: row.optionalInt(10),
-                    pruneDays: row.optionalInt(11)
-                )
-                assembler.addPlant(
-                    id: row.int64(0), uuid: row.text(1) ?? "", displayName: row.text(2) ?? "", room: row.text(3),
-                    createdAt: Date(timeIntervalSince1970: Double(row.int64(4)) / 1000), profile: profile
-                )
-            }
-            return assembler.states
+            if plantId != nil { return try Self.careStates(db, household: household, plantId: plantId) }
+            let stamp = try Int64.fetchOne(db, sql: "SELECT stamp FROM careStamp WHERE householdId = ?", arguments: [household]) ?? 0
+            if let states = cache.states(household: household, stamp: stamp, room: room) { return states }
+            let states = try Self.careStates(db, household: household, plantId: nil)
+            cache.keep(states, household: household, stamp: stamp)
+            return CareStateCache.filter(states, room: room)
         }
+    }
+
+    /// Care state of `household`'s plants (or of one plant), read from the tables.
+    private static func careStates(_ db: Database, household: Int64, plantId: Int64?) throws -> [PlantCareState] {
+        var filter = " WHERE p.householdId = ?", arguments: StatementArguments = [household]
+        if let plantId {
+            filter += " AND p.id = ?"
+            arguments += [plantId]
+        }
+        let plantCount = try Int.fetchOne(db, sql: "SELECT count(*) FROM plant p" + filter, arguments: arguments) ?? 0
+        // The per-task rows of the household's plants (of one plant when asked). When the household holds most plants
+        // (one household, typically), the tables are read whole, in plant order, without a lookup per plant: the
+        // assembler takes only the rows of the plants it is given, by id, and skips the others'.
+        let allPlants = try Int.fetchOne(db, sql: "SELECT count(*) FROM plant") ?? 0
+        let readsWhole = plantId == nil && plantCount * 2 >= allPlants
+        let plantFilter = plantId != nil
+            ? " WHERE plantId = ? AND plantId IN (SELECT id FROM plant WHERE householdId = ?)"
+            : readsWhole ? "" : " WHERE plantId IN (SELECT id FROM plant WHERE householdId = ?)"
+        let plantArguments: StatementArguments = plantId.map { [$0, household] } ?? (readsWhole ? [] : [household])
+        var done: [CareStateAssembler.LastDone] = []
+        try RawRows.forEach(db, sql: """
+            SELECT plantId, CASE task WHEN 'water' THEN 0 WHEN 'fertilize' THEN 1 WHEN 'repot' THEN 2
+                                      WHEN 'mist' THEN 3 ELSE 4 END,
+                   CAST(julianday(day) - 2440587.5 AS INTEGER)
+            FROM careLastDone
+            """ + plantFilter + " ORDER BY plantId", arguments: plantArguments) { row in
+            done.append((row.int64(0), Int(row.int64(1)), Int(row.int64(2))))
+        }
+        let settings = try CareScheduleSettings.fetchAll(
+            db, sql: "SELECT * FROM careSchedule" + plantFilter + " ORDER BY plantId", arguments: plantArguments
+        )
+        var assembler = CareStateAssembler(lastDone: done, settings: settings, plantCount: plantCount)
+        // Days and times arrive as numbers, computed by SQLite, so no text is parsed here.
+        // Read straight from the statement: GRDB's rows cost more than the query at thousands of plants.
+        try RawRows.forEach(db, sql: """
+            SELECT p.id, p.uuid, coalesce(p.nickname, p.name), p.room,
+                   CAST(round((julianday(p.createdAt) - 2440587.5) * 86400000) AS INTEGER), c.plantId,
+                   c.waterGrowingDays, c.waterWinterDays, c.fertilizeGrowingDays, c.mistDays, c.repotDays, c.pruneDays
+            FROM plant p LEFT JOIN careProfile c ON c.plantId = p.id
+            """ + filter + " ORDER BY p.id", arguments: arguments) { row in
+            let profile = row.optionalInt(5) == nil ? nil : CareStateAssembler.ProfileIntervals(
+                waterGrowingDays: row.optionalInt(6), waterWinterDays: row.optionalInt(7),
+                fertilizeGrowingDays: row.optionalInt(8), mistDays: row.optionalInt(9), repotDays: row.optionalInt(10),
+                pruneDays: row.optionalInt(11)
+            )
+            assembler.addPlant(
+                id: row.int64(0), uuid: row.text(1) ?? "", displayName: row.text(2) ?? "", room: row.text(3),
+                createdAt: Date(timeIntervalSince1970: Double(row.int64(4)) / 1000), profile: profile
+            )
+        }
+        return assembler.states
     }
 }
 

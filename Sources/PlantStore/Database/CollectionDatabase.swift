@@ -19,6 +19,8 @@ public struct CollectionDatabase: Sendable {
     /// The household operations act for when the task sets no ``HouseholdScope/current``: household 1 unless
     /// changed with ``scoped(to:)``; `nil` after ``requiringScope()``, which makes such operations fail closed.
     public private(set) var defaultScope: HouseholdScope? = .home
+    /// The care states read lately, shared by every copy of this value (``scoped(to:)``); see ``careStates(plantId:room:)``.
+    let careCache = CareStateCache()
 
     /// The same database, acting for `scope` whenever the task sets none (the command line's `--household`).
     public func scoped(to scope: HouseholdScope) -> CollectionDatabase {
