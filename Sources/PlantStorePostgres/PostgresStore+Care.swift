@@ -80,30 +80,30 @@ extension PostgresStore: CareStore {
 
     /// Care state of every plant (or one plant, or one room's), read in one snapshot.
     ///
-    /// A household's states (of every plant, or of a room) come from ``careCache`` while the household's care stamp
+    /// A household's states (of every plant, or of a room) come from ``careCache`` while the household's change stamp
     /// (pg8) is the one they were read at: one statement reading the stamp, instead of reading 10,000 plants again when
     /// nothing changed. As in SQLite, a plant id wins over a room.
     public func careStates(plantId: Int64?, room: String?) async throws(StoreError) -> [PlantCareState] {
         let household = try scope("read care schedules").household
         if plantId == nil {
             let stamp = try await withConnection("read care schedules") { connection in
-                try await Self.careStamp(household: household, on: connection, logger: self.logger)
+                try await Self.changeStamp(household: household, on: connection, logger: self.logger)
             }
-            if let states = careCache.states(household: household, stamp: stamp, room: room) { return states }
+            if let states = careCache.elements(household: household, stamp: stamp) { return RoomNames.filter(states, room: room, by: \.room) }
         }
         let cache = careCache
         return try await inSnapshot("read care schedules") { connection in
             guard plantId == nil else { return try await self.careStates(household: household, plantId: plantId, on: connection) }
-            let stamp = try await Self.careStamp(household: household, on: connection, logger: self.logger)
+            let stamp = try await Self.changeStamp(household: household, on: connection, logger: self.logger)
             let states = try await self.careStates(household: household, plantId: nil, on: connection)
             cache.keep(states, household: household, stamp: stamp)
-            return CareStateCache.filter(states, room: room)
+            return RoomNames.filter(states, room: room, by: \.room)
         }
     }
 
-    /// The household's care stamp (pg8), 0 before its first.
-    private static func careStamp(household: Int64, on connection: PostgresConnection, logger: Logger) async throws -> Int64 {
-        let rows = try await connection.query("SELECT stamp FROM careStamp WHERE householdId = \(household)", logger: logger)
+    /// The household's change stamp (pg8), 0 before its first.
+    static func changeStamp(household: Int64, on connection: PostgresConnection, logger: Logger) async throws -> Int64 {
+        let rows = try await connection.query("SELECT stamp FROM changeStamp WHERE householdId = \(household)", logger: logger)
         var stamp: Int64 = 0
         for try await value in rows.decode(Int64.self) { stamp = value }
         return stamp

@@ -67,6 +67,8 @@ extension PostgresStore {
             }
             if !found.isEmpty && !replacing { return found }
             try await connection.query("TRUNCATE \(unescaped: allTables)", logger: logger)
+            // Every household gets a new change stamp once, at the end, instead of from the triggers at the commit.
+            try await connection.query("SELECT set_config('plantguide.stamped', 'all', true)", logger: logger)
             var done = 0
             for tableRows in copied {
                 let table = tableRows.table
@@ -102,6 +104,10 @@ extension PostgresStore {
                     }
                 }
             }
+            try await connection.query("""
+                INSERT INTO changeStamp (householdId, stamp) SELECT id, nextval('changeStamp_sequence') FROM household
+                ON CONFLICT (householdId) DO UPDATE SET stamp = excluded.stamp
+                """, logger: logger)
             return found
         }
         if !occupied.isEmpty && !replacing {
@@ -166,8 +172,8 @@ extension PostgresStore {
     }
 
     /// The tables not copied but written by triggers from copied rows (pg7's `careLastDays`, from `careLastDone`; pg8's
-    /// `careStamp`, each store's own): emptied, locked and analysed with the copied ones.
-    static let derivedTables = ["careLastDays", "careStamp"]
+    /// `changeStamp`, each store's own): emptied, locked and analysed with the copied ones.
+    static let derivedTables = ["careLastDays", "changeStamp"]
 
     /// Every table of the collection's schema (in the search path's first schema) but ``derivedTables``, with its
     /// columns, lower-cased as PostgreSQL keeps them; for the test that keeps ``CollectionCopy/tables`` complete.

@@ -91,28 +91,42 @@ extension PostgresStore: PlantsStore {
         }
     }
 
+    /// Plants ordered by room, then name; only one room's when `room` is given (ASCII case ignored).
+    ///
+    /// The household's whole list comes from ``plantCache`` while the household's change stamp (pg8) is the one it was
+    /// read at (a room's is taken from it then): one statement reading the stamp when nothing changed.
     public func plants(room: String?) async throws(StoreError) -> [Plant] {
         let household = try scope("list plants").household
+        let cache = plantCache
         return try await withConnection("list plants") { connection in
+            let stamp = try await Self.changeStamp(household: household, on: connection, logger: self.logger)
+            if let plants = cache.elements(household: household, stamp: stamp) { return RoomNames.filter(plants, room: room, by: \.room) }
             // The list order of SQLite (rooms A–Z ignoring ASCII case, no room last, then name and id), written as the
             // plant_listOrder index is, so PostgreSQL reads it in index order.
-            let query: PostgresQuery
             if let room {
-                query = """
+                let rows = try await connection.query("""
                     SELECT \(unescaped: Self.plantColumns) FROM plant
                     WHERE householdId = \(household) AND (room IS NULL) = false
                         AND lower(room COLLATE "C") = lower(\(room)::text COLLATE "C")
                     ORDER BY lower(name COLLATE "C"), id
-                    """
-            } else {
-                query = """
-                    SELECT \(unescaped: Self.plantColumns) FROM plant WHERE householdId = \(household)
-                    ORDER BY (room IS NULL), lower(room COLLATE "C"), lower(name COLLATE "C"), id
-                    """
+                    """, logger: self.logger)
+                var plants: [Plant] = []
+                for try await row in rows { plants.append(try Self.plant(row)) }
+                return plants
             }
-            let rows = try await connection.query(query, logger: self.logger)
-            var plants: [Plant] = []
-            for try await row in rows { plants.append(try Self.plant(row)) }
+            // The stamp comes with every row, so it is the one of the statement's snapshot, the list's.
+            let rows = try await connection.query("""
+                SELECT coalesce((SELECT stamp FROM changeStamp WHERE householdId = \(household)), 0), \(unescaped: Self.plantColumns)
+                FROM plant WHERE householdId = \(household)
+                ORDER BY (room IS NULL), lower(room COLLATE "C"), lower(name COLLATE "C"), id
+                """, logger: self.logger)
+            var plants: [Plant] = [], listStamp: Int64?
+            for try await row in rows {
+                var columns = PostgresColumns(row)
+                listStamp = try columns.int64()
+                plants.append(try Self.plant(&columns))
+            }
+            if let listStamp { cache.keep(plants, household: household, stamp: listStamp) }
             return plants
         }
     }
@@ -338,7 +352,12 @@ extension PostgresStore {
     /// The plant of a row of ``plantColumns``.
     static func plant(_ row: PostgresRow) throws(StoreError) -> Plant {
         var columns = PostgresColumns(row)
-        return Plant(
+        return try plant(&columns)
+    }
+
+    /// The plant of the next columns (``plantColumns``) of a row.
+    static func plant(_ columns: inout PostgresColumns) throws(StoreError) -> Plant {
+        Plant(
             id: try columns.int64(), uuid: try columns.string(), name: try columns.string(), species: try columns.optionalString(),
             nickname: try columns.optionalString(), room: try columns.optionalString(), acquiredOn: try columns.optionalDay(),
             notes: try columns.optionalString(), createdAt: try columns.instant(), updatedAt: try columns.instant()

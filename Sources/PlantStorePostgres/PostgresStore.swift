@@ -48,11 +48,13 @@ public final class PostgresStore: Sendable {
     /// The household operations act for when the task sets none; see ``Options/defaultScope``.
     public let defaultScope: HouseholdScope?
     /// The care states read lately, shared by every ``scoped(to:)`` copy; see ``careStates(plantId:room:)``.
-    let careCache: CareStateCache
+    let careCache: HouseholdCache<PlantCareState>
+    /// The plant lists read lately, shared likewise; see ``plants(room:)``.
+    let plantCache: HouseholdCache<Plant>
 
     private init(
         location: PostgresLocation, client: PostgresClient, logger: Logger, leaseTimeout: Duration, defaultScope: HouseholdScope?,
-        careCache: CareStateCache
+        careCache: HouseholdCache<PlantCareState>, plantCache: HouseholdCache<Plant>
     ) {
         self.location = location
         self.client = client
@@ -60,13 +62,14 @@ public final class PostgresStore: Sendable {
         self.leaseTimeout = leaseTimeout
         self.defaultScope = defaultScope
         self.careCache = careCache
+        self.plantCache = plantCache
     }
 
     /// The same store (one connection pool), acting for `scope` whenever the task sets none.
     public func scoped(to scope: HouseholdScope?) -> PostgresStore {
         PostgresStore(
             location: location, client: client, logger: logger, leaseTimeout: leaseTimeout, defaultScope: scope,
-            careCache: careCache
+            careCache: careCache, plantCache: plantCache
         )
     }
 
@@ -104,7 +107,8 @@ public final class PostgresStore: Sendable {
         let client = PostgresClient(configuration: try clientConfiguration(location, options: options), backgroundLogger: logger)
         let store = PostgresStore(
             location: location, client: client, logger: logger, leaseTimeout: options.leaseTimeout,
-            defaultScope: options.defaultScope, careCache: CareStateCache()
+            defaultScope: options.defaultScope, careCache: HouseholdCache(),
+            plantCache: HouseholdCache()
         )
         return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await client.run() }

@@ -18,10 +18,10 @@ import Testing
     ]
 
     /// The tables pg2, pg3, pg4, pg7 and pg8 add: the Pl@ntNet state, households and accounts, the server's shared
-    /// state, the last days per plant, and the care stamps.
+    /// state, the last days per plant, and the change stamps.
     static let pg2Tables: Set<String> = [
         "plantnetquota", "plantnetcacheentry", "plantnetcachecounter", "household", "appuser", "loginfailure",
-        "serversecret", "householdsetting", "recentupload", "carelastdays", "carestamp",
+        "serversecret", "householdsetting", "recentupload", "carelastdays", "changestamp",
     ]
 
     /// Every migration this version knows.
@@ -407,8 +407,8 @@ import Testing
                 }
                 #expect(try await store.migrate() == ["pg7", "pg8"])
                 #expect(try await count(store, "careLastDays") == 2)
-                // pg8 gives every household a care stamp, so no household with plants is read at stamp 0.
-                #expect(try await count(store, "careStamp") == (try await count(store, "household")))
+                // pg8 gives every household a change stamp, so no household with plants is read at stamp 0.
+                #expect(try await count(store, "changeStamp") == (try await count(store, "household")))
                 #expect(try await count(store, "household") >= 2)
                 let states = try await store.careStates(plantId: nil, room: nil)
                 #expect(states.map(\.plantId) == [1])

@@ -42,9 +42,9 @@ import Testing
         }
         let database = try home.open()
         #expect(try database.appliedMigrations() == ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v12", "v13", "v14", "v15", "v16"])
-        // v16 gave every household a care stamp (the upgraded plants are household 1's).
+        // v16 gave every household a change stamp (the upgraded plants are household 1's).
         let (stamps, households) = try await database.writer.read { db in
-            (try Int.fetchOne(db, sql: "SELECT count(*) FROM careStamp WHERE stamp > 0"), try Int.fetchOne(db, sql: "SELECT count(*) FROM household"))
+            (try Int.fetchOne(db, sql: "SELECT count(*) FROM changeStamp WHERE stamp > 0"), try Int.fetchOne(db, sql: "SELECT count(*) FROM household"))
         }
         #expect(stamps == households && households == 1)
         let plants = try database.plants()

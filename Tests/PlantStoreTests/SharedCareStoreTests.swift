@@ -93,23 +93,31 @@ extension TestStore {
         }
     }
 
-    /// A household's care states are kept in memory between reads (`CareStateCache`): every change that alters them,
-    /// made by the other replica (another process or server on the same database), shows in the next read.
+    /// A household's plant list and care states are kept in memory between reads (`HouseholdCache`): every change that
+    /// alters them, made by the other replica (another process or server on the same database), shows in the next read.
     @Test(arguments: StateBackend.allCases)
-    func careStatesKeptInMemoryFollowEveryChangeOfTheOtherReplica(_ backend: StateBackend) async throws {
+    func listsKeptInMemoryFollowEveryChangeOfTheOtherReplica(_ backend: StateBackend) async throws {
         let now = now
         try await backend.withTestStores(2) { stores in
-            let reader = stores[0].care, writer = stores[1]
-            // What the tables hold: each plant's state read alone, which never comes from memory.
-            let stored: @Sendable () async throws -> [PlantCareState] = {
-                var states: [PlantCareState] = []
-                for plant in try await writer.plants.plants(room: nil).sorted(by: { $0.id < $1.id }) {
-                    states += try await writer.care.careStates(plantId: plant.id, room: nil)
+            let reader = stores[0].care, readerPlants = stores[0].plants, writer = stores[1]
+            // What the tables hold: each plant (and its state) read alone, which never comes from memory; the plants in
+            // list order (no room last, rooms and names ignoring case, then id).
+            let stored: @Sendable () async throws -> (states: [PlantCareState], plants: [Plant]) = {
+                var states: [PlantCareState] = [], plants: [Plant] = []
+                for id in Int64(1)...8 {
+                    states += try await writer.care.careStates(plantId: id, room: nil)
+                    if let plant = try await writer.plants.plant(id: id) { plants.append(plant) }
                 }
-                return states
+                plants.sort { a, b in
+                    let first = (a.room == nil ? 1 : 0, a.room?.lowercased() ?? "", a.name.lowercased(), a.id)
+                    let second = (b.room == nil ? 1 : 0, b.room?.lowercased() ?? "", b.name.lowercased(), b.id)
+                    return first < second
+                }
+                return (states, plants)
             }
             var last = try await reader.careStates(plantId: nil, room: nil)
             #expect(last.isEmpty)
+            #expect(try await readerPlants.plants(room: nil).isEmpty)
             // After each change: the reader sees exactly the stored states, and they did change.
             let steps: [(String, @Sendable () async throws -> Void)] = [
                 ("add plants", {
@@ -140,33 +148,40 @@ extension TestStore {
             ]
             for (change, step) in steps {
                 try await step()
-                let read = try await reader.careStates(plantId: nil, room: nil)
-                #expect(read == (try await stored()), "after \(change)")
+                let read = try await reader.careStates(plantId: nil, room: nil), plants = try await readerPlants.plants(room: nil)
+                let (storedStates, storedPlants) = try await stored()
+                #expect(read == storedStates, "after \(change)")
+                #expect(plants == storedPlants, "after \(change)")
                 #expect(read != last, "\(change) changed no care state")
-                // Read again (from memory): the same, and a room's from the same states.
+                // Read again (from memory): the same, and a room's from the same lists.
                 #expect(try await reader.careStates(plantId: nil, room: nil) == read, "after \(change), read again")
-                let kitchen = read.filter { $0.room?.lowercased() == "kitchen" }
-                #expect(try await reader.careStates(plantId: nil, room: "KITCHEN") == kitchen, "after \(change), one room")
+                #expect(try await readerPlants.plants(room: nil) == plants, "after \(change), read again")
+                #expect(try await reader.careStates(plantId: nil, room: "KITCHEN") == read.filter { $0.room?.lowercased() == "kitchen" })
+                #expect(try await readerPlants.plants(room: "KITCHEN") == plants.filter { $0.room?.lowercased() == "kitchen" })
                 last = read
             }
             #expect(last.map(\.displayName) == ["Ivan", "Palm", "Fig"])
-            // A change that no care state reads leaves them as they are.
+            // A change of what only the plant list shows (notes) shows there, and leaves the care states as they are.
             var palm = try #require(try await writer.plants.plant(id: 3))
             palm.notes = "by the window"
             _ = try await writer.plants.updatePlant(palm, now: now)
             #expect(try await reader.careStates(plantId: nil, room: nil) == last)
+            #expect(try await readerPlants.plants(room: "kitchen").map(\.notes) == [nil, "by the window"])
             // Another household's plants and care are its own, on either side.
             let other = try await writer.shared.createHousehold(named: "Neighbours", now: now)
             let neighbours = HouseholdScope(household: other.id)
             try await HouseholdScope.$current.withValue(neighbours) {
                 #expect(try await reader.careStates(plantId: nil, room: nil).isEmpty)
+                #expect(try await readerPlants.plants(room: nil).isEmpty)
                 let rose = try await writer.plants.addPlant(NewPlant(name: "Rose"), profile: .fixture(), photo: nil, now: now)
                 try await writer.care.logCare(plantId: rose.id, task: .water, day: day("2026-11-22"), note: nil, now: now)
                 let theirs = try await reader.careStates(plantId: nil, room: nil)
                 #expect(theirs.map(\.displayName) == ["Rose"])
                 #expect(theirs.first?.lastDone[.water] == day("2026-11-22"))
+                #expect(try await readerPlants.plants(room: nil).map(\.name) == ["Rose"])
             }
             #expect(try await reader.careStates(plantId: nil, room: nil) == last)
+            #expect(try await readerPlants.plants(room: nil).map(\.displayName) == ["Ivan", "Palm", "Fig"])
         }
     }
 

@@ -145,18 +145,20 @@ extension CollectionDatabase {
 
     /// Care state of every plant (or one plant, or one room's), read in one snapshot.
     ///
-    /// A household's states (of every plant, or of a room) come from ``careCache`` while the household's care stamp is
+    /// A household's states (of every plant, or of a room) come from ``careCache`` while the household's change stamp is
     /// the one they were read at, so only a change since makes this read the plants again.
     public func careStates(plantId: Int64? = nil, room: String? = nil) throws(StoreError) -> [PlantCareState] {
         let household = try self.scope("read care schedules").household
         let cache = careCache
         return try read("read care schedules") { db in
             if plantId != nil { return try Self.careStates(db, household: household, plantId: plantId) }
-            let stamp = try Int64.fetchOne(db, sql: "SELECT stamp FROM careStamp WHERE householdId = ?", arguments: [household]) ?? 0
-            if let states = cache.states(household: household, stamp: stamp, room: room) { return states }
-            let states = try Self.careStates(db, household: household, plantId: nil)
-            cache.keep(states, household: household, stamp: stamp)
-            return CareStateCache.filter(states, room: room)
+            let stamp = try Self.changeStamp(db, household: household)
+            let states = try cache.elements(household: household, stamp: stamp) ?? {
+                let states = try Self.careStates(db, household: household, plantId: nil)
+                cache.keep(states, household: household, stamp: stamp)
+                return states
+            }()
+            return RoomNames.filter(states, room: room, by: \.room)
         }
     }
 

@@ -54,9 +54,15 @@ extension CollectionDatabase {
     }
 
     /// Plants ordered by room, then name; only one room's when `room` is given (case-insensitive).
+    ///
+    /// The household's whole list comes from ``plantCache`` while the household's change stamp is the one it was read at
+    /// (a room's is taken from it then); only a change since makes this read the plants again.
     public func plants(room: String? = nil) throws(StoreError) -> [Plant] {
         let household = try self.scope("list plants").household
+        let cache = plantCache
         return try read("list plants") { db in
+            let stamp = try Self.changeStamp(db, household: household)
+            if let plants = cache.elements(household: household, stamp: stamp) { return RoomNames.filter(plants, room: room, by: \.room) }
             if let room {
                 // `(room IS NULL) = 0` adds nothing to the filter but lets SQLite search the list-order index.
                 return try Plant.fetchAll(
@@ -67,13 +73,15 @@ extension CollectionDatabase {
                     arguments: [household, room]
                 )
             }
-            return try Plant.fetchAll(
+            let plants = try Plant.fetchAll(
                 db, sql: """
                     SELECT \(Plant.columnList) FROM plant WHERE householdId = ?
                     ORDER BY room IS NULL, room COLLATE NOCASE, name COLLATE NOCASE, id
                     """,
                 arguments: [household]
             )
+            cache.keep(plants, household: household, stamp: stamp)
+            return plants
         }
     }
 

@@ -20,7 +20,14 @@ public struct CollectionDatabase: Sendable {
     /// changed with ``scoped(to:)``; `nil` after ``requiringScope()``, which makes such operations fail closed.
     public private(set) var defaultScope: HouseholdScope? = .home
     /// The care states read lately, shared by every copy of this value (``scoped(to:)``); see ``careStates(plantId:room:)``.
-    let careCache = CareStateCache()
+    let careCache = HouseholdCache<PlantCareState>()
+    /// The plant lists read lately, shared likewise; see ``plants(room:)``.
+    let plantCache = HouseholdCache<Plant>()
+
+    /// `household`'s change stamp (v16; see ``HouseholdCache``), 0 before its first.
+    static func changeStamp(_ db: Database, household: Int64) throws -> Int64 {
+        try Int64.fetchOne(db, sql: "SELECT stamp FROM changeStamp WHERE householdId = ?", arguments: [household]) ?? 0
+    }
 
     /// The same database, acting for `scope` whenever the task sets none (the command line's `--household`).
     public func scoped(to scope: HouseholdScope) -> CollectionDatabase {

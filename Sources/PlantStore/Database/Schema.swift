@@ -23,7 +23,7 @@ enum Schema {
         migrator.registerMigration("v13", migrate: addPlantNetState)
         migrator.registerMigration("v14", migrate: addServerState)
         migrator.registerMigration("v15", migrate: addOwnership)
-        migrator.registerMigration("v16", migrate: addCareStamps)
+        migrator.registerMigration("v16", migrate: addChangeStamps)
         return migrator
     }
 
@@ -476,18 +476,18 @@ enum Schema {
         try db.execute(sql: sql)
     }
 
-    /// Version 16: a care stamp per household (see `CareStateCache`), a new value from a counter that only grows,
-    /// written by triggers on every change to what a care state reads: a plant's names, room, creation or household;
-    /// its care profile and schedules; its care log (which the last days come from). Every household starts with one.
-    /// Not copied by `plantguide migrate` (PostgreSQL keeps its own, from a sequence).
-    private static func addCareStamps(_ db: Database) throws {
+    /// Version 16: a change stamp per household (see `HouseholdCache`), a new value from a counter that only grows,
+    /// written by triggers on every change to what the plant list and the care states read: a plant; its care profile and
+    /// schedules; its care log (which the last days come from). Every household starts with one. Not copied by
+    /// `plantguide migrate` (PostgreSQL keeps its own, from a sequence).
+    private static func addChangeStamps(_ db: Database) throws {
         var sql = """
-            CREATE TABLE careStampCounter (
+            CREATE TABLE changeStampCounter (
                 id INTEGER PRIMARY KEY CHECK (id = 1),
                 value INTEGER NOT NULL
             );
-            INSERT INTO careStampCounter (id, value) VALUES (1, 0);
-            CREATE TABLE careStamp (
+            INSERT INTO changeStampCounter (id, value) VALUES (1, 0);
+            CREATE TABLE changeStamp (
                 householdId INTEGER PRIMARY KEY REFERENCES household(id) ON DELETE CASCADE,
                 stamp INTEGER NOT NULL
             );
@@ -497,35 +497,32 @@ enum Schema {
         // gone (a cascade from deleting it) has none: deleting the plant stamped its household already.
         func stamp(_ household: String) -> String {
             """
-                UPDATE careStampCounter SET value = value + 1;
-                INSERT INTO careStamp (householdId, stamp)
-                    SELECT id, (SELECT value FROM careStampCounter) FROM household WHERE id = \(household)
+                UPDATE changeStampCounter SET value = value + 1;
+                INSERT INTO changeStamp (householdId, stamp)
+                    SELECT id, (SELECT value FROM changeStampCounter) FROM household WHERE id = \(household)
                     ON CONFLICT (householdId) DO UPDATE SET stamp = excluded.stamp;
 
             """
         }
         func ofPlant(_ row: String) -> String { "(SELECT householdId FROM plant WHERE id = \(row).plantId)" }
-        let stateColumns = ["uuid", "name", "nickname", "room", "createdAt", "householdId"]
-        let changed = stateColumns.map { "old.\($0) IS NOT new.\($0)" }.joined(separator: " OR ")
         sql += """
-            UPDATE careStampCounter SET value = value + 1;
-            INSERT INTO careStamp (householdId, stamp) SELECT id, (SELECT value FROM careStampCounter) FROM household WHERE true;
-            CREATE TRIGGER plant_careStamp_insert AFTER INSERT ON plant BEGIN
+            UPDATE changeStampCounter SET value = value + 1;
+            INSERT INTO changeStamp (householdId, stamp) SELECT id, (SELECT value FROM changeStampCounter) FROM household WHERE true;
+            CREATE TRIGGER plant_changeStamp_insert AFTER INSERT ON plant BEGIN
             \(stamp("new.householdId"))END;
-            CREATE TRIGGER plant_careStamp_delete AFTER DELETE ON plant BEGIN
+            CREATE TRIGGER plant_changeStamp_delete AFTER DELETE ON plant BEGIN
             \(stamp("old.householdId"))END;
-            CREATE TRIGGER plant_careStamp_update AFTER UPDATE OF \(stateColumns.joined(separator: ", ")) ON plant
-                WHEN \(changed) BEGIN
+            CREATE TRIGGER plant_changeStamp_update AFTER UPDATE ON plant BEGIN
             \(stamp("old.householdId"))\(stamp("new.householdId"))END;
 
             """
         for table in ["careProfile", "careSchedule", "careEvent"] {
             sql += """
-                CREATE TRIGGER \(table)_careStamp_insert AFTER INSERT ON \(table) BEGIN
+                CREATE TRIGGER \(table)_changeStamp_insert AFTER INSERT ON \(table) BEGIN
                 \(stamp(ofPlant("new")))END;
-                CREATE TRIGGER \(table)_careStamp_delete AFTER DELETE ON \(table) BEGIN
+                CREATE TRIGGER \(table)_changeStamp_delete AFTER DELETE ON \(table) BEGIN
                 \(stamp(ofPlant("old")))END;
-                CREATE TRIGGER \(table)_careStamp_update AFTER UPDATE ON \(table) BEGIN
+                CREATE TRIGGER \(table)_changeStamp_update AFTER UPDATE ON \(table) BEGIN
                 \(stamp(ofPlant("old")))\(stamp(ofPlant("new")))END;
 
                 """

@@ -62,11 +62,14 @@ struct StoreBenchmark: BenchmarkSuite {
         _ = try await planner.due(withinDays: 7)
         _ = try database.plants()
         var stateRead: [Double] = [], due: [Double] = [], list: [Double] = [], roomList: [Double] = [], dueCPU: [Double] = [], listCPU: [Double] = []
-        var dueAfterChange: [Double] = []
+        var dueAfterChange: [Double] = [], listAfterChange: [Double] = []
         for round in 0..<20 {
             var cpu = Self.threadCPUSeconds()
             due.append(try await Measure.seconds { dueCount = try await planner.due(withinDays: 7).rooms.reduce(0) { $0 + $1.tasks.count } })
             dueCPU.append(Self.threadCPUSeconds() - cpu)
+            // The last round's care changed the household: the first list reads the table, the second is what a page
+            // reloaded with nothing changed meets.
+            listAfterChange.append(try Measure.seconds { _ = try database.plants() })
             cpu = Self.threadCPUSeconds()
             list.append(try Measure.seconds { listCount = try database.plants().count })
             listCPU.append(Self.threadCPUSeconds() - cpu)
@@ -96,7 +99,8 @@ struct StoreBenchmark: BenchmarkSuite {
             BenchmarkRow(suite: name, name: "care due tasks found", value: Double(dueCount), unit: "tasks"),
             BenchmarkRow(suite: name, name: "collection list p50", value: Measure.percentile(list, 0.5) * ms, unit: "ms", below: 20),
             BenchmarkRow(suite: name, name: "collection list p95", value: Measure.percentile(list, 0.95) * ms, unit: "ms", below: 20),
-            BenchmarkRow(suite: name, name: "collection list min", value: (list.min() ?? 0) * ms, unit: "ms", below: 20),
+            BenchmarkRow(suite: name, name: "collection list right after a change p50", value: Measure.percentile(listAfterChange, 0.5) * ms, unit: "ms", below: 20),
+            BenchmarkRow(suite: name, name: "collection list right after a change p95", value: Measure.percentile(listAfterChange, 0.95) * ms, unit: "ms", below: 20),
             BenchmarkRow(suite: name, name: "collection list CPU p50", value: Measure.percentile(listCPU, 0.5) * ms, unit: "ms", below: 20),
             BenchmarkRow(suite: name, name: "collection list plants", value: Double(listCount), unit: "plants"),
             BenchmarkRow(suite: name, name: "collection list --room p50", value: Measure.percentile(roomList, 0.5) * ms, unit: "ms", below: 20),
@@ -129,11 +133,12 @@ struct StoreBenchmark: BenchmarkSuite {
                 let copySeconds = try await Measure.seconds { _ = try await store.copyCollection(from: database, replacing: false) }
                 let planner = CarePlanner(store: store, hemisphere: .north, timeZone: .current) { now }
                 _ = try await planner.due(withinDays: 7)
-                var due: [Double] = [], list: [Double] = [], dueCPU: [Double] = [], dueAfterChange: [Double] = []
+                var due: [Double] = [], list: [Double] = [], dueCPU: [Double] = [], dueAfterChange: [Double] = [], listAfterChange: [Double] = []
                 var dueCount = 0, listCount = 0
                 let today = CalendarDay(now, in: .current)
                 for round in 0..<20 {
                     due.append(try await Measure.seconds { dueCount = try await planner.due(withinDays: 7).rooms.reduce(0) { $0 + $1.tasks.count } })
+                    listAfterChange.append(try await Measure.seconds { _ = try await store.plants(room: nil) })
                     list.append(try await Measure.seconds { listCount = try await store.plants(room: nil).count })
                     // Someone records care (on this replica or another), and the next due list reads the tables again.
                     _ = try await store.logCare(plantId: Int64(round % plantCount + 1), task: .mist, day: today, note: nil, now: now)
@@ -154,6 +159,8 @@ struct StoreBenchmark: BenchmarkSuite {
                     BenchmarkRow(suite: name, name: "PostgreSQL: care due tasks found", value: Double(dueCount), unit: "tasks"),
                     BenchmarkRow(suite: name, name: "PostgreSQL: collection list p50", value: Measure.percentile(list, 0.5) * ms, unit: "ms", below: 20),
                     BenchmarkRow(suite: name, name: "PostgreSQL: collection list p95", value: Measure.percentile(list, 0.95) * ms, unit: "ms", below: 20),
+                    BenchmarkRow(suite: name, name: "PostgreSQL: collection list right after a change p50", value: Measure.percentile(listAfterChange, 0.5) * ms, unit: "ms", below: 20),
+                    BenchmarkRow(suite: name, name: "PostgreSQL: collection list right after a change p95", value: Measure.percentile(listAfterChange, 0.95) * ms, unit: "ms", below: 20),
                     BenchmarkRow(suite: name, name: "PostgreSQL: collection list plants", value: Double(listCount), unit: "plants"),
                 ]
             }

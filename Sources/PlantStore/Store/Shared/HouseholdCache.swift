@@ -1,0 +1,86 @@
+import Synchronization
+
+/// Lists the stores read lately for each household (its plants, or its plants' care states), each kept with the
+/// household's change stamp it was read at, so a list nobody changed since is answered without reading 10,000 plants
+/// again.
+///
+/// Both schemas keep a stamp per household in `changeStamp`, written by triggers on every change to the household's
+/// plants, their care profiles, schedules and care log: a new value that is never handed out twice (SQLite's counter
+/// row, PostgreSQL's sequence). Equal stamps therefore mean the same committed plants and care, whichever process or
+/// replica made the changes, so a stamp read in one statement tells whether what is kept here is still the
+/// household's. A household with no stamp yet has stamp 0.
+///
+/// At most ``limit`` elements are kept in all; the household read longest ago goes first.
+package final class HouseholdCache<Element: Sendable>: Sendable {
+    private struct Entry {
+        var stamp: Int64
+        var elements: [Element]
+        var lastUse: UInt64
+    }
+
+    private struct Contents {
+        var entries: [Int64: Entry] = [:]
+        var count = 0
+        var uses: UInt64 = 0
+    }
+
+    /// The most elements kept, over all households.
+    package let limit: Int
+    private let contents = Mutex(Contents())
+
+    /// A cache keeping at most `limit` elements (a plant or a care state is a few hundred bytes, names included).
+    package init(limit: Int = 100_000) {
+        self.limit = limit
+    }
+
+    /// The elements kept for `household` if they were read at `stamp`.
+    package func elements(household: Int64, stamp: Int64) -> [Element]? {
+        contents.withLock { contents in
+            guard var entry = contents.entries[household], entry.stamp == stamp else { return nil }
+            contents.uses += 1
+            entry.lastUse = contents.uses
+            contents.entries[household] = entry
+            return entry.elements
+        }
+    }
+
+    /// Keeps `elements`, all of `household`'s, as read at `stamp`.
+    package func keep(_ elements: [Element], household: Int64, stamp: Int64) {
+        contents.withLock { contents in
+            if let old = contents.entries.removeValue(forKey: household) { contents.count -= old.elements.count }
+            guard elements.count <= limit else { return }
+            while contents.count + elements.count > limit,
+                  let oldest = contents.entries.min(by: { $0.value.lastUse < $1.value.lastUse }) {
+                contents.count -= oldest.value.elements.count
+                contents.entries[oldest.key] = nil
+            }
+            contents.uses += 1
+            contents.entries[household] = Entry(stamp: stamp, elements: elements, lastUse: contents.uses)
+            contents.count += elements.count
+        }
+    }
+
+    /// How many households' lists are kept (for tests).
+    package var householdCount: Int { contents.withLock { $0.entries.count } }
+}
+
+/// Rooms as both stores' SQL compares them.
+package enum RoomNames {
+    /// The elements whose room is `room` (all of them when `nil`), in their order.
+    package static func filter<Element>(_ elements: [Element], room: String?, by roomOf: (Element) -> String?) -> [Element] {
+        guard let room else { return elements }
+        return elements.filter { roomOf($0).map { same($0, room) } ?? false }
+    }
+
+    /// Whether two room names are equal when ASCII letters are folded to lower case, and only those: SQLite's NOCASE and
+    /// PostgreSQL's `lower(… COLLATE "C")` (pg5) both compare so.
+    package static func same(_ first: String, _ second: String) -> Bool {
+        let a = first.utf8, b = second.utf8
+        guard a.count == b.count else { return false }
+        return zip(a, b).allSatisfy { lowered($0) == lowered($1) }
+    }
+
+    private static func lowered(_ byte: UInt8) -> UInt8 {
+        (65...90).contains(byte) ? byte + 32 : byte
+    }
+}
