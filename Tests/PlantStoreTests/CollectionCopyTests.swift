@@ -190,10 +190,15 @@ private typealias FullStore = CollectionStore & AccountStore & PlantNetStateStor
                 }
                 // Nothing changed.
                 #expect(try await store.plantCount() == 4)
+                // Read (and kept in memory) before the copy replaces them: the copy stamps every household anew.
+                #expect(try await store.plants(room: nil).count == 4)
+                #expect(try await store.careStates(plantId: nil, room: nil).count == 4)
 
                 let copied = try await store.copyCollection(from: database, replacing: true)
                 #expect(copied > 0)
                 #expect(try await store.plantCount() == 3)
+                #expect(try await store.plants(room: nil).map(\.uuid) == (try database.plants()).map(\.uuid))
+                #expect(try await store.careStates(plantId: nil, room: nil).map(\.plantUUID) == (try database.careStates()).map(\.plantUUID))
                 #expect(try await store.verifyCopy(of: database, now: Self.now).isExact)
                 // An extra row on either side is a difference the verification reports.
                 let sqlite: any FullStore = database
