@@ -144,6 +144,16 @@ extension TestStore {
                         PlantSeed(plant: NewPlant(name: "Fig"), profile: .fixture(water: 9), events: [(.repot, day("2025-03-01"), nil)]),
                     ], now: now)
                 }),
+                // Made through the reader itself, which brings the lists it keeps along instead of reading them again.
+                ("log care here", {
+                    try await reader.logCare(plantId: 3, task: .water, day: day("2026-11-23"), note: nil, now: now.addingTimeInterval(60))
+                }),
+                ("snooze here", { try await reader.updateScheduleSettings(plantId: 4, task: .water) { $0.snoozedUntil = day("2026-12-05") } }),
+                ("change the profile here", { try await reader.setProfile(.fixture(water: 12, winterWater: 20, fertilize: 40), forPlant: 3) }),
+                ("log care here, then there", {
+                    try await reader.logCare(plantId: 4, task: .repot, day: day("2026-11-23"), note: nil, now: now.addingTimeInterval(120))
+                    try await writer.care.logCare(plantId: 2, task: .repot, day: day("2026-11-23"), note: nil, now: now.addingTimeInterval(180))
+                }),
                 ("remove a plant", { _ = try await writer.plants.removePlant(id: 1) }),
             ]
             for (change, step) in steps {

@@ -83,7 +83,7 @@ extension CollectionDatabase {
         let note = try CareEvent.checkedNote(note)
         let now = now.roundedToMilliseconds
         let scope = try self.scope("log care")
-        return try write("log care") { db in
+        return try writeCare(of: plantId, household: scope.household, "log care") { db in
             guard try Self.plantExists(plantId, in: scope.household, db: db) else { throw StoreError.plantNotFound(plantId) }
             var event = CareEvent(
                 id: 0, uuid: UUID().uuidString.lowercased(), plantId: plantId, task: task, day: day,
@@ -123,7 +123,7 @@ extension CollectionDatabase {
         plantId: Int64, task: CareTask, _ change: @Sendable (inout CareScheduleSettings) -> Void
     ) throws(StoreError) -> CareScheduleSettings {
         let household = try self.scope("change a care schedule").household
-        return try write("change a care schedule") { db in
+        return try writeCare(of: plantId, household: household, "change a care schedule") { db in
             guard try Self.plantExists(plantId, in: household, db: db) else { throw StoreError.plantNotFound(plantId) }
             var settings = try CareScheduleSettings.fetchOne(
                 db, sql: "SELECT * FROM careSchedule WHERE plantId = ? AND task = ?", arguments: [plantId, task.rawValue]
@@ -137,7 +137,7 @@ extension CollectionDatabase {
     /// Replaces a plant's care profile (e.g. after enrichment or an edit).
     public func setProfile(_ profile: CareProfile, forPlant plantId: Int64) throws(StoreError) {
         let household = try self.scope("change a care profile").household
-        try write("change a care profile") { db in
+        try writeCare(of: plantId, household: household, "change a care profile") { db in
             guard try Self.plantExists(plantId, in: household, db: db) else { throw StoreError.plantNotFound(plantId) }
             try CareProfileRow(plantId: plantId, profile: profile).save(db)
         }
@@ -160,6 +160,44 @@ extension CollectionDatabase {
             }()
             return RoomNames.filter(states, room: room, by: \.room)
         }
+    }
+
+    /// Runs `body`, a write of one plant's care (its profile, schedules or care log, and its `updatedAt`; never what orders
+    /// the plant list), and brings the household's lists kept in memory along when they were its state before the write:
+    /// the plant's state and row are read again in the same transaction and put in place of the old ones, at the stamp
+    /// the write made. The due list a person opens after marking a task done then reads one plant instead of every one.
+    /// SQLite runs one write at a time, so a list kept at the stamp before is exactly what the write started from; the
+    /// lists are kept only once the write has committed.
+    private func writeCare<T>(
+        of plantId: Int64, household: Int64, _ operation: String, _ body: (Database) throws -> T
+    ) throws(StoreError) -> T {
+        let careCache = careCache, plantCache = plantCache
+        let (result, refreshed) = try write(operation) { db -> (T, (stamp: Int64, states: [PlantCareState]?, plants: [Plant]?)?) in
+            let before = try Self.changeStamp(db, household: household)
+            let result = try body(db)
+            let after = try Self.changeStamp(db, household: household)
+            let states = careCache.elements(household: household, stamp: before)
+            let plants = plantCache.elements(household: household, stamp: before)
+            guard after != before, states != nil || plants != nil else { return (result, nil) }
+            var newStates = states, newPlants = plants
+            if let index = states?.firstIndex(where: { $0.plantId == plantId }),
+               let state = try Self.careStates(db, household: household, plantId: plantId).first {
+                newStates?[index] = state
+            } else {
+                newStates = nil
+            }
+            if let index = plants?.firstIndex(where: { $0.id == plantId }), let plant = try Plant.fetch(db, id: plantId) {
+                newPlants?[index] = plant
+            } else {
+                newPlants = nil
+            }
+            return (result, (after, newStates, newPlants))
+        }
+        if let refreshed {
+            if let states = refreshed.states { careCache.keep(states, household: household, stamp: refreshed.stamp) }
+            if let plants = refreshed.plants { plantCache.keep(plants, household: household, stamp: refreshed.stamp) }
+        }
+        return result
     }
 
     /// Care state of `household`'s plants (or of one plant), read from the tables.

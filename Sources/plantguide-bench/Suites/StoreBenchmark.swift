@@ -62,22 +62,27 @@ struct StoreBenchmark: BenchmarkSuite {
         _ = try await planner.due(withinDays: 7)
         _ = try database.plants()
         var stateRead: [Double] = [], due: [Double] = [], list: [Double] = [], roomList: [Double] = [], dueCPU: [Double] = [], listCPU: [Double] = []
-        var dueAfterChange: [Double] = [], listAfterChange: [Double] = []
+        var dueAfterChange: [Double] = [], listAfterChange: [Double] = [], dueAfterOwnChange: [Double] = []
+        // Another process on the same file (the command line while the server runs, say), with lists of its own.
+        let other = try CollectionDatabase.open(in: directory)
         for round in 0..<20 {
             var cpu = Self.threadCPUSeconds()
             due.append(try await Measure.seconds { dueCount = try await planner.due(withinDays: 7).rooms.reduce(0) { $0 + $1.tasks.count } })
             dueCPU.append(Self.threadCPUSeconds() - cpu)
-            // The last round's care changed the household: the first list reads the table, the second is what a page
-            // reloaded with nothing changed meets.
+            // The last round's care, recorded by the other process, changed the household: the first list reads the
+            // table, the second is what a page reloaded with nothing changed meets.
             listAfterChange.append(try Measure.seconds { _ = try database.plants() })
             cpu = Self.threadCPUSeconds()
             list.append(try Measure.seconds { listCount = try database.plants().count })
             listCPU.append(Self.threadCPUSeconds() - cpu)
             roomList.append(try Measure.seconds { _ = try database.plants(room: "Kitchen") })
-            // Someone records care, and the next due list reads every plant's state from the tables again.
+            // Someone records care through this store: the next due list reads that plant's state only.
             try database.logCare(plantId: Int64(round % plantCount + 1), task: .mist, day: startDay, now: start)
+            dueAfterOwnChange.append(try await Measure.seconds { _ = try await planner.due(withinDays: 7) })
+            // Someone records care through another process: the next due list reads every plant's state again.
+            try other.logCare(plantId: Int64((round + 20) % plantCount + 1), task: .mist, day: startDay, now: start)
             dueAfterChange.append(try await Measure.seconds { _ = try await planner.due(withinDays: 7) })
-            try database.logCare(plantId: Int64((round + 20) % plantCount + 1), task: .mist, day: startDay, now: start)
+            try other.logCare(plantId: Int64((round + 40) % plantCount + 1), task: .mist, day: startDay, now: start)
             stateRead.append(try Measure.seconds { _ = try database.careStates() })
         }
         let postgres = try await postgresRows(copying: database, now: start.addingTimeInterval(86_400 * 3))
@@ -91,16 +96,18 @@ struct StoreBenchmark: BenchmarkSuite {
             BenchmarkRow(suite: name, name: "add rate", value: Double(plantCount) / addSeconds, unit: "plants/s"),
             BenchmarkRow(suite: name, name: "care due (7 days) p50", value: Measure.percentile(due, 0.5) * ms, unit: "ms", below: 20),
             BenchmarkRow(suite: name, name: "care due (7 days) p95", value: Measure.percentile(due, 0.95) * ms, unit: "ms", below: 20),
-            BenchmarkRow(suite: name, name: "care due right after a change p50", value: Measure.percentile(dueAfterChange, 0.5) * ms, unit: "ms", below: 20),
-            BenchmarkRow(suite: name, name: "care due right after a change p95", value: Measure.percentile(dueAfterChange, 0.95) * ms, unit: "ms", below: 20),
+            BenchmarkRow(suite: name, name: "care due right after care recorded here p50", value: Measure.percentile(dueAfterOwnChange, 0.5) * ms, unit: "ms", below: 20),
+            BenchmarkRow(suite: name, name: "care due right after care recorded here p95", value: Measure.percentile(dueAfterOwnChange, 0.95) * ms, unit: "ms", below: 20),
+            BenchmarkRow(suite: name, name: "care due right after a change by another process p50", value: Measure.percentile(dueAfterChange, 0.5) * ms, unit: "ms", below: 20),
+            BenchmarkRow(suite: name, name: "care due right after a change by another process p95", value: Measure.percentile(dueAfterChange, 0.95) * ms, unit: "ms", below: 20),
             BenchmarkRow(suite: name, name: "care state read after a change (part of it) p50", value: Measure.percentile(stateRead, 0.5) * ms, unit: "ms"),
             BenchmarkRow(suite: name, name: "care due (7 days) min", value: (due.min() ?? 0) * ms, unit: "ms", below: 20),
             BenchmarkRow(suite: name, name: "care due (7 days) CPU p50", value: Measure.percentile(dueCPU, 0.5) * ms, unit: "ms", below: 20),
             BenchmarkRow(suite: name, name: "care due tasks found", value: Double(dueCount), unit: "tasks"),
             BenchmarkRow(suite: name, name: "collection list p50", value: Measure.percentile(list, 0.5) * ms, unit: "ms", below: 20),
             BenchmarkRow(suite: name, name: "collection list p95", value: Measure.percentile(list, 0.95) * ms, unit: "ms", below: 20),
-            BenchmarkRow(suite: name, name: "collection list right after a change p50", value: Measure.percentile(listAfterChange, 0.5) * ms, unit: "ms", below: 20),
-            BenchmarkRow(suite: name, name: "collection list right after a change p95", value: Measure.percentile(listAfterChange, 0.95) * ms, unit: "ms", below: 20),
+            BenchmarkRow(suite: name, name: "collection list right after a change by another process p50", value: Measure.percentile(listAfterChange, 0.5) * ms, unit: "ms", below: 20),
+            BenchmarkRow(suite: name, name: "collection list right after a change by another process p95", value: Measure.percentile(listAfterChange, 0.95) * ms, unit: "ms", below: 20),
             BenchmarkRow(suite: name, name: "collection list CPU p50", value: Measure.percentile(listCPU, 0.5) * ms, unit: "ms", below: 20),
             BenchmarkRow(suite: name, name: "collection list plants", value: Double(listCount), unit: "plants"),
             BenchmarkRow(suite: name, name: "collection list --room p50", value: Measure.percentile(roomList, 0.5) * ms, unit: "ms", below: 20),
