@@ -15,7 +15,7 @@ extension PostgresStore: CareStore {
         let scope = try scope("log care")
         let note = try CareEvent.checkedNote(note)
         let now = now.roundedToMilliseconds
-        return try await inTransaction("log care") { connection in
+        return try await writeCare(of: plantId, household: scope.household, "log care") { connection in
             guard try await Self.lockPlant(plantId, household: scope.household, on: connection, logger: self.logger) else {
                 throw StoreError.plantNotFound(plantId)
             }
@@ -50,7 +50,7 @@ extension PostgresStore: CareStore {
         plantId: Int64, task: CareTask, _ change: @Sendable (inout CareScheduleSettings) -> Void
     ) async throws(StoreError) -> CareScheduleSettings {
         let household = try scope("change a care schedule").household
-        return try await inTransaction("change a care schedule") { connection in
+        return try await writeCare(of: plantId, household: household, "change a care schedule") { connection in
             // Locked before the settings are read, so a concurrent change is read here, not overwritten.
             guard try await Self.lockPlant(plantId, household: household, on: connection, logger: self.logger) else { throw StoreError.plantNotFound(plantId) }
             let rows = try await connection.query("""
@@ -72,10 +72,63 @@ extension PostgresStore: CareStore {
 
     public func setProfile(_ profile: CareProfile, forPlant plantId: Int64) async throws(StoreError) {
         let household = try scope("change a care profile").household
-        try await inTransaction("change a care profile") { connection in
+        try await writeCare(of: plantId, household: household, "change a care profile") { connection in
             guard try await Self.lockPlant(plantId, household: household, on: connection, logger: self.logger) else { throw StoreError.plantNotFound(plantId) }
             try await Self.setProfile(profile, plantId: plantId, on: connection, logger: self.logger)
         }
+    }
+
+    /// Runs `body`, a write of one plant's care (its profile, schedules or care log, and its `updatedAt`; never what orders
+    /// the plant list), in a transaction, and brings the household's lists kept in memory along when they were its
+    /// state before the write: that plant's state and row are read again in the transaction and put in place of the old
+    /// ones, at the stamp the write made.
+    ///
+    /// The stamp row is locked once `body` has taken every other lock, as the commit's deferred trigger would take it
+    /// (so no new order of locks, no deadlock), which makes the stamp read then the last committed one: no change of the
+    /// household committed since it, and none can commit before this transaction. The deferred triggers are then run
+    /// (`SET CONSTRAINTS ALL IMMEDIATE`) for the new stamp; the lists are kept only once the transaction committed.
+    private func writeCare<Result: Sendable>(
+        of plantId: Int64, household: Int64, _ operation: String, _ body: (PostgresConnection) async throws -> Result
+    ) async throws(StoreError) -> Result {
+        let careCache = careCache, plantCache = plantCache, logger = logger
+        let (result, refreshed) = try await inTransaction(operation) { connection in
+            let result = try await body(connection)
+            let rows = try await connection.query(
+                "SELECT stamp FROM changeStamp WHERE householdId = \(household) FOR UPDATE", logger: logger
+            )
+            var before: Int64?
+            for try await stamp in rows.decode(Int64.self) { before = stamp }
+            let states = before.flatMap { careCache.elements(household: household, stamp: $0) }
+            let plants = before.flatMap { plantCache.elements(household: household, stamp: $0) }
+            guard states != nil || plants != nil else { return (result, nil as Refreshed?) }
+            try await connection.query("SET CONSTRAINTS ALL IMMEDIATE", logger: logger)
+            let after = try await Self.changeStamp(household: household, on: connection, logger: logger)
+            guard after != before else { return (result, nil) }
+            var refreshed = Refreshed(stamp: after, states: nil, plants: nil)
+            if var states, let index = states.firstIndex(where: { $0.plantId == plantId }),
+               let state = try await self.careStates(household: household, plantId: plantId, on: connection).first {
+                states[index] = state
+                refreshed.states = states
+            }
+            if var plants, let index = plants.firstIndex(where: { $0.id == plantId }),
+               let plant = try await Self.plant(id: plantId, household: household, on: connection, logger: logger) {
+                plants[index] = plant
+                refreshed.plants = plants
+            }
+            return (result, refreshed)
+        }
+        if let refreshed {
+            if let states = refreshed.states { careCache.keep(states, household: household, stamp: refreshed.stamp) }
+            if let plants = refreshed.plants { plantCache.keep(plants, household: household, stamp: refreshed.stamp) }
+        }
+        return result
+    }
+
+    /// The lists a write brought along, and the stamp they are of.
+    private struct Refreshed: Sendable {
+        var stamp: Int64
+        var states: [PlantCareState]?
+        var plants: [Plant]?
     }
 
     /// Care state of every plant (or one plant, or one room's), read in one snapshot.

@@ -136,19 +136,25 @@ struct StoreBenchmark: BenchmarkSuite {
         var location = server
         location.database = benchDatabase
         do {
-            let rows = try await PostgresStore.withStore(location) { store in
+            var replicaOptions = PostgresStore.Options()
+            replicaOptions.migrate = false
+            let rows = try await PostgresStore.withStore(location) { store in try await PostgresStore.withStore(location, options: replicaOptions) { other in
                 let copySeconds = try await Measure.seconds { _ = try await store.copyCollection(from: database, replacing: false) }
                 let planner = CarePlanner(store: store, hemisphere: .north, timeZone: .current) { now }
                 _ = try await planner.due(withinDays: 7)
                 var due: [Double] = [], list: [Double] = [], dueCPU: [Double] = [], dueAfterChange: [Double] = [], listAfterChange: [Double] = []
+                var dueAfterOwnChange: [Double] = []
                 var dueCount = 0, listCount = 0
                 let today = CalendarDay(now, in: .current)
                 for round in 0..<20 {
                     due.append(try await Measure.seconds { dueCount = try await planner.due(withinDays: 7).rooms.reduce(0) { $0 + $1.tasks.count } })
                     listAfterChange.append(try await Measure.seconds { _ = try await store.plants(room: nil) })
                     list.append(try await Measure.seconds { listCount = try await store.plants(room: nil).count })
-                    // Someone records care (on this replica or another), and the next due list reads the tables again.
+                    // Someone records care on this replica: the next due list reads that plant only.
                     _ = try await store.logCare(plantId: Int64(round % plantCount + 1), task: .mist, day: today, note: nil, now: now)
+                    dueAfterOwnChange.append(try await Measure.seconds { _ = try await planner.due(withinDays: 7) })
+                    // Someone records care on another replica (a pool of its own): the next due list reads every plant.
+                    _ = try await other.logCare(plantId: Int64((round + 20) % plantCount + 1), task: .mist, day: today, note: nil, now: now)
                     // The whole process's CPU: the awaits may resume on another thread, so one thread's clock can miss
                     // work or even run backwards.
                     let cpu = Measure.processCPUSeconds()
@@ -160,17 +166,19 @@ struct StoreBenchmark: BenchmarkSuite {
                     BenchmarkRow(suite: name, name: "PostgreSQL: copy of the collection (migrate)", value: copySeconds, unit: "s"),
                     BenchmarkRow(suite: name, name: "PostgreSQL: care due (7 days) p50", value: Measure.percentile(due, 0.5) * ms, unit: "ms", below: 20),
                     BenchmarkRow(suite: name, name: "PostgreSQL: care due (7 days) p95", value: Measure.percentile(due, 0.95) * ms, unit: "ms", below: 20),
-                    BenchmarkRow(suite: name, name: "PostgreSQL: care due right after a change p50", value: Measure.percentile(dueAfterChange, 0.5) * ms, unit: "ms", below: 20),
-                    BenchmarkRow(suite: name, name: "PostgreSQL: care due right after a change p95", value: Measure.percentile(dueAfterChange, 0.95) * ms, unit: "ms", below: 20),
-                    BenchmarkRow(suite: name, name: "PostgreSQL: care due after a change, CPU of this process p50", value: Measure.percentile(dueCPU, 0.5) * ms, unit: "ms"),
+                    BenchmarkRow(suite: name, name: "PostgreSQL: care due right after care recorded here p50", value: Measure.percentile(dueAfterOwnChange, 0.5) * ms, unit: "ms", below: 20),
+                    BenchmarkRow(suite: name, name: "PostgreSQL: care due right after care recorded here p95", value: Measure.percentile(dueAfterOwnChange, 0.95) * ms, unit: "ms", below: 20),
+                    BenchmarkRow(suite: name, name: "PostgreSQL: care due right after a change on another replica p50", value: Measure.percentile(dueAfterChange, 0.5) * ms, unit: "ms", below: 20),
+                    BenchmarkRow(suite: name, name: "PostgreSQL: care due right after a change on another replica p95", value: Measure.percentile(dueAfterChange, 0.95) * ms, unit: "ms", below: 20),
+                    BenchmarkRow(suite: name, name: "PostgreSQL: care due after another replica's change, CPU of this process p50", value: Measure.percentile(dueCPU, 0.5) * ms, unit: "ms"),
                     BenchmarkRow(suite: name, name: "PostgreSQL: care due tasks found", value: Double(dueCount), unit: "tasks"),
                     BenchmarkRow(suite: name, name: "PostgreSQL: collection list p50", value: Measure.percentile(list, 0.5) * ms, unit: "ms", below: 20),
                     BenchmarkRow(suite: name, name: "PostgreSQL: collection list p95", value: Measure.percentile(list, 0.95) * ms, unit: "ms", below: 20),
-                    BenchmarkRow(suite: name, name: "PostgreSQL: collection list right after a change p50", value: Measure.percentile(listAfterChange, 0.5) * ms, unit: "ms", below: 20),
-                    BenchmarkRow(suite: name, name: "PostgreSQL: collection list right after a change p95", value: Measure.percentile(listAfterChange, 0.95) * ms, unit: "ms", below: 20),
+                    BenchmarkRow(suite: name, name: "PostgreSQL: collection list right after a change on another replica p50", value: Measure.percentile(listAfterChange, 0.5) * ms, unit: "ms", below: 20),
+                    BenchmarkRow(suite: name, name: "PostgreSQL: collection list right after a change on another replica p95", value: Measure.percentile(listAfterChange, 0.95) * ms, unit: "ms", below: 20),
                     BenchmarkRow(suite: name, name: "PostgreSQL: collection list plants", value: Double(listCount), unit: "plants"),
                 ]
-            }
+            } }
             try await dropBenchmarkDatabase(benchDatabase, server: server, options: administration)
             return rows
         } catch {
