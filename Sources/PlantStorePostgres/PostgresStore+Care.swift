@@ -59,6 +59,8 @@ extension PostgresStore: CareStore {
             var settings = CareScheduleSettings(plantId: plantId, task: task)
             for try await row in rows.decode(ScheduleRow.self) { settings = try Self.settings(row) }
             change(&settings)
+            // The change is of this plant's settings for this task, whatever the closure did to the keys.
+            (settings.plantId, settings.task) = (plantId, task)
             try await connection.query("""
                 INSERT INTO careSchedule (plantId, task, growingDays, restDays, paused, snoozedUntil)
                 VALUES (\(settings.plantId), \(settings.task.rawValue), \(settings.growingDays), \(settings.restDays), \(settings.paused),

@@ -149,6 +149,14 @@ extension TestStore {
                     try await reader.logCare(plantId: 3, task: .water, day: day("2026-11-23"), note: nil, now: now.addingTimeInterval(60))
                 }),
                 ("snooze here", { try await reader.updateScheduleSettings(plantId: 4, task: .water) { $0.snoozedUntil = day("2026-12-05") } }),
+                ("pause here, with a closure that tries to change another plant", {
+                    let settings = try await reader.updateScheduleSettings(plantId: 4, task: .mist) { settings in
+                        settings.plantId = 3
+                        settings.task = .water
+                        settings.paused = true
+                    }
+                    #expect(settings == CareScheduleSettings(plantId: 4, task: .mist, paused: true))
+                }),
                 ("change the profile here", { try await reader.setProfile(.fixture(water: 12, winterWater: 20, fertilize: 40), forPlant: 3) }),
                 ("log care here, then there", {
                     try await reader.logCare(plantId: 4, task: .repot, day: day("2026-11-23"), note: nil, now: now.addingTimeInterval(120))

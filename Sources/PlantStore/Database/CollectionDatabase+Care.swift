@@ -129,6 +129,8 @@ extension CollectionDatabase {
                 db, sql: "SELECT * FROM careSchedule WHERE plantId = ? AND task = ?", arguments: [plantId, task.rawValue]
             ) ?? CareScheduleSettings(plantId: plantId, task: task)
             change(&settings)
+            // The change is of this plant's settings for this task, whatever the closure did to the keys.
+            (settings.plantId, settings.task) = (plantId, task)
             try settings.save(db)
             return settings
         }
