@@ -108,7 +108,7 @@ extension PostgresStore: CareStore {
             guard after != before else { return (result, nil) }
             var refreshed = Refreshed(stamp: after, states: nil, plants: nil)
             if var states, let index = states.firstIndex(where: { $0.plantId == plantId }),
-               let state = try await self.careStates(household: household, plantId: plantId, on: connection).first {
+               let state = try await self.careStates(household: household, plantIds: [plantId], on: connection).first {
                 states[index] = state
                 refreshed.states = states
             }
@@ -120,8 +120,8 @@ extension PostgresStore: CareStore {
             return (result, refreshed)
         }
         if let refreshed {
-            if let states = refreshed.states { careCache.keep(states, household: household, stamp: refreshed.stamp) }
-            if let plants = refreshed.plants { plantCache.keep(plants, household: household, stamp: refreshed.stamp) }
+            if let states = refreshed.states { careCache.keep(states, household: household, stamp: refreshed.stamp, patched: true) }
+            if let plants = refreshed.plants { plantCache.keep(plants, household: household, stamp: refreshed.stamp, patched: true) }
         }
         return result
     }
@@ -137,7 +137,8 @@ extension PostgresStore: CareStore {
     ///
     /// A household's states (of every plant, or of a room) come from ``careCache`` while the household's change stamp
     /// (pg8) is the one they were read at: one statement reading the stamp, instead of reading 10,000 plants again when
-    /// nothing changed. As in SQLite, a plant id wins over a room.
+    /// nothing changed; after a change, only the plants changed since are read again (pg9, ``KeptLists``). As in SQLite, a
+    /// plant id wins over a room.
     public func careStates(plantId: Int64?, room: String?) async throws(StoreError) -> [PlantCareState] {
         let household = try scope("read care schedules").household
         if plantId == nil {
@@ -148,12 +149,42 @@ extension PostgresStore: CareStore {
         }
         let cache = careCache
         return try await inSnapshot("read care schedules") { connection in
-            guard plantId == nil else { return try await self.careStates(household: household, plantId: plantId, on: connection) }
+            if let plantId { return try await self.careStates(household: household, plantIds: [plantId], on: connection) }
             let stamp = try await Self.changeStamp(household: household, on: connection, logger: self.logger)
-            let states = try await self.careStates(household: household, plantId: nil, on: connection)
-            cache.keep(states, household: household, stamp: stamp)
+            let states: [PlantCareState], patched: Bool
+            if let kept = cache.kept(household: household),
+               let changed = try await Self.changedPlants(household: household, since: kept.stamp, on: connection, logger: self.logger) {
+                states = KeptLists.patched(
+                    kept.elements, changed: Set(changed),
+                    fresh: try await self.careStates(household: household, plantIds: changed, on: connection),
+                    plantId: \.plantId, precedes: KeptLists.careOrder
+                )
+                patched = true
+            } else {
+                states = try await self.careStates(household: household, plantIds: nil, on: connection)
+                patched = false
+            }
+            cache.keep(states, household: household, stamp: stamp, patched: patched)
             return RoomNames.filter(states, room: room, by: \.room)
         }
+    }
+
+    /// The plants of `household` changed since a list kept at `stamp` was read (pg9, see ``KeptLists``), or `nil` when the
+    /// list is to be read again whole: the log does not reach back to it, or more plants changed than are worth reading
+    /// alone. One statement.
+    static func changedPlants(
+        household: Int64, since stamp: Int64, on connection: PostgresConnection, logger: Logger
+    ) async throws -> [Int64]? {
+        let rows = try await connection.query("""
+            SELECT coalesce((SELECT since FROM changeStamp WHERE householdId = \(household)), 0),
+                   ARRAY(SELECT plantId FROM plantChange WHERE householdId = \(household) AND stamp > \(stamp)
+                         LIMIT \(KeptLists.patchLimit + 1))
+            """, logger: logger)
+        for try await (since, plants) in rows.decode((Int64, [Int64]).self) {
+            guard KeptLists.canPatch(keptStamp: stamp, since: since), plants.count <= KeptLists.patchLimit else { return nil }
+            return plants
+        }
+        return nil
     }
 
     /// The household's change stamp (pg8), 0 before its first.
@@ -164,12 +195,13 @@ extension PostgresStore: CareStore {
         return stamp
     }
 
-    /// Care state of `household`'s plants (or of one plant), read from the tables on `connection`, in a snapshot.
-    private func careStates(household: Int64, plantId: Int64?, on connection: PostgresConnection) async throws -> [PlantCareState] {
+    /// Care state of `household`'s plants (or of those of `plantIds`), read from the tables on `connection`, in a snapshot.
+    private func careStates(household: Int64, plantIds: [Int64]?, on connection: PostgresConnection) async throws -> [PlantCareState] {
+        if plantIds?.isEmpty == true { return [] }
         // The filter is a parameter that may be NULL: each statement is planned with its value, so NULL costs nothing.
         let scheduleRows = try await connection.query("""
             SELECT \(unescaped: Self.scheduleColumns) FROM careSchedule JOIN plant ON plant.id = careSchedule.plantId
-            WHERE plant.householdId = \(household) AND (\(plantId)::bigint IS NULL OR careSchedule.plantId = \(plantId))
+            WHERE plant.householdId = \(household) AND (\(plantIds)::bigint[] IS NULL OR careSchedule.plantId = ANY(\(plantIds)))
             ORDER BY careSchedule.plantId
             """, logger: logger)
         var settings: [CareScheduleSettings] = []
@@ -187,7 +219,7 @@ extension PostgresStore: CareStore {
                        c.fertilizeGrowingDays, c.mistDays, c.repotDays, c.pruneDays,
                        d.water, d.fertilize, d.repot, d.mist, d.prune
                 FROM plant p LEFT JOIN careProfile c ON c.plantId = p.id LEFT JOIN careLastDays d ON d.plantId = p.id
-                WHERE p.householdId = \(household) AND (\(plantId)::bigint IS NULL OR p.id = \(plantId))
+                WHERE p.householdId = \(household) AND (\(plantIds)::bigint[] IS NULL OR p.id = ANY(\(plantIds)))
                 ORDER BY p.id
             ) AS plants
             """, logger: self.logger)

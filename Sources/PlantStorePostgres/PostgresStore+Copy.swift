@@ -105,8 +105,9 @@ extension PostgresStore {
                 }
             }
             try await connection.query("""
-                INSERT INTO changeStamp (householdId, stamp) SELECT id, nextval('changeStamp_sequence') FROM household
-                ON CONFLICT (householdId) DO UPDATE SET stamp = excluded.stamp
+                INSERT INTO changeStamp (householdId, stamp, since)
+                    SELECT id, stamp, stamp FROM (SELECT id, nextval('changeStamp_sequence') AS stamp FROM household) AS stamped
+                ON CONFLICT (householdId) DO UPDATE SET stamp = excluded.stamp, since = excluded.since
                 """, logger: logger)
             return found
         }
@@ -171,9 +172,10 @@ extension PostgresStore {
         }
     }
 
-    /// The tables not copied but written by triggers from copied rows (pg7's `careLastDays`, from `careLastDone`; pg8's
-    /// `changeStamp`, each store's own): emptied, locked and analysed with the copied ones.
-    static let derivedTables = ["careLastDays", "changeStamp"]
+    /// The tables not copied but written by triggers from copied rows (pg7's `careLastDays`, from `careLastDone`) or by
+    /// the copy itself (pg8's `changeStamp`, each store's own, and pg9's `plantChange`, left empty: every household's
+    /// `since` is its new stamp): emptied, locked and analysed with the copied ones.
+    static let derivedTables = ["careLastDays", "changeStamp", "plantChange"]
 
     /// Every table of the collection's schema (in the search path's first schema) but ``derivedTables``, with its
     /// columns, lower-cased as PostgreSQL keeps them; for the test that keeps ``CollectionCopy/tables`` complete.

@@ -94,13 +94,32 @@ extension PostgresStore: PlantsStore {
     /// Plants ordered by room, then name; only one room's when `room` is given (ASCII case ignored).
     ///
     /// The household's whole list comes from ``plantCache`` while the household's change stamp (pg8) is the one it was
-    /// read at (a room's is taken from it then): one statement reading the stamp when nothing changed.
+    /// read at (a room's is taken from it then): one statement reading the stamp when nothing changed; after a change,
+    /// only the plants changed since are read again (pg9, ``KeptLists``).
     public func plants(room: String?) async throws(StoreError) -> [Plant] {
         let household = try scope("list plants").household
         let cache = plantCache
         return try await withConnection("list plants") { connection in
             let stamp = try await Self.changeStamp(household: household, on: connection, logger: self.logger)
             if let plants = cache.elements(household: household, stamp: stamp) { return RoomNames.filter(plants, room: room, by: \.room) }
+            // A list kept at an older stamp takes the plants changed since. Each statement has a snapshot of its own, which
+            // is enough: a household's stamps grow in commit order (pg9), so the log read after the stamp holds every
+            // plant changed up to it; a row newer than the stamp is read again after the next one.
+            if let kept = cache.kept(household: household),
+               let changed = try await Self.changedPlants(household: household, since: kept.stamp, on: connection, logger: self.logger) {
+                var fresh: [Plant] = []
+                if !changed.isEmpty {
+                    let rows = try await connection.query("""
+                        SELECT \(unescaped: Self.plantColumns) FROM plant WHERE householdId = \(household) AND id = ANY(\(changed))
+                        """, logger: self.logger)
+                    for try await row in rows { fresh.append(try Self.plant(row)) }
+                }
+                let plants = KeptLists.patched(
+                    kept.elements, changed: Set(changed), fresh: fresh, plantId: \.id, precedes: KeptLists.listOrder
+                )
+                cache.keep(plants, household: household, stamp: stamp, patched: true)
+                return RoomNames.filter(plants, room: room, by: \.room)
+            }
             // The list order of SQLite (rooms A–Z ignoring ASCII case, no room last, then name and id), written as the
             // plant_listOrder index is, so PostgreSQL reads it in index order.
             if let room {

@@ -48,9 +48,9 @@ public final class PostgresStore: Sendable {
     /// The household operations act for when the task sets none; see ``Options/defaultScope``.
     public let defaultScope: HouseholdScope?
     /// The care states read lately, shared by every ``scoped(to:)`` copy; see ``careStates(plantId:room:)``.
-    let careCache: HouseholdCache<PlantCareState>
+    package let careCache: HouseholdCache<PlantCareState>
     /// The plant lists read lately, shared likewise; see ``plants(room:)``.
-    let plantCache: HouseholdCache<Plant>
+    package let plantCache: HouseholdCache<Plant>
 
     private init(
         location: PostgresLocation, client: PostgresClient, logger: Logger, leaseTimeout: Duration, defaultScope: HouseholdScope?,

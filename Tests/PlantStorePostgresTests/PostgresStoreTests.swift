@@ -17,15 +17,15 @@ import Testing
         "photoembedding",
     ]
 
-    /// The tables pg2, pg3, pg4, pg7 and pg8 add: the Pl@ntNet state, households and accounts, the server's shared
-    /// state, the last days per plant, and the change stamps.
+    /// The tables pg2, pg3, pg4, pg7, pg8 and pg9 add: the Pl@ntNet state, households and accounts, the server's shared
+    /// state, the last days per plant, the change stamps and the log of changed plants.
     static let pg2Tables: Set<String> = [
         "plantnetquota", "plantnetcacheentry", "plantnetcachecounter", "household", "appuser", "loginfailure",
-        "serversecret", "householdsetting", "recentupload", "carelastdays", "changestamp",
+        "serversecret", "householdsetting", "recentupload", "carelastdays", "changestamp", "plantchange",
     ]
 
     /// Every migration this version knows.
-    static let allMigrations = ["pg1", "pg2", "pg3", "pg4", "pg5", "pg6", "pg7", "pg8"]
+    static let allMigrations = ["pg1", "pg2", "pg3", "pg4", "pg5", "pg6", "pg7", "pg8", "pg9"]
 
     @Test func migratingTwiceAppliesEachMigrationOnce() async throws {
         try await TestPostgres.withSchema { location, options in
@@ -87,7 +87,7 @@ import Testing
                     "INSERT INTO identificationRun (ranAt, strategy, source, cacheHit, apiCalled, timings) VALUES ('\(Self.t0)', 'hybrid', 'cache', TRUE, FALSE, '{}')",
                 ]
                 for row in old { try await store.execute(row, operation: "add a row before households") }
-                #expect(try await store.migrate() == ["pg6", "pg7", "pg8"])
+                #expect(try await store.migrate() == ["pg6", "pg7", "pg8", "pg9"])
                 for table in ["plant", "identification", "identificationRun"] {
                     #expect(try await count(store, table) == 1 + (table == "identification" ? 1 : 0))
                     #expect(try await count(store, "\(table) WHERE householdId = 1") == 1 + (table == "identification" ? 1 : 0))
@@ -405,7 +405,7 @@ import Testing
                 ] {
                     try await store.execute(row, operation: "add a row before pg7")
                 }
-                #expect(try await store.migrate() == ["pg7", "pg8"])
+                #expect(try await store.migrate() == ["pg7", "pg8", "pg9"])
                 #expect(try await count(store, "careLastDays") == 2)
                 // pg8 gives every household a change stamp, so no household with plants is read at stamp 0.
                 #expect(try await count(store, "changeStamp") == (try await count(store, "household")))

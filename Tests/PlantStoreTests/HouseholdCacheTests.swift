@@ -55,4 +55,32 @@ import Testing
         #expect(RoomNames.same("Living Room", "living room"))
         #expect(!RoomNames.same("Living Room", "Living-Room"))
     }
+
+    @Test func aPatchedListDropsTheChangedPlantsAndMergesTheirNewElementsInOrder() {
+        // Elements are (plant, key), ordered by key then plant.
+        struct Element: Equatable { let plant: Int64; let key: Int }
+        let precedes = { (a: Element, b: Element) in (a.key, a.plant) < (b.key, b.plant) }
+        let kept = [Element(plant: 1, key: 10), Element(plant: 2, key: 20), Element(plant: 3, key: 30), Element(plant: 4, key: 40)]
+        // Plant 2 moves to the end, plant 3 is gone, plant 9 is new and goes first, plant 1 stays where it is.
+        let patched = KeptLists.patched(
+            kept, changed: [1, 2, 3, 9], fresh: [Element(plant: 2, key: 50), Element(plant: 9, key: 5), Element(plant: 1, key: 10)],
+            plantId: \.plant, precedes: precedes
+        )
+        #expect(patched == [Element(plant: 9, key: 5), Element(plant: 1, key: 10), Element(plant: 4, key: 40), Element(plant: 2, key: 50)])
+        #expect(KeptLists.patched(kept, changed: [], fresh: [], plantId: \.plant, precedes: precedes) == kept)
+        #expect(KeptLists.patched([], changed: [7], fresh: [Element(plant: 7, key: 1)], plantId: \.plant, precedes: precedes)
+            == [Element(plant: 7, key: 1)])
+        // A list read before the log began, or before the household had a stamp, is read whole.
+        #expect(KeptLists.canPatch(keptStamp: 40, since: 40))
+        #expect(!KeptLists.canPatch(keptStamp: 39, since: 40))
+        #expect(!KeptLists.canPatch(keptStamp: 0, since: 0))
+    }
+
+    @Test func roomAndNameOrderFoldsASCIILettersOnlyAndPutsPrefixesFirst() {
+        #expect(RoomNames.compare("fern", "FERN") == 0)
+        #expect(RoomNames.compare("Fern", "ferns") < 0)
+        #expect(RoomNames.compare("A_", "aa") < 0)  // '_' sorts before the lower-case letters it is compared with
+        #expect(RoomNames.compare("Éfeu", "zebra") > 0)  // bytes of É above every ASCII letter
+        #expect(RoomNames.compare("", "a") < 0)
+    }
 }

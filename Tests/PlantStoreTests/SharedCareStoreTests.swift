@@ -179,6 +179,10 @@ extension TestStore {
                 last = read
             }
             #expect(last.map(\.displayName) == ["Ivan", "Palm", "Fig"])
+            // Only the first reads read every plant: after each change elsewhere, only the plants it touched were read.
+            let keeps = stores[0].keeps
+            #expect(keeps.care.whole == 1 && keeps.plants.whole == 1)
+            #expect(keeps.care.patched >= steps.count && keeps.plants.patched >= steps.count)
             // A change of what only the plant list shows (notes) shows there, and leaves the care states as they are.
             var palm = try #require(try await writer.plants.plant(id: 3))
             palm.notes = "by the window"
@@ -293,6 +297,77 @@ extension TestStore {
             #expect(state.settings[.water]?.growingDays == 2 * rounds)
             #expect(state.lastDone[.water] == CalendarDay(dayNumber: 20_000 + (rounds - 1) * 2 + 1))
             #expect(try await stores[0].care.events(plantId: fern.id).count == 2 * rounds)
+        }
+    }
+
+    /// Two replicas write to one household at once while a third keeps its lists up to date from the plants changed
+    /// since (the log of changed plants): it must end with exactly what is stored. On PostgreSQL this holds only if a
+    /// household's stamps grow in the order its changes commit.
+    @Test(arguments: StateBackend.allCases)
+    func listsKeptWhileTwoReplicasWriteAtOnceEndAsStored(_ backend: StateBackend) async throws {
+        let now = now
+        try await backend.withTestStores(3) { stores in
+            let reader = stores[0]
+            let seeds = (0..<6).map { index in
+                PlantSeed(plant: NewPlant(name: "Plant \(index)", room: index % 2 == 0 ? "Hall" : nil), profile: .fixture())
+            }
+            let ids = try await stores[1].plants.addPlants(seeds, now: now).map(\.id)
+            _ = try await reader.care.careStates(plantId: nil, room: nil)
+            _ = try await reader.plants.plants(room: nil)
+            let rounds = 12
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for (index, writer) in stores.dropFirst().enumerated() {
+                    // Each writer its own three plants, so no update waits on another's plant, only on the household.
+                    let mine = Array(ids[(index * 3)..<(index * 3 + 3)])
+                    group.addTask {
+                        for round in 0..<rounds {
+                            let id = mine[round % mine.count]
+                            try await writer.care.logCare(
+                                plantId: id, task: .water, day: CalendarDay(dayNumber: 20_400 + round), note: nil, now: now
+                            )
+                            var plant = try #require(try await writer.plants.plant(id: id))
+                            plant.name = "\(["Aloe", "fern", "Zebra"][round % 3]) \(round) of \(index)"
+                            _ = try await writer.plants.updatePlant(plant, now: now)
+                        }
+                    }
+                }
+                group.addTask {
+                    for _ in 0..<(rounds * 3) {
+                        _ = try await reader.care.careStates(plantId: nil, room: nil)
+                        _ = try await reader.plants.plants(room: nil)
+                    }
+                }
+                try await group.waitForAll()
+            }
+            var storedStates: [PlantCareState] = [], storedPlants: [Plant] = []
+            for id in ids {
+                storedStates += try await stores[1].care.careStates(plantId: id, room: nil)
+                storedPlants.append(try #require(try await stores[1].plants.plant(id: id)))
+            }
+            #expect(try await reader.care.careStates(plantId: nil, room: nil) == storedStates)
+            #expect(try await reader.plants.plants(room: nil) == storedPlants.sorted(by: KeptLists.listOrder))
+            #expect(reader.keeps.care.patched > 0 && reader.keeps.plants.patched > 0)
+        }
+    }
+
+    /// The order a kept plant list is patched in is the one the tables give: rooms and names compared with ASCII letters
+    /// folded (an underscore between upper and lower case, other letters as they are), no room last, then ids.
+    @Test(arguments: StateBackend.allCases)
+    func theListOrderKeptInMemoryIsTheTablesOrder(_ backend: StateBackend) async throws {
+        let now = now
+        try await backend.withTestStores(1) { stores in
+            let names = ["fern", "Fern", "FERN 2", "Fern_", "FernA", "ferns", "Éfeu", "efeu", "Zebra", "_under", "aloe", "fern"]
+            let rooms: [String?] = ["Hall", "hall", nil, "Kitchen", "kitchen_", "KitchenA", "Äsche", "bath", "HALL"]
+            var seeds: [PlantSeed] = []
+            for (index, name) in names.enumerated() {
+                for offset in 0..<3 {
+                    seeds.append(PlantSeed(plant: NewPlant(name: name, room: rooms[(index + offset * 4) % rooms.count]), profile: .fixture()))
+                }
+            }
+            _ = try await stores[0].plants.addPlants(seeds.shuffled(), now: now)
+            let plants = try await stores[0].plants.plants(room: nil)
+            #expect(plants.count == seeds.count)
+            #expect(plants.shuffled().sorted(by: KeptLists.listOrder) == plants)
         }
     }
 

@@ -14,6 +14,14 @@ enum TestStore: Sendable {
     case sqlite(CollectionDatabase)
     case postgres(PostgresStore)
 
+    /// How the store's kept care states and plant lists came to be: read whole, or brought up to date.
+    var keeps: (care: HouseholdCache<PlantCareState>.Keeps, plants: HouseholdCache<Plant>.Keeps) {
+        switch self {
+        case .sqlite(let database): (database.careCache.keeps, database.plantCache.keeps)
+        case .postgres(let store): (store.careCache.keeps, store.plantCache.keeps)
+        }
+    }
+
     /// The shared state (Pl@ntNet quota and cache, accounts and log-ins).
     var shared: any SharedStateStore {
         switch self {

@@ -148,18 +148,27 @@ extension CollectionDatabase {
     /// Care state of every plant (or one plant, or one room's), read in one snapshot.
     ///
     /// A household's states (of every plant, or of a room) come from ``careCache`` while the household's change stamp is
-    /// the one they were read at, so only a change since makes this read the plants again.
+    /// the one they were read at; after a change, only the plants changed since are read again (``KeptLists``).
     public func careStates(plantId: Int64? = nil, room: String? = nil) throws(StoreError) -> [PlantCareState] {
         let household = try self.scope("read care schedules").household
         let cache = careCache
         return try read("read care schedules") { db in
-            if plantId != nil { return try Self.careStates(db, household: household, plantId: plantId) }
+            if let plantId { return try Self.careStates(db, household: household, plantIds: [plantId]) }
             let stamp = try Self.changeStamp(db, household: household)
-            let states = try cache.elements(household: household, stamp: stamp) ?? {
-                let states = try Self.careStates(db, household: household, plantId: nil)
-                cache.keep(states, household: household, stamp: stamp)
-                return states
-            }()
+            if let states = cache.elements(household: household, stamp: stamp) { return RoomNames.filter(states, room: room, by: \.room) }
+            let states: [PlantCareState], patched: Bool
+            if let kept = cache.kept(household: household),
+               let changed = try Self.changedPlants(db, household: household, since: kept.stamp) {
+                states = KeptLists.patched(
+                    kept.elements, changed: Set(changed), fresh: try Self.careStates(db, household: household, plantIds: changed),
+                    plantId: \.plantId, precedes: KeptLists.careOrder
+                )
+                patched = true
+            } else {
+                states = try Self.careStates(db, household: household, plantIds: nil)
+                patched = false
+            }
+            cache.keep(states, household: household, stamp: stamp, patched: patched)
             return RoomNames.filter(states, room: room, by: \.room)
         }
     }
@@ -183,7 +192,7 @@ extension CollectionDatabase {
             guard after != before, states != nil || plants != nil else { return (result, nil) }
             var newStates = states, newPlants = plants
             if let index = states?.firstIndex(where: { $0.plantId == plantId }),
-               let state = try Self.careStates(db, household: household, plantId: plantId).first {
+               let state = try Self.careStates(db, household: household, plantIds: [plantId]).first {
                 newStates?[index] = state
             } else {
                 newStates = nil
@@ -196,29 +205,29 @@ extension CollectionDatabase {
             return (result, (after, newStates, newPlants))
         }
         if let refreshed {
-            if let states = refreshed.states { careCache.keep(states, household: household, stamp: refreshed.stamp) }
-            if let plants = refreshed.plants { plantCache.keep(plants, household: household, stamp: refreshed.stamp) }
+            if let states = refreshed.states { careCache.keep(states, household: household, stamp: refreshed.stamp, patched: true) }
+            if let plants = refreshed.plants { plantCache.keep(plants, household: household, stamp: refreshed.stamp, patched: true) }
         }
         return result
     }
 
-    /// Care state of `household`'s plants (or of one plant), read from the tables.
-    private static func careStates(_ db: Database, household: Int64, plantId: Int64?) throws -> [PlantCareState] {
-        var filter = " WHERE p.householdId = ?", arguments: StatementArguments = [household]
-        if let plantId {
-            filter += " AND p.id = ?"
-            arguments += [plantId]
-        }
+    /// Care state of `household`'s plants (or of those of `plantIds`), read from the tables.
+    private static func careStates(_ db: Database, household: Int64, plantIds: [Int64]?) throws -> [PlantCareState] {
+        if plantIds?.isEmpty == true { return [] }
+        // Ids are numbers, written into the statement as they are.
+        let idList = plantIds.map { "(" + $0.map(String.init).joined(separator: ", ") + ")" }
+        var filter = " WHERE p.householdId = ?"
+        if let idList { filter += " AND p.id IN \(idList)" }
+        let arguments: StatementArguments = [household]
         let plantCount = try Int.fetchOne(db, sql: "SELECT count(*) FROM plant p" + filter, arguments: arguments) ?? 0
-        // The per-task rows of the household's plants (of one plant when asked). When the household holds most plants
+        // The per-task rows of the household's plants (of some plants when asked). When the household holds most plants
         // (one household, typically), the tables are read whole, in plant order, without a lookup per plant: the
         // assembler takes only the rows of the plants it is given, by id, and skips the others'.
         let allPlants = try Int.fetchOne(db, sql: "SELECT count(*) FROM plant") ?? 0
-        let readsWhole = plantId == nil && plantCount * 2 >= allPlants
-        let plantFilter = plantId != nil
-            ? " WHERE plantId = ? AND plantId IN (SELECT id FROM plant WHERE householdId = ?)"
-            : readsWhole ? "" : " WHERE plantId IN (SELECT id FROM plant WHERE householdId = ?)"
-        let plantArguments: StatementArguments = plantId.map { [$0, household] } ?? (readsWhole ? [] : [household])
+        let readsWhole = plantIds == nil && plantCount * 2 >= allPlants
+        let plantFilter = idList.map { " WHERE plantId IN \($0) AND plantId IN (SELECT id FROM plant WHERE householdId = ?)" }
+            ?? (readsWhole ? "" : " WHERE plantId IN (SELECT id FROM plant WHERE householdId = ?)")
+        let plantArguments: StatementArguments = readsWhole ? [] : [household]
         var done: [CareStateAssembler.LastDone] = []
         try RawRows.forEach(db, sql: """
             SELECT plantId, CASE task WHEN 'water' THEN 0 WHEN 'fertilize' THEN 1 WHEN 'repot' THEN 2

@@ -56,13 +56,29 @@ extension CollectionDatabase {
     /// Plants ordered by room, then name; only one room's when `room` is given (case-insensitive).
     ///
     /// The household's whole list comes from ``plantCache`` while the household's change stamp is the one it was read at
-    /// (a room's is taken from it then); only a change since makes this read the plants again.
+    /// (a room's is taken from it then); after a change, only the plants changed since are read again (``KeptLists``).
     public func plants(room: String? = nil) throws(StoreError) -> [Plant] {
         let household = try self.scope("list plants").household
         let cache = plantCache
         return try read("list plants") { db in
             let stamp = try Self.changeStamp(db, household: household)
             if let plants = cache.elements(household: household, stamp: stamp) { return RoomNames.filter(plants, room: room, by: \.room) }
+            if let kept = cache.kept(household: household),
+               let changed = try Self.changedPlants(db, household: household, since: kept.stamp) {
+                // Ids are numbers, written into the statement as they are.
+                let fresh = changed.isEmpty ? [] : try Plant.fetchAll(
+                    db, sql: """
+                        SELECT \(Plant.columnList) FROM plant
+                        WHERE householdId = ? AND id IN (\(changed.map(String.init).joined(separator: ", ")))
+                        """,
+                    arguments: [household]
+                )
+                let plants = KeptLists.patched(
+                    kept.elements, changed: Set(changed), fresh: fresh, plantId: \.id, precedes: KeptLists.listOrder
+                )
+                cache.keep(plants, household: household, stamp: stamp, patched: true)
+                return RoomNames.filter(plants, room: room, by: \.room)
+            }
             if let room {
                 // `(room IS NULL) = 0` adds nothing to the filter but lets SQLite search the list-order index.
                 return try Plant.fetchAll(

@@ -20,13 +20,27 @@ public struct CollectionDatabase: Sendable {
     /// changed with ``scoped(to:)``; `nil` after ``requiringScope()``, which makes such operations fail closed.
     public private(set) var defaultScope: HouseholdScope? = .home
     /// The care states read lately, shared by every copy of this value (``scoped(to:)``); see ``careStates(plantId:room:)``.
-    let careCache = HouseholdCache<PlantCareState>()
+    package let careCache = HouseholdCache<PlantCareState>()
     /// The plant lists read lately, shared likewise; see ``plants(room:)``.
-    let plantCache = HouseholdCache<Plant>()
+    package let plantCache = HouseholdCache<Plant>()
 
     /// `household`'s change stamp (v16; see ``HouseholdCache``), 0 before its first.
     static func changeStamp(_ db: Database, household: Int64) throws -> Int64 {
         try Int64.fetchOne(db, sql: "SELECT stamp FROM changeStamp WHERE householdId = ?", arguments: [household]) ?? 0
+    }
+
+    /// The plants of `household` changed since a list kept at `stamp` was read (see ``KeptLists``), or `nil` when the list
+    /// is to be read again whole: the log does not reach back to it, or more plants changed than are worth reading alone.
+    static func changedPlants(_ db: Database, household: Int64, since stamp: Int64) throws -> [Int64]? {
+        let since = try Int64.fetchOne(
+            db, sql: "SELECT since FROM changeStamp WHERE householdId = ?", arguments: [household]
+        ) ?? 0
+        guard KeptLists.canPatch(keptStamp: stamp, since: since) else { return nil }
+        let plants = try Int64.fetchAll(
+            db, sql: "SELECT plantId FROM plantChange WHERE householdId = ? AND stamp > ? LIMIT ?",
+            arguments: [household, stamp, KeptLists.patchLimit + 1]
+        )
+        return plants.count > KeptLists.patchLimit ? nil : plants
     }
 
     /// The same database, acting for `scope` whenever the task sets none (the command line's `--household`).

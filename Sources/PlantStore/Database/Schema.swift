@@ -24,6 +24,7 @@ enum Schema {
         migrator.registerMigration("v14", migrate: addServerState)
         migrator.registerMigration("v15", migrate: addOwnership)
         migrator.registerMigration("v16", migrate: addChangeStamps)
+        migrator.registerMigration("v17", migrate: logPlantChanges)
         return migrator
     }
 
@@ -493,40 +494,85 @@ enum Schema {
             );
 
             """
-        // The household of a plant id: a plant's own for its rows, through the plant for the others. A row whose plant is
-        // gone (a cascade from deleting it) has none: deleting the plant stamped its household already.
-        func stamp(_ household: String) -> String {
+        sql += """
+            UPDATE changeStampCounter SET value = value + 1;
+            INSERT INTO changeStamp (householdId, stamp) SELECT id, (SELECT value FROM changeStampCounter) FROM household WHERE true;
+
             """
+        sql += changeStampTriggers(logsPlants: false)
+        try db.execute(sql: sql)
+    }
+
+    /// The tables a change stamp covers, the triggers' names are made of.
+    private static let stampedTables = ["plant", "careProfile", "careSchedule", "careEvent"]
+
+    /// The triggers stamping a household on every change to its plants, their care profiles, schedules and care log; with
+    /// `logsPlants`, they also log the plant each change touched with the new stamp (v17's `plantChange`).
+    private static func changeStampTriggers(logsPlants: Bool) -> String {
+        // The household of a plant id: a plant's own for its rows, through the plant for the others. A row whose plant is
+        // gone (a cascade from deleting it) has none: deleting the plant stamped its household (and logged it) already.
+        func stamp(_ household: String, plant: String) -> String {
+            var sql = """
                 UPDATE changeStampCounter SET value = value + 1;
                 INSERT INTO changeStamp (householdId, stamp)
                     SELECT id, (SELECT value FROM changeStampCounter) FROM household WHERE id = \(household)
                     ON CONFLICT (householdId) DO UPDATE SET stamp = excluded.stamp;
 
             """
+            if logsPlants {
+                sql += """
+                    INSERT INTO plantChange (householdId, plantId, stamp)
+                        SELECT id, \(plant), (SELECT value FROM changeStampCounter) FROM household WHERE id = \(household)
+                        ON CONFLICT (householdId, plantId) DO UPDATE SET stamp = excluded.stamp;
+
+                """
+            }
+            return sql
         }
         func ofPlant(_ row: String) -> String { "(SELECT householdId FROM plant WHERE id = \(row).plantId)" }
-        sql += """
-            UPDATE changeStampCounter SET value = value + 1;
-            INSERT INTO changeStamp (householdId, stamp) SELECT id, (SELECT value FROM changeStampCounter) FROM household WHERE true;
+        var sql = """
             CREATE TRIGGER plant_changeStamp_insert AFTER INSERT ON plant BEGIN
-            \(stamp("new.householdId"))END;
+            \(stamp("new.householdId", plant: "new.id"))END;
             CREATE TRIGGER plant_changeStamp_delete AFTER DELETE ON plant BEGIN
-            \(stamp("old.householdId"))END;
+            \(stamp("old.householdId", plant: "old.id"))END;
             CREATE TRIGGER plant_changeStamp_update AFTER UPDATE ON plant BEGIN
-            \(stamp("old.householdId"))\(stamp("new.householdId"))END;
+            \(stamp("old.householdId", plant: "old.id"))\(stamp("new.householdId", plant: "new.id"))END;
 
             """
-        for table in ["careProfile", "careSchedule", "careEvent"] {
+        for table in stampedTables.dropFirst() {
             sql += """
                 CREATE TRIGGER \(table)_changeStamp_insert AFTER INSERT ON \(table) BEGIN
-                \(stamp(ofPlant("new")))END;
+                \(stamp(ofPlant("new"), plant: "new.plantId"))END;
                 CREATE TRIGGER \(table)_changeStamp_delete AFTER DELETE ON \(table) BEGIN
-                \(stamp(ofPlant("old")))END;
+                \(stamp(ofPlant("old"), plant: "old.plantId"))END;
                 CREATE TRIGGER \(table)_changeStamp_update AFTER UPDATE ON \(table) BEGIN
-                \(stamp(ofPlant("old")))\(stamp(ofPlant("new")))END;
+                \(stamp(ofPlant("old"), plant: "old.plantId"))\(stamp(ofPlant("new"), plant: "new.plantId"))END;
 
                 """
         }
+        return sql
+    }
+
+    /// Version 17: a log of the plants each household's changes touched (`plantChange`), each with the stamp of its last
+    /// change, so a list kept at an older stamp reads only those plants again (see ``KeptLists``). Deleted plants keep
+    /// their row, so a list drops them. `since` is the stamp the log is complete from: every household's stamp now.
+    private static func logPlantChanges(_ db: Database) throws {
+        var sql = """
+            ALTER TABLE changeStamp ADD COLUMN since INTEGER NOT NULL DEFAULT 0;
+            UPDATE changeStamp SET since = stamp;
+            CREATE TABLE plantChange (
+                householdId INTEGER NOT NULL REFERENCES household(id) ON DELETE CASCADE,
+                plantId INTEGER NOT NULL,
+                stamp INTEGER NOT NULL,
+                PRIMARY KEY (householdId, plantId)
+            ) WITHOUT ROWID;
+            CREATE INDEX plantChange_householdId_stamp ON plantChange(householdId, stamp);
+
+            """
+        for table in stampedTables {
+            for event in ["insert", "delete", "update"] { sql += "DROP TRIGGER \(table)_changeStamp_\(event);\n" }
+        }
+        sql += changeStampTriggers(logsPlants: true)
         try db.execute(sql: sql)
     }
 }

@@ -9,9 +9,9 @@ import PlantGuideCore
 /// Values are kept exactly: ids and integers as `Int64`, reals as their `Double` bits, texts (JSON included) byte for
 /// byte, instants as whole milliseconds (what both stores keep), days as ``PlantGuideCore/CalendarDay``, blobs as bytes.
 package enum CollectionCopy {
-    /// The tables of the SQLite schema that are not copied: v16's change stamps, which each store keeps for itself (from a
-    /// counter row on SQLite, a sequence on PostgreSQL) and the copied rows' triggers write anew.
-    package static let uncopiedTables = ["changeStamp", "changeStampCounter"]
+    /// The tables of the SQLite schema that are not copied: v16's change stamps and v17's log of changed plants, which each
+    /// store keeps for itself (stamps from a counter row on SQLite, a sequence on PostgreSQL) and writes anew.
+    package static let uncopiedTables = ["changeStamp", "changeStampCounter", "plantChange"]
 
     /// The kind of value a column holds, which decides how each backend reads and binds it.
     package enum Kind: Sendable, Hashable {

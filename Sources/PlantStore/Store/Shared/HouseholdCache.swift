@@ -22,6 +22,20 @@ package final class HouseholdCache<Element: Sendable>: Sendable {
         var entries: [Int64: Entry] = [:]
         var count = 0
         var uses: UInt64 = 0
+        var keeps = Keeps()
+    }
+
+    /// How the lists kept so far came to be (for tests and the benchmark).
+    package struct Keeps: Sendable, Equatable {
+        /// Lists read whole from the tables.
+        package var whole = 0
+        /// Lists brought up to date from a kept one, by reading only the plants changed since.
+        package var patched = 0
+
+        package init(whole: Int = 0, patched: Int = 0) {
+            self.whole = whole
+            self.patched = patched
+        }
     }
 
     /// The most elements kept, over all households.
@@ -44,9 +58,18 @@ package final class HouseholdCache<Element: Sendable>: Sendable {
         }
     }
 
-    /// Keeps `elements`, all of `household`'s, as read at `stamp`.
-    package func keep(_ elements: [Element], household: Int64, stamp: Int64) {
+    /// The elements kept for `household` and the stamp they were read at, whatever the household's stamp is now: what a
+    /// read brings up to date with the plants changed since (``KeptLists``) instead of reading every plant again.
+    package func kept(household: Int64) -> (stamp: Int64, elements: [Element])? {
         contents.withLock { contents in
+            contents.entries[household].map { ($0.stamp, $0.elements) }
+        }
+    }
+
+    /// Keeps `elements`, all of `household`'s, as read at `stamp`: read whole, or `patched` from a list kept before.
+    package func keep(_ elements: [Element], household: Int64, stamp: Int64, patched: Bool = false) {
+        contents.withLock { contents in
+            if patched { contents.keeps.patched += 1 } else { contents.keeps.whole += 1 }
             if let old = contents.entries.removeValue(forKey: household) { contents.count -= old.elements.count }
             guard elements.count <= limit else { return }
             while contents.count + elements.count > limit,
@@ -59,6 +82,9 @@ package final class HouseholdCache<Element: Sendable>: Sendable {
             contents.count += elements.count
         }
     }
+
+    /// How the lists kept so far came to be.
+    package var keeps: Keeps { contents.withLock { $0.keeps } }
 
     /// How many households' lists are kept (for tests).
     package var householdCount: Int { contents.withLock { $0.entries.count } }
@@ -78,6 +104,23 @@ package enum RoomNames {
         let a = first.utf8, b = second.utf8
         guard a.count == b.count else { return false }
         return zip(a, b).allSatisfy { lowered($0) == lowered($1) }
+    }
+
+    /// How two names compare when ASCII letters are folded to lower case, byte by byte, a prefix first: below 0 when
+    /// `first` goes first, 0 when they are the same, above 0 otherwise (SQLite's NOCASE and PostgreSQL's ordering by
+    /// `lower(… COLLATE "C")` both order so).
+    package static func compare(_ first: String, _ second: String) -> Int {
+        var a = first.utf8.makeIterator(), b = second.utf8.makeIterator()
+        while true {
+            switch (a.next(), b.next()) {
+            case (nil, nil): return 0
+            case (nil, _): return -1
+            case (_, nil): return 1
+            case let (x?, y?):
+                let (lx, ly) = (lowered(x), lowered(y))
+                if lx != ly { return lx < ly ? -1 : 1 }
+            }
+        }
     }
 
     private static func lowered(_ byte: UInt8) -> UInt8 {
