@@ -100,35 +100,40 @@ extension PostgresStore: CareStore {
             )
             var before: Int64?
             for try await stamp in rows.decode(Int64.self) { before = stamp }
-            let states = before.flatMap { careCache.elements(household: household, stamp: $0) }
-            let plants = before.flatMap { plantCache.elements(household: household, stamp: $0) }
-            guard states != nil || plants != nil else { return (result, nil as Refreshed?) }
+            guard let before else { return (result, nil as Refreshed?) }
+            let keepsStates = careCache.keptStamp(household: household) == before
+            let keepsPlants = plantCache.keptStamp(household: household) == before
+            guard keepsStates || keepsPlants else { return (result, nil) }
             try await connection.query("SET CONSTRAINTS ALL IMMEDIATE", logger: logger)
             let after = try await Self.changeStamp(household: household, on: connection, logger: logger)
             guard after != before else { return (result, nil) }
-            var refreshed = Refreshed(stamp: after, states: nil, plants: nil)
-            if var states, let index = states.firstIndex(where: { $0.plantId == plantId }),
-               let state = try await self.careStates(household: household, plantIds: [plantId], on: connection).first {
-                states[index] = state
-                refreshed.states = states
-            }
-            if var plants, let index = plants.firstIndex(where: { $0.id == plantId }),
-               let plant = try await Self.plant(id: plantId, household: household, on: connection, logger: logger) {
-                plants[index] = plant
-                refreshed.plants = plants
-            }
-            return (result, refreshed)
+            return (result, Refreshed(
+                before: before, after: after,
+                states: keepsStates ? try await self.careStates(household: household, plantIds: [plantId], on: connection) : nil,
+                plants: keepsPlants ? try await Self.plants(ids: [plantId], household: household, on: connection, logger: logger) : nil
+            ))
         }
         if let refreshed {
-            if let states = refreshed.states { careCache.keep(states, household: household, stamp: refreshed.stamp, patched: true) }
-            if let plants = refreshed.plants { plantCache.keep(plants, household: household, stamp: refreshed.stamp, patched: true) }
+            if let states = refreshed.states {
+                _ = careCache.patch(
+                    household: household, from: refreshed.before, to: refreshed.after, changed: [plantId], fresh: states,
+                    plantId: \.plantId, precedes: KeptLists.careOrder
+                )
+            }
+            if let plants = refreshed.plants {
+                _ = plantCache.patch(
+                    household: household, from: refreshed.before, to: refreshed.after, changed: [plantId], fresh: plants,
+                    plantId: \.id, precedes: KeptLists.listOrder
+                )
+            }
         }
         return result
     }
 
-    /// The lists a write brought along, and the stamp they are of.
+    /// What a care write read again of its plant for the lists kept at the stamp before it.
     private struct Refreshed: Sendable {
-        var stamp: Int64
+        var before: Int64
+        var after: Int64
         var states: [PlantCareState]?
         var plants: [Plant]?
     }
@@ -151,20 +156,17 @@ extension PostgresStore: CareStore {
         return try await inSnapshot("read care schedules") { connection in
             if let plantId { return try await self.careStates(household: household, plantIds: [plantId], on: connection) }
             let stamp = try await Self.changeStamp(household: household, on: connection, logger: self.logger)
-            let states: [PlantCareState], patched: Bool
-            if let kept = cache.kept(household: household),
-               let changed = try await Self.changedPlants(household: household, since: kept.stamp, on: connection, logger: self.logger) {
-                states = KeptLists.patched(
-                    kept.elements, changed: Set(changed),
-                    fresh: try await self.careStates(household: household, plantIds: changed, on: connection),
-                    plantId: \.plantId, precedes: KeptLists.careOrder
-                )
-                patched = true
-            } else {
-                states = try await self.careStates(household: household, plantIds: nil, on: connection)
-                patched = false
+            if let keptStamp = cache.keptStamp(household: household),
+               let changed = try await Self.changedPlants(household: household, since: keptStamp, on: connection, logger: self.logger),
+               let states = cache.patch(
+                   household: household, from: keptStamp, to: stamp, changed: changed,
+                   fresh: try await self.careStates(household: household, plantIds: changed, on: connection),
+                   plantId: \.plantId, precedes: KeptLists.careOrder
+               ) {
+                return RoomNames.filter(states, room: room, by: \.room)
             }
-            cache.keep(states, household: household, stamp: stamp, patched: patched)
+            let states = try await self.careStates(household: household, plantIds: nil, on: connection)
+            cache.keep(states, household: household, stamp: stamp)
             return RoomNames.filter(states, room: room, by: \.room)
         }
     }

@@ -105,19 +105,13 @@ extension PostgresStore: PlantsStore {
             // A list kept at an older stamp takes the plants changed since. Each statement has a snapshot of its own, which
             // is enough: a household's stamps grow in commit order (pg9), so the log read after the stamp holds every
             // plant changed up to it; a row newer than the stamp is read again after the next one.
-            if let kept = cache.kept(household: household),
-               let changed = try await Self.changedPlants(household: household, since: kept.stamp, on: connection, logger: self.logger) {
-                var fresh: [Plant] = []
-                if !changed.isEmpty {
-                    let rows = try await connection.query("""
-                        SELECT \(unescaped: Self.plantColumns) FROM plant WHERE householdId = \(household) AND id = ANY(\(changed))
-                        """, logger: self.logger)
-                    for try await row in rows { fresh.append(try Self.plant(row)) }
-                }
-                let plants = KeptLists.patched(
-                    kept.elements, changed: Set(changed), fresh: fresh, plantId: \.id, precedes: KeptLists.listOrder
-                )
-                cache.keep(plants, household: household, stamp: stamp, patched: true)
+            if let keptStamp = cache.keptStamp(household: household),
+               let changed = try await Self.changedPlants(household: household, since: keptStamp, on: connection, logger: self.logger),
+               let plants = cache.patch(
+                   household: household, from: keptStamp, to: stamp, changed: changed,
+                   fresh: try await Self.plants(ids: changed, household: household, on: connection, logger: self.logger),
+                   plantId: \.id, precedes: KeptLists.listOrder
+               ) {
                 return RoomNames.filter(plants, room: room, by: \.room)
             }
             // The list order of SQLite (rooms A–Z ignoring ASCII case, no room last, then name and id), written as the
@@ -148,6 +142,17 @@ extension PostgresStore: PlantsStore {
             if let listStamp { cache.keep(plants, household: household, stamp: listStamp) }
             return plants
         }
+    }
+
+    /// The plants of `household` among `ids`, in no particular order.
+    static func plants(ids: [Int64], household: Int64, on connection: PostgresConnection, logger: Logger) async throws -> [Plant] {
+        guard !ids.isEmpty else { return [] }
+        let rows = try await connection.query("""
+            SELECT \(unescaped: plantColumns) FROM plant WHERE householdId = \(household) AND id = ANY(\(ids))
+            """, logger: logger)
+        var plants: [Plant] = []
+        for try await row in rows { plants.append(try plant(row)) }
+        return plants
     }
 
     public func plantCount() async throws(StoreError) -> Int {

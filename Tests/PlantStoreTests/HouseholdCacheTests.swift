@@ -70,6 +70,19 @@ import Testing
         #expect(KeptLists.patched(kept, changed: [], fresh: [], plantId: \.plant, precedes: precedes) == kept)
         #expect(KeptLists.patched([], changed: [7], fresh: [Element(plant: 7, key: 1)], plantId: \.plant, precedes: precedes)
             == [Element(plant: 7, key: 1)])
+        // In place: the same results, whether each plant stays where it is (replaced in place) or not (merged anew).
+        for (changed, fresh) in [
+            ([Int64(2)], [Element(plant: 2, key: 25)]),
+            ([1, 2, 3, 9], [Element(plant: 2, key: 50), Element(plant: 9, key: 5), Element(plant: 1, key: 10)]),
+            ([3], []),
+            ([1, 4], [Element(plant: 1, key: 45), Element(plant: 4, key: 15)]),
+            ([1, 2, 3, 4, 5, 6, 7, 8, 9], [Element(plant: 3, key: 31)]),
+        ] {
+            var list = kept
+            KeptLists.patch(&list, changed: changed, fresh: fresh, plantId: \.plant, precedes: precedes)
+            #expect(list == KeptLists.patched(kept, changed: Set(changed), fresh: fresh, plantId: \.plant, precedes: precedes))
+            #expect(list == list.sorted(by: precedes))
+        }
         // A list read before the log began, or before the household had a stamp, is read whole.
         #expect(KeptLists.canPatch(keptStamp: 40, since: 40))
         #expect(!KeptLists.canPatch(keptStamp: 39, since: 40))
@@ -82,5 +95,25 @@ import Testing
         #expect(RoomNames.compare("A_", "aa") < 0)  // '_' sorts before the lower-case letters it is compared with
         #expect(RoomNames.compare("Éfeu", "zebra") > 0)  // bytes of É above every ASCII letter
         #expect(RoomNames.compare("", "a") < 0)
+    }
+
+    @Test func aKeptListIsChangedOnlyFromTheStampItWasReadAt() {
+        let cache = HouseholdCache<Item>(limit: 10)
+        cache.keep(Self.items(3), household: 1, stamp: 5)
+        #expect(cache.keptStamp(household: 1) == 5)
+        #expect(cache.keptStamp(household: 2) == nil)
+        // From another stamp: nothing changes.
+        #expect(cache.update(household: 1, from: 4, to: 6) { $0.removeAll() } == nil)
+        #expect(cache.elements(household: 1, stamp: 5) == Self.items(3))
+        // From its stamp: changed and kept as of the new one.
+        #expect(cache.update(household: 1, from: 5, to: 7) { $0.append(Item(id: 4)) }?.map(\.id) == [1, 2, 3, 4])
+        #expect(cache.elements(household: 1, stamp: 5) == nil)
+        #expect(cache.elements(household: 1, stamp: 7)?.count == 4)
+        #expect(cache.keeps == HouseholdCache<Item>.Keeps(whole: 1, patched: 1))
+        // Growing past the limit drops the household used longest ago.
+        cache.keep(Self.items(5), household: 2, stamp: 1)
+        _ = cache.update(household: 2, from: 1, to: 2) { $0 += Self.items(2, firstId: 6) }
+        #expect(cache.elements(household: 1, stamp: 7) == nil)
+        #expect(cache.elements(household: 2, stamp: 2)?.count == 7)
     }
 }

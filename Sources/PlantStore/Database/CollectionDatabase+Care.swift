@@ -156,19 +156,17 @@ extension CollectionDatabase {
             if let plantId { return try Self.careStates(db, household: household, plantIds: [plantId]) }
             let stamp = try Self.changeStamp(db, household: household)
             if let states = cache.elements(household: household, stamp: stamp) { return RoomNames.filter(states, room: room, by: \.room) }
-            let states: [PlantCareState], patched: Bool
-            if let kept = cache.kept(household: household),
-               let changed = try Self.changedPlants(db, household: household, since: kept.stamp) {
-                states = KeptLists.patched(
-                    kept.elements, changed: Set(changed), fresh: try Self.careStates(db, household: household, plantIds: changed),
-                    plantId: \.plantId, precedes: KeptLists.careOrder
-                )
-                patched = true
-            } else {
-                states = try Self.careStates(db, household: household, plantIds: nil)
-                patched = false
+            if let keptStamp = cache.keptStamp(household: household),
+               let changed = try Self.changedPlants(db, household: household, since: keptStamp),
+               let states = cache.patch(
+                   household: household, from: keptStamp, to: stamp, changed: changed,
+                   fresh: try Self.careStates(db, household: household, plantIds: changed), plantId: \.plantId,
+                   precedes: KeptLists.careOrder
+               ) {
+                return RoomNames.filter(states, room: room, by: \.room)
             }
-            cache.keep(states, household: household, stamp: stamp, patched: patched)
+            let states = try Self.careStates(db, household: household, plantIds: nil)
+            cache.keep(states, household: household, stamp: stamp)
             return RoomNames.filter(states, room: room, by: \.room)
         }
     }
@@ -183,32 +181,42 @@ extension CollectionDatabase {
         of plantId: Int64, household: Int64, _ operation: String, _ body: (Database) throws -> T
     ) throws(StoreError) -> T {
         let careCache = careCache, plantCache = plantCache
-        let (result, refreshed) = try write(operation) { db -> (T, (stamp: Int64, states: [PlantCareState]?, plants: [Plant]?)?) in
+        let (result, refreshed) = try write(operation) { db -> (T, Refreshed?) in
             let before = try Self.changeStamp(db, household: household)
             let result = try body(db)
             let after = try Self.changeStamp(db, household: household)
-            let states = careCache.elements(household: household, stamp: before)
-            let plants = plantCache.elements(household: household, stamp: before)
-            guard after != before, states != nil || plants != nil else { return (result, nil) }
-            var newStates = states, newPlants = plants
-            if let index = states?.firstIndex(where: { $0.plantId == plantId }),
-               let state = try Self.careStates(db, household: household, plantIds: [plantId]).first {
-                newStates?[index] = state
-            } else {
-                newStates = nil
-            }
-            if let index = plants?.firstIndex(where: { $0.id == plantId }), let plant = try Plant.fetch(db, id: plantId) {
-                newPlants?[index] = plant
-            } else {
-                newPlants = nil
-            }
-            return (result, (after, newStates, newPlants))
+            let keepsStates = careCache.keptStamp(household: household) == before
+            let keepsPlants = plantCache.keptStamp(household: household) == before
+            guard after != before, keepsStates || keepsPlants else { return (result, nil) }
+            return (result, Refreshed(
+                before: before, after: after,
+                states: keepsStates ? try Self.careStates(db, household: household, plantIds: [plantId]) : nil,
+                plants: keepsPlants ? try Self.plant(plantId, in: household, db: db).map { [$0] } ?? [] : nil
+            ))
         }
         if let refreshed {
-            if let states = refreshed.states { careCache.keep(states, household: household, stamp: refreshed.stamp, patched: true) }
-            if let plants = refreshed.plants { plantCache.keep(plants, household: household, stamp: refreshed.stamp, patched: true) }
+            if let states = refreshed.states {
+                _ = careCache.patch(
+                    household: household, from: refreshed.before, to: refreshed.after, changed: [plantId], fresh: states,
+                    plantId: \.plantId, precedes: KeptLists.careOrder
+                )
+            }
+            if let plants = refreshed.plants {
+                _ = plantCache.patch(
+                    household: household, from: refreshed.before, to: refreshed.after, changed: [plantId], fresh: plants,
+                    plantId: \.id, precedes: KeptLists.listOrder
+                )
+            }
         }
         return result
+    }
+
+    /// What a care write read again of its plant for the lists kept at the stamp before it.
+    private struct Refreshed {
+        var before: Int64
+        var after: Int64
+        var states: [PlantCareState]?
+        var plants: [Plant]?
     }
 
     /// Care state of `household`'s plants (or of those of `plantIds`), read from the tables.
@@ -225,9 +233,10 @@ extension CollectionDatabase {
         // assembler takes only the rows of the plants it is given, by id, and skips the others'.
         let allPlants = try Int.fetchOne(db, sql: "SELECT count(*) FROM plant") ?? 0
         let readsWhole = plantIds == nil && plantCount * 2 >= allPlants
-        let plantFilter = idList.map { " WHERE plantId IN \($0) AND plantId IN (SELECT id FROM plant WHERE householdId = ?)" }
+        // Asked for some plants, only theirs are read (a plant of another household among them is skipped as above).
+        let plantFilter = idList.map { " WHERE plantId IN \($0)" }
             ?? (readsWhole ? "" : " WHERE plantId IN (SELECT id FROM plant WHERE householdId = ?)")
-        let plantArguments: StatementArguments = readsWhole ? [] : [household]
+        let plantArguments: StatementArguments = readsWhole || idList != nil ? [] : [household]
         var done: [CareStateAssembler.LastDone] = []
         try RawRows.forEach(db, sql: """
             SELECT plantId, CASE task WHEN 'water' THEN 0 WHEN 'fertilize' THEN 1 WHEN 'repot' THEN 2

@@ -63,20 +63,20 @@ extension CollectionDatabase {
         return try read("list plants") { db in
             let stamp = try Self.changeStamp(db, household: household)
             if let plants = cache.elements(household: household, stamp: stamp) { return RoomNames.filter(plants, room: room, by: \.room) }
-            if let kept = cache.kept(household: household),
-               let changed = try Self.changedPlants(db, household: household, since: kept.stamp) {
-                // Ids are numbers, written into the statement as they are.
-                let fresh = changed.isEmpty ? [] : try Plant.fetchAll(
-                    db, sql: """
-                        SELECT \(Plant.columnList) FROM plant
-                        WHERE householdId = ? AND id IN (\(changed.map(String.init).joined(separator: ", ")))
-                        """,
-                    arguments: [household]
-                )
-                let plants = KeptLists.patched(
-                    kept.elements, changed: Set(changed), fresh: fresh, plantId: \.id, precedes: KeptLists.listOrder
-                )
-                cache.keep(plants, household: household, stamp: stamp, patched: true)
+            if let keptStamp = cache.keptStamp(household: household),
+               let changed = try Self.changedPlants(db, household: household, since: keptStamp),
+               let plants = cache.patch(
+                   household: household, from: keptStamp, to: stamp, changed: changed,
+                   // Ids are numbers, written into the statement as they are.
+                   fresh: changed.isEmpty ? [] : try Plant.fetchAll(
+                       db, sql: """
+                           SELECT \(Plant.columnList) FROM plant
+                           WHERE householdId = ? AND id IN (\(changed.map(String.init).joined(separator: ", ")))
+                           """,
+                       arguments: [household]
+                   ),
+                   plantId: \.id, precedes: KeptLists.listOrder
+               ) {
                 return RoomNames.filter(plants, room: room, by: \.room)
             }
             if let room {

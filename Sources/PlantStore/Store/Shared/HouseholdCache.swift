@@ -58,28 +58,66 @@ package final class HouseholdCache<Element: Sendable>: Sendable {
         }
     }
 
-    /// The elements kept for `household` and the stamp they were read at, whatever the household's stamp is now: what a
-    /// read brings up to date with the plants changed since (``KeptLists``) instead of reading every plant again.
-    package func kept(household: Int64) -> (stamp: Int64, elements: [Element])? {
+    /// The stamp the elements kept for `household` were read at, whatever the household's stamp is now: what a read
+    /// brings up to date with the plants changed since (``update(household:from:to:_:)``) instead of reading every plant
+    /// again.
+    package func keptStamp(household: Int64) -> Int64? {
+        contents.withLock { $0.entries[household]?.stamp }
+    }
+
+    /// Changes the elements kept for `household` with `change`, in place (no copy of a list nobody else holds), if they
+    /// are still those read at `stamp`, and keeps them as of `newStamp`. Returns them, or `nil` when what is kept is no
+    /// longer of `stamp` (someone brought it along first, or it was dropped).
+    package func update(
+        household: Int64, from stamp: Int64, to newStamp: Int64, _ change: (inout [Element]) -> Void
+    ) -> [Element]? {
         contents.withLock { contents in
-            contents.entries[household].map { ($0.stamp, $0.elements) }
+            guard contents.entries[household]?.stamp == stamp else { return nil }
+            contents.uses += 1
+            let oldCount = contents.entries[household]!.elements.count
+            contents.entries[household]!.stamp = newStamp
+            contents.entries[household]!.lastUse = contents.uses
+            // Changed through the dictionary's accessor: the array's storage is not copied when only the cache holds it.
+            change(&contents.entries[household]!.elements)
+            let elements = contents.entries[household]!.elements
+            contents.count += elements.count - oldCount
+            contents.keeps.patched += 1
+            Self.trim(&contents, limit: limit)
+            return elements
         }
     }
 
-    /// Keeps `elements`, all of `household`'s, as read at `stamp`: read whole, or `patched` from a list kept before.
-    package func keep(_ elements: [Element], household: Int64, stamp: Int64, patched: Bool = false) {
+    /// Puts `fresh`, the current elements of the plants in `changed`, in place of theirs in the list kept for `household`
+    /// if it is still the one read at `stamp` (``KeptLists/patch(_:changed:fresh:plantId:precedes:)``), and keeps it as of
+    /// `newStamp`. Returns the list, or `nil` when what is kept is no longer of `stamp`.
+    package func patch(
+        household: Int64, from stamp: Int64, to newStamp: Int64, changed: [Int64], fresh: [Element],
+        plantId: (Element) -> Int64, precedes: (Element, Element) -> Bool
+    ) -> [Element]? {
+        update(household: household, from: stamp, to: newStamp) { elements in
+            KeptLists.patch(&elements, changed: changed, fresh: fresh, plantId: plantId, precedes: precedes)
+        }
+    }
+
+    /// Keeps `elements`, all of `household`'s, as read whole at `stamp`.
+    package func keep(_ elements: [Element], household: Int64, stamp: Int64) {
         contents.withLock { contents in
-            if patched { contents.keeps.patched += 1 } else { contents.keeps.whole += 1 }
+            contents.keeps.whole += 1
             if let old = contents.entries.removeValue(forKey: household) { contents.count -= old.elements.count }
             guard elements.count <= limit else { return }
-            while contents.count + elements.count > limit,
-                  let oldest = contents.entries.min(by: { $0.value.lastUse < $1.value.lastUse }) {
-                contents.count -= oldest.value.elements.count
-                contents.entries[oldest.key] = nil
-            }
             contents.uses += 1
             contents.entries[household] = Entry(stamp: stamp, elements: elements, lastUse: contents.uses)
             contents.count += elements.count
+            Self.trim(&contents, limit: limit)
+        }
+    }
+
+    /// Drops the households used longest ago until at most `limit` elements are kept (the one just kept, used last, goes
+    /// only when it alone is over the limit).
+    private static func trim(_ contents: inout Contents, limit: Int) {
+        while contents.count > limit, let oldest = contents.entries.min(by: { $0.value.lastUse < $1.value.lastUse }) {
+            contents.count -= oldest.value.elements.count
+            contents.entries[oldest.key] = nil
         }
     }
 

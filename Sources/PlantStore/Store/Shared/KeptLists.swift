@@ -16,6 +16,42 @@ package enum KeptLists {
         keptStamp > 0 && keptStamp >= since
     }
 
+    /// Puts `fresh`, the current elements of the plants in `changed` (none for a plant now gone), in place of their old
+    /// ones in `elements` (in the order `precedes` gives). A plant changed where it stays in the order (the usual change:
+    /// care, a note, a photo) is replaced where it is, without copying the list; a plant added, removed or moving makes a
+    /// new list by ``patched(_:changed:fresh:plantId:precedes:)``.
+    package static func patch<Element>(
+        _ elements: inout [Element], changed: [Int64], fresh: [Element], plantId: (Element) -> Int64,
+        precedes: (Element, Element) -> Bool
+    ) {
+        guard !changed.isEmpty else { return }
+        let wanted = Set(changed)
+        var places: [(index: Int, plant: Int64)] = []
+        for index in elements.indices {
+            let plant = plantId(elements[index])
+            if changed.count <= 8 ? changed.contains(plant) : wanted.contains(plant) { places.append((index, plant)) }
+        }
+        var byPlant: [Int64: Element] = [:]
+        for element in fresh { byPlant[plantId(element)] = element }
+        var inPlace = places.count == changed.count && byPlant.count == changed.count
+        if inPlace {
+            for place in places {
+                guard let element = byPlant[place.plant] else { inPlace = false; break }
+                elements[place.index] = element
+            }
+        }
+        // Only the neighbours of a replaced element can be out of order.
+        if inPlace {
+            inPlace = places.allSatisfy { place in
+                (place.index == 0 || !precedes(elements[place.index], elements[place.index - 1]))
+                    && (place.index == elements.count - 1 || !precedes(elements[place.index + 1], elements[place.index]))
+            }
+        }
+        if !inPlace {
+            elements = patched(elements, changed: wanted, fresh: fresh, plantId: plantId, precedes: precedes)
+        }
+    }
+
     /// `elements` (in the order `precedes` gives) with every element of a plant in `changed` taken out and `fresh`, the
     /// current elements of those plants (none for a plant now gone), merged in at their places.
     package static func patched<Element>(
