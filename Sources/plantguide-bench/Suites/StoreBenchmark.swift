@@ -69,8 +69,8 @@ struct StoreBenchmark: BenchmarkSuite {
             var cpu = Self.threadCPUSeconds()
             due.append(try await Measure.seconds { dueCount = try await planner.due(withinDays: 7).rooms.reduce(0) { $0 + $1.tasks.count } })
             dueCPU.append(Self.threadCPUSeconds() - cpu)
-            // The last round's care, recorded by the other process, changed the household: the first list reads the
-            // table, the second is what a page reloaded with nothing changed meets.
+            // The last round's care, recorded by the other process, changed the household: the first list rereads the
+            // plants changed since, the second is what a page reloaded with nothing changed meets.
             listAfterChange.append(try Measure.seconds { _ = try database.plants() })
             cpu = Self.threadCPUSeconds()
             list.append(try Measure.seconds { listCount = try database.plants().count })
@@ -79,7 +79,7 @@ struct StoreBenchmark: BenchmarkSuite {
             // Someone records care through this store: the next due list reads that plant's state only.
             try database.logCare(plantId: Int64(round % plantCount + 1), task: .mist, day: startDay, now: start)
             dueAfterOwnChange.append(try await Measure.seconds { _ = try await planner.due(withinDays: 7) })
-            // Someone records care through another process: the next due list reads every plant's state again.
+            // Someone records care through another process: the next due list rereads the plants the log names since.
             try other.logCare(plantId: Int64((round + 20) % plantCount + 1), task: .mist, day: startDay, now: start)
             dueAfterChange.append(try await Measure.seconds { _ = try await planner.due(withinDays: 7) })
             try other.logCare(plantId: Int64((round + 40) % plantCount + 1), task: .mist, day: startDay, now: start)
@@ -153,7 +153,7 @@ struct StoreBenchmark: BenchmarkSuite {
                     // Someone records care on this replica: the next due list reads that plant only.
                     _ = try await store.logCare(plantId: Int64(round % plantCount + 1), task: .mist, day: today, note: nil, now: now)
                     dueAfterOwnChange.append(try await Measure.seconds { _ = try await planner.due(withinDays: 7) })
-                    // Someone records care on another replica (a pool of its own): the next due list reads every plant.
+                    // Someone records care on another replica (a pool of its own): the next due list rereads the plants changed since.
                     _ = try await other.logCare(plantId: Int64((round + 20) % plantCount + 1), task: .mist, day: today, note: nil, now: now)
                     // The whole process's CPU: the awaits may resume on another thread, so one thread's clock can miss
                     // work or even run backwards.
