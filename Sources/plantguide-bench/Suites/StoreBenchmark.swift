@@ -153,7 +153,8 @@ struct StoreBenchmark: BenchmarkSuite {
                     // Someone records care on this replica: the next due list reads that plant only.
                     _ = try await store.logCare(plantId: Int64(round % plantCount + 1), task: .mist, day: today, note: nil, now: now)
                     dueAfterOwnChange.append(try await Measure.seconds { _ = try await planner.due(withinDays: 7) })
-                    // Someone records care on another replica (a pool of its own): the next due list rereads the plants changed since.
+                    // Someone records care on another replica (a pool of its own): the next due list rereads the plants
+                    // changed since.
                     _ = try await other.logCare(plantId: Int64((round + 20) % plantCount + 1), task: .mist, day: today, note: nil, now: now)
                     // The whole process's CPU: the awaits may resume on another thread, so one thread's clock can miss
                     // work or even run backwards.
