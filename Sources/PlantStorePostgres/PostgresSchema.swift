@@ -675,6 +675,9 @@ enum PostgresSchema {
             """
         }
         return [
+            // Writers already past their changes wait here and stamp with pg8's function, before `since` is read below;
+            // the ones after stamp with this one. Without it, one could stamp above `since` and log nothing.
+            "LOCK TABLE plant, careProfile, careSchedule, careEvent IN SHARE MODE",
             "ALTER TABLE changeStamp ADD COLUMN since bigint NOT NULL DEFAULT 0",
             "UPDATE changeStamp SET since = stamp",
             """

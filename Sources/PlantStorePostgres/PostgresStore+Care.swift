@@ -100,42 +100,21 @@ extension PostgresStore: CareStore {
             )
             var before: Int64?
             for try await stamp in rows.decode(Int64.self) { before = stamp }
-            guard let before else { return (result, nil as Refreshed?) }
+            guard let before else { return (result, nil as CareWriteRefresh?) }
             let keepsStates = careCache.keptStamp(household: household) == before
             let keepsPlants = plantCache.keptStamp(household: household) == before
             guard keepsStates || keepsPlants else { return (result, nil) }
             try await connection.query("SET CONSTRAINTS ALL IMMEDIATE", logger: logger)
             let after = try await Self.changeStamp(household: household, on: connection, logger: logger)
             guard after != before else { return (result, nil) }
-            return (result, Refreshed(
-                before: before, after: after,
+            return (result, CareWriteRefresh(
+                household: household, plantId: plantId, before: before, after: after,
                 states: keepsStates ? try await self.careStates(household: household, plantIds: [plantId], on: connection) : nil,
                 plants: keepsPlants ? try await Self.plants(ids: [plantId], household: household, on: connection, logger: logger) : nil
             ))
         }
-        if let refreshed {
-            if let states = refreshed.states {
-                _ = careCache.patch(
-                    household: household, from: refreshed.before, to: refreshed.after, changed: [plantId], fresh: states,
-                    plantId: \.plantId, precedes: KeptLists.careOrder
-                )
-            }
-            if let plants = refreshed.plants {
-                _ = plantCache.patch(
-                    household: household, from: refreshed.before, to: refreshed.after, changed: [plantId], fresh: plants,
-                    plantId: \.id, precedes: KeptLists.listOrder
-                )
-            }
-        }
+        refreshed?.apply(careCache: careCache, plantCache: plantCache)
         return result
-    }
-
-    /// What a care write read again of its plant for the lists kept at the stamp before it.
-    private struct Refreshed: Sendable {
-        var before: Int64
-        var after: Int64
-        var states: [PlantCareState]?
-        var plants: [Plant]?
     }
 
     /// Care state of every plant (or one plant, or one room's), read in one snapshot.
@@ -157,7 +136,9 @@ extension PostgresStore: CareStore {
             if let plantId { return try await self.careStates(household: household, plantIds: [plantId], on: connection) }
             let stamp = try await Self.changeStamp(household: household, on: connection, logger: self.logger)
             if let keptStamp = cache.keptStamp(household: household),
-               let changed = try await Self.changedPlants(household: household, since: keptStamp, on: connection, logger: self.logger),
+               let changed = try await Self.changedPlants(
+                   household: household, since: keptStamp, current: stamp, on: connection, logger: self.logger
+               ),
                let states = cache.patch(
                    household: household, from: keptStamp, to: stamp, changed: changed,
                    fresh: try await self.careStates(household: household, plantIds: changed, on: connection),
@@ -175,15 +156,17 @@ extension PostgresStore: CareStore {
     /// list is to be read again whole: the log does not reach back to it, or more plants changed than are worth reading
     /// alone. One statement.
     static func changedPlants(
-        household: Int64, since stamp: Int64, on connection: PostgresConnection, logger: Logger
+        household: Int64, since stamp: Int64, current: Int64, on connection: PostgresConnection, logger: Logger
     ) async throws -> [Int64]? {
         let rows = try await connection.query("""
-            SELECT coalesce((SELECT since FROM changeStamp WHERE householdId = \(household)), 0),
+            SELECT (SELECT since FROM changeStamp WHERE householdId = \(household)),
                    ARRAY(SELECT plantId FROM plantChange WHERE householdId = \(household) AND stamp > \(stamp)
                          LIMIT \(KeptLists.patchLimit + 1))
             """, logger: logger)
-        for try await (since, plants) in rows.decode((Int64, [Int64]).self) {
-            guard KeptLists.canPatch(keptStamp: stamp, since: since), plants.count <= KeptLists.patchLimit else { return nil }
+        for try await (since, plants) in rows.decode((Int64?, [Int64]).self) {
+            guard KeptLists.canPatch(keptStamp: stamp, since: since, current: current), plants.count <= KeptLists.patchLimit else {
+                return nil
+            }
             return plants
         }
         return nil

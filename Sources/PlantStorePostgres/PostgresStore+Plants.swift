@@ -106,7 +106,9 @@ extension PostgresStore: PlantsStore {
             // is enough: a household's stamps grow in commit order (pg9), so the log read after the stamp holds every
             // plant changed up to it; a row newer than the stamp is read again after the next one.
             if let keptStamp = cache.keptStamp(household: household),
-               let changed = try await Self.changedPlants(household: household, since: keptStamp, on: connection, logger: self.logger),
+               let changed = try await Self.changedPlants(
+                   household: household, since: keptStamp, current: stamp, on: connection, logger: self.logger
+               ),
                let plants = cache.patch(
                    household: household, from: keptStamp, to: stamp, changed: changed,
                    fresh: try await Self.plants(ids: changed, household: household, on: connection, logger: self.logger),

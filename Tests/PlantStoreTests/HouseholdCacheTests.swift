@@ -84,9 +84,13 @@ import Testing
             #expect(list == list.sorted(by: precedes))
         }
         // A list read before the log began, or before the household had a stamp, is read whole.
-        #expect(KeptLists.canPatch(keptStamp: 40, since: 40))
-        #expect(!KeptLists.canPatch(keptStamp: 39, since: 40))
-        #expect(!KeptLists.canPatch(keptStamp: 0, since: 0))
+        #expect(KeptLists.canPatch(keptStamp: 40, since: 40, current: 41))
+        #expect(!KeptLists.canPatch(keptStamp: 39, since: 40, current: 41))
+        #expect(!KeptLists.canPatch(keptStamp: 0, since: 0, current: 41))
+        // No stamp row (the household is gone), or a list kept at or past the stamp read now: not patched.
+        #expect(!KeptLists.canPatch(keptStamp: 40, since: nil, current: 41))
+        #expect(!KeptLists.canPatch(keptStamp: 41, since: 40, current: 41))
+        #expect(!KeptLists.canPatch(keptStamp: 42, since: 40, current: 41))
     }
 
     @Test func roomAndNameOrderFoldsASCIILettersOnlyAndPutsPrefixesFirst() {

@@ -157,7 +157,7 @@ extension CollectionDatabase {
             let stamp = try Self.changeStamp(db, household: household)
             if let states = cache.elements(household: household, stamp: stamp) { return RoomNames.filter(states, room: room, by: \.room) }
             if let keptStamp = cache.keptStamp(household: household),
-               let changed = try Self.changedPlants(db, household: household, since: keptStamp),
+               let changed = try Self.changedPlants(db, household: household, since: keptStamp, current: stamp),
                let states = cache.patch(
                    household: household, from: keptStamp, to: stamp, changed: changed,
                    fresh: try Self.careStates(db, household: household, plantIds: changed), plantId: \.plantId,
@@ -181,42 +181,21 @@ extension CollectionDatabase {
         of plantId: Int64, household: Int64, _ operation: String, _ body: (Database) throws -> T
     ) throws(StoreError) -> T {
         let careCache = careCache, plantCache = plantCache
-        let (result, refreshed) = try write(operation) { db -> (T, Refreshed?) in
+        let (result, refreshed) = try write(operation) { db -> (T, CareWriteRefresh?) in
             let before = try Self.changeStamp(db, household: household)
             let result = try body(db)
             let after = try Self.changeStamp(db, household: household)
             let keepsStates = careCache.keptStamp(household: household) == before
             let keepsPlants = plantCache.keptStamp(household: household) == before
             guard after != before, keepsStates || keepsPlants else { return (result, nil) }
-            return (result, Refreshed(
-                before: before, after: after,
+            return (result, CareWriteRefresh(
+                household: household, plantId: plantId, before: before, after: after,
                 states: keepsStates ? try Self.careStates(db, household: household, plantIds: [plantId]) : nil,
                 plants: keepsPlants ? try Self.plant(plantId, in: household, db: db).map { [$0] } ?? [] : nil
             ))
         }
-        if let refreshed {
-            if let states = refreshed.states {
-                _ = careCache.patch(
-                    household: household, from: refreshed.before, to: refreshed.after, changed: [plantId], fresh: states,
-                    plantId: \.plantId, precedes: KeptLists.careOrder
-                )
-            }
-            if let plants = refreshed.plants {
-                _ = plantCache.patch(
-                    household: household, from: refreshed.before, to: refreshed.after, changed: [plantId], fresh: plants,
-                    plantId: \.id, precedes: KeptLists.listOrder
-                )
-            }
-        }
+        refreshed?.apply(careCache: careCache, plantCache: plantCache)
         return result
-    }
-
-    /// What a care write read again of its plant for the lists kept at the stamp before it.
-    private struct Refreshed {
-        var before: Int64
-        var after: Int64
-        var states: [PlantCareState]?
-        var plants: [Plant]?
     }
 
     /// Care state of `household`'s plants (or of those of `plantIds`), read from the tables.

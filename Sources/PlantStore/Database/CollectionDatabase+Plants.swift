@@ -64,7 +64,7 @@ extension CollectionDatabase {
             let stamp = try Self.changeStamp(db, household: household)
             if let plants = cache.elements(household: household, stamp: stamp) { return RoomNames.filter(plants, room: room, by: \.room) }
             if let keptStamp = cache.keptStamp(household: household),
-               let changed = try Self.changedPlants(db, household: household, since: keptStamp),
+               let changed = try Self.changedPlants(db, household: household, since: keptStamp, current: stamp),
                let plants = cache.patch(
                    household: household, from: keptStamp, to: stamp, changed: changed,
                    // Ids are numbers, written into the statement as they are.

@@ -31,11 +31,9 @@ public struct CollectionDatabase: Sendable {
 
     /// The plants of `household` changed since a list kept at `stamp` was read (see ``KeptLists``), or `nil` when the list
     /// is to be read again whole: the log does not reach back to it, or more plants changed than are worth reading alone.
-    static func changedPlants(_ db: Database, household: Int64, since stamp: Int64) throws -> [Int64]? {
-        let since = try Int64.fetchOne(
-            db, sql: "SELECT since FROM changeStamp WHERE householdId = ?", arguments: [household]
-        ) ?? 0
-        guard KeptLists.canPatch(keptStamp: stamp, since: since) else { return nil }
+    static func changedPlants(_ db: Database, household: Int64, since stamp: Int64, current: Int64) throws -> [Int64]? {
+        let since = try Int64.fetchOne(db, sql: "SELECT since FROM changeStamp WHERE householdId = ?", arguments: [household])
+        guard KeptLists.canPatch(keptStamp: stamp, since: since, current: current) else { return nil }
         let plants = try Int64.fetchAll(
             db, sql: "SELECT plantId FROM plantChange WHERE householdId = ? AND stamp > ? LIMIT ?",
             arguments: [household, stamp, KeptLists.patchLimit + 1]

@@ -11,9 +11,13 @@ package enum KeptLists {
     /// The most changed plants read one by one; past this many, the household's plants are read again whole.
     package static let patchLimit = 256
 
-    /// Whether a list kept at `keptStamp` can be brought up to date from a log complete since `since`.
-    package static func canPatch(keptStamp: Int64, since: Int64) -> Bool {
-        keptStamp > 0 && keptStamp >= since
+    /// Whether a list kept at `keptStamp` can be brought up to date to `current`, the household's stamp now, from a log
+    /// complete since `since` (`nil` when the household has no stamp row). A list kept at a stamp not below `current` (a
+    /// write through this server brought it further than an older snapshot reads, or a restored database) is left as it
+    /// is and the snapshot's read whole.
+    package static func canPatch(keptStamp: Int64, since: Int64?, current: Int64) -> Bool {
+        guard let since else { return false }
+        return keptStamp > 0 && keptStamp >= since && keptStamp < current
     }
 
     /// Puts `fresh`, the current elements of the plants in `changed` (none for a plant now gone), in place of their old
@@ -92,5 +96,40 @@ package enum KeptLists {
         let names = RoomNames.compare(first.name, second.name)
         if names != 0 { return names < 0 }
         return first.id < second.id
+    }
+}
+
+/// What a write of one plant's care read again of that plant, in its transaction, for the household's lists kept at the
+/// stamp before the write; put in place once the write committed (``apply(careCache:plantCache:)``).
+package struct CareWriteRefresh: Sendable {
+    package var household: Int64
+    package var plantId: Int64
+    /// The household's stamp before the write and after it.
+    package var before: Int64
+    package var after: Int64
+    /// The plant's care state (none when it is gone), when care states are kept at `before`.
+    package var states: [PlantCareState]?
+    /// The plant's row (none when it is gone), when a plant list is kept at `before`.
+    package var plants: [Plant]?
+
+    package init(household: Int64, plantId: Int64, before: Int64, after: Int64, states: [PlantCareState]?, plants: [Plant]?) {
+        (self.household, self.plantId, self.before, self.after) = (household, plantId, before, after)
+        (self.states, self.plants) = (states, plants)
+    }
+
+    /// Puts what was read in place of the plant's old state and row, in the lists still kept at `before`.
+    package func apply(careCache: HouseholdCache<PlantCareState>, plantCache: HouseholdCache<Plant>) {
+        if let states {
+            _ = careCache.patch(
+                household: household, from: before, to: after, changed: [plantId], fresh: states, plantId: \.plantId,
+                precedes: KeptLists.careOrder
+            )
+        }
+        if let plants {
+            _ = plantCache.patch(
+                household: household, from: before, to: after, changed: [plantId], fresh: plants, plantId: \.id,
+                precedes: KeptLists.listOrder
+            )
+        }
     }
 }
