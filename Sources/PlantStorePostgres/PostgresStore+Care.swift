@@ -135,15 +135,11 @@ extension PostgresStore: CareStore {
         return try await inSnapshot("read care schedules") { connection in
             if let plantId { return try await self.careStates(household: household, plantIds: [plantId], on: connection) }
             let stamp = try await Self.changeStamp(household: household, on: connection, logger: self.logger)
-            if let keptStamp = cache.keptStamp(household: household),
-               let changed = try await Self.changedPlants(
-                   household: household, since: keptStamp, current: stamp, on: connection, logger: self.logger
-               ),
-               let states = cache.patch(
-                   household: household, from: keptStamp, to: stamp, changed: changed,
-                   fresh: try await self.careStates(household: household, plantIds: changed, on: connection),
-                   plantId: \.plantId, precedes: KeptLists.careOrder
-               ) {
+            if let states = try await Self.keptList(
+                cache, household: household, stamp: stamp, on: connection, logger: self.logger,
+                fresh: { try await self.careStates(household: household, plantIds: $0, on: connection) }, plantId: \.plantId,
+                precedes: KeptLists.careOrder
+            ) {
                 return RoomNames.filter(states, room: room, by: \.room)
             }
             let states = try await self.careStates(household: household, plantIds: nil, on: connection)
@@ -152,10 +148,29 @@ extension PostgresStore: CareStore {
         }
     }
 
+    /// `household`'s list kept in `cache` as of `stamp`: the one kept if it was read at `stamp`, else the one kept before
+    /// brought up to date with `fresh`, the current elements of the plants changed since (pg9, ``KeptLists``); `nil` when
+    /// the list is to be read whole. Each statement may have a snapshot of its own: a household's stamps grow in commit
+    /// order (pg9), so the log read after the stamp holds every plant changed up to it, and a row newer than the stamp is
+    /// read again after the next one.
+    static func keptList<Element>(
+        _ cache: HouseholdCache<Element>, household: Int64, stamp: Int64, on connection: PostgresConnection, logger: Logger,
+        fresh: ([Int64]) async throws -> [Element], plantId: (Element) -> Int64, precedes: (Element, Element) -> Bool
+    ) async throws -> [Element]? {
+        if let elements = cache.elements(household: household, stamp: stamp) { return elements }
+        guard let keptStamp = cache.keptStamp(household: household),
+              let changed = try await changedPlants(household: household, since: keptStamp, current: stamp, on: connection, logger: logger)
+        else { return nil }
+        return cache.patch(
+            household: household, from: keptStamp, to: stamp, changed: changed, fresh: try await fresh(changed), plantId: plantId,
+            precedes: precedes
+        )
+    }
+
     /// The plants of `household` changed since a list kept at `stamp` was read (pg9, see ``KeptLists``), or `nil` when the
     /// list is to be read again whole: the log does not reach back to it, or more plants changed than are worth reading
     /// alone. One statement.
-    static func changedPlants(
+    private static func changedPlants(
         household: Int64, since stamp: Int64, current: Int64, on connection: PostgresConnection, logger: Logger
     ) async throws -> [Int64]? {
         let rows = try await connection.query("""

@@ -101,19 +101,11 @@ extension PostgresStore: PlantsStore {
         let cache = plantCache
         return try await withConnection("list plants") { connection in
             let stamp = try await Self.changeStamp(household: household, on: connection, logger: self.logger)
-            if let plants = cache.elements(household: household, stamp: stamp) { return RoomNames.filter(plants, room: room, by: \.room) }
-            // A list kept at an older stamp takes the plants changed since. Each statement has a snapshot of its own, which
-            // is enough: a household's stamps grow in commit order (pg9), so the log read after the stamp holds every
-            // plant changed up to it; a row newer than the stamp is read again after the next one.
-            if let keptStamp = cache.keptStamp(household: household),
-               let changed = try await Self.changedPlants(
-                   household: household, since: keptStamp, current: stamp, on: connection, logger: self.logger
-               ),
-               let plants = cache.patch(
-                   household: household, from: keptStamp, to: stamp, changed: changed,
-                   fresh: try await Self.plants(ids: changed, household: household, on: connection, logger: self.logger),
-                   plantId: \.id, precedes: KeptLists.listOrder
-               ) {
+            if let plants = try await Self.keptList(
+                cache, household: household, stamp: stamp, on: connection, logger: self.logger,
+                fresh: { try await Self.plants(ids: $0, household: household, on: connection, logger: self.logger) },
+                plantId: \.id, precedes: KeptLists.listOrder
+            ) {
                 return RoomNames.filter(plants, room: room, by: \.room)
             }
             // The list order of SQLite (rooms A–Z ignoring ASCII case, no room last, then name and id), written as the

@@ -155,14 +155,11 @@ extension CollectionDatabase {
         return try read("read care schedules") { db in
             if let plantId { return try Self.careStates(db, household: household, plantIds: [plantId]) }
             let stamp = try Self.changeStamp(db, household: household)
-            if let states = cache.elements(household: household, stamp: stamp) { return RoomNames.filter(states, room: room, by: \.room) }
-            if let keptStamp = cache.keptStamp(household: household),
-               let changed = try Self.changedPlants(db, household: household, since: keptStamp, current: stamp),
-               let states = cache.patch(
-                   household: household, from: keptStamp, to: stamp, changed: changed,
-                   fresh: try Self.careStates(db, household: household, plantIds: changed), plantId: \.plantId,
-                   precedes: KeptLists.careOrder
-               ) {
+            if let states = try Self.keptList(
+                db, cache, household: household, stamp: stamp,
+                fresh: { try Self.careStates(db, household: household, plantIds: $0) }, plantId: \.plantId,
+                precedes: KeptLists.careOrder
+            ) {
                 return RoomNames.filter(states, room: room, by: \.room)
             }
             let states = try Self.careStates(db, household: household, plantIds: nil)
@@ -201,8 +198,7 @@ extension CollectionDatabase {
     /// Care state of `household`'s plants (or of those of `plantIds`), read from the tables.
     private static func careStates(_ db: Database, household: Int64, plantIds: [Int64]?) throws -> [PlantCareState] {
         if plantIds?.isEmpty == true { return [] }
-        // Ids are numbers, written into the statement as they are.
-        let idList = plantIds.map { "(" + $0.map(String.init).joined(separator: ", ") + ")" }
+        let idList = plantIds.map(Self.sqlList)
         var filter = " WHERE p.householdId = ?"
         if let idList { filter += " AND p.id IN \(idList)" }
         let arguments: StatementArguments = [household]

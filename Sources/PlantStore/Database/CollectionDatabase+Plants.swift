@@ -62,21 +62,16 @@ extension CollectionDatabase {
         let cache = plantCache
         return try read("list plants") { db in
             let stamp = try Self.changeStamp(db, household: household)
-            if let plants = cache.elements(household: household, stamp: stamp) { return RoomNames.filter(plants, room: room, by: \.room) }
-            if let keptStamp = cache.keptStamp(household: household),
-               let changed = try Self.changedPlants(db, household: household, since: keptStamp, current: stamp),
-               let plants = cache.patch(
-                   household: household, from: keptStamp, to: stamp, changed: changed,
-                   // Ids are numbers, written into the statement as they are.
-                   fresh: changed.isEmpty ? [] : try Plant.fetchAll(
-                       db, sql: """
-                           SELECT \(Plant.columnList) FROM plant
-                           WHERE householdId = ? AND id IN (\(changed.map(String.init).joined(separator: ", ")))
-                           """,
-                       arguments: [household]
-                   ),
-                   plantId: \.id, precedes: KeptLists.listOrder
-               ) {
+            if let plants = try Self.keptList(
+                db, cache, household: household, stamp: stamp,
+                fresh: { changed in
+                    changed.isEmpty ? [] : try Plant.fetchAll(
+                        db, sql: "SELECT \(Plant.columnList) FROM plant WHERE householdId = ? AND id IN \(Self.sqlList(changed))",
+                        arguments: [household]
+                    )
+                },
+                plantId: \.id, precedes: KeptLists.listOrder
+            ) {
                 return RoomNames.filter(plants, room: room, by: \.room)
             }
             if let room {

@@ -29,9 +29,31 @@ public struct CollectionDatabase: Sendable {
         try Int64.fetchOne(db, sql: "SELECT stamp FROM changeStamp WHERE householdId = ?", arguments: [household]) ?? 0
     }
 
+    /// `household`'s list kept in `cache` as of `stamp`: the one kept if it was read at `stamp`, else the one kept before
+    /// brought up to date with `fresh`, the current elements of the plants changed since (``KeptLists``); `nil` when the
+    /// list is to be read whole.
+    static func keptList<Element>(
+        _ db: Database, _ cache: HouseholdCache<Element>, household: Int64, stamp: Int64,
+        fresh: ([Int64]) throws -> [Element], plantId: (Element) -> Int64, precedes: (Element, Element) -> Bool
+    ) throws -> [Element]? {
+        if let elements = cache.elements(household: household, stamp: stamp) { return elements }
+        guard let keptStamp = cache.keptStamp(household: household),
+              let changed = try changedPlants(db, household: household, since: keptStamp, current: stamp)
+        else { return nil }
+        return cache.patch(
+            household: household, from: keptStamp, to: stamp, changed: changed, fresh: try fresh(changed), plantId: plantId,
+            precedes: precedes
+        )
+    }
+
+    /// Ids as an SQL list, `(1, 2, 3)`: numbers, written into a statement as they are.
+    static func sqlList(_ ids: [Int64]) -> String {
+        "(" + ids.map(String.init).joined(separator: ", ") + ")"
+    }
+
     /// The plants of `household` changed since a list kept at `stamp` was read (see ``KeptLists``), or `nil` when the list
     /// is to be read again whole: the log does not reach back to it, or more plants changed than are worth reading alone.
-    static func changedPlants(_ db: Database, household: Int64, since stamp: Int64, current: Int64) throws -> [Int64]? {
+    private static func changedPlants(_ db: Database, household: Int64, since stamp: Int64, current: Int64) throws -> [Int64]? {
         let since = try Int64.fetchOne(db, sql: "SELECT since FROM changeStamp WHERE householdId = ?", arguments: [household])
         guard KeptLists.canPatch(keptStamp: stamp, since: since, current: current) else { return nil }
         let plants = try Int64.fetchAll(
