@@ -40,8 +40,46 @@ int pg_dnnl_available(void) {
     return engine_ready;
 }
 
+/* The blocked activation layout for a channel block: nChw8c (AVX2, SSE4.1) or nChw16c (AVX-512). */
+static dnnl_format_tag_t blocked_tag(int block) { return block == 16 ? dnnl_nChw16c : dnnl_nChw8c; }
+
+static int channel_block;
+static pthread_once_t block_once = PTHREAD_ONCE_INIT;
+
+/* Asks oneDNN which layout it would pick for the maps of a typical 3×3 convolution (64 channels, 56×56) and
+   keeps its channel block when that is exactly nChw8c or nChw16c. */
+static void probe_channel_block(void) {
+    if (!pg_dnnl_available()) return;
+    dnnl_dims_t src_dims = {1, 64, 56, 56}, weight_dims = {64, 64, 3, 3}, strides = {1, 1}, padding = {1, 1};
+    dnnl_memory_desc_t src_md, weights_md, dst_md;
+    dnnl_convolution_desc_t desc;
+    dnnl_primitive_desc_t pd = NULL;
+    if (dnnl_memory_desc_init_by_tag(&src_md, 4, src_dims, dnnl_f32, dnnl_format_tag_any) != dnnl_success
+        || dnnl_memory_desc_init_by_tag(&weights_md, 4, weight_dims, dnnl_f32, dnnl_format_tag_any) != dnnl_success
+        || dnnl_memory_desc_init_by_tag(&dst_md, 4, src_dims, dnnl_f32, dnnl_format_tag_any) != dnnl_success
+        || dnnl_convolution_forward_desc_init(&desc, dnnl_forward_inference, dnnl_convolution_direct, &src_md, &weights_md, NULL,
+                                              &dst_md, strides, padding, padding) != dnnl_success
+        || dnnl_primitive_desc_create(&pd, &desc, NULL, engine, NULL) != dnnl_success)
+        return;
+    const dnnl_memory_desc_t *chosen = dnnl_primitive_desc_query_md(pd, dnnl_query_dst_md, 0);
+    for (int block = 8; block <= 16; block += 8) {
+        dnnl_memory_desc_t candidate;
+        if (dnnl_memory_desc_init_by_tag(&candidate, 4, src_dims, dnnl_f32, blocked_tag(block)) == dnnl_success
+            && dnnl_memory_desc_equal(chosen, &candidate))
+            channel_block = block;
+    }
+    dnnl_primitive_desc_destroy(pd);
+}
+
+int pg_dnnl_channel_block(void) {
+    pthread_once(&block_once, probe_channel_block);
+    return channel_block;
+}
+
 struct pg_conv {
     int cin, cout, kernel, stride, pad, relu, accumulate;
+    /* PG_LAYOUT_*, and the channel block of the blocked layouts. */
+    int layout, block;
     /* Each convolution has its own stream, so models loaded or run on different threads share nothing
        but the engine (which is thread-safe). */
     dnnl_stream_t stream;
@@ -130,8 +168,11 @@ static dnnl_primitive_desc_t describe(const pg_conv *conv, int batch, int height
     dnnl_dims_t strides = {conv->stride, conv->stride};
     dnnl_dims_t padding = {conv->pad, conv->pad};
     dnnl_memory_desc_t any_weights_md;
-    if (dnnl_memory_desc_init_by_tag(src_md, 4, src_dims, dnnl_f32, dnnl_nhwc) != dnnl_success
-        || dnnl_memory_desc_init_by_tag(dst_md, 4, dst_dims, dnnl_f32, dnnl_nhwc) != dnnl_success
+    dnnl_format_tag_t src_tag = conv->layout == PG_LAYOUT_NHWC ? dnnl_nhwc
+        : conv->layout == PG_LAYOUT_PLANAR_TO_BLOCKED ? dnnl_nchw : blocked_tag(conv->block);
+    dnnl_format_tag_t dst_tag = conv->layout == PG_LAYOUT_NHWC ? dnnl_nhwc : blocked_tag(conv->block);
+    if (dnnl_memory_desc_init_by_tag(src_md, 4, src_dims, dnnl_f32, src_tag) != dnnl_success
+        || dnnl_memory_desc_init_by_tag(dst_md, 4, dst_dims, dnnl_f32, dst_tag) != dnnl_success
         || dnnl_memory_desc_init_by_tag(&any_weights_md, 4, weight_dims, dnnl_f32, dnnl_format_tag_any) != dnnl_success
         || dnnl_memory_desc_init_by_tag(bias_md, 1, bias_dims, dnnl_f32, dnnl_x) != dnnl_success)
         return NULL;
@@ -208,10 +249,14 @@ static int halve(pg_conv *conv) {
 }
 
 pg_conv *pg_conv_create(int batch, int height, int width, int cin, int cout, int kernel, int stride, int pad,
-                        const float *weights, const float *bias, int relu, int accumulate, int half, int threads) {
+                        const float *weights, const float *bias, int relu, int accumulate, int half, int layout, int threads) {
     if (!pg_dnnl_available() || (half && !can_halve())) return NULL;
+    int block = pg_dnnl_channel_block();
+    if (layout != PG_LAYOUT_NHWC && !block) return NULL;
     pg_conv *conv = calloc(1, sizeof(pg_conv));
     if (!conv) return NULL;
+    conv->layout = layout;
+    conv->block = block;
     conv->cin = cin;
     conv->cout = cout;
     conv->kernel = kernel;
@@ -305,9 +350,11 @@ void pg_conv_destroy(pg_conv *conv) {
 
 int pg_dnnl_available(void) { return 0; }
 
+int pg_dnnl_channel_block(void) { return 0; }
+
 pg_conv *pg_conv_create(int batch, int height, int width, int cin, int cout, int kernel, int stride, int pad,
-                        const float *weights, const float *bias, int relu, int accumulate, int half, int threads) {
-    (void)threads;
+                        const float *weights, const float *bias, int relu, int accumulate, int half, int layout, int threads) {
+    (void)threads; (void)layout;
     (void)batch; (void)height; (void)width; (void)cin; (void)cout; (void)kernel; (void)stride; (void)pad;
     (void)weights; (void)bias; (void)relu; (void)accumulate; (void)half;
     return NULL;

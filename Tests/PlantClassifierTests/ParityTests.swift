@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import PlantClassifier
+@_spi(Benchmark) @testable import PlantClassifier
 
 /// The engine against PyTorch: same checkpoints, same inputs, logits from `torch` itself.
 @Suite struct ParityTests {
@@ -8,24 +8,39 @@ import Testing
     /// PlantGuide's own kernels everywhere, and oneDNN where this machine has it.
     static let backends: [ConvolutionBackend] = [.blas] + (DNNLConvolutions.isAvailable ? [.oneDNN] : [])
 
+    /// What runs the convolutions, and for oneDNN how its maps are laid out between layers.
+    struct EnginePath: Sendable, CustomTestStringConvertible {
+        var backend: ConvolutionBackend
+        var layout: DNNLLayout = .preferred
+
+        /// BLAS, and oneDNN with channels last and (where its kernels prefer blocks) blocked maps.
+        static let all = [EnginePath(backend: .blas)]
+            + (DNNLConvolutions.isAvailable ? [EnginePath(backend: .oneDNN, layout: .channelsLast)] : [])
+            + (DNNLConvolutions(layout: .blocked).channelBlock > 0 ? [EnginePath(backend: .oneDNN, layout: .blocked)] : [])
+
+        var testDescription: String { backend == .blas ? "blas" : "\(backend.rawValue), \(layout)" }
+    }
+
     /// How a float16 model runs: widened once at load or per layer (BLAS), or widened into oneDNN's layout.
     struct HalfPath: Sendable, CustomTestStringConvertible {
         var widenBelow: Int
-        var backend: ConvolutionBackend
+        var engine: EnginePath
 
-        static let all = [HalfPath(widenBelow: .max, backend: .blas), HalfPath(widenBelow: 0, backend: .blas)]
-            + backends.filter { $0 != .blas }.map { HalfPath(widenBelow: 0, backend: $0) }
+        static let all = [HalfPath(widenBelow: .max, engine: EnginePath(backend: .blas)), HalfPath(widenBelow: 0, engine: EnginePath(backend: .blas))]
+            + EnginePath.all.filter { $0.backend != .blas }.map { HalfPath(widenBelow: 0, engine: $0) }
 
-        var testDescription: String { "\(backend.rawValue), widened below \(widenBelow) bytes" }
+        var testDescription: String { "\(engine.testDescription), widened below \(widenBelow) bytes" }
     }
 
-    @Test(arguments: architectures, backends)
-    func float32MatchesPyTorchLogits(architecture: ResNetArchitecture, backend: ConvolutionBackend) throws {
+    @Test(arguments: architectures, EnginePath.all)
+    func float32MatchesPyTorchLogits(architecture: ResNetArchitecture, engine: EnginePath) throws {
         let (file, model) = try FixtureModels.importModel(architecture, precision: .float32)
         defer { try? FileManager.default.removeItem(at: file) }
         let classifier = try Classifier(
-            contentsOf: file, threads: 2, widenAtLoadBelowBytes: ModelLoader.widenAtLoadBelowBytes, backend: backend
+            contentsOf: file, threads: 2, widenAtLoadBelowBytes: ModelLoader.widenAtLoadBelowBytes, backend: engine.backend,
+            layout: engine.layout
         )
+        #expect(classifier.backend == engine.backend)
         #expect(classifier.manifest.classes == model.classes)
         #expect(classifier.manifest.baseWidth == model.width)
         for (input, expected) in zip(try FixtureModels.inputs(), model.logits) {
@@ -37,12 +52,13 @@ import Testing
         }
     }
 
-    @Test(arguments: architectures, backends)
-    func batchOfTwoEqualsTwoSingleImages(architecture: ResNetArchitecture, backend: ConvolutionBackend) throws {
+    @Test(arguments: architectures, EnginePath.all)
+    func batchOfTwoEqualsTwoSingleImages(architecture: ResNetArchitecture, engine: EnginePath) throws {
         let (file, model) = try FixtureModels.importModel(architecture, precision: .float32)
         defer { try? FileManager.default.removeItem(at: file) }
         let classifier = try Classifier(
-            contentsOf: file, threads: 2, widenAtLoadBelowBytes: ModelLoader.widenAtLoadBelowBytes, backend: backend
+            contentsOf: file, threads: 2, widenAtLoadBelowBytes: ModelLoader.widenAtLoadBelowBytes, backend: engine.backend,
+            layout: engine.layout
         )
         let inputs = try FixtureModels.inputs()
         let batched = try classifier.logits(inputs[0] + inputs[1], batch: 2, height: 64, width: 64)
@@ -58,7 +74,9 @@ import Testing
     func float16KeepsTopTenAndProbabilities(architecture: ResNetArchitecture, path: HalfPath) throws {
         let (file, model) = try FixtureModels.importModel(architecture, precision: .float16)
         defer { try? FileManager.default.removeItem(at: file) }
-        let classifier = try Classifier(contentsOf: file, threads: 2, widenAtLoadBelowBytes: path.widenBelow, backend: path.backend)
+        let classifier = try Classifier(
+            contentsOf: file, threads: 2, widenAtLoadBelowBytes: path.widenBelow, backend: path.engine.backend, layout: path.engine.layout
+        )
         #expect(classifier.manifest.precision == .float16)
         for (input, expected) in zip(try FixtureModels.inputs(), model.logits) {
             let probabilities = try classifier.probabilities(input)
@@ -71,12 +89,14 @@ import Testing
 
     /// Float16 weights kept half-size in oneDNN's layout survive the primitives being rebuilt for
     /// another batch size: a batch of two gives each image's own logits.
-    @Test(arguments: backends)
-    func float16BatchMatchesSingleImagesAfterRebuild(backend: ConvolutionBackend) throws {
+    @Test(arguments: EnginePath.all)
+    func float16BatchMatchesSingleImagesAfterRebuild(engine: EnginePath) throws {
         let (file, _) = try FixtureModels.importModel(.resnet50, precision: .float16)
         defer { try? FileManager.default.removeItem(at: file) }
-        let classifier = try Classifier(contentsOf: file, threads: 2, widenAtLoadBelowBytes: 0, backend: backend)
-        #expect(classifier.backend == backend)
+        let classifier = try Classifier(
+            contentsOf: file, threads: 2, widenAtLoadBelowBytes: 0, backend: engine.backend, layout: engine.layout
+        )
+        #expect(classifier.backend == engine.backend)
         let inputs = try FixtureModels.inputs()
         let single = try inputs.prefix(2).flatMap { try classifier.logits($0, height: 64, width: 64) }
         let batched = try classifier.logits(inputs[0] + inputs[1], batch: 2, height: 64, width: 64)

@@ -1,4 +1,4 @@
-// Convolutions through oneDNN (JIT AVX2/AVX-512 kernels, NHWC float32), for the classifier's fast
+// Convolutions through oneDNN (JIT AVX2/AVX-512 kernels, float32), for the classifier's fast
 // path on Linux. Everywhere oneDNN is missing the functions exist but report it unavailable, so the
 // engine falls back to its own BLAS path.
 #ifndef PLANT_DNNL_H
@@ -13,14 +13,27 @@ typedef struct pg_conv pg_conv;
 /// Whether oneDNN is compiled in and its CPU engine starts.
 int pg_dnnl_available(void);
 
-/// Creates a convolution for NHWC float32 maps of `batch`×`height`×`width`×`cin`. `weights` are
+/// The maps of every layer in NHWC order (channels last).
+#define PG_LAYOUT_NHWC 0
+/// The maps in oneDNN's blocked order, nChw8c or nChw16c (see `pg_dnnl_channel_block`): channels in groups of
+/// the block, each group a whole map with the block's channels innermost, channels padded to a whole block.
+#define PG_LAYOUT_BLOCKED 1
+/// Reads an NCHW input (the stem, from the caller's planar image) and writes the blocked order.
+#define PG_LAYOUT_PLANAR_TO_BLOCKED 2
+
+/// The channel block oneDNN's kernels prefer for feature maps on this CPU: 8 (nChw8c, AVX2) or 16 (nChw16c,
+/// AVX-512), or 0 when they prefer neither (or oneDNN is unavailable).
+int pg_dnnl_channel_block(void);
+
+/// Creates a convolution for float32 maps of `batch`×`height`×`width`×`cin` laid out as `layout` (a
+/// `PG_LAYOUT_*`; the blocked ones need `pg_dnnl_channel_block()` to be non-zero). `weights` are
 /// `[kernel][kernel][cin][cout]` (HWIO) and are copied; `bias` (`cout` values) is copied. The output
 /// gets bias, then the previous contents of the output when `accumulate` (the residual add), then
 /// ReLU when `relu`. With `half`, the weights are kept as float16 in oneDNN's layout (see
 /// `pg_conv_half_weights`). The primitive's work is split for `threads` OpenMP threads (run it with the
 /// same count). Returns NULL when oneDNN refuses.
 pg_conv *pg_conv_create(int batch, int height, int width, int cin, int cout, int kernel, int stride, int pad,
-                        const float *weights, const float *bias, int relu, int accumulate, int half, int threads);
+                        const float *weights, const float *bias, int relu, int accumulate, int half, int layout, int threads);
 
 /// Builds the primitive for `batch`×`height`×`width` input unless the last one was for that size
 /// (which may move the weights into another layout). Returns 1 when ready.

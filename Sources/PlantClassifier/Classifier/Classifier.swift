@@ -38,10 +38,23 @@ public final class Classifier: Sendable {
         try self.init(contentsOf: url, threads: threads, widenAtLoadBelowBytes: ModelLoader.widenAtLoadBelowBytes, backend: backend)
     }
 
-    /// Loads with an explicit size below which float16 weights are widened once at load.
-    init(contentsOf url: URL, threads: Int, widenAtLoadBelowBytes: Int, backend: ConvolutionBackend?) throws {
+    /// Loads with oneDNN's maps laid out as `layout`: the benchmark measures the layouts against each other.
+    @_spi(Benchmark) public convenience init(
+        contentsOf url: URL, threads: Int, backend: ConvolutionBackend?, layout: DNNLLayout
+    ) throws {
+        try self.init(
+            contentsOf: url, threads: threads, widenAtLoadBelowBytes: ModelLoader.widenAtLoadBelowBytes, backend: backend, layout: layout
+        )
+    }
+
+    /// Loads with an explicit size below which float16 weights are widened once at load, and how oneDNN lays
+    /// out its maps.
+    init(
+        contentsOf url: URL, threads: Int, widenAtLoadBelowBytes: Int, backend: ConvolutionBackend?,
+        layout: DNNLLayout = .preferred
+    ) throws {
         let (manifest, engine) = try ModelLoader.load(
-            url, widenAtLoadBelowBytes: widenAtLoadBelowBytes, backend: backend, threads: max(1, threads)
+            url, widenAtLoadBelowBytes: widenAtLoadBelowBytes, backend: backend, threads: max(1, threads), layout: layout
         )
         self.manifest = manifest
         self.engine = engine
@@ -72,7 +85,7 @@ public final class Classifier: Sendable {
             } else {
                 current = Workspace(
                     spec: engine.spec, batch: batch, height: height, width: width, weightScratch: engine.weightScratch,
-                    winograd: engine.winograd, gathersPatches: engine.gathersPatches
+                    winograd: engine.winograd, gathersPatches: engine.gathersPatches, channelBlock: engine.channelBlock
                 )
                 cached = current
             }

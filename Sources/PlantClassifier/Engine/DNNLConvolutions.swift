@@ -1,20 +1,38 @@
 import CPlantDNNL
 import CPlantKernels
 
-/// The network's convolutions as oneDNN primitives (JIT kernels for the machine's vector unit, NHWC,
-/// bias, residual add and ReLU fused), with their weights in oneDNN's own layout. Created while
-/// loading; only available where oneDNN is (Linux with libdnnl), elsewhere the engine multiplies
-/// through BLAS. Forward passes are serialised by ``Classifier``; a primitive is rebuilt when the input
-/// size changes.
+/// How the feature maps between oneDNN's convolutions are laid out (for the benchmark, which measures one
+/// against the other; everything else uses ``preferred``).
+@_spi(Benchmark) public enum DNNLLayout: Sendable, Hashable, CaseIterable {
+    /// NHWC, as the BLAS path keeps them.
+    case channelsLast
+    /// The blocked order oneDNN's kernels prefer on this CPU (nChw8c with AVX2, nChw16c with AVX-512): on a 2-core
+    /// AVX2 machine 13–21 % off ResNet18's forward pass and 0–14 % off ResNet50's. Channels last where oneDNN
+    /// prefers no block.
+    case blocked
+
+    /// The default.
+    public static let preferred = DNNLLayout.blocked
+}
+
+/// The network's convolutions as oneDNN primitives (JIT kernels for the machine's vector unit, bias,
+/// residual add and ReLU fused), with their weights in oneDNN's own layout. Created while loading; only
+/// available where oneDNN is (Linux with libdnnl), elsewhere the engine multiplies through BLAS. Forward
+/// passes are serialised by ``Classifier``; a primitive is rebuilt when the input size changes.
 final class DNNLConvolutions: @unchecked Sendable {
     private var convolutions: [String: OpaquePointer] = [:]
     /// Floats of scratch a forward pass needs to widen the largest float16 layer.
     private(set) var largestHalfLayer = 0
+    /// Channels per block of the maps between layers (nChw8c or nChw16c), or 0 when they are NHWC. The stem
+    /// then reads the caller's NCHW image as it is, and every map's channels are padded to whole blocks.
+    let channelBlock: Int
 
     /// Whether oneDNN is compiled in and starts on this machine.
     static var isAvailable: Bool { pg_dnnl_available() != 0 }
 
-    init() {}
+    init(layout: DNNLLayout = .preferred) {
+        channelBlock = layout == .blocked ? Int(pg_dnnl_channel_block()) : 0
+    }
 
     deinit {
         for convolution in convolutions.values { pg_conv_destroy(convolution) }
@@ -24,18 +42,20 @@ final class DNNLConvolutions: @unchecked Sendable {
     var weightBytes: Int { convolutions.values.reduce(0) { $0 + Int(pg_conv_weight_bytes($1)) } }
 
     /// Adds `conv` for `height`×`width` inputs from HWIO weights (`[(ky·k + kx)·cin + ci, co]`, the
-    /// packed layout of the model file). Returns false when oneDNN refuses it.
+    /// packed layout of the model file). Returns false when oneDNN refuses it. `readsImage` marks the
+    /// stem, whose input is the caller's NCHW image when the maps are blocked.
     /// With `half`, the weights are kept as float16 in oneDNN's layout and widened into the forward
     /// pass's scratch right before their layer runs (half the resident size, like the BLAS path). oneDNN
     /// splits each layer's work for `threads` when it is added; runs should use the same count.
     func add(
         _ conv: ConvSpec, height: Int, width: Int, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>,
-        relu: Bool, accumulate: Bool, half: Bool, threads: Int
+        relu: Bool, accumulate: Bool, half: Bool, readsImage: Bool, threads: Int
     ) -> Bool {
+        let layout = channelBlock == 0 ? PG_LAYOUT_NHWC : readsImage ? PG_LAYOUT_PLANAR_TO_BLOCKED : PG_LAYOUT_BLOCKED
         guard let created = pg_conv_create(
             1, Int32(height), Int32(width), Int32(conv.inChannels), Int32(conv.outChannels), Int32(conv.kernel),
             Int32(conv.stride), Int32(conv.padding), weights, bias, relu ? 1 : 0, accumulate ? 1 : 0, half ? 1 : 0,
-            Int32(max(1, threads))
+            layout, Int32(max(1, threads))
         ) else { return false }
         if let old = convolutions.updateValue(created, forKey: conv.name) { pg_conv_destroy(old) }
         var count = 0
@@ -49,8 +69,14 @@ final class DNNLConvolutions: @unchecked Sendable {
     /// Whether every one of `convs` is here.
     func covers(_ convs: [ConvSpec]) -> Bool { convs.allSatisfy { convolutions[$0.name] != nil } }
 
-    /// Runs `conv` on NHWC `input` of `shape` into `output` (which must already hold the shortcut for a
-    /// convolution added with `accumulate`). Returns false when oneDNN fails.
+    /// Channels `channels` takes in memory: rounded up to whole blocks when the maps are blocked.
+    func storedChannels(_ channels: Int) -> Int {
+        channelBlock == 0 ? channels : (channels + channelBlock - 1) / channelBlock * channelBlock
+    }
+
+    /// Runs `conv` on `input` of `shape` (laid out as ``channelBlock`` says; NCHW for the stem of blocked
+    /// maps) into `output` (which must already hold the shortcut for a convolution added with
+    /// `accumulate`). Returns false when oneDNN fails.
     /// `scratch` (room for ``largestHalfLayer`` floats) takes float16 weights widened for the call.
     func run(
         _ conv: ConvSpec, _ input: UnsafePointer<Float>, _ shape: FeatureShape, into output: UnsafeMutablePointer<Float>,

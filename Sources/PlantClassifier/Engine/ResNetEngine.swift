@@ -36,21 +36,32 @@ final class ResNetEngine: Sendable {
         var features: [Float]
     }
 
+    /// Channels per block of the maps between oneDNN's layers, or 0 when they are NHWC.
+    var channelBlock: Int { convolutions?.channelBlock ?? 0 }
+
     /// Logits and pooled features for `batch` images in NCHW order (3 channels, `height`×`width`).
     func forward(
         _ input: UnsafePointer<Float>, batch: Int, height: Int, width: Int, workspace: Workspace, threads: Int
     ) throws -> Output {
         let buffers = workspace.activations
         var shape = FeatureShape(batch: batch, height: height, width: width, channels: 3)
-        Kernels.toChannelsLast(input, shape, into: buffers[0])
-
-        if let convolutions {
-            shape = try run(convolutions, spec.stem, buffers[0], shape, into: buffers[1], workspace: workspace, threads: threads)
+        // Blocked maps: the stem reads the NCHW image as it is. Pooling then treats each block of channels as
+        // an image of its own with `block` channels last, which is exactly how the blocked order lays it out.
+        let block = channelBlock
+        if let convolutions, block > 0 {
+            shape = try run(convolutions, spec.stem, input, shape, into: buffers[1], workspace: workspace, threads: threads)
         } else {
-            shape = convolve(spec.stem, buffers[0], shape, into: buffers[1], relu: true, workspace: workspace, threads: threads)
+            Kernels.toChannelsLast(input, shape, into: buffers[0])
+            if let convolutions {
+                shape = try run(convolutions, spec.stem, buffers[0], shape, into: buffers[1], workspace: workspace, threads: threads)
+            } else {
+                shape = convolve(spec.stem, buffers[0], shape, into: buffers[1], relu: true, workspace: workspace, threads: threads)
+            }
         }
         let pooledHeight = (shape.height - 1) / 2 + 1, pooledWidth = (shape.width - 1) / 2 + 1
-        Kernels.maxPool(buffers[1], shape, into: buffers[2], outHeight: pooledHeight, outWidth: pooledWidth, threads: threads)
+        Kernels.maxPool(
+            buffers[1], storedShape(shape), into: buffers[2], outHeight: pooledHeight, outWidth: pooledWidth, threads: threads
+        )
         shape.height = pooledHeight
         shape.width = pooledWidth
 
@@ -64,7 +75,14 @@ final class ResNetEngine: Sendable {
         }
 
         let pooled = buffers[(current + 1) % 4]
-        Kernels.globalAveragePool(buffers[current], shape, into: pooled)
+        Kernels.globalAveragePool(buffers[current], storedShape(shape), into: pooled)
+        if let convolutions, convolutions.storedChannels(shape.channels) != shape.channels {
+            // Drop the channels that pad the last block: `[batch, stored]` → `[batch, channels]`, front to back.
+            let stored = convolutions.storedChannels(shape.channels)
+            for image in 1..<max(1, batch) {
+                memmove(pooled + image * shape.channels, pooled + image * stored, shape.channels * MemoryLayout<Float>.stride)
+            }
+        }
         let logits = buffers[(current + 2) % 4]
         let fc = weights.floats("fc.weight", scratch: workspace.weights, threads: threads)
         BLAS.parallelGemm(m: batch, n: spec.classes, k: spec.features, a: pooled, b: fc, c: logits, beta: 0, threads: threads)
@@ -75,6 +93,17 @@ final class ResNetEngine: Sendable {
         return Output(
             logits: Array(UnsafeBufferPointer(start: logits, count: batch * spec.classes)),
             features: Array(UnsafeBufferPointer(start: pooled, count: batch * spec.features))
+        )
+    }
+
+    /// `shape` as the pooling loops see its memory: NHWC as it is, or for blocked maps one image per block of
+    /// channels, each with `block` channels last.
+    private func storedShape(_ shape: FeatureShape) -> FeatureShape {
+        guard let convolutions, convolutions.channelBlock > 0 else { return shape }
+        let block = convolutions.channelBlock
+        return FeatureShape(
+            batch: shape.batch * convolutions.storedChannels(shape.channels) / block, height: shape.height, width: shape.width,
+            channels: block
         )
     }
 
@@ -124,7 +153,7 @@ final class ResNetEngine: Sendable {
     }
 
     private func run(
-        _ convolutions: DNNLConvolutions, _ conv: ConvSpec, _ input: UnsafeMutablePointer<Float>, _ shape: FeatureShape,
+        _ convolutions: DNNLConvolutions, _ conv: ConvSpec, _ input: UnsafePointer<Float>, _ shape: FeatureShape,
         into output: UnsafeMutablePointer<Float>, workspace: Workspace, threads: Int
     ) throws -> FeatureShape {
         guard convolutions.run(

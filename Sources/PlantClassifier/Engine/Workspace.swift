@@ -18,10 +18,11 @@ final class Workspace {
     let zeros: UnsafeMutablePointer<Float>
     let activationCapacity: Int
 
-    /// `gathersPatches` is false when the convolutions run elsewhere (oneDNN) and need no patch buffers.
+    /// `gathersPatches` is false when the convolutions run elsewhere (oneDNN) and need no patch buffers;
+    /// `channelBlock` (when not 0) pads every map's channels to whole blocks of it.
     init(
         spec: NetworkSpec, batch: Int, height: Int, width: Int, weightScratch: Int, winograd: Set<String>,
-        gathersPatches: Bool = true
+        gathersPatches: Bool = true, channelBlock: Int = 0
     ) {
         self.batch = batch
         self.height = height
@@ -31,9 +32,12 @@ final class Workspace {
         var largestProducts = 1
         var widest = 1
         var h = height, w = width
+        func stored(_ channels: Int) -> Int {
+            channelBlock > 0 ? (channels + channelBlock - 1) / channelBlock * channelBlock : channels
+        }
         func visit(_ conv: ConvSpec, _ inH: Int, _ inW: Int) -> (Int, Int) {
             let oh = conv.outputSize(inH), ow = conv.outputSize(inW)
-            largest = max(largest, batch * oh * ow * conv.outChannels)
+            largest = max(largest, batch * oh * ow * stored(conv.outChannels))
             widest = max(widest, conv.inChannels, conv.outChannels)
             if !gathersPatches {
                 return (oh, ow)
@@ -55,9 +59,14 @@ final class Workspace {
             if let downsample = block.downsample { _ = visit(downsample, h, w) }
             (h, w) = (bh, bw)
         }
-        largest = max(largest, batch * max(spec.features, spec.classes))
+        largest = max(largest, batch * max(stored(spec.features), spec.classes))
         activationCapacity = largest
-        activations = (0..<4).map { _ in UnsafeMutablePointer<Float>.allocate(capacity: largest) }
+        // Zeroed once: the channels that pad blocked maps are never written by a layer that has none there.
+        activations = (0..<4).map { _ in
+            let buffer = UnsafeMutablePointer<Float>.allocate(capacity: largest)
+            buffer.initialize(repeating: 0, count: largest)
+            return buffer
+        }
         columns = .allocate(capacity: largestColumns)
         weightCapacity = max(weightScratch, 1)
         weights = .allocate(capacity: weightCapacity)
@@ -72,6 +81,14 @@ final class Workspace {
         weights.deallocate()
         products.deallocate()
         zeros.deallocate()
+    }
+
+    /// Room for `count` floats starting on a cache line. A plain allocation of a megabyte or more starts 16 bytes
+    /// into a page (glibc's mapped block header), so every other 32-byte vector the kernels load or store would
+    /// straddle two cache lines.
+    private static func cacheLineAligned(_ count: Int) -> UnsafeMutablePointer<Float> {
+        UnsafeMutableRawPointer.allocate(byteCount: max(1, count) * MemoryLayout<Float>.stride, alignment: 64)
+            .bindMemory(to: Float.self, capacity: max(1, count))
     }
 
     func fits(batch: Int, height: Int, width: Int) -> Bool {

@@ -8,10 +8,11 @@ enum ModelLoader {
     /// Models whose float32 weights fit in this many bytes are widened once while loading.
     static let widenAtLoadBelowBytes = 64 << 20
 
-    /// `threads` is what forward passes will use (oneDNN plans each layer's split for it at load).
+    /// `threads` is what forward passes will use (oneDNN plans each layer's split for it at load); `layout` is
+    /// how oneDNN's maps are laid out between layers.
     static func load(
         _ url: URL, widenAtLoadBelowBytes: Int = widenAtLoadBelowBytes, backend requested: ConvolutionBackend? = nil,
-        threads: Int = 1
+        threads: Int = 1, layout: DNNLLayout = .preferred
     ) throws -> (ModelManifest, ResNetEngine) {
         // Each layer passes through float32 copies that are freed again: keep them off the heap (process-wide,
         // blocks of 1 MiB and more) so they cannot fragment it and raise the peak memory of a whole `identify`.
@@ -67,7 +68,7 @@ enum ModelLoader {
         }
         let winograd = spec.winogradConvs(inputSize: manifest.input.size)
         guard backend == .oneDNN else { return (manifest, ResNetEngine(spec: spec, weights: store, winograd: winograd)) }
-        let convolutions = DNNLConvolutions()
+        let convolutions = DNNLConvolutions(layout: layout)
         for (conv, placement) in spec.convPlacements(inputSize: manifest.input.size) {
             let isWinograd = winograd.contains(conv.name)
             let name = isWinograd ? "\(conv.name).winograd" : "\(conv.name).weight"
@@ -102,7 +103,7 @@ enum ModelLoader {
                     convolutions.add(
                         conv, height: placement.height, width: placement.width, weights: $0, bias: bias,
                         relu: placement.relu, accumulate: placement.accumulate, half: keepHalf,
-                        threads: threads
+                        readsImage: conv == spec.stem, threads: threads
                     )
                 } ?? false
             }
