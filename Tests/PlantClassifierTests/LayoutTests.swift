@@ -27,9 +27,7 @@ import Testing
         let reference = try Classifier(contentsOf: file, threads: 2, widenAtLoadBelowBytes: .max, backend: .blas)
         let expected = try reference.outputs(input, batch: 2, height: 48, width: 48)
         let scale = max(1, expected.logits.map { abs($0) }.max() ?? 1)
-        var layouts: [DNNLLayout] = []
-        if DNNLConvolutions.isAvailable { layouts.append(.channelsLast) }
-        if DNNLConvolutions(layout: .blocked).channelBlock > 0 { layouts.append(.blocked) }
+        let layouts = ParityTests.EnginePath.all.filter { $0.backend == .oneDNN }.map(\.layout)
         #if arch(x86_64) && os(Linux)
         #expect(layouts == [.channelsLast, .blocked])
         #endif

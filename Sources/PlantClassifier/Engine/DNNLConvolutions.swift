@@ -70,8 +70,11 @@ final class DNNLConvolutions: @unchecked Sendable {
     func covers(_ convs: [ConvSpec]) -> Bool { convs.allSatisfy { convolutions[$0.name] != nil } }
 
     /// Channels `channels` takes in memory: rounded up to whole blocks when the maps are blocked.
-    func storedChannels(_ channels: Int) -> Int {
-        channelBlock == 0 ? channels : (channels + channelBlock - 1) / channelBlock * channelBlock
+    func storedChannels(_ channels: Int) -> Int { Self.storedChannels(channels, block: channelBlock) }
+
+    /// `channels` rounded up to whole blocks of `block`, or as it is when `block` is 0 (NHWC maps).
+    static func storedChannels(_ channels: Int, block: Int) -> Int {
+        block == 0 ? channels : (channels + block - 1) / block * block
     }
 
     /// Runs `conv` on `input` of `shape` (laid out as ``channelBlock`` says; NCHW for the stem of blocked

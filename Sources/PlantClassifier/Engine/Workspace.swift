@@ -32,9 +32,7 @@ final class Workspace {
         var largestProducts = 1
         var widest = 1
         var h = height, w = width
-        func stored(_ channels: Int) -> Int {
-            channelBlock > 0 ? (channels + channelBlock - 1) / channelBlock * channelBlock : channels
-        }
+        func stored(_ channels: Int) -> Int { DNNLConvolutions.storedChannels(channels, block: channelBlock) }
         func visit(_ conv: ConvSpec, _ inH: Int, _ inW: Int) -> (Int, Int) {
             let oh = conv.outputSize(inH), ow = conv.outputSize(inW)
             largest = max(largest, batch * oh * ow * stored(conv.outChannels))
@@ -61,7 +59,7 @@ final class Workspace {
         }
         largest = max(largest, batch * max(stored(spec.features), spec.classes))
         activationCapacity = largest
-        // Zeroed once: the channels that pad blocked maps are never written by a layer that has none there.
+        // Zeroed once, so the channels that pad blocked maps never start as garbage (a NaN) a layer could read.
         activations = (0..<4).map { _ in
             let buffer = UnsafeMutablePointer<Float>.allocate(capacity: largest)
             buffer.initialize(repeating: 0, count: largest)
@@ -81,14 +79,6 @@ final class Workspace {
         weights.deallocate()
         products.deallocate()
         zeros.deallocate()
-    }
-
-    /// Room for `count` floats starting on a cache line. A plain allocation of a megabyte or more starts 16 bytes
-    /// into a page (glibc's mapped block header), so every other 32-byte vector the kernels load or store would
-    /// straddle two cache lines.
-    private static func cacheLineAligned(_ count: Int) -> UnsafeMutablePointer<Float> {
-        UnsafeMutableRawPointer.allocate(byteCount: max(1, count) * MemoryLayout<Float>.stride, alignment: 64)
-            .bindMemory(to: Float.self, capacity: max(1, count))
     }
 
     func fits(batch: Int, height: Int, width: Int) -> Bool {
