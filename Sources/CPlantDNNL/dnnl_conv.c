@@ -1,4 +1,5 @@
 #include "PlantDNNL.h"
+#include "winograd.h"
 
 #if defined(__GLIBC__)
 #include <malloc.h>
@@ -95,6 +96,8 @@ struct pg_conv {
     int batch, height, width;
     dnnl_primitive_t primitive;
     dnnl_memory_t src_memory, weights_memory, bias_memory, dst_memory;
+    /* A 3×3 stride-1 layer run by our Winograd kernels instead of a primitive (see winograd.h). */
+    pg_winograd *winograd;
 };
 
 static void release_primitive(pg_conv *conv) {
@@ -249,10 +252,21 @@ static int halve(pg_conv *conv) {
 }
 
 pg_conv *pg_conv_create(int batch, int height, int width, int cin, int cout, int kernel, int stride, int pad,
-                        const float *weights, const float *bias, int relu, int accumulate, int half, int layout, int threads) {
+                        const float *weights, const float *bias, int relu, int accumulate, int half, int layout, int threads,
+                        int winograd) {
     if (!pg_dnnl_available() || (half && !can_halve())) return NULL;
     int block = pg_dnnl_channel_block();
     if (layout != PG_LAYOUT_NHWC && !block) return NULL;
+    if (winograd && pg_conv_winograd_applies(kernel, stride, pad, half, layout)) {
+        pg_conv *conv = calloc(1, sizeof(pg_conv));
+        if (!conv) return NULL;
+        conv->winograd = pg_winograd_create(cin, cout, block, weights, bias, relu, accumulate);
+        if (!conv->winograd) {
+            free(conv);
+            return NULL;
+        }
+        return conv;
+    }
     pg_conv *conv = calloc(1, sizeof(pg_conv));
     if (!conv) return NULL;
     conv->layout = layout;
@@ -283,8 +297,14 @@ pg_conv *pg_conv_create(int batch, int height, int width, int cin, int cout, int
     return conv;
 }
 
+int pg_conv_winograd_applies(int kernel, int stride, int pad, int half, int layout) {
+    return kernel == 3 && stride == 1 && pad == 1 && !half && layout == PG_LAYOUT_BLOCKED && pg_dnnl_channel_block()
+        && pg_winograd_supported();
+}
+
 int pg_conv_prepare(pg_conv *conv, int batch, int height, int width) {
     if (!conv) return 0;
+    if (conv->winograd) return batch > 0 && height > 0 && width > 0;
     if (!conv->primitive || conv->batch != batch || conv->height != height || conv->width != width) {
         dnnl_memory_desc_t stored_md = conv->weights_md;
         if (conv->halves) {
@@ -307,6 +327,7 @@ int pg_conv_prepare(pg_conv *conv, int batch, int height, int width) {
 int pg_conv_run(pg_conv *conv, int batch, int height, int width, const float *src, float *dst, int threads,
                 float *widened) {
     if (!conv || (conv->halves && !widened)) return 1;
+    if (conv->winograd) return pg_winograd_run(conv->winograd, batch, height, width, src, dst, threads) == 0 ? 0 : 6;
     omp_set_num_threads(threads > 0 ? threads : 1);
     if (!pg_conv_prepare(conv, batch, height, width)) return 2;
     if (conv->halves && dnnl_memory_set_data_handle(conv->weights_memory, widened) != dnnl_success) return 3;
@@ -327,6 +348,7 @@ void pg_dnnl_trim(void) { malloc_trim(0); }
 
 size_t pg_conv_weight_bytes(const pg_conv *conv) {
     if (!conv) return 0;
+    if (conv->winograd) return pg_winograd_weight_bytes(conv->winograd);
     return conv->halves ? conv->weights_bytes / 2 : conv->weights_bytes;
 }
 
@@ -339,6 +361,7 @@ const uint16_t *pg_conv_half_weights(const pg_conv *conv, size_t *count) {
 void pg_conv_destroy(pg_conv *conv) {
     if (!conv) return;
     release_primitive(conv);
+    pg_winograd_destroy(conv->winograd);
     free(conv->weights);
     free(conv->halves);
     free(conv->bias);
@@ -353,11 +376,17 @@ int pg_dnnl_available(void) { return 0; }
 int pg_dnnl_channel_block(void) { return 0; }
 
 pg_conv *pg_conv_create(int batch, int height, int width, int cin, int cout, int kernel, int stride, int pad,
-                        const float *weights, const float *bias, int relu, int accumulate, int half, int layout, int threads) {
-    (void)threads; (void)layout;
+                        const float *weights, const float *bias, int relu, int accumulate, int half, int layout, int threads,
+                        int winograd) {
+    (void)threads; (void)layout; (void)winograd;
     (void)batch; (void)height; (void)width; (void)cin; (void)cout; (void)kernel; (void)stride; (void)pad;
     (void)weights; (void)bias; (void)relu; (void)accumulate; (void)half;
     return NULL;
+}
+
+int pg_conv_winograd_applies(int kernel, int stride, int pad, int half, int layout) {
+    (void)kernel; (void)stride; (void)pad; (void)half; (void)layout;
+    return 0;
 }
 
 int pg_conv_prepare(pg_conv *conv, int batch, int height, int width) {

@@ -8,8 +8,10 @@ import CPlantKernels
     case channelsLast
     /// The blocked order oneDNN's kernels prefer on this CPU (nChw8c with AVX2, nChw16c with AVX-512): on a 2-core
     /// AVX2 machine 13–21 % off ResNet18's forward pass and 0–14 % off ResNet50's. Channels last where oneDNN
-    /// prefers no block.
+    /// prefers no block. The 3×3 stride-1 layers on large maps run on our Winograd kernels where the CPU has AVX2.
     case blocked
+    /// Blocked maps with every layer on oneDNN's direct kernels (as before the Winograd kernels).
+    case blockedDirect
 
     /// The default.
     public static let preferred = DNNLLayout.blocked
@@ -26,12 +28,27 @@ final class DNNLConvolutions: @unchecked Sendable {
     /// Channels per block of the maps between layers (nChw8c or nChw16c), or 0 when they are NHWC. The stem
     /// then reads the caller's NCHW image as it is, and every map's channels are padded to whole blocks.
     let channelBlock: Int
+    /// Whether 3×3 stride-1 layers may run on the Winograd kernels (see ``usesWinograd(_:height:half:)``).
+    let winograd: Bool
 
     /// Whether oneDNN is compiled in and starts on this machine.
     static var isAvailable: Bool { pg_dnnl_available() != 0 }
 
     init(layout: DNNLLayout = .preferred) {
-        channelBlock = layout == .blocked ? Int(pg_dnnl_channel_block()) : 0
+        channelBlock = layout == .channelsLast ? 0 : Int(pg_dnnl_channel_block())
+        winograd = layout == .blocked && channelBlock > 0
+    }
+
+    /// The smallest map (rows) a 3×3 layer runs on the Winograd kernels. On a 2-core AVX2 machine, against oneDNN's
+    /// direct kernels with 2 threads, Winograd took 0.63× the time at 56×56 with 64 channels, 0.45× at 28×28 with 128,
+    /// 0.62× at 14×14 with 256, but 0.97× at 7×7 with 512, where its weights (4× oneDNN's: 36 MiB a layer) would cost
+    /// more memory than the time saved is worth.
+    static let winogradMinimumSide = 14
+
+    /// Whether `conv` on `height`-row maps runs on the Winograd kernels rather than oneDNN.
+    func usesWinograd(_ conv: ConvSpec, height: Int, half: Bool) -> Bool {
+        winograd && height >= Self.winogradMinimumSide
+            && pg_conv_winograd_applies(Int32(conv.kernel), Int32(conv.stride), Int32(conv.padding), half ? 1 : 0, PG_LAYOUT_BLOCKED) != 0
     }
 
     deinit {
@@ -55,7 +72,7 @@ final class DNNLConvolutions: @unchecked Sendable {
         guard let created = pg_conv_create(
             1, Int32(height), Int32(width), Int32(conv.inChannels), Int32(conv.outChannels), Int32(conv.kernel),
             Int32(conv.stride), Int32(conv.padding), weights, bias, relu ? 1 : 0, accumulate ? 1 : 0, half ? 1 : 0,
-            layout, Int32(max(1, threads))
+            layout, Int32(max(1, threads)), layout == PG_LAYOUT_BLOCKED && usesWinograd(conv, height: height, half: half) ? 1 : 0
         ) else { return false }
         if let old = convolutions.updateValue(created, forKey: conv.name) { pg_conv_destroy(old) }
         var count = 0

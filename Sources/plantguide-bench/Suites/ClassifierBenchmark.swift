@@ -64,6 +64,8 @@ struct ClassifierBenchmark: BenchmarkSuite {
             let exactClassifier = try Classifier(contentsOf: full, threads: threads)
             // oneDNN with its maps channels last (NHWC), as before they were blocked, in the same rounds.
             let channelsLastClassifier = try Classifier(contentsOf: full, threads: threads, backend: nil, layout: .channelsLast)
+            // Blocked maps with every layer on oneDNN's direct kernels, as before the Winograd kernels, in the same rounds.
+            let directClassifier = try Classifier(contentsOf: full, threads: threads, backend: nil, layout: .blockedDirect)
             // PlantGuide's own kernels, the fallback where oneDNN is missing, in the same rounds.
             var blasLoads: [Double] = []
             var blasClassifier: Classifier?
@@ -75,6 +77,7 @@ struct ClassifierBenchmark: BenchmarkSuite {
                 _ = try classifier.logits(tensor, height: 224, width: 224)
                 _ = try exactClassifier.logits(tensor, height: 224, width: 224)
                 _ = try channelsLastClassifier.logits(tensor, height: 224, width: 224)
+                _ = try directClassifier.logits(tensor, height: 224, width: 224)
                 _ = try blasClassifier.logits(tensor, height: 224, width: 224)
             }
             session.send("run 5")
@@ -86,11 +89,12 @@ struct ClassifierBenchmark: BenchmarkSuite {
             var peerLatencies: [Double] = []
             var blasLatencies: [Double] = []
             var channelsLastLatencies: [Double] = []
+            var directLatencies: [Double] = []
             for round in 0..<(runs / 5) {
                 // Rotate who goes first, and let ONNX Runtime's worker threads stop spinning before
                 // the others run.
-                for turn in 0..<5 {
-                    switch (round + turn) % 5 {
+                for turn in 0..<6 {
+                    switch (round + turn) % 6 {
                     case 0:
                         session.send("run 5")
                         peerLatencies += try JSONDecoder().decode([Double].self, from: Data(session.readLine().utf8)).map { $0 / 1000 }
@@ -108,6 +112,10 @@ struct ClassifierBenchmark: BenchmarkSuite {
                             channelsLastLatencies.append(
                                 try Measure.seconds { _ = try channelsLastClassifier.logits(tensor, height: 224, width: 224) }
                             )
+                        }
+                    case 5:
+                        for _ in 0..<5 {
+                            directLatencies.append(try Measure.seconds { _ = try directClassifier.logits(tensor, height: 224, width: 224) })
                         }
                     default:
                         for _ in 0..<5 {
@@ -139,6 +147,9 @@ struct ClassifierBenchmark: BenchmarkSuite {
                              unit: "ms", peer: (ort, Measure.percentile(peerLatencies, 0.5) * ms)),
                 BenchmarkRow(suite: name, name: "\(arch) forward p50, float32 file, oneDNN maps channels last (before blocked maps)",
                              value: Measure.percentile(channelsLastLatencies, 0.5) * ms, unit: "ms",
+                             peer: (ort, Measure.percentile(peerLatencies, 0.5) * ms)),
+                BenchmarkRow(suite: name, name: "\(arch) forward p50, float32 file, oneDNN direct kernels for every layer (before Winograd)",
+                             value: Measure.percentile(directLatencies, 0.5) * ms, unit: "ms",
                              peer: (ort, Measure.percentile(peerLatencies, 0.5) * ms)),
                 BenchmarkRow(suite: name, name: "\(arch) forward p50, BLAS path (float16 file)", value: Measure.percentile(blasLatencies, 0.5) * ms,
                              unit: "ms", peer: (ort, Measure.percentile(peerLatencies, 0.5) * ms)),

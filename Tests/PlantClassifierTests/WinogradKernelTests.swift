@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+@_spi(Benchmark) @testable import PlantClassifier
+
+/// The Winograd F(4×4, 3×3) kernels for 3×3 stride-1 layers against oneDNN's direct kernels on the same blocked maps:
+/// sizes that are not whole tiles, channels that are not whole blocks, a batch of two, the residual add and ReLU.
+@Suite struct WinogradKernelTests {
+    struct Case: Sendable, CustomTestStringConvertible {
+        var batch: Int, height: Int, width: Int, inChannels: Int, outChannels: Int
+        var relu: Bool, accumulate: Bool
+        var testDescription: String {
+            "\(batch)×\(height)×\(width), \(inChannels)→\(outChannels)\(relu ? ", ReLU" : "")\(accumulate ? ", residual" : "")"
+        }
+    }
+
+    static let cases = [
+        Case(batch: 1, height: 16, width: 16, inChannels: 16, outChannels: 32, relu: true, accumulate: false),
+        Case(batch: 2, height: 15, width: 17, inChannels: 5, outChannels: 24, relu: true, accumulate: true),
+        Case(batch: 1, height: 14, width: 30, inChannels: 40, outChannels: 8, relu: false, accumulate: false),
+        Case(batch: 3, height: 19, width: 14, inChannels: 24, outChannels: 13, relu: false, accumulate: true),
+    ]
+
+    @Test(arguments: cases)
+    func matchesOneDNNsDirectKernels(_ shape: Case) throws {
+        #if arch(x86_64) && os(Linux)
+        try #require(DNNLConvolutions.isAvailable, "oneDNN is installed by scripts/bootstrap")
+        let winograd = DNNLConvolutions(layout: .blocked), direct = DNNLConvolutions(layout: .blockedDirect)
+        let block = winograd.channelBlock
+        try #require(block > 0 && direct.channelBlock == block)
+        let conv = ConvSpec(
+            convName: "conv", normName: "bn", name: "conv", inChannels: shape.inChannels, outChannels: shape.outChannels,
+            kernel: 3, stride: 1, padding: 1
+        )
+        var random = SplitMix(seed: UInt64(shape.inChannels * 100 + shape.outChannels))
+        let weights = (0..<(9 * shape.inChannels * shape.outChannels)).map { _ in Float(random.normal() * 0.2) }
+        let bias = (0..<shape.outChannels).map { _ in Float(random.normal() * 0.1) }
+        let storedIn = winograd.storedChannels(shape.inChannels), storedOut = winograd.storedChannels(shape.outChannels)
+        let features = FeatureShape(batch: shape.batch, height: shape.height, width: shape.width, channels: shape.inChannels)
+        let input = Self.blockedMap(features, block: block, random: &random)
+        let shortcut = Self.blockedMap(
+            FeatureShape(batch: shape.batch, height: shape.height, width: shape.width, channels: shape.outChannels), block: block,
+            random: &random
+        )
+        for convolutions in [winograd, direct] {
+            #expect(convolutions.add(
+                conv, height: shape.height, width: shape.width, weights: weights, bias: bias, relu: shape.relu,
+                accumulate: shape.accumulate, half: false, readsImage: false, threads: 2
+            ))
+        }
+        // The Winograd layer holds its transformed weights: 36 per input-output pair of whole blocks, 4× a 3×3 layer's.
+        #expect(winograd.weightBytes == 36 * storedIn * storedOut * MemoryLayout<Float>.size)
+        #expect(direct.weightBytes < winograd.weightBytes)
+
+        var outputs: [[Float]] = []
+        var scratch: Float = 0
+        for convolutions in [winograd, direct] {
+            var output = shape.accumulate ? shortcut : [Float](repeating: .nan, count: shortcut.count)
+            let ran = input.withUnsafeBufferPointer { source in
+                output.withUnsafeMutableBufferPointer { target in
+                    convolutions.run(
+                        conv, source.baseAddress!, features, into: target.baseAddress!, scratch: &scratch, scratchCapacity: 0, threads: 2
+                    )
+                }
+            }
+            #expect(ran)
+            outputs.append(output)
+        }
+        let scale = outputs[1].map { abs($0) }.max() ?? 1
+        let worst = zip(outputs[0], outputs[1]).map { abs($0 - $1) }.max() ?? .infinity
+        #expect(scale > 0.1)
+        #expect(worst <= 1e-5 * scale, "largest difference \(worst) of \(scale)")
+        // Padded output channels stay zero (the next layer reads them as inputs).
+        let padded = Self.paddedChannelValues(outputs[0], shape: features, outChannels: shape.outChannels, stored: storedOut, block: block)
+        #expect(padded.allSatisfy { $0 == 0 })
+        #endif
+    }
+
+    /// Small maps stay on oneDNN: below ``DNNLConvolutions/winogradMinimumSide`` rows the kernels would not pay.
+    @Test func smallMapsStayOnOneDNN() throws {
+        #if arch(x86_64) && os(Linux)
+        try #require(DNNLConvolutions.isAvailable, "oneDNN is installed by scripts/bootstrap")
+        let convolutions = DNNLConvolutions(layout: .blocked)
+        let conv = ConvSpec(convName: "c", normName: "b", name: "c", inChannels: 16, outChannels: 16, kernel: 3, stride: 1, padding: 1)
+        #expect(convolutions.usesWinograd(conv, height: DNNLConvolutions.winogradMinimumSide, half: false))
+        #expect(!convolutions.usesWinograd(conv, height: DNNLConvolutions.winogradMinimumSide - 1, half: false))
+        #expect(!convolutions.usesWinograd(conv, height: 56, half: true))
+        var strided = conv
+        strided.stride = 2
+        #expect(!convolutions.usesWinograd(strided, height: 56, half: false))
+        #expect(!DNNLConvolutions(layout: .blockedDirect).usesWinograd(conv, height: 56, half: false))
+        #endif
+    }
+
+    /// A random map of `shape` in the blocked order, zero in the channels that pad the last block.
+    static func blockedMap(_ shape: FeatureShape, block: Int, random: inout SplitMix) -> [Float] {
+        let stored = DNNLConvolutions.storedChannels(shape.channels, block: block)
+        var map = [Float](repeating: 0, count: shape.batch * stored * shape.height * shape.width)
+        for index in map.indices {
+            let channel = (index / (shape.height * shape.width * block)) % (stored / block) * block + index % block
+            if channel < shape.channels { map[index] = Float(random.normal()) }
+        }
+        return map
+    }
+
+    static func paddedChannelValues(_ map: [Float], shape: FeatureShape, outChannels: Int, stored: Int, block: Int) -> [Float] {
+        map.indices.compactMap { index in
+            let channel = (index / (shape.height * shape.width * block)) % (stored / block) * block + index % block
+            return channel >= outChannels ? map[index] : nil
+        }
+    }
+}
