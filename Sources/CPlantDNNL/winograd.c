@@ -14,7 +14,8 @@ int omp_get_thread_num(void);
 int omp_get_num_threads(void);
 
 /* F(4×4, 3×3): 6×6 input tiles give 4×4 outputs; 36 products per tile and channel pair instead of 144. */
-enum { TILE = 4, ALPHA = 6, POSITIONS = ALPHA * ALPHA, PANEL = 16, ROWS = 6 };
+/* The products are worked out for blocks of 24 tiles (4 rows of the 6-tile kernel) at a time. */
+enum { TILE = 4, ALPHA = 6, POSITIONS = ALPHA * ALPHA, PANEL = 16, ROWS = 6, TILE_BLOCK = 24 };
 
 struct pg_winograd {
     /* Channels as stored: padded to whole blocks (and so to whole vectors of 8). */
@@ -234,16 +235,20 @@ static const multiply_fn multipliers[2][ROWS] = {
     {multiply_1_2, multiply_2_2, multiply_3_2, multiply_4_2, multiply_5_2, multiply_6_2},
 };
 
-/* M[p][·][c0…c0+w) = V[p] · U[p] panel, all tiles. */
-static void multiply_panel(const struct job *job, int p, int c0) {
+/* M[p][t0…t1)[all channels] = V[p][t0…t1) · U[p], panel by panel, each panel over the block's rows of tiles: the
+   block's transformed inputs stay in cache across the panels, each panel across the block's rows. */
+static void multiply_tiles(const struct job *job, int p, int t0, int t1) {
     const pg_winograd *conv = job->conv;
-    int width = conv->cout - c0 < PANEL ? conv->cout - c0 : PANEL;
     const float *a = job->v + (size_t)p * job->tiles * conv->cin;
-    const float *b = conv->u + (size_t)p * conv->cin * conv->cout + (size_t)c0 * conv->cin;
-    float *c = job->m + (size_t)p * job->tiles * conv->cout + c0;
-    for (int t = 0; t < job->tiles; t += ROWS) {
-        int rows = job->tiles - t < ROWS ? job->tiles - t : ROWS;
-        multipliers[width / 8 - 1][rows - 1](conv->cin, a + (size_t)t * conv->cin, conv->cin, b, c + (size_t)t * conv->cout, conv->cout);
+    float *c = job->m + (size_t)p * job->tiles * conv->cout;
+    for (int c0 = 0; c0 < conv->cout; c0 += PANEL) {
+        int width = conv->cout - c0 < PANEL ? conv->cout - c0 : PANEL;
+        const float *b = conv->u + (size_t)p * conv->cin * conv->cout + (size_t)c0 * conv->cin;
+        for (int t = t0; t < t1; t += ROWS) {
+            int rows = t1 - t < ROWS ? t1 - t : ROWS;
+            multipliers[width / 8 - 1][rows - 1](conv->cin, a + (size_t)t * conv->cin, conv->cin, b, c + (size_t)t * conv->cout + c0,
+                                                  conv->cout);
+        }
     }
 }
 
@@ -258,12 +263,16 @@ static void work(void *data) {
     const struct job *job = data;
     const pg_winograd *conv = job->conv;
     long begin, end;
-    int in_vectors = conv->cin / 8, out_vectors = conv->cout / 8, panels = (conv->cout + PANEL - 1) / PANEL;
+    int in_vectors = conv->cin / 8, out_vectors = conv->cout / 8;
     share((long)job->tiles * in_vectors, &begin, &end);
     for (long item = begin; item < end; item++) transform_input(job, (int)(item / in_vectors), (int)(item % in_vectors) * 8);
     GOMP_barrier();
-    share((long)POSITIONS * panels, &begin, &end);
-    for (long item = begin; item < end; item++) multiply_panel(job, (int)(item / panels), (int)(item % panels) * PANEL);
+    int blocks = (job->tiles + TILE_BLOCK - 1) / TILE_BLOCK;
+    share((long)POSITIONS * blocks, &begin, &end);
+    for (long item = begin; item < end; item++) {
+        int t0 = (int)(item % blocks) * TILE_BLOCK, t1 = t0 + TILE_BLOCK < job->tiles ? t0 + TILE_BLOCK : job->tiles;
+        multiply_tiles(job, (int)(item / blocks), t0, t1);
+    }
     GOMP_barrier();
     share((long)job->tiles * out_vectors, &begin, &end);
     for (long item = begin; item < end; item++) transform_output(job, (int)(item / out_vectors), (int)(item % out_vectors) * 8);

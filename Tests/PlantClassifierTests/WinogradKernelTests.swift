@@ -75,8 +75,9 @@ import Testing
         #endif
     }
 
-    /// Small maps stay on oneDNN: below ``DNNLConvolutions/winogradMinimumSide`` rows the kernels would not pay.
-    @Test func smallMapsStayOnOneDNN() throws {
+    /// Small maps, strided layers, float16 weights and float16 files stay on oneDNN; below
+    /// ``DNNLConvolutions/winogradMinimumSide`` rows the kernels would not pay.
+    @Test func whatStaysOnOneDNN() throws {
         #if arch(x86_64) && os(Linux)
         try #require(DNNLConvolutions.isAvailable, "oneDNN is installed by scripts/bootstrap")
         let convolutions = DNNLConvolutions(layout: .blocked)
@@ -88,6 +89,8 @@ import Testing
         strided.stride = 2
         #expect(!convolutions.usesWinograd(strided, height: 56, half: false))
         #expect(!DNNLConvolutions(layout: .blockedDirect).usesWinograd(conv, height: 56, half: false))
+        // What the loader asks for float16 model files, which are chosen to save memory.
+        #expect(!DNNLConvolutions(layout: .blocked, winograd: false).usesWinograd(conv, height: 56, half: false))
         #endif
     }
 

@@ -34,9 +34,12 @@ final class DNNLConvolutions: @unchecked Sendable {
     /// Whether oneDNN is compiled in and starts on this machine.
     static var isAvailable: Bool { pg_dnnl_available() != 0 }
 
-    init(layout: DNNLLayout = .preferred) {
+    /// `winograd: false` keeps every layer on oneDNN even with ``DNNLLayout/blocked`` maps: the loader passes it for
+    /// float16 model files, which are chosen to save memory (the Winograd kernels' weights are 4× a 3×3 layer's:
+    /// ResNet18's `identify` peaked at 150 MiB with them against 119 MiB without).
+    init(layout: DNNLLayout = .preferred, winograd: Bool = true) {
         channelBlock = layout == .channelsLast ? 0 : Int(pg_dnnl_channel_block())
-        winograd = layout == .blocked && channelBlock > 0
+        self.winograd = winograd && layout == .blocked && channelBlock > 0
     }
 
     /// The smallest map (rows) a 3×3 layer runs on the Winograd kernels. On a 2-core AVX2 machine, against oneDNN's
