@@ -260,7 +260,7 @@ pg_conv *pg_conv_create(int batch, int height, int width, int cin, int cout, int
     if (winograd && pg_conv_winograd_applies(kernel, stride, pad, half, layout)) {
         pg_conv *conv = calloc(1, sizeof(pg_conv));
         if (!conv) return NULL;
-        conv->winograd = pg_winograd_create(cin, cout, block, weights, bias, relu, accumulate);
+        conv->winograd = pg_winograd_create(cin, cout, block, weights, bias, relu, accumulate, half);
         if (!conv->winograd) {
             free(conv);
             return NULL;
@@ -298,8 +298,8 @@ pg_conv *pg_conv_create(int batch, int height, int width, int cin, int cout, int
 }
 
 int pg_conv_winograd_applies(int kernel, int stride, int pad, int half, int layout) {
-    return kernel == 3 && stride == 1 && pad == 1 && !half && layout == PG_LAYOUT_BLOCKED && pg_dnnl_channel_block()
-        && pg_winograd_supported();
+    return kernel == 3 && stride == 1 && pad == 1 && layout == PG_LAYOUT_BLOCKED && pg_dnnl_channel_block()
+        && pg_winograd_supported() && (!half || can_halve());
 }
 
 int pg_conv_prepare(pg_conv *conv, int batch, int height, int width) {

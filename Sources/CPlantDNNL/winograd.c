@@ -4,6 +4,7 @@
 #include <immintrin.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 
 /* libgomp's entry points, the same OpenMP runtime (and threads) oneDNN runs on: no second pool of threads
@@ -13,25 +14,54 @@ void GOMP_barrier(void);
 int omp_get_thread_num(void);
 int omp_get_num_threads(void);
 
-/* F(4×4, 3×3): 6×6 input tiles give 4×4 outputs; 36 products per tile and channel pair instead of 144. */
-/* The products are worked out for blocks of 24 tiles (4 rows of the 6-tile kernel) at a time. */
-enum { TILE = 4, ALPHA = 6, POSITIONS = ALPHA * ALPHA, PANEL = 16, ROWS = 6, TILE_BLOCK = 24 };
+/* F(4×4, 3×3): 6×6 input tiles give 4×4 outputs; 36 products per tile and channel pair instead of 144.
+   The products are worked out for blocks of 24 tiles (4 rows of the 6-tile kernel) at a time. Layers whose
+   transformed weights would take more than 4 MiB keep the 3×3 weights instead (as compact as oneDNN's, or half that
+   in float16) and transform them for each run, 128 input channels of a panel at a time, while the products use them:
+   reading 4× the bytes from memory cost more than the transform. */
+enum { TILE = 4, ALPHA = 6, POSITIONS = ALPHA * ALPHA, PANEL = 16, ROWS = 6, TILE_BLOCK = 24, CHUNK = 128 };
+/* Floats between the positions of a chunk of transformed weights: a whole chunk plus two cache lines, so that the 36
+   stores of one transform do not all fall on the same cache set (they would, 8 KiB apart). */
+enum { CHUNK_STRIDE = CHUNK * PANEL + 32 };
+#define PRECOMPUTED_MAX_BYTES ((size_t)4 << 20)
 
 struct pg_winograd {
     /* Channels as stored: padded to whole blocks (and so to whole vectors of 8). */
     int cin, cout, block, relu, accumulate;
-    /* U = G g Gᵀ per position, as panels of 16 output channels (8 for a last odd vector):
+    /* Precomputed U = G g Gᵀ per position, as panels of 16 output channels (8 for a last odd vector):
        position p, panel starting at channel c0 of width w: `u + p·cin·cout + c0·cin`, laid out [cin][w]. */
     float *u;
+    /* Otherwise the 3×3 weights g per panel: panel from c0 of width w at `c0·cin·9`, laid out [cin][9][w], as
+       float32 (`g`) or float16 (`g_half`). */
+    float *g;
+    uint16_t *g_half;
     float *bias;
 };
 
-int pg_winograd_supported(void) { return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"); }
+int pg_winograd_supported(void) {
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c");
+}
 
 static int round_up(int value, int step) { return (value + step - 1) / step * step; }
 
-pg_winograd *pg_winograd_create(int cin, int cout, int block, const float *weights, const float *bias, int relu, int accumulate) {
-    if (block % 8 != 0 || block <= 0) return NULL;
+__attribute__((target("avx,f16c"))) static void narrow_weights(const float *source, uint16_t *target, size_t count) {
+    size_t i = 0;
+    for (; i + 8 <= count; i += 8)
+        _mm_storeu_si128((__m128i *)(target + i), _mm256_cvtps_ph(_mm256_loadu_ps(source + i), _MM_FROUND_TO_NEAREST_INT));
+    for (; i < count; i++) target[i] = _cvtss_sh(source[i], _MM_FROUND_TO_NEAREST_INT);
+}
+
+static const double G[ALPHA][3] = {
+    {1.0 / 4, 0, 0}, {-1.0 / 6, -1.0 / 6, -1.0 / 6}, {-1.0 / 6, 1.0 / 6, -1.0 / 6},
+    {1.0 / 24, 1.0 / 12, 1.0 / 6}, {1.0 / 24, -1.0 / 12, 1.0 / 6}, {0, 0, 1},
+};
+
+/* Width of the panel of output channels starting at `c0`. */
+static int panel_width(const pg_winograd *conv, int c0) { return conv->cout - c0 < PANEL ? conv->cout - c0 : PANEL; }
+
+pg_winograd *pg_winograd_create(int cin, int cout, int block, const float *weights, const float *bias, int relu, int accumulate,
+                                int half) {
+    if (block % 8 != 0 || block <= 0 || (half && !__builtin_cpu_supports("f16c"))) return NULL;
     pg_winograd *conv = calloc(1, sizeof(pg_winograd));
     if (!conv) return NULL;
     conv->cin = round_up(cin, block);
@@ -39,47 +69,59 @@ pg_winograd *pg_winograd_create(int cin, int cout, int block, const float *weigh
     conv->block = block;
     conv->relu = relu;
     conv->accumulate = accumulate;
-    size_t u_count = (size_t)POSITIONS * conv->cin * conv->cout;
-    conv->u = aligned_alloc(64, (u_count * sizeof(float) + 63) / 64 * 64);
     conv->bias = calloc((size_t)conv->cout, sizeof(float));
-    if (!conv->u || !conv->bias) {
+    size_t pairs = (size_t)conv->cin * conv->cout;
+    int precompute = !half && POSITIONS * pairs * sizeof(float) <= PRECOMPUTED_MAX_BYTES;
+    if (precompute) conv->u = aligned_alloc(64, (POSITIONS * pairs * sizeof(float) + 63) / 64 * 64);
+    else if (!half) conv->g = aligned_alloc(64, (9 * pairs * sizeof(float) + 63) / 64 * 64);
+    else conv->g_half = aligned_alloc(64, (9 * pairs * sizeof(uint16_t) + 63) / 64 * 64);
+    float *full = precompute ? NULL : calloc(9 * pairs, sizeof(float));
+    if (!conv->bias || (!conv->u && !conv->g && !conv->g_half) || (!precompute && !full)) {
+        free(full);
         pg_winograd_destroy(conv);
         return NULL;
     }
-    memset(conv->u, 0, u_count * sizeof(float));
     memcpy(conv->bias, bias, sizeof(float) * (size_t)cout);
-    static const double G[ALPHA][3] = {
-        {1.0 / 4, 0, 0}, {-1.0 / 6, -1.0 / 6, -1.0 / 6}, {-1.0 / 6, 1.0 / 6, -1.0 / 6},
-        {1.0 / 24, 1.0 / 12, 1.0 / 6}, {1.0 / 24, -1.0 / 12, 1.0 / 6}, {0, 0, 1},
-    };
+    if (precompute) memset(conv->u, 0, POSITIONS * pairs * sizeof(float));
     for (int ci = 0; ci < cin; ci++) {
         for (int co = 0; co < cout; co++) {
+            int c0 = co / PANEL * PANEL, width = panel_width(conv, c0);
             double g[3][3], gg[ALPHA][3];
             for (int y = 0; y < 3; y++)
                 for (int x = 0; x < 3; x++) g[y][x] = weights[((size_t)(y * 3 + x) * cin + ci) * cout + co];
+            if (!precompute) {
+                for (int tap = 0; tap < 9; tap++)
+                    full[(size_t)c0 * conv->cin * 9 + ((size_t)ci * 9 + tap) * width + (co - c0)] = (float)g[tap / 3][tap % 3];
+                continue;
+            }
             for (int i = 0; i < ALPHA; i++)
                 for (int x = 0; x < 3; x++) gg[i][x] = G[i][0] * g[0][x] + G[i][1] * g[1][x] + G[i][2] * g[2][x];
-            int c0 = co / PANEL * PANEL;
-            int width = conv->cout - c0 < PANEL ? conv->cout - c0 : PANEL;
             for (int i = 0; i < ALPHA; i++) {
                 for (int j = 0; j < ALPHA; j++) {
                     double value = gg[i][0] * G[j][0] + gg[i][1] * G[j][1] + gg[i][2] * G[j][2];
                     size_t p = (size_t)(i * ALPHA + j);
-                    conv->u[p * conv->cin * conv->cout + (size_t)c0 * conv->cin + (size_t)ci * width + (co - c0)] = (float)value;
+                    conv->u[p * pairs + (size_t)c0 * conv->cin + (size_t)ci * width + (co - c0)] = (float)value;
                 }
             }
         }
     }
+    if (conv->g) memcpy(conv->g, full, 9 * pairs * sizeof(float));
+    if (conv->g_half) narrow_weights(full, conv->g_half, 9 * pairs);
+    free(full);
     return conv;
 }
 
 size_t pg_winograd_weight_bytes(const pg_winograd *conv) {
-    return conv ? (size_t)POSITIONS * conv->cin * conv->cout * sizeof(float) : 0;
+    if (!conv) return 0;
+    size_t pairs = (size_t)conv->cin * conv->cout;
+    return conv->u ? POSITIONS * pairs * sizeof(float) : conv->g ? 9 * pairs * sizeof(float) : 9 * pairs * sizeof(uint16_t);
 }
 
 void pg_winograd_destroy(pg_winograd *conv) {
     if (!conv) return;
     free(conv->u);
+    free(conv->g);
+    free(conv->g_half);
     free(conv->bias);
     free(conv);
 }
@@ -95,10 +137,12 @@ struct job {
     int batch, height, width, tiles_high, tiles_wide, tiles;
     const float *src;
     float *dst, *v, *m;
+    /* Each thread's room for a chunk of transformed weights (when they are not precomputed). */
+    float *u;
 };
 
-#define AVX2 __attribute__((target("avx2,fma")))
-#define INLINE static inline __attribute__((always_inline, target("avx2,fma")))
+#define AVX2 __attribute__((target("avx2,fma,f16c")))
+#define INLINE static inline __attribute__((always_inline, target("avx2,fma,f16c")))
 
 /* Bᵀ x for one column (or row) of six vectors. */
 INLINE void input_transform6(const __m256 x[ALPHA], __m256 y[ALPHA]) {
@@ -199,11 +243,20 @@ AVX2 static void transform_output(const struct job *job, int t, int c) {
     }
 }
 
-/* c[r][0…8·vectors) = Σₖ a[r·lda + k] · b[k][…], for `rows` rows (≤ 6) and one or two vectors of columns. */
-INLINE void multiply_block(const int rows, const int vectors, int depth, const float *a, int lda, const float *b, float *c, int ldc) {
+/* c[r][0…8·vectors) (+)= Σₖ a[r·lda + k] · b[k][…], for `rows` rows (≤ 6) and one or two vectors of columns; `add`
+   adds onto what c holds (the products of earlier input channels). */
+INLINE void multiply_block(const int rows, const int vectors, int depth, const float *a, int lda, const float *b, float *c, int ldc,
+                           int add) {
     __m256 acc[ROWS][2];
 #pragma clang loop unroll(full)
     for (int r = 0; r < ROWS; r++) acc[r][0] = acc[r][1] = _mm256_setzero_ps();
+    if (add) {
+#pragma clang loop unroll(full)
+        for (int r = 0; r < rows; r++) {
+            acc[r][0] = _mm256_loadu_ps(c + (size_t)r * ldc);
+            if (vectors > 1) acc[r][1] = _mm256_loadu_ps(c + (size_t)r * ldc + 8);
+        }
+    }
     const int width = vectors * 8;
     for (int k = 0; k < depth; k++) {
         __m256 b0 = _mm256_loadu_ps(b + (size_t)k * width);
@@ -223,32 +276,92 @@ INLINE void multiply_block(const int rows, const int vectors, int depth, const f
 }
 
 #define MULTIPLY(R, V) \
-    AVX2 static void multiply_##R##_##V(int depth, const float *a, int lda, const float *b, float *c, int ldc) { \
-        multiply_block(R, V, depth, a, lda, b, c, ldc); \
+    AVX2 static void multiply_##R##_##V(int depth, const float *a, int lda, const float *b, float *c, int ldc, int add) { \
+        multiply_block(R, V, depth, a, lda, b, c, ldc, add); \
     }
 MULTIPLY(1, 1) MULTIPLY(2, 1) MULTIPLY(3, 1) MULTIPLY(4, 1) MULTIPLY(5, 1) MULTIPLY(6, 1)
 MULTIPLY(1, 2) MULTIPLY(2, 2) MULTIPLY(3, 2) MULTIPLY(4, 2) MULTIPLY(5, 2) MULTIPLY(6, 2)
 
-typedef void (*multiply_fn)(int, const float *, int, const float *, float *, int);
+typedef void (*multiply_fn)(int, const float *, int, const float *, float *, int, int);
 static const multiply_fn multipliers[2][ROWS] = {
     {multiply_1_1, multiply_2_1, multiply_3_1, multiply_4_1, multiply_5_1, multiply_6_1},
     {multiply_1_2, multiply_2_2, multiply_3_2, multiply_4_2, multiply_5_2, multiply_6_2},
 };
 
-/* M[p][t0…t1)[all channels] = V[p][t0…t1) · U[p], panel by panel, each panel over the block's rows of tiles: the
-   block's transformed inputs stay in cache across the panels, each panel across the block's rows. */
+/* M[p][t0…t1)[c0…c0+w) (+)= V[p][t0…t1)[k0…k0+depth) · b, where b holds U[p] for those input channels and the panel,
+   `[depth][w]`. */
+static void multiply_rows(const struct job *job, int p, int t0, int t1, int c0, int k0, int depth, const float *b, int add) {
+    const pg_winograd *conv = job->conv;
+    int width = panel_width(conv, c0);
+    const float *a = job->v + ((size_t)p * job->tiles + t0) * conv->cin + k0;
+    float *c = job->m + ((size_t)p * job->tiles + t0) * conv->cout + c0;
+    for (int t = t0; t < t1; t += ROWS) {
+        int rows = t1 - t < ROWS ? t1 - t : ROWS;
+        multipliers[width / 8 - 1][rows - 1](depth, a, conv->cin, b, c, conv->cout, add);
+        a += (size_t)ROWS * conv->cin;
+        c += (size_t)ROWS * conv->cout;
+    }
+}
+
+/* With precomputed U: M[p][t0…t1)[all channels] = V[p][t0…t1) · U[p], panel by panel, each panel over the block's
+   rows of tiles: the block's transformed inputs stay in cache across the panels, each panel across the block's rows. */
 static void multiply_tiles(const struct job *job, int p, int t0, int t1) {
     const pg_winograd *conv = job->conv;
-    const float *a = job->v + (size_t)p * job->tiles * conv->cin;
-    float *c = job->m + (size_t)p * job->tiles * conv->cout;
-    for (int c0 = 0; c0 < conv->cout; c0 += PANEL) {
-        int width = conv->cout - c0 < PANEL ? conv->cout - c0 : PANEL;
-        const float *b = conv->u + (size_t)p * conv->cin * conv->cout + (size_t)c0 * conv->cin;
-        for (int t = t0; t < t1; t += ROWS) {
-            int rows = t1 - t < ROWS ? t1 - t : ROWS;
-            multipliers[width / 8 - 1][rows - 1](conv->cin, a + (size_t)t * conv->cin, conv->cin, b, c + (size_t)t * conv->cout + c0,
-                                                  conv->cout);
+    for (int c0 = 0; c0 < conv->cout; c0 += PANEL)
+        multiply_rows(job, p, t0, t1, c0, 0, conv->cin, conv->u + (size_t)p * conv->cin * conv->cout + (size_t)c0 * conv->cin, 0);
+}
+
+/* G x for three vectors (a column or row of g): six vectors. */
+INLINE void weight_transform3(__m256 x0, __m256 x1, __m256 x2, __m256 y[ALPHA]) {
+    const __m256 quarter = _mm256_set1_ps(1.0f / 4), sixth = _mm256_set1_ps(1.0f / 6), twelfth = _mm256_set1_ps(1.0f / 12),
+                 twentyfourth = _mm256_set1_ps(1.0f / 24);
+    __m256 outer = _mm256_add_ps(x0, x2);
+    y[0] = _mm256_mul_ps(quarter, x0);
+    y[1] = _mm256_mul_ps(_mm256_set1_ps(-1.0f / 6), _mm256_add_ps(outer, x1));
+    y[2] = _mm256_mul_ps(_mm256_set1_ps(-1.0f / 6), _mm256_sub_ps(outer, x1));
+    __m256 even = _mm256_fmadd_ps(twentyfourth, x0, _mm256_mul_ps(sixth, x2)), odd = _mm256_mul_ps(twelfth, x1);
+    y[3] = _mm256_add_ps(even, odd);
+    y[4] = _mm256_sub_ps(even, odd);
+    y[5] = x2;
+}
+
+INLINE __m256 load_weights(const pg_winograd *conv, size_t index) {
+    if (conv->g) return _mm256_loadu_ps(conv->g + index);
+    return _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(conv->g_half + index)));
+}
+
+/* U = G g Gᵀ for input channels [k0, k0+depth) of the panel from c0, into `u`: position p at `p·CHUNK_STRIDE`, laid
+   out [depth][w]. */
+AVX2 static void transform_weights(const pg_winograd *conv, int c0, int k0, int depth, float *u) {
+    int width = panel_width(conv, c0);
+    for (int k = 0; k < depth; k++) {
+        for (int lane = 0; lane < width; lane += 8) {
+            size_t base = (size_t)c0 * conv->cin * 9 + (size_t)(k0 + k) * 9 * width + lane;
+            __m256 g[9], columns[ALPHA][3];
+            for (int tap = 0; tap < 9; tap++) g[tap] = load_weights(conv, base + (size_t)tap * width);
+            for (int x = 0; x < 3; x++) {
+                __m256 column[ALPHA];
+                weight_transform3(g[x], g[3 + x], g[6 + x], column);
+                for (int i = 0; i < ALPHA; i++) columns[i][x] = column[i];
+            }
+            for (int i = 0; i < ALPHA; i++) {
+                __m256 row[ALPHA];
+                weight_transform3(columns[i][0], columns[i][1], columns[i][2], row);
+                for (int j = 0; j < ALPHA; j++) _mm256_storeu_ps(u + (size_t)(i * ALPHA + j) * CHUNK_STRIDE + (size_t)k * width + lane, row[j]);
+            }
         }
+    }
+}
+
+/* Without precomputed U: the panel from c0 for tiles [t0, t1), 128 input channels at a time, each chunk's U
+   transformed into this thread's `u` and used for all 36 positions before the next. */
+static void multiply_panel_transforming(const struct job *job, int c0, int t0, int t1, float *u) {
+    const pg_winograd *conv = job->conv;
+    int width = panel_width(conv, c0);
+    for (int k0 = 0; k0 < conv->cin; k0 += CHUNK) {
+        int depth = conv->cin - k0 < CHUNK ? conv->cin - k0 : CHUNK;
+        transform_weights(conv, c0, k0, depth, u);
+        for (int p = 0; p < POSITIONS; p++) multiply_rows(job, p, t0, t1, c0, k0, depth, u + (size_t)p * CHUNK_STRIDE, k0 > 0);
     }
 }
 
@@ -268,10 +381,20 @@ static void work(void *data) {
     for (long item = begin; item < end; item++) transform_input(job, (int)(item / in_vectors), (int)(item % in_vectors) * 8);
     GOMP_barrier();
     int blocks = (job->tiles + TILE_BLOCK - 1) / TILE_BLOCK;
-    share((long)POSITIONS * blocks, &begin, &end);
-    for (long item = begin; item < end; item++) {
-        int t0 = (int)(item % blocks) * TILE_BLOCK, t1 = t0 + TILE_BLOCK < job->tiles ? t0 + TILE_BLOCK : job->tiles;
-        multiply_tiles(job, (int)(item / blocks), t0, t1);
+    if (conv->u) {
+        share((long)POSITIONS * blocks, &begin, &end);
+        for (long item = begin; item < end; item++) {
+            int t0 = (int)(item % blocks) * TILE_BLOCK, t1 = t0 + TILE_BLOCK < job->tiles ? t0 + TILE_BLOCK : job->tiles;
+            multiply_tiles(job, (int)(item / blocks), t0, t1);
+        }
+    } else {
+        int panels = (conv->cout + PANEL - 1) / PANEL;
+        float *u = job->u + (size_t)omp_get_thread_num() * POSITIONS * CHUNK_STRIDE;
+        share((long)panels * blocks, &begin, &end);
+        for (long item = begin; item < end; item++) {
+            int t0 = (int)(item % blocks) * TILE_BLOCK, t1 = t0 + TILE_BLOCK < job->tiles ? t0 + TILE_BLOCK : job->tiles;
+            multiply_panel_transforming(job, (int)(item / blocks) * PANEL, t0, t1, u);
+        }
     }
     GOMP_barrier();
     share((long)job->tiles * out_vectors, &begin, &end);
@@ -284,10 +407,12 @@ int pg_winograd_run(pg_winograd *conv, int batch, int height, int width, const f
     job.tiles_high = (height + TILE - 1) / TILE;
     job.tiles_wide = (width + TILE - 1) / TILE;
     job.tiles = batch * job.tiles_high * job.tiles_wide;
+    if (threads < 1) threads = 1;
     size_t v_floats = (size_t)POSITIONS * job.tiles * conv->cin, m_floats = (size_t)POSITIONS * job.tiles * conv->cout;
+    size_t u_floats = conv->u ? 0 : (size_t)threads * POSITIONS * CHUNK_STRIDE;
     pthread_mutex_lock(&scratch_lock);
-    if (scratch_floats < v_floats + m_floats) {
-        size_t wanted = v_floats + m_floats;
+    if (scratch_floats < v_floats + m_floats + u_floats) {
+        size_t wanted = v_floats + m_floats + u_floats;
         float *grown = aligned_alloc(64, (wanted * sizeof(float) + 63) / 64 * 64);
         if (!grown) {
             pthread_mutex_unlock(&scratch_lock);
@@ -299,7 +424,8 @@ int pg_winograd_run(pg_winograd *conv, int batch, int height, int width, const f
     }
     job.v = scratch;
     job.m = scratch + v_floats;
-    GOMP_parallel(work, &job, (unsigned)(threads > 0 ? threads : 1), 0);
+    job.u = scratch + v_floats + m_floats;
+    GOMP_parallel(work, &job, (unsigned)threads, 0);
     pthread_mutex_unlock(&scratch_lock);
     return 0;
 }
@@ -308,8 +434,9 @@ int pg_winograd_run(pg_winograd *conv, int batch, int height, int width, const f
 
 int pg_winograd_supported(void) { return 0; }
 
-pg_winograd *pg_winograd_create(int cin, int cout, int block, const float *weights, const float *bias, int relu, int accumulate) {
-    (void)cin; (void)cout; (void)block; (void)weights; (void)bias; (void)relu; (void)accumulate;
+pg_winograd *pg_winograd_create(int cin, int cout, int block, const float *weights, const float *bias, int relu, int accumulate,
+                                int half) {
+    (void)cin; (void)cout; (void)block; (void)weights; (void)bias; (void)relu; (void)accumulate; (void)half;
     return NULL;
 }
 

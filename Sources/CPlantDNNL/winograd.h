@@ -11,9 +11,12 @@ typedef struct pg_winograd pg_winograd;
 /// Whether this CPU runs the kernels (x86-64 with AVX2 and FMA).
 int pg_winograd_supported(void);
 
-/// Transforms HWIO weights (`[3][3][cin][cout]`) for maps blocked by `block` channels (8 or 16). Channels past
-/// `cin`/`cout` up to whole blocks are padding: zero weights in, zeros out. Returns NULL when out of memory.
-pg_winograd *pg_winograd_create(int cin, int cout, int block, const float *weights, const float *bias, int relu, int accumulate);
+/// Takes HWIO weights (`[3][3][cin][cout]`) for maps blocked by `block` channels (8 or 16): transformed now when
+/// that takes at most 4 MiB, otherwise kept as they are (as float16 with `half`, which needs F16C) and transformed
+/// during each run. Channels past `cin`/`cout` up to whole blocks are padding: zero weights in, zeros out. Returns
+/// NULL when out of memory.
+pg_winograd *pg_winograd_create(int cin, int cout, int block, const float *weights, const float *bias, int relu, int accumulate,
+                                int half);
 
 /// Runs it on `batch`×`height`×`width` blocked maps with `threads` OpenMP threads: bias, then the previous
 /// contents of `dst` when accumulating, then ReLU. Returns 0 on success.

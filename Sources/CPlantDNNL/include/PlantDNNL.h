@@ -32,13 +32,13 @@ int pg_dnnl_channel_block(void);
 /// ReLU when `relu`. With `half`, the weights are kept as float16 in oneDNN's layout (see
 /// `pg_conv_half_weights`). The primitive's work is split for `threads` OpenMP threads (run it with the
 /// same count). With `winograd`, a layer `pg_conv_winograd_applies` to runs on our own Winograd F(4×4, 3×3) kernels
-/// instead of a oneDNN primitive (float32 weights, transformed when created). Returns NULL when oneDNN refuses.
+/// instead of a oneDNN primitive. Returns NULL when oneDNN refuses.
 pg_conv *pg_conv_create(int batch, int height, int width, int cin, int cout, int kernel, int stride, int pad,
                         const float *weights, const float *bias, int relu, int accumulate, int half, int layout, int threads,
                         int winograd);
 
-/// Whether a convolution of this shape can run on the Winograd kernels: 3×3, stride 1, padding 1, float32 weights,
-/// blocked maps, and a CPU with AVX2 and FMA.
+/// Whether a convolution of this shape can run on the Winograd kernels: 3×3, stride 1, padding 1, blocked maps, and a
+/// CPU with AVX2 and FMA (and F16C for `half` weights, which the kernels keep as float16 and widen as they go).
 int pg_conv_winograd_applies(int kernel, int stride, int pad, int half, int layout);
 
 /// Builds the primitive for `batch`×`height`×`width` input unless the last one was for that size

@@ -8,7 +8,8 @@ import CPlantKernels
     case channelsLast
     /// The blocked order oneDNN's kernels prefer on this CPU (nChw8c with AVX2, nChw16c with AVX-512): on a 2-core
     /// AVX2 machine 13–21 % off ResNet18's forward pass and 0–14 % off ResNet50's. Channels last where oneDNN
-    /// prefers no block. The 3×3 stride-1 layers on large maps run on our Winograd kernels where the CPU has AVX2.
+    /// prefers no block. The 3×3 stride-1 layers on maps of 7 rows or more run on our Winograd kernels where the CPU
+    /// has AVX2.
     case blocked
     /// Blocked maps with every layer on oneDNN's direct kernels (as before the Winograd kernels).
     case blockedDirect
@@ -28,25 +29,22 @@ final class DNNLConvolutions: @unchecked Sendable {
     /// Channels per block of the maps between layers (nChw8c or nChw16c), or 0 when they are NHWC. The stem
     /// then reads the caller's NCHW image as it is, and every map's channels are padded to whole blocks.
     let channelBlock: Int
-    /// Whether 3×3 stride-1 layers may run on the Winograd kernels (see ``usesWinograd(_:height:half:)``).
+    /// Whether 3×3 stride-1 layers may run on the Winograd kernels (see ``usesWinograd(_:height:half:)``). Their weights
+    /// take the room oneDNN's would, except on layers whose transformed weights fit in 4 MiB, which keep those (4×).
     let winograd: Bool
 
     /// Whether oneDNN is compiled in and starts on this machine.
     static var isAvailable: Bool { pg_dnnl_available() != 0 }
 
-    /// `winograd: false` keeps every layer on oneDNN even with ``DNNLLayout/blocked`` maps: the loader passes it for
-    /// float16 model files, which are chosen to save memory (the Winograd kernels' weights are 4× a 3×3 layer's:
-    /// ResNet18's `identify` peaked at 150 MiB with them against 119 MiB without).
-    init(layout: DNNLLayout = .preferred, winograd: Bool = true) {
+    init(layout: DNNLLayout = .preferred) {
         channelBlock = layout == .channelsLast ? 0 : Int(pg_dnnl_channel_block())
-        self.winograd = winograd && layout == .blocked && channelBlock > 0
+        winograd = layout == .blocked && channelBlock > 0
     }
 
-    /// The smallest map (rows) a 3×3 layer runs on the Winograd kernels. On a 2-core AVX2 machine, against oneDNN's
-    /// direct kernels with 2 threads, Winograd took 0.63× the time at 56×56 with 64 channels, 0.45× at 28×28 with 128,
-    /// 0.62× at 14×14 with 256, but 0.97× at 7×7 with 512, where its weights (4× oneDNN's: 36 MiB a layer) would cost
-    /// more memory than the time saved is worth.
-    static let winogradMinimumSide = 14
+    /// The smallest map (rows) a 3×3 layer runs on the Winograd kernels: every stride-1 3×3 layer of a ResNet at 224×224.
+    /// On a 2-core AVX2 machine, against oneDNN's direct kernels with 2 threads, they took 0.41–0.46× the time at 56×56
+    /// with 64 channels, 0.33–0.37× at 28×28 with 128, 0.60–0.63× at 14×14 with 256 and 0.84–0.90× at 7×7 with 512.
+    static let winogradMinimumSide = 7
 
     /// Whether `conv` on `height`-row maps runs on the Winograd kernels rather than oneDNN.
     func usesWinograd(_ conv: ConvSpec, height: Int, half: Bool) -> Bool {

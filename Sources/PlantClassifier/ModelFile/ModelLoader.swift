@@ -68,9 +68,7 @@ enum ModelLoader {
         }
         let winograd = spec.winogradConvs(inputSize: manifest.input.size)
         guard backend == .oneDNN else { return (manifest, ResNetEngine(spec: spec, weights: store, winograd: winograd)) }
-        // Float32 files run their 3×3 layers on the Winograd kernels (faster, 4× the weights of those layers in memory);
-        // float16 files, chosen to save memory, keep oneDNN's direct kernels.
-        let convolutions = DNNLConvolutions(layout: layout, winograd: manifest.precision == .float32)
+        let convolutions = DNNLConvolutions(layout: layout)
         for (conv, placement) in spec.convPlacements(inputSize: manifest.input.size) {
             let isWinograd = winograd.contains(conv.name)
             let name = isWinograd ? "\(conv.name).winograd" : "\(conv.name).weight"
