@@ -75,14 +75,16 @@ pg_winograd *pg_winograd_create(int cin, int cout, int block, const float *weigh
     if (precompute) conv->u = aligned_alloc(64, (POSITIONS * pairs * sizeof(float) + 63) / 64 * 64);
     else if (!half) conv->g = aligned_alloc(64, (9 * pairs * sizeof(float) + 63) / 64 * 64);
     else conv->g_half = aligned_alloc(64, (9 * pairs * sizeof(uint16_t) + 63) / 64 * 64);
-    float *full = precompute ? NULL : calloc(9 * pairs, sizeof(float));
+    /* The 3×3 weights in panels: straight into `g`, or into a float32 copy narrowed afterwards. */
+    float *full = conv->g_half ? malloc(9 * pairs * sizeof(float)) : conv->g;
     if (!conv->bias || (!conv->u && !conv->g && !conv->g_half) || (!precompute && !full)) {
-        free(full);
+        if (conv->g_half) free(full);
         pg_winograd_destroy(conv);
         return NULL;
     }
     memcpy(conv->bias, bias, sizeof(float) * (size_t)cout);
     if (precompute) memset(conv->u, 0, POSITIONS * pairs * sizeof(float));
+    else memset(full, 0, 9 * pairs * sizeof(float));
     for (int ci = 0; ci < cin; ci++) {
         for (int co = 0; co < cout; co++) {
             int c0 = co / PANEL * PANEL, width = panel_width(conv, c0);
@@ -105,9 +107,10 @@ pg_winograd *pg_winograd_create(int cin, int cout, int block, const float *weigh
             }
         }
     }
-    if (conv->g) memcpy(conv->g, full, 9 * pairs * sizeof(float));
-    if (conv->g_half) narrow_weights(full, conv->g_half, 9 * pairs);
-    free(full);
+    if (conv->g_half) {
+        narrow_weights(full, conv->g_half, 9 * pairs);
+        free(full);
+    }
     return conv;
 }
 
