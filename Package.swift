@@ -214,6 +214,7 @@ let classifier: [Target] = blas + [
     // oneDNN's convolutions on Linux (libdnnl-dev, OpenMP); elsewhere the target compiles to stubs.
     .target(
         name: "CPlantDNNL",
+        dependencies: ["CPlantKernels"],
         linkerSettings: [.linkedLibrary("dnnl", .when(platforms: [.linux])), .linkedLibrary("gomp", .when(platforms: [.linux]))]
     ),
     .target(

@@ -1,4 +1,5 @@
 #include "PlantDNNL.h"
+#include "PlantKernels.h"
 #include "winograd.h"
 
 #if defined(__GLIBC__)
@@ -130,32 +131,13 @@ static int reorder(dnnl_stream_t stream, const dnnl_memory_desc_t *from, const v
     return ok;
 }
 
-/* float32 → float16 (round to nearest even) for keeping weights half-size. */
+/* Whether weights can be kept as float16 (narrowed and widened by CPlantKernels' converters): with F16C on x86-64,
+   always on ARM64. */
 #if defined(__x86_64__)
-__attribute__((target("avx,f16c"))) static void narrow(const float *source, uint16_t *target, size_t count) {
-    size_t i = 0;
-    for (; i + 8 <= count; i += 8)
-        _mm_storeu_si128((__m128i *)(target + i), _mm256_cvtps_ph(_mm256_loadu_ps(source + i), _MM_FROUND_TO_NEAREST_INT));
-    for (; i < count; i++) target[i] = _cvtss_sh(source[i], _MM_FROUND_TO_NEAREST_INT);
-}
-__attribute__((target("avx,f16c"))) static void widen(const uint16_t *source, float *target, size_t count) {
-    size_t i = 0;
-    for (; i + 8 <= count; i += 8)
-        _mm256_storeu_ps(target + i, _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(source + i))));
-    for (; i < count; i++) target[i] = _cvtsh_ss(source[i]);
-}
 static int can_halve(void) { return __builtin_cpu_supports("f16c"); }
 #elif defined(__aarch64__)
-static void narrow(const float *source, uint16_t *target, size_t count) {
-    for (size_t i = 0; i < count; i++) { __fp16 h = (__fp16)source[i]; memcpy(target + i, &h, 2); }
-}
-static void widen(const uint16_t *source, float *target, size_t count) {
-    for (size_t i = 0; i < count; i++) { __fp16 h; memcpy(&h, source + i, 2); target[i] = (float)h; }
-}
 static int can_halve(void) { return 1; }
 #else
-static void narrow(const float *source, uint16_t *target, size_t count) { (void)source; (void)target; (void)count; }
-static void widen(const uint16_t *source, float *target, size_t count) { (void)source; (void)target; (void)count; }
 static int can_halve(void) { return 0; }
 #endif
 
@@ -245,7 +227,7 @@ static int halve(pg_conv *conv) {
     size_t count = conv->weights_bytes / sizeof(float);
     conv->halves = malloc(count * sizeof(uint16_t));
     if (!conv->halves) return 0;
-    narrow(conv->weights, conv->halves, count);
+    pg_float_to_half(conv->weights, conv->halves, count);
     free(conv->weights);
     conv->weights = NULL;
     return dnnl_memory_set_data_handle(conv->weights_memory, DNNL_MEMORY_NONE) == dnnl_success;
@@ -312,7 +294,7 @@ int pg_conv_prepare(pg_conv *conv, int batch, int height, int width) {
             size_t count = conv->weights_bytes / sizeof(float);
             float *full = malloc(count * sizeof(float));
             if (!full) return 0;
-            widen(conv->halves, full, count);
+            pg_half_to_float(conv->halves, full, count);
             free(conv->halves);
             conv->halves = NULL;
             conv->weights = full;

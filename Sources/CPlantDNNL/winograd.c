@@ -1,4 +1,5 @@
 #include "winograd.h"
+#include "PlantKernels.h"
 
 #if defined(__linux__) && defined(__x86_64__)
 #include <immintrin.h>
@@ -44,75 +45,8 @@ int pg_winograd_supported(void) {
 
 static int round_up(int value, int step) { return (value + step - 1) / step * step; }
 
-__attribute__((target("avx,f16c"))) static void narrow_weights(const float *source, uint16_t *target, size_t count) {
-    size_t i = 0;
-    for (; i + 8 <= count; i += 8)
-        _mm_storeu_si128((__m128i *)(target + i), _mm256_cvtps_ph(_mm256_loadu_ps(source + i), _MM_FROUND_TO_NEAREST_INT));
-    for (; i < count; i++) target[i] = _cvtss_sh(source[i], _MM_FROUND_TO_NEAREST_INT);
-}
-
-static const double G[ALPHA][3] = {
-    {1.0 / 4, 0, 0}, {-1.0 / 6, -1.0 / 6, -1.0 / 6}, {-1.0 / 6, 1.0 / 6, -1.0 / 6},
-    {1.0 / 24, 1.0 / 12, 1.0 / 6}, {1.0 / 24, -1.0 / 12, 1.0 / 6}, {0, 0, 1},
-};
-
 /* Width of the panel of output channels starting at `c0`. */
 static int panel_width(const pg_winograd *conv, int c0) { return conv->cout - c0 < PANEL ? conv->cout - c0 : PANEL; }
-
-pg_winograd *pg_winograd_create(int cin, int cout, int block, const float *weights, const float *bias, int relu, int accumulate,
-                                int half) {
-    if (block % 8 != 0 || block <= 0 || (half && !__builtin_cpu_supports("f16c"))) return NULL;
-    pg_winograd *conv = calloc(1, sizeof(pg_winograd));
-    if (!conv) return NULL;
-    conv->cin = round_up(cin, block);
-    conv->cout = round_up(cout, block);
-    conv->block = block;
-    conv->relu = relu;
-    conv->accumulate = accumulate;
-    conv->bias = calloc((size_t)conv->cout, sizeof(float));
-    size_t pairs = (size_t)conv->cin * conv->cout;
-    int precompute = !half && POSITIONS * pairs * sizeof(float) <= PRECOMPUTED_MAX_BYTES;
-    if (precompute) conv->u = aligned_alloc(64, (POSITIONS * pairs * sizeof(float) + 63) / 64 * 64);
-    else if (!half) conv->g = aligned_alloc(64, (9 * pairs * sizeof(float) + 63) / 64 * 64);
-    else conv->g_half = aligned_alloc(64, (9 * pairs * sizeof(uint16_t) + 63) / 64 * 64);
-    /* The 3×3 weights in panels: straight into `g`, or into a float32 copy narrowed afterwards. */
-    float *full = conv->g_half ? malloc(9 * pairs * sizeof(float)) : conv->g;
-    if (!conv->bias || (!conv->u && !conv->g && !conv->g_half) || (!precompute && !full)) {
-        if (conv->g_half) free(full);
-        pg_winograd_destroy(conv);
-        return NULL;
-    }
-    memcpy(conv->bias, bias, sizeof(float) * (size_t)cout);
-    if (precompute) memset(conv->u, 0, POSITIONS * pairs * sizeof(float));
-    else memset(full, 0, 9 * pairs * sizeof(float));
-    for (int ci = 0; ci < cin; ci++) {
-        for (int co = 0; co < cout; co++) {
-            int c0 = co / PANEL * PANEL, width = panel_width(conv, c0);
-            double g[3][3], gg[ALPHA][3];
-            for (int y = 0; y < 3; y++)
-                for (int x = 0; x < 3; x++) g[y][x] = weights[((size_t)(y * 3 + x) * cin + ci) * cout + co];
-            if (!precompute) {
-                for (int tap = 0; tap < 9; tap++)
-                    full[(size_t)c0 * conv->cin * 9 + ((size_t)ci * 9 + tap) * width + (co - c0)] = (float)g[tap / 3][tap % 3];
-                continue;
-            }
-            for (int i = 0; i < ALPHA; i++)
-                for (int x = 0; x < 3; x++) gg[i][x] = G[i][0] * g[0][x] + G[i][1] * g[1][x] + G[i][2] * g[2][x];
-            for (int i = 0; i < ALPHA; i++) {
-                for (int j = 0; j < ALPHA; j++) {
-                    double value = gg[i][0] * G[j][0] + gg[i][1] * G[j][1] + gg[i][2] * G[j][2];
-                    size_t p = (size_t)(i * ALPHA + j);
-                    conv->u[p * pairs + (size_t)c0 * conv->cin + (size_t)ci * width + (co - c0)] = (float)value;
-                }
-            }
-        }
-    }
-    if (conv->g_half) {
-        narrow_weights(full, conv->g_half, 9 * pairs);
-        free(full);
-    }
-    return conv;
-}
 
 size_t pg_winograd_weight_bytes(const pg_winograd *conv) {
     if (!conv) return 0;
@@ -333,9 +267,9 @@ INLINE __m256 load_weights(const pg_winograd *conv, size_t index) {
     return _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(conv->g_half + index)));
 }
 
-/* U = G g Gᵀ for input channels [k0, k0+depth) of the panel from c0, into `u`: position p at `p·CHUNK_STRIDE`, laid
-   out [depth][w]. */
-AVX2 static void transform_weights(const pg_winograd *conv, int c0, int k0, int depth, float *u) {
+/* U = G g Gᵀ for input channels [k0, k0+depth) of the panel from c0, into `u`: position p at `p·stride`, laid out
+   [depth][w]. */
+AVX2 static void transform_weights(const pg_winograd *conv, int c0, int k0, int depth, float *u, size_t stride) {
     int width = panel_width(conv, c0);
     for (int k = 0; k < depth; k++) {
         for (int lane = 0; lane < width; lane += 8) {
@@ -350,7 +284,7 @@ AVX2 static void transform_weights(const pg_winograd *conv, int c0, int k0, int 
             for (int i = 0; i < ALPHA; i++) {
                 __m256 row[ALPHA];
                 weight_transform3(columns[i][0], columns[i][1], columns[i][2], row);
-                for (int j = 0; j < ALPHA; j++) _mm256_storeu_ps(u + (size_t)(i * ALPHA + j) * CHUNK_STRIDE + (size_t)k * width + lane, row[j]);
+                for (int j = 0; j < ALPHA; j++) _mm256_storeu_ps(u + (size_t)(i * ALPHA + j) * stride + (size_t)k * width + lane, row[j]);
             }
         }
     }
@@ -363,9 +297,49 @@ static void multiply_panel_transforming(const struct job *job, int c0, int t0, i
     int width = panel_width(conv, c0);
     for (int k0 = 0; k0 < conv->cin; k0 += CHUNK) {
         int depth = conv->cin - k0 < CHUNK ? conv->cin - k0 : CHUNK;
-        transform_weights(conv, c0, k0, depth, u);
+        transform_weights(conv, c0, k0, depth, u, CHUNK_STRIDE);
         for (int p = 0; p < POSITIONS; p++) multiply_rows(job, p, t0, t1, c0, k0, depth, u + (size_t)p * CHUNK_STRIDE, k0 > 0);
     }
+}
+
+pg_winograd *pg_winograd_create(int cin, int cout, int block, const float *weights, const float *bias, int relu, int accumulate,
+                                int half) {
+    if (block % 8 != 0 || block <= 0 || !pg_winograd_supported()) return NULL;
+    pg_winograd *conv = calloc(1, sizeof(pg_winograd));
+    if (!conv) return NULL;
+    conv->cin = round_up(cin, block);
+    conv->cout = round_up(cout, block);
+    conv->block = block;
+    conv->relu = relu;
+    conv->accumulate = accumulate;
+    conv->bias = calloc((size_t)conv->cout, sizeof(float));
+    size_t pairs = (size_t)conv->cin * conv->cout;
+    int precompute = !half && POSITIONS * pairs * sizeof(float) <= PRECOMPUTED_MAX_BYTES;
+    /* The 3×3 weights in panels, as float32: kept as they are, narrowed to float16, or transformed once here. */
+    conv->g = aligned_alloc(64, (9 * pairs * sizeof(float) + 63) / 64 * 64);
+    if (precompute) conv->u = aligned_alloc(64, (POSITIONS * pairs * sizeof(float) + 63) / 64 * 64);
+    if (half) conv->g_half = aligned_alloc(64, (9 * pairs * sizeof(uint16_t) + 63) / 64 * 64);
+    if (!conv->bias || !conv->g || (precompute && !conv->u) || (half && !conv->g_half)) {
+        pg_winograd_destroy(conv);
+        return NULL;
+    }
+    memcpy(conv->bias, bias, sizeof(float) * (size_t)cout);
+    memset(conv->g, 0, 9 * pairs * sizeof(float));
+    for (int ci = 0; ci < cin; ci++) {
+        for (int co = 0; co < cout; co++) {
+            int c0 = co / PANEL * PANEL, width = panel_width(conv, c0);
+            for (int tap = 0; tap < 9; tap++)
+                conv->g[(size_t)c0 * conv->cin * 9 + ((size_t)ci * 9 + tap) * width + (co - c0)] = weights[((size_t)tap * cin + ci) * cout + co];
+        }
+    }
+    if (precompute)
+        for (int c0 = 0; c0 < conv->cout; c0 += PANEL) transform_weights(conv, c0, 0, conv->cin, conv->u + (size_t)c0 * conv->cin, pairs);
+    if (half) pg_float_to_half(conv->g, conv->g_half, 9 * pairs);
+    if (precompute || half) {
+        free(conv->g);
+        conv->g = NULL;
+    }
+    return conv;
 }
 
 /* This thread's share [begin, end) of `count` items. */
@@ -373,6 +347,12 @@ static void share(long count, long *begin, long *end) {
     int thread = omp_get_thread_num(), threads = omp_get_num_threads();
     *begin = count * thread / threads;
     *end = count * (thread + 1) / threads;
+}
+
+/* The tiles [t0, t1) of block `b` (blocks of TILE_BLOCK tiles, the last one shorter). */
+static void block_tiles(const struct job *job, long b, int *t0, int *t1) {
+    *t0 = (int)b * TILE_BLOCK;
+    *t1 = *t0 + TILE_BLOCK < job->tiles ? *t0 + TILE_BLOCK : job->tiles;
 }
 
 static void work(void *data) {
@@ -387,7 +367,8 @@ static void work(void *data) {
     if (conv->u) {
         share((long)POSITIONS * blocks, &begin, &end);
         for (long item = begin; item < end; item++) {
-            int t0 = (int)(item % blocks) * TILE_BLOCK, t1 = t0 + TILE_BLOCK < job->tiles ? t0 + TILE_BLOCK : job->tiles;
+            int t0, t1;
+            block_tiles(job, item % blocks, &t0, &t1);
             multiply_tiles(job, (int)(item / blocks), t0, t1);
         }
     } else {
@@ -395,7 +376,8 @@ static void work(void *data) {
         float *u = job->u + (size_t)omp_get_thread_num() * POSITIONS * CHUNK_STRIDE;
         share((long)panels * blocks, &begin, &end);
         for (long item = begin; item < end; item++) {
-            int t0 = (int)(item % blocks) * TILE_BLOCK, t1 = t0 + TILE_BLOCK < job->tiles ? t0 + TILE_BLOCK : job->tiles;
+            int t0, t1;
+            block_tiles(job, item % blocks, &t0, &t1);
             multiply_panel_transforming(job, (int)(item / blocks) * PANEL, t0, t1, u);
         }
     }
