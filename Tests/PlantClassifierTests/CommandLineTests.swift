@@ -165,9 +165,9 @@ import Testing
     }
 
     @Test func installFromAnUnreachableServerFailsClearly() throws {
-        let server = try LoopbackFileServer(files: [:])
-        let url = server.url("/resnet50_weights_best_acc.tar").absoluteString
-        server.stop()
+        let offline = try RefusingPort()
+        defer { offline.release() }
+        let url = offline.url.appendingPathComponent("resnet50_weights_best_acc.tar").absoluteString
         let runner = try CommandLineRunner()
         defer { runner.cleanUp() }
         let outcome = try runner.run(["model", "install", url])

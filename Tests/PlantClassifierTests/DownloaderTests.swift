@@ -46,9 +46,9 @@ import Testing
     }
 
     @Test func unreachableServerIsAClearError() async throws {
-        let server = try LoopbackFileServer(files: [:])
-        let url = server.url("/weights.tar")
-        server.stop()
+        let offline = try RefusingPort()
+        defer { offline.release() }
+        let url = offline.url.appendingPathComponent("weights.tar")
         let destination = FixtureModels.temporaryFile("tar")
         do {
             try await ModelDownloader(timeout: 5).download(from: url, to: destination)

@@ -24,14 +24,6 @@ import Testing
         return cli
     }
 
-    /// A port nothing listens on (a stub started and stopped), so Pl@ntNet is "offline" until a stub starts there.
-    private func closedPort() async throws -> Int {
-        let probe = try await PlantNetStub.start()
-        let port = probe.port
-        await probe.stop()
-        return port
-    }
-
     private func photo(_ cli: CommandLineRunner, seed: UInt8) throws -> String {
         let url = cli.home.appendingPathComponent("photo-\(seed).png")
         try PNGFixture.gradient(width: 96, height: 64, seed: seed).write(to: url)
@@ -44,7 +36,9 @@ import Testing
     }
 
     @Test func anOfflineAnswerIsQueuedSentWhenPlantNetIsBackAndFlagsThePlant() async throws {
-        let port = try await closedPort()
+        let offline = try RefusingPort()
+        defer { offline.release() }
+        let port = offline.port
         let cli = try runner(plantNet: URL(string: "http://127.0.0.1:\(port)")!)
         defer { cli.cleanUp() }
 
@@ -72,6 +66,7 @@ import Testing
         #expect((queue.first { $0["plantId"] == nil && ($0["photos"] as? [[String: Any]])?.first?["organ"] as? String == "flower" }) != nil)
 
         // Pl@ntNet is back: the queue drains, the plant is flagged, never renamed.
+        offline.release()
         let stub = try await PlantNetStub.start(port: port)
         defer { Task { await stub.stop() } }
         let dry = try object(try cli.run(["recheck", "--dry-run", "--json"]))

@@ -101,10 +101,10 @@ import Testing
     @Test func theServerSaysWhenPlantNetCannotBeReachedAndChecksAgain() async throws {
         let home = try Self.makeHome(withModel: true)
         defer { try? FileManager.default.removeItem(at: home) }
-        // A port nothing listens on, until the stub is started on it.
-        let probe = try await PlantNetStub.start()
-        let port = probe.baseURL.port ?? 0
-        await probe.stop()
+        // A port that refuses connections, until the stub is started on it.
+        let offline = try RefusingPort()
+        defer { offline.release() }
+        let port = offline.port
         let dependencies = await ServerDependencies.live(
             dataDirectory: home, environment: ["PLANTNET_API_KEY": "stub-key", "PLANTGUIDE_PLANTNET_URL": "http://127.0.0.1:\(port)"]
         )
@@ -123,6 +123,7 @@ import Testing
             try await client.execute(uri: "/identify", method: .get, headers: session.headers) { response in
                 #expect(response.text.contains("Pl@ntNet could not be reached"))
             }
+            offline.release()
             let stub = try await PlantNetStub.start(port: port)
             defer { Task { await stub.stop() } }
             let (headers, body) = session.form([("back", "/identify")])

@@ -24,14 +24,6 @@ import Testing
         photo = try Data(contentsOf: LiveDependenciesTests.testsFolder.appendingPathComponent("Browser/Fixtures/leaf.jpg"))
     }
 
-    /// A port nothing listens on, until a stub is started on it.
-    private func closedPort() async throws -> Int {
-        let probe = try await PlantNetStub.start()
-        let port = probe.port
-        await probe.stop()
-        return port
-    }
-
     private func environment(port: Int) -> [String: String] {
         ["PLANTNET_API_KEY": "stub-key", "PLANTGUIDE_PLANTNET_URL": "http://127.0.0.1:\(port)", "PLANTGUIDE_RECHECK_INTERVAL": "0.5"]
     }
@@ -39,7 +31,9 @@ import Testing
     @Test func anOfflineAnswerSavedAsMyPlantIsReCheckedFromSettingsAndTheSuggestionIsAccepted() async throws {
         let home = try LiveDependenciesTests.makeHome(withModel: true)
         defer { try? FileManager.default.removeItem(at: home) }
-        let port = try await closedPort()
+        let offline = try RefusingPort()
+        defer { offline.release() }
+        let port = offline.port
         let dependencies = await ServerDependencies.live(dataDirectory: home, environment: environment(port: port))
         try await makeApp(dependencies: dependencies).test(.router) { client in
             let session = try await Session.open(client)
@@ -74,6 +68,7 @@ import Testing
             }
 
             // Pl@ntNet is back: "Send now" re-checks it, and the plant is flagged, not renamed.
+            offline.release()
             let stub = try await PlantNetStub.start(port: port)
             defer { Task { await stub.stop() } }
             try await client.execute(uri: "/settings/recheck", method: .post, headers: sendHeaders, body: sendBody) { response in
@@ -127,7 +122,9 @@ import Testing
     @Test func theBackgroundServiceSendsTheQueueWhenPlantNetComesBack() async throws {
         let home = try LiveDependenciesTests.makeHome(withModel: true)
         defer { try? FileManager.default.removeItem(at: home) }
-        let port = try await closedPort()
+        let offline = try RefusingPort()
+        defer { offline.release() }
+        let port = offline.port
         let dependencies = await ServerDependencies.live(dataDirectory: home, environment: environment(port: port))
         var logger = Logger(label: "plantguide.test")
         logger.logLevel = .critical
@@ -146,6 +143,7 @@ import Testing
             let recheck = try #require(dependencies.recheck)
             #expect(try await Self.asHome { try await recheck.summary() }.queued == 1)
 
+            offline.release()
             let stub = try await PlantNetStub.start(port: port)
             defer { Task { await stub.stop() } }
             // The client backs off for a minute after a failure; the service checks the connection itself.

@@ -49,10 +49,3 @@ func client(
     )
 }
 
-/// A port nothing listens on: a stub's, after it stopped.
-func closedPort() async throws -> Int {
-    let stub = try await PlantNetStub.start()
-    let port = stub.port
-    await stub.stop()
-    return port
-}

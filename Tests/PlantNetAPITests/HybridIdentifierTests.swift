@@ -122,7 +122,9 @@ final class FakeClassifier: Sendable {
 
     @Test(arguments: [IdentificationStrategy.parallel, .onDeviceFirst])
     func offlineAnswersFromTheDeviceWithoutAnError(strategy: IdentificationStrategy) async throws {
-        let port = try await closedPort()
+        let offline = try RefusingPort()
+        defer { offline.release() }
+        let port = offline.port
         try await withStub { stub in
             let classifier = FakeClassifier(confidence: 0.3)
             let result = try await hybrid(classifier, try online(stub, port: port)).identify(photos: [photo(1)], strategy: strategy)
@@ -135,7 +137,9 @@ final class FakeClassifier: Sendable {
 
     /// "Offline" is said only when Pl@ntNet was asked: a confident device answer never asks it.
     @Test func aConfidentDeviceAnswerIsNotOfflineEvenWhenPlantNetCannotBeReached() async throws {
-        let port = try await closedPort()
+        let offline = try RefusingPort()
+        defer { offline.release() }
+        let port = offline.port
         try await withStub { stub in
             let result = try await hybrid(FakeClassifier(confidence: 0.95), try online(stub, port: port))
                 .identify(photos: [photo(1)], strategy: .onDeviceFirst)

@@ -167,12 +167,13 @@ import Testing
     }
 
     @Test func refusedConnectionIsOfflineAfterOneRetryAndHidesTheKey() async throws {
-        let port = try await closedPort()
+        let offline = try RefusingPort()
+        defer { offline.release() }
         let log = LineRecorder()
         let sleeper = SleepRecorder()
         let secret = "secret-key-123"
         let api = PlantNetClient(
-            configuration: PlantNetConfiguration(baseURL: URL(string: "http://127.0.0.1:\(port)")!, apiKey: secret),
+            configuration: PlantNetConfiguration(baseURL: offline.url, apiKey: secret),
             log: log.log, sleep: sleeper.sleep
         )
         let error = await #expect(throws: PlantNetError.self) { try await api.identify([image(1)]) }

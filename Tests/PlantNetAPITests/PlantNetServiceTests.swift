@@ -83,10 +83,11 @@ import Testing
     }
 
     @Test func failedConnectionBacksOffThenTriesAgain() async throws {
-        let port = try await closedPort()
+        let offline = try RefusingPort()
+        defer { offline.release() }
         try await withStub { stub in
             let time = ManualTime(Date())
-            let api = service(stub, folder: try temporaryFolder(), time: time, baseURL: URL(string: "http://127.0.0.1:\(port)"))
+            let api = service(stub, folder: try temporaryFolder(), time: time, baseURL: offline.url)
             await #expect(throws: PlantNetError.self) { try await api.identify([image(1)]) }
             #expect(!api.reachability.isReachable)
             time.advance(by: 61)
