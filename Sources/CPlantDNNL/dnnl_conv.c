@@ -1,6 +1,7 @@
 #include "PlantDNNL.h"
 #include "PlantKernels.h"
 #include "winograd.h"
+#include "load_scratch.h"
 
 #if defined(__GLIBC__)
 #include <malloc.h>
@@ -92,6 +93,8 @@ struct pg_conv {
     /* Half mode: the weights (same layout) as float16 in `halves`, `weights` is NULL between builds and
        each run gets a widened copy from the caller. */
     uint16_t *halves;
+    /* Whether `weights` is the loading thread's scratch (between a half-mode layer's first build and `halve`). */
+    int weights_borrowed;
     float *bias;
     /* The primitive for the last size run, with memory objects whose handles are swapped per call. */
     int batch, height, width;
@@ -179,8 +182,10 @@ static dnnl_primitive_desc_t describe(const pg_conv *conv, int batch, int height
 }
 
 /* Builds the primitive for a size from `pd`. The weights come from `source` laid out as `source_md`
-   (the caller's HWIO copy, or the layout of an earlier size) unless that already is the layout wanted. */
-static int build(pg_conv *conv, int batch, int height, int width, const dnnl_memory_desc_t *source_md, const void *source) {
+   (the caller's HWIO copy, or the layout of an earlier size) unless that already is the layout wanted. With
+   `temporary`, they are laid out in the loading thread's scratch, for `halve` to narrow right after. */
+static int build(pg_conv *conv, int batch, int height, int width, const dnnl_memory_desc_t *source_md, const void *source,
+                 int temporary) {
     release_primitive(conv);
     dnnl_memory_desc_t src_md, bias_md, dst_md;
     dnnl_primitive_desc_t pd = describe(conv, batch, height, width, &src_md, &bias_md, &dst_md);
@@ -188,7 +193,7 @@ static int build(pg_conv *conv, int batch, int height, int width, const dnnl_mem
     const dnnl_memory_desc_t *wanted = dnnl_primitive_desc_query_md(pd, dnnl_query_weights_md, 0);
     if (!conv->weights || !dnnl_memory_desc_equal(wanted, source_md)) {
         size_t bytes = dnnl_memory_desc_get_size(wanted);
-        void *moved = aligned_alloc(64, (bytes + 63) / 64 * 64);
+        void *moved = temporary ? (void *)pg_load_scratch(bytes / sizeof(float) + 1) : aligned_alloc(64, (bytes + 63) / 64 * 64);
         /* One thread for the weight reorder: on a shared machine a second OpenMP thread that has lost
            its core stalls the whole reorder. The primitive keeps the thread count it was described with. */
         int threads = omp_get_max_threads();
@@ -196,12 +201,13 @@ static int build(pg_conv *conv, int batch, int height, int width, const dnnl_mem
         int reordered = moved && reorder(conv->stream, source_md, source, wanted, moved);
         omp_set_num_threads(threads);
         if (!reordered) {
-            free(moved);
+            if (!temporary) free(moved);
             dnnl_primitive_desc_destroy(pd);
             return 0;
         }
-        free(conv->weights);
+        if (!conv->weights_borrowed) free(conv->weights);
         conv->weights = moved;
+        conv->weights_borrowed = temporary;
         conv->weights_bytes = bytes;
         conv->weights_md = *wanted;
     }
@@ -228,8 +234,9 @@ static int halve(pg_conv *conv) {
     conv->halves = malloc(count * sizeof(uint16_t));
     if (!conv->halves) return 0;
     pg_float_to_half(conv->weights, conv->halves, count);
-    free(conv->weights);
+    if (!conv->weights_borrowed) free(conv->weights);
     conv->weights = NULL;
+    conv->weights_borrowed = 0;
     return dnnl_memory_set_data_handle(conv->weights_memory, DNNL_MEMORY_NONE) == dnnl_success;
 }
 
@@ -272,7 +279,7 @@ pg_conv *pg_conv_create(int batch, int height, int width, int cin, int cout, int
     /* oneDNN splits the work of a primitive when it is described, for the threads allowed then. */
     omp_set_num_threads(threads > 0 ? threads : 1);
     /* The first build reorders the caller's HWIO weights straight into the primitive's layout. */
-    if (!build(conv, batch, height, width, &hwio_md, weights) || (half && !halve(conv))) {
+    if (!build(conv, batch, height, width, &hwio_md, weights, half) || (half && !halve(conv))) {
         pg_conv_destroy(conv);
         return NULL;
     }
@@ -298,8 +305,8 @@ int pg_conv_prepare(pg_conv *conv, int batch, int height, int width) {
             free(conv->halves);
             conv->halves = NULL;
             conv->weights = full;
-            if (!build(conv, batch, height, width, &stored_md, conv->weights) || !halve(conv)) return 0;
-        } else if (!build(conv, batch, height, width, &stored_md, conv->weights)) {
+            if (!build(conv, batch, height, width, &stored_md, conv->weights, 0) || !halve(conv)) return 0;
+        } else if (!build(conv, batch, height, width, &stored_md, conv->weights, 0)) {
             return 0;
         }
     }
@@ -326,7 +333,10 @@ int pg_conv_run(pg_conv *conv, int batch, int height, int width, const float *sr
     return dnnl_stream_wait(conv->stream) == dnnl_success ? 0 : 5;
 }
 
-void pg_dnnl_trim(void) { malloc_trim(0); }
+void pg_dnnl_trim(void) {
+    pg_load_scratch_release();
+    malloc_trim(0);
+}
 
 size_t pg_conv_weight_bytes(const pg_conv *conv) {
     if (!conv) return 0;
@@ -344,7 +354,7 @@ void pg_conv_destroy(pg_conv *conv) {
     if (!conv) return;
     release_primitive(conv);
     pg_winograd_destroy(conv->winograd);
-    free(conv->weights);
+    if (!conv->weights_borrowed) free(conv->weights);
     free(conv->halves);
     free(conv->bias);
     if (conv->stream) dnnl_stream_destroy(conv->stream);

@@ -1,5 +1,6 @@
 #include "winograd.h"
 #include "PlantKernels.h"
+#include "load_scratch.h"
 
 #if defined(__linux__) && defined(__x86_64__)
 #include <immintrin.h>
@@ -315,30 +316,33 @@ pg_winograd *pg_winograd_create(int cin, int cout, int block, const float *weigh
     conv->bias = calloc((size_t)conv->cout, sizeof(float));
     size_t pairs = (size_t)conv->cin * conv->cout;
     int precompute = !half && POSITIONS * pairs * sizeof(float) <= PRECOMPUTED_MAX_BYTES;
-    /* The 3×3 weights in panels, as float32: kept as they are, narrowed to float16, or transformed once here. */
-    conv->g = aligned_alloc(64, (9 * pairs * sizeof(float) + 63) / 64 * 64);
+    /* The 3×3 weights in panels, as float32: kept as they are, or (in the loading thread's scratch) narrowed to
+       float16 or transformed once here. */
+    int keep_g = !precompute && !half;
+    float *g = keep_g ? aligned_alloc(64, (9 * pairs * sizeof(float) + 63) / 64 * 64) : pg_load_scratch(9 * pairs);
+    if (keep_g) conv->g = g;
     if (precompute) conv->u = aligned_alloc(64, (POSITIONS * pairs * sizeof(float) + 63) / 64 * 64);
     if (half) conv->g_half = aligned_alloc(64, (9 * pairs * sizeof(uint16_t) + 63) / 64 * 64);
-    if (!conv->bias || !conv->g || (precompute && !conv->u) || (half && !conv->g_half)) {
+    if (!conv->bias || !g || (precompute && !conv->u) || (half && !conv->g_half)) {
         pg_winograd_destroy(conv);
         return NULL;
     }
     memcpy(conv->bias, bias, sizeof(float) * (size_t)cout);
-    memset(conv->g, 0, 9 * pairs * sizeof(float));
+    memset(g, 0, 9 * pairs * sizeof(float));
     for (int ci = 0; ci < cin; ci++) {
         for (int co = 0; co < cout; co++) {
             int c0 = co / PANEL * PANEL, width = panel_width(conv, c0);
             for (int tap = 0; tap < 9; tap++)
-                conv->g[(size_t)c0 * conv->cin * 9 + ((size_t)ci * 9 + tap) * width + (co - c0)] = weights[((size_t)tap * cin + ci) * cout + co];
+                g[(size_t)c0 * conv->cin * 9 + ((size_t)ci * 9 + tap) * width + (co - c0)] = weights[((size_t)tap * cin + ci) * cout + co];
         }
     }
-    if (precompute)
+    if (precompute) {
+        /* transform_weights reads `conv->g` (float32) until U is complete. */
+        conv->g = g;
         for (int c0 = 0; c0 < conv->cout; c0 += PANEL) transform_weights(conv, c0, 0, conv->cin, conv->u + (size_t)c0 * conv->cin, pairs);
-    if (half) pg_float_to_half(conv->g, conv->g_half, 9 * pairs);
-    if (precompute || half) {
-        free(conv->g);
         conv->g = NULL;
     }
+    if (half) pg_float_to_half(g, conv->g_half, 9 * pairs);
     return conv;
 }
 

@@ -65,8 +65,9 @@ void pg_conv_destroy(pg_conv *conv);
 /// layer; from the heap those copies would leave holes that raise the process's peak memory by 10–25 MiB.
 void pg_heap_map_large_blocks(void);
 
-/// Hands freed heap memory back to the system (glibc's malloc_trim) after loading, when the float32
-/// copies made on the way to float16 would otherwise stay resident.
+/// Frees the calling thread's loading scratch (the buffer each layer's float32 weights pass through on the way to
+/// float16 or a Winograd layout) and hands freed heap memory back to the system (glibc's malloc_trim) after
+/// loading, when the float32 copies made on the way would otherwise stay resident.
 void pg_dnnl_trim(void);
 
 #endif

@@ -81,7 +81,8 @@ final class DNNLConvolutions: @unchecked Sendable {
         return true
     }
 
-    /// Returns memory freed while adding layers to the system; call once after the last ``add``.
+    /// Frees the scratch layers passed through while being added and returns memory freed meanwhile to the system;
+    /// call once after the last ``add`` (or a failed one), on the thread that added them.
     func finishLoading() { pg_dnnl_trim() }
 
     /// Whether every one of `convs` is here.

@@ -92,35 +92,11 @@ public enum ModelFile {
     public static func verify(at url: URL) throws -> Integrity {
         let (manifest, handle, dataStart, _) = try open(url)
         defer { try? handle.close() }
-        for tensor in manifest.tensors {
-            guard let expected = tensor.xxh64 else { continue }
-            let bytes = try readBytes(of: tensor, precision: manifest.precision, from: handle, dataStart: dataStart, url: url)
-            try check(bytes, of: tensor, expected: expected, url: url)
+        let reader = TensorReader(handle: handle, dataStart: dataStart, precision: manifest.precision, url: url)
+        for tensor in manifest.tensors where tensor.xxh64 != nil {
+            _ = try reader.read(tensor)
         }
         return manifest.hasChecksums ? .intact : .unknown
-    }
-
-    /// Reads the stored bytes of `tensor`.
-    static func readBytes(
-        of tensor: ModelManifest.Tensor, precision: WeightPrecision, from handle: FileHandle, dataStart: UInt64, url: URL
-    ) throws -> Data {
-        let byteCount = tensor.count * precision.bytesPerValue
-        let bytes: Data
-        do {
-            try handle.seek(toOffset: dataStart + UInt64(tensor.offset))
-            bytes = try handle.read(upToCount: byteCount) ?? Data()
-        } catch {
-            throw ClassifierError.unreadableFile(path: url.path, reason: (error as NSError).localizedDescription)
-        }
-        guard bytes.count == byteCount else { throw ClassifierError.invalidModelFile("tensor \(tensor.name) is truncated") }
-        return bytes
-    }
-
-    /// Throws ``ClassifierError/modelFileChanged(path:tensor:)`` unless `bytes` have the checksum `expected`.
-    static func check(_ bytes: Data, of tensor: ModelManifest.Tensor, expected: String, url: URL) throws {
-        guard bytes.withUnsafeBytes({ checksum(of: $0) }) == expected.lowercased() else {
-            throw ClassifierError.modelFileChanged(path: url.path, tensor: tensor.name)
-        }
     }
 
     static func headerEncoder() -> JSONEncoder {
@@ -181,5 +157,53 @@ public enum ModelFile {
 
     private static func append(_ value: UInt32, to data: inout Data) {
         withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) }
+    }
+}
+
+/// Reads the tensors of an open model file, one at a time, into a single buffer that grows to the largest and is
+/// reused: fresh memory for every tensor cost the kernel a page fault per 4 KiB, which was most of a model's load time.
+/// Each tensor is checked against its recorded checksum, when the file has one.
+final class TensorReader {
+    private let handle: FileHandle
+    private let dataStart: UInt64
+    private let precision: WeightPrecision
+    private let url: URL
+    private var buffer = UnsafeMutableRawBufferPointer(start: nil, count: 0)
+
+    init(handle: FileHandle, dataStart: UInt64, precision: WeightPrecision, url: URL) {
+        self.handle = handle
+        self.dataStart = dataStart
+        self.precision = precision
+        self.url = url
+    }
+
+    deinit { buffer.deallocate() }
+
+    /// The stored bytes of `tensor`, valid until the next call.
+    /// - Throws: ``ClassifierError/invalidModelFile(_:)`` when the file ends inside the tensor,
+    ///   ``ClassifierError/modelFileChanged(path:tensor:)`` when its checksum differs, or why it cannot be read.
+    func read(_ tensor: ModelManifest.Tensor) throws -> UnsafeRawBufferPointer {
+        let byteCount = tensor.count * precision.bytesPerValue
+        if buffer.count < byteCount {
+            buffer.deallocate()
+            buffer = .allocate(byteCount: byteCount, alignment: 64)
+        }
+        guard let base = buffer.baseAddress else { return UnsafeRawBufferPointer(start: nil, count: 0) }
+        var done = 0
+        while done < byteCount {
+            let offset = off_t(dataStart) + off_t(tensor.offset) + off_t(done)
+            let count = pread(handle.fileDescriptor, base + done, byteCount - done, offset)
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw ClassifierError.unreadableFile(path: url.path, reason: String(cString: strerror(errno)))
+            }
+            guard count > 0 else { throw ClassifierError.invalidModelFile("tensor \(tensor.name) is truncated") }
+            done += count
+        }
+        let bytes = UnsafeRawBufferPointer(start: base, count: byteCount)
+        if let expected = tensor.xxh64, ModelFile.checksum(of: bytes) != expected.lowercased() {
+            throw ClassifierError.modelFileChanged(path: url.path, tensor: tensor.name)
+        }
+        return bytes
     }
 }

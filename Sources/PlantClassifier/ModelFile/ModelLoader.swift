@@ -37,80 +37,72 @@ enum ModelLoader {
         let store = WeightStore(tensors: needed.map { name, shape in
             (name, shape.reduce(1, *), keepHalf && !name.hasSuffix(".bias"))
         })
-        var scratch = Data()
-        /// Reads one stored tensor's bytes into `scratch`, checking that it exists, has the expected
+        let reader = TensorReader(handle: handle, dataStart: dataStart, precision: manifest.precision, url: url)
+        /// The stored bytes of one tensor (valid until the next read), checking that it exists, has the expected
         /// shape, is complete and (when the file records it) still has its checksum: a few milliseconds for
         /// ResNet50, on bytes that are read anyway.
-        func read(_ name: String, shape: [Int], into scratch: inout Data) throws -> (ModelManifest.Tensor, Int) {
+        func read(_ name: String, shape: [Int]) throws -> (ModelManifest.Tensor, UnsafeRawPointer) {
             guard let tensor = stored[name] else { throw ClassifierError.invalidModelFile("tensor \(name) is missing") }
             guard tensor.shape == shape else {
                 throw ClassifierError.invalidModelFile("tensor \(name) has shape \(tensor.shape), expected \(shape)")
             }
-            scratch = try ModelFile.readBytes(of: tensor, precision: manifest.precision, from: handle, dataStart: dataStart, url: url)
-            if let expected = tensor.xxh64 { try ModelFile.check(scratch, of: tensor, expected: expected, url: url) }
-            return (tensor, scratch.count)
+            guard let bytes = try reader.read(tensor).baseAddress else { throw ClassifierError.invalidModelFile("tensor \(name) is empty") }
+            return (tensor, bytes)
+        }
+        /// Widens (float16) or copies a tensor's stored values into `target`.
+        func floats(_ tensor: ModelManifest.Tensor, from bytes: UnsafeRawPointer, into target: UnsafeMutablePointer<Float>) {
+            // Model files are little-endian, as is every platform PlantGuide runs on.
+            if manifest.precision == .float16 {
+                pg_half_to_float(bytes.assumingMemoryBound(to: UInt16.self), target, tensor.count)
+            } else {
+                memcpy(target, bytes, tensor.count * MemoryLayout<Float>.size)
+            }
         }
         for (name, shape) in needed {
-            let (tensor, byteCount) = try read(name, shape: shape, into: &scratch)
-            // Model files are little-endian, as is every platform PlantGuide runs on.
-            scratch.withUnsafeBytes { bytes in
-                guard let base = bytes.baseAddress else { return }
-                if let halves = store.mutableHalves(name), let target = halves.baseAddress {
-                    memcpy(target, base, byteCount)
-                } else if let floats = store.mutableFloats(name), let target = floats.baseAddress {
-                    if manifest.precision == .float16 {
-                        pg_half_to_float(base.assumingMemoryBound(to: UInt16.self), target, tensor.count)
-                    } else {
-                        memcpy(target, base, byteCount)
-                    }
-                }
+            let (tensor, bytes) = try read(name, shape: shape)
+            if let halves = store.mutableHalves(name), let target = halves.baseAddress {
+                memcpy(target, bytes, tensor.count * MemoryLayout<UInt16>.size)
+            } else if let target = store.mutableFloats(name)?.baseAddress {
+                floats(tensor, from: bytes, into: target)
             }
         }
         let winograd = spec.winogradConvs(inputSize: manifest.input.size)
         guard backend == .oneDNN else { return (manifest, ResNetEngine(spec: spec, weights: store, winograd: winograd)) }
         let convolutions = DNNLConvolutions(layout: layout)
-        for (conv, placement) in spec.convPlacements(inputSize: manifest.input.size) {
+        // Also when a layer fails: frees the loading thread's scratch.
+        defer { convolutions.finishLoading() }
+        let placements = spec.convPlacements(inputSize: manifest.input.size)
+        // Each layer's float32 weights pass through the same two buffers, sized for the largest: fresh ones per layer
+        // cost a page fault per 4 KiB, most of the load time.
+        let stored16 = placements.map { winograd.contains($0.conv.name) ? 16 * $0.conv.inChannels * $0.conv.outChannels : 0 }.max() ?? 0
+        let plain = placements.map { $0.conv.reduction * $0.conv.outChannels }.max() ?? 0
+        let values = UnsafeMutablePointer<Float>.allocate(capacity: max(stored16, plain, 1))
+        let untransformed = UnsafeMutablePointer<Float>.allocate(capacity: max(plain, 1))
+        defer {
+            values.deallocate()
+            untransformed.deallocate()
+        }
+        for (conv, placement) in placements {
             let isWinograd = winograd.contains(conv.name)
             let name = isWinograd ? "\(conv.name).winograd" : "\(conv.name).weight"
             let shape = isWinograd ? [16, conv.inChannels, conv.outChannels] : [conv.reduction, conv.outChannels]
-            let (tensor, byteCount) = try read(name, shape: shape, into: &scratch)
-            var values = [Float](repeating: 0, count: tensor.count)
-            values.withUnsafeMutableBufferPointer { target in
-                scratch.withUnsafeBytes { bytes in
-                    guard let base = bytes.baseAddress, let destination = target.baseAddress else { return }
-                    if manifest.precision == .float16 {
-                        pg_half_to_float(base.assumingMemoryBound(to: UInt16.self), destination, tensor.count)
-                    } else {
-                        memcpy(destination, base, byteCount)
-                    }
-                }
-            }
+            let (tensor, bytes) = try read(name, shape: shape)
+            floats(tensor, from: bytes, into: values)
+            var weights = UnsafePointer(values)
             if isWinograd {
-                let transformed = values
-                transformed.withUnsafeBufferPointer { source in
-                    values.withUnsafeMutableBufferPointer { target in
-                        guard let from = source.baseAddress, let to = target.baseAddress else { return }
-                        DNNLConvolutions.untransformWinograd(from, planes: conv.inChannels * conv.outChannels, into: to)
-                    }
-                }
-                values.removeLast(values.count - conv.reduction * conv.outChannels)
+                DNNLConvolutions.untransformWinograd(values, planes: conv.inChannels * conv.outChannels, into: untransformed)
+                weights = UnsafePointer(untransformed)
             }
             guard let bias = store.mutableFloats("\(conv.name).bias")?.baseAddress else {
                 throw ClassifierError.invalidModelFile("tensor \(conv.name).bias is missing")
             }
-            let added = values.withUnsafeBufferPointer { weights in
-                weights.baseAddress.map {
-                    convolutions.add(
-                        conv, height: placement.height, width: placement.width, weights: $0, bias: bias,
-                        relu: placement.relu, accumulate: placement.accumulate, half: keepHalf,
-                        readsImage: conv == spec.stem, threads: threads
-                    )
-                } ?? false
-            }
+            let added = convolutions.add(
+                conv, height: placement.height, width: placement.width, weights: weights, bias: bias,
+                relu: placement.relu, accumulate: placement.accumulate, half: keepHalf, readsImage: conv == spec.stem, threads: threads
+            )
             // oneDNN refused a layer (an unusual shape or CPU): run the whole model through BLAS.
             guard added else { return try load(url, widenAtLoadBelowBytes: widenAtLoadBelowBytes, backend: .blas, threads: threads) }
         }
-        convolutions.finishLoading()
         return (manifest, ResNetEngine(spec: spec, weights: store, winograd: [], convolutions: convolutions))
     }
 }
