@@ -123,9 +123,8 @@ public final class PlantCatalog: Sendable {
 
     /// The catalog's plants of one genus (case ignored): species first, then cultivars, each A–Z.
     public func plants(genus: String) throws(CatalogError) -> [CatalogPlant] {
-        let key = genus.lowercased()
-        let members = try index().plants.filter { $0.name.genus.lowercased() == key }
-        return members.filter { $0.name.cultivar == nil } + members.filter { $0.name.cultivar != nil }
+        let index = try index()
+        return index.plants(genus: genus).map { index.plants[$0] }
     }
 
     /// The entry for a scientific name, ignoring authorship, case, accents and quotes:

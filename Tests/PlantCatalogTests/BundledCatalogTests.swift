@@ -14,6 +14,20 @@ import Testing
         #expect(stats.categories.values.reduce(0, +) == stats.entries)
     }
 
+    /// Each genus lists exactly the plants whose parsed genus it is (any case), species before cultivars, each in
+    /// catalog order.
+    @Test func everyGenusListsItsPlantsSpeciesFirst() throws {
+        let plants = try catalog.allPlants().map { (scientificName: $0.scientificName, name: $0.name) }
+        let byGenus = Dictionary(grouping: plants) { $0.name.genus.lowercased() }
+        #expect(byGenus.count > 100)
+        for (genus, members) in byGenus {
+            let expected = members.filter { $0.name.cultivar == nil } + members.filter { $0.name.cultivar != nil }
+            #expect(try catalog.plants(genus: genus.uppercased()).map(\.scientificName) == expected.map(\.scientificName))
+        }
+        #expect(try catalog.plants(genus: "Monstera").contains { $0.scientificName == "Monstera deliciosa" })
+        #expect(try catalog.plants(genus: "Notagenus").isEmpty)
+    }
+
     @Test func monsteraDeliciosaIsAnExactFirstMatch() throws {
         let first = try #require(try catalog.search("Monstera deliciosa").first)
         #expect(first.plant.scientificName == "Monstera deliciosa")

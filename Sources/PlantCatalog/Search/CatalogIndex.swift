@@ -1,5 +1,6 @@
 import Foundation
 import PlantGuideCore
+import Synchronization
 
 /// The loaded catalog with its search structures. Immutable once built, so any number of threads may
 /// query it at once.
@@ -18,6 +19,9 @@ final class CatalogIndex: Sendable {
     private let isCultivar: [Bool]
     /// Folded scientific name → plant index, for exact look-ups.
     private let byName: [ByteKey: Int]
+    /// Lowercased genus → its plants' indices, species first, then cultivars, each in catalog order: made at the first
+    /// look-up by genus (parsing every scientific name once), not for every one.
+    private let byGenus = Mutex<[String: [Int]]?>(nil)
 
     init(plants: [CatalogPlant], sourceDate: String) {
         self.plants = plants
@@ -58,6 +62,26 @@ final class CatalogIndex: Sendable {
         // Only cultivar names carry quotes.
         self.isCultivar = plants.map { $0.scientificName.utf8.contains(UInt8(ascii: "'")) }
         self.byName = byName
+    }
+
+    /// Indices of the plants of `genus` (case ignored): species first, then cultivars, each in catalog order.
+    func plants(genus: String) -> [Int] {
+        byGenus.withLock { table in
+            if table == nil {
+                var species: [String: [Int]] = [:]
+                var cultivars: [String: [Int]] = [:]
+                for (index, plant) in plants.enumerated() {
+                    let name = plant.name
+                    if name.cultivar == nil {
+                        species[name.genus.lowercased(), default: []].append(index)
+                    } else {
+                        cultivars[name.genus.lowercased(), default: []].append(index)
+                    }
+                }
+                table = species.merging(cultivars) { $0 + $1 }
+            }
+            return table?[genus.lowercased()] ?? []
+        }
     }
 
     /// The plant whose scientific name is `name`, ignoring case, accents and quotes.
