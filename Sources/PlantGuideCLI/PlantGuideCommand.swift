@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PlantClassifier
 import PlantGuideCore
 import PlantStore
 
@@ -74,6 +75,8 @@ extension PlantGuideCommand {
     /// or `PLANTGUIDE_DATABASE_URL` names, as `serve` does, else on the data directory's SQLite file; and for the
     /// household `--household NAME` (or `PLANTGUIDE_HOUSEHOLD`) names, else household 1.
     public static func runAsMain() async {
+        // Before OpenBLAS's idle workers spin through the first 0.1 s of every command.
+        Classifier.keepBLASOnCallingThreads()
         do {
             let (arguments, householdOption, databaseOption) = try HouseholdOption.extractGlobalOptions(
                 from: Array(CommandLine.arguments.dropFirst())

@@ -62,8 +62,13 @@ public final class Classifier: Sendable {
         groups = labels.groups
         self.threads = max(1, threads)
         // The engine spreads each product over the threads itself (see BLAS.parallelGemm).
-        BLAS.setThreads(1)
+        Self.keepBLASOnCallingThreads()
     }
+
+    /// Keeps BLAS on the threads that call it, process-wide, and ends the worker threads OpenBLAS started when it was
+    /// loaded, which spin for about 0.1 s: call it first thing in a program that classifies (loading a classifier
+    /// does it too).
+    public static func keepBLASOnCallingThreads() { BLAS.keepOnCallingThread() }
 
     /// Raw scores for `batch` images given as NCHW float32 (3 channels, `height`×`width` each),
     /// `[batch][classes]` flattened.

@@ -5,6 +5,9 @@ import Accelerate
 import COpenBLAS
 #endif
 import Dispatch
+#if canImport(Glibc)
+import Glibc
+#endif
 
 enum BLAS {
     /// C[m×n] = A[m×k] · B[k×n] + beta · C, all row-major and densely packed, on the calling thread.
@@ -67,10 +70,17 @@ enum BLAS {
         cblas_sgemv(CblasRowMajor, CblasNoTrans, Int32(m), Int32(n), 1, a, Int32(n), x, 1, 0, y, 1)
     }
 
-    /// Sets how many threads BLAS itself may use. Process-wide in OpenBLAS; Accelerate picks its own.
-    static func setThreads(_ count: Int) {
+    /// Keeps BLAS on the calling thread, process-wide (the engine spreads each product over threads itself), and ends
+    /// the worker threads OpenBLAS started when it was loaded: an idle one spins on `sched_yield` for about 0.1 s after
+    /// it starts, which was a fifth of the CPU of a whole `plantguide identify`. Accelerate picks its own threads.
+    static func keepOnCallingThread() {
         #if !canImport(Accelerate)
-        openblas_set_num_threads(Int32(max(1, count)))
+        openblas_set_num_threads(1)
+        // Threaded builds of OpenBLAS export it (and it does nothing once the threads are gone); a serial build has none.
+        if let program = dlopen(nil, RTLD_NOW), let symbol = dlsym(program, "blas_thread_shutdown_") {
+            typealias Shutdown = @convention(c) () -> Int32
+            _ = unsafeBitCast(symbol, to: Shutdown.self)()
+        }
         #endif
     }
 }
