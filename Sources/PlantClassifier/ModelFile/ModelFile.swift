@@ -144,8 +144,15 @@ public enum ModelFile {
             }
             let dataStart = UInt64((16 + headerLength + 63) / 64 * 64)
             for tensor in manifest.tensors {
-                guard tensor.offset >= 0, tensor.shape.allSatisfy({ $0 > 0 }),
-                    dataStart + UInt64(tensor.offset + tensor.count * manifest.precision.bytesPerValue) <= size
+                // Checked for overflow: a damaged header's sizes must not trap, and past this point `count` is safe.
+                var bytes = manifest.precision.bytesPerValue, overflow = false
+                for dimension in tensor.shape {
+                    let (product, overflowed) = bytes.multipliedReportingOverflow(by: dimension)
+                    bytes = product
+                    overflow = overflow || overflowed || dimension <= 0
+                }
+                guard tensor.offset >= 0, !overflow, UInt64(tensor.offset) <= size, UInt64(bytes) <= size - UInt64(tensor.offset),
+                    dataStart <= size - UInt64(tensor.offset) - UInt64(bytes)
                 else { throw ClassifierError.invalidModelFile("tensor \(tensor.name) lies outside the file (truncated?)") }
             }
             return (manifest, handle, dataStart, size)

@@ -34,6 +34,18 @@ enum ModelLoader {
         // With oneDNN the convolution weights go straight into its primitives, not the store.
         let convWeights = Set(spec.allConvs.flatMap { ["\($0.name).weight", "\($0.name).winograd"] })
         let needed = backend == .oneDNN ? allTensors.filter { !convWeights.contains($0.name) } : allTensors
+        /// The header's entry for a tensor the network needs, which must have the shape the network expects.
+        func entry(_ name: String, shape: [Int]) throws -> ModelManifest.Tensor {
+            guard let tensor = stored[name] else { throw ClassifierError.invalidModelFile("tensor \(name) is missing") }
+            guard tensor.shape == shape else {
+                throw ClassifierError.invalidModelFile("tensor \(name) has shape \(tensor.shape), expected \(shape)")
+            }
+            return tensor
+        }
+        // Every tensor the network needs is in the file with its shape, and so (as `open` checked) within the file,
+        // before anything is allocated for it: a damaged header cannot make loading ask for more memory than the file
+        // holds.
+        for (name, shape) in allTensors { _ = try entry(name, shape: shape) }
         let store = WeightStore(tensors: needed.map { name, shape in
             (name, shape.reduce(1, *), keepHalf && !name.hasSuffix(".bias"))
         })
@@ -42,10 +54,7 @@ enum ModelLoader {
         /// shape, is complete and (when the file records it) still has its checksum: a few milliseconds for
         /// ResNet50, on bytes that are read anyway.
         func read(_ name: String, shape: [Int]) throws -> (ModelManifest.Tensor, UnsafeRawPointer) {
-            guard let tensor = stored[name] else { throw ClassifierError.invalidModelFile("tensor \(name) is missing") }
-            guard tensor.shape == shape else {
-                throw ClassifierError.invalidModelFile("tensor \(name) has shape \(tensor.shape), expected \(shape)")
-            }
+            let tensor = try entry(name, shape: shape)
             guard let bytes = try reader.read(tensor).baseAddress else { throw ClassifierError.invalidModelFile("tensor \(name) is empty") }
             return (tensor, bytes)
         }
@@ -71,27 +80,22 @@ enum ModelLoader {
         let convolutions = DNNLConvolutions(layout: layout)
         // Also when a layer fails: frees the loading thread's scratch.
         defer { convolutions.finishLoading() }
-        let placements = spec.convPlacements(inputSize: manifest.input.size)
-        // Each layer's float32 weights pass through the same two buffers, sized for the largest: fresh ones per layer
-        // cost a page fault per 4 KiB, most of the load time.
-        let stored16 = placements.map { winograd.contains($0.conv.name) ? 16 * $0.conv.inChannels * $0.conv.outChannels : 0 }.max() ?? 0
-        let plain = placements.map { $0.conv.reduction * $0.conv.outChannels }.max() ?? 0
-        let values = UnsafeMutablePointer<Float>.allocate(capacity: max(stored16, plain, 1))
-        let untransformed = UnsafeMutablePointer<Float>.allocate(capacity: max(plain, 1))
-        defer {
-            values.deallocate()
-            untransformed.deallocate()
-        }
-        for (conv, placement) in placements {
+        // Each layer's float32 weights pass through the same two buffers, grown to the largest layer read so far: fresh
+        // ones per layer cost a page fault per 4 KiB, most of the load time. Sized by what was read (and so by the
+        // file), never by what the header claims.
+        let values = GrowingFloats(), untransformed = GrowingFloats()
+        for (conv, placement) in spec.convPlacements(inputSize: manifest.input.size) {
             let isWinograd = winograd.contains(conv.name)
             let name = isWinograd ? "\(conv.name).winograd" : "\(conv.name).weight"
             let shape = isWinograd ? [16, conv.inChannels, conv.outChannels] : [conv.reduction, conv.outChannels]
             let (tensor, bytes) = try read(name, shape: shape)
-            floats(tensor, from: bytes, into: values)
-            var weights = UnsafePointer(values)
+            let floats32 = values.room(tensor.count)
+            floats(tensor, from: bytes, into: floats32)
+            var weights = UnsafePointer(floats32)
             if isWinograd {
-                DNNLConvolutions.untransformWinograd(values, planes: conv.inChannels * conv.outChannels, into: untransformed)
-                weights = UnsafePointer(untransformed)
+                let plain = untransformed.room(conv.reduction * conv.outChannels)
+                DNNLConvolutions.untransformWinograd(floats32, planes: conv.inChannels * conv.outChannels, into: plain)
+                weights = UnsafePointer(plain)
             }
             guard let bias = store.mutableFloats("\(conv.name).bias")?.baseAddress else {
                 throw ClassifierError.invalidModelFile("tensor \(conv.name).bias is missing")
@@ -105,4 +109,20 @@ enum ModelLoader {
         }
         return (manifest, ResNetEngine(spec: spec, weights: store, winograd: [], convolutions: convolutions))
     }
+}
+
+/// A float buffer reused from layer to layer while a model loads, grown when a layer needs more.
+private final class GrowingFloats {
+    private var buffer = UnsafeMutableBufferPointer<Float>(start: nil, count: 0)
+
+    /// Room for `count` floats, valid until the next call.
+    func room(_ count: Int) -> UnsafeMutablePointer<Float> {
+        if buffer.count < max(count, 1) {
+            buffer.deallocate()
+            buffer = .allocate(capacity: max(count, 1))
+        }
+        return buffer.baseAddress!
+    }
+
+    deinit { buffer.deallocate() }
 }
