@@ -91,14 +91,14 @@ struct ClassifierBenchmark: BenchmarkSuite {
             var channelsLastLatencies: [Double] = []
             var directLatencies: [Double] = []
             for round in 0..<(runs / 5) {
-                // Rotate who goes first, and let ONNX Runtime's worker threads stop spinning before
-                // the others run.
+                // Rotate who goes first, and let each engine's worker threads stop spinning before the next runs: ONNX
+                // Runtime's spin for 55-60 ms after a run on this machine, libgomp's (ours) for about 10 ms.
                 for turn in 0..<6 {
+                    defer { usleep((round + turn) % 6 == 0 ? 100_000 : 20_000) }
                     switch (round + turn) % 6 {
                     case 0:
                         session.send("run 5")
                         peerLatencies += try JSONDecoder().decode([Double].self, from: Data(session.readLine().utf8)).map { $0 / 1000 }
-                        try await Task.sleep(for: .milliseconds(50))
                     case 1:
                         for _ in 0..<5 {
                             latencies.append(try Measure.seconds { _ = try classifier.logits(tensor, height: 224, width: 224) })
