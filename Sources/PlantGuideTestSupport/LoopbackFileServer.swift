@@ -33,30 +33,11 @@ public final class LoopbackFileServer: @unchecked Sendable {
         self.files = files
         cutsLeft = dropConnections
         self.cutAfter = cutAfter
-        #if canImport(Glibc)
-        let fd = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-        let fd = Darwin.socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-        guard fd >= 0 else { throw ServerError.socket("socket") }
-        var yes: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer -> Bool in
-                bind(fd, pointer, length) == 0 && listen(fd, 8) == 0 && getsockname(fd, pointer, &length) == 0
-            }
+        do throws(LoopbackSocketError) {
+            (socket, port) = try bindLoopback(reuseAddress: true, backlog: 8)
+        } catch {
+            throw ServerError.socket(error.operation)
         }
-        guard bound else {
-            close(fd)
-            throw ServerError.socket("bind/listen")
-        }
-        socket = fd
-        port = UInt16(bigEndian: address.sin_port)
         let thread = Thread { [self] in acceptLoop() }
         self.thread = thread
         thread.start()

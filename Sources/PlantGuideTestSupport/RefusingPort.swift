@@ -1,4 +1,5 @@
 import Foundation
+import PlantNetStub
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -7,62 +8,51 @@ import Darwin
 #endif
 
 /// A TCP port on 127.0.0.1 that refuses every connection while it is held: a socket is bound to it but never
-/// listens, so the kernel answers connections with a reset and gives the port to no other server, in this process or
-/// another, until ``release()``. "Pl@ntNet is offline" tests point there.
+/// listens, so the kernel answers connections with a reset and gives the port to no other server or connection, in
+/// this process or another. "Pl@ntNet is offline" tests point there; "Pl@ntNet is back" hands the bound socket to a
+/// stub (``PlantNetStub/start(behaviour:takingOver:)``), never letting the port go in between.
 ///
-/// A port taken from a server that was started and stopped is not enough: with many tests starting servers at once,
-/// the next one may be given the same port, and "offline" then answers.
+/// A port taken from a server that was started and stopped is not enough: with many tests starting servers and
+/// connections at once, the next one may be given the same port, and "offline" then answers. Nor is letting the port
+/// go just before a server starts there: CI saw another connection take it in that moment.
 public final class RefusingPort: Sendable {
     /// The port number.
     public let port: Int
     private let descriptor: Mutex<Int32?>
 
     /// Binds a socket to a free port on 127.0.0.1 and holds it.
-    public init() throws {
-        #if canImport(Glibc)
-        let fd = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-        let fd = Darwin.socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-        guard fd >= 0 else { throw RefusingPortError(operation: "socket", code: errno) }
+    public init() throws(LoopbackSocketError) {
         // No SO_REUSEADDR: a server that asks for this port while it is held must be refused it.
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
-            }
-        }
-        guard bound else {
-            let code = errno
-            close(fd)
-            throw RefusingPortError(operation: "bind", code: code)
-        }
-        port = Int(UInt16(bigEndian: address.sin_port))
+        let (fd, port) = try bindLoopback(reuseAddress: false, backlog: nil)
+        self.port = Int(port)
         descriptor = Mutex(fd)
     }
 
     /// `http://127.0.0.1:<port>`.
     public var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
-    /// Lets the port go, e.g. just before a server starts on it to play "back online". Safe to call twice.
+    /// Lets the port go. Safe to call twice, and after ``handOver()``.
     public func release() {
-        if let fd = descriptor.withLock({ held -> Int32? in defer { held = nil }; return held }) {
-            close(fd)
+        if let fd = handOver() { close(fd) }
+    }
+
+    /// The bound socket, for a server to listen on and own from now on; nil once handed over or released.
+    public func handOver() -> Int32? {
+        descriptor.withLock { held -> Int32? in
+            defer { held = nil }
+            return held
         }
     }
 
     deinit { release() }
 }
 
-/// The socket call that failed while reserving a ``RefusingPort``.
-public struct RefusingPortError: Error, CustomStringConvertible {
-    /// `socket` or `bind`.
-    public var operation: String
-    /// `errno`.
-    public var code: Int32
-    public var description: String { "\(operation) failed for a refusing port: \(String(cString: strerror(code)))" }
+extension PlantNetStub {
+    /// Starts a stub on the port `offline` held, taking over its socket: "Pl@ntNet is back" on the address the code
+    /// under test already uses, with no moment in which the port is free.
+    public static func start(behaviour: PlantNetStubBehaviour = PlantNetStubBehaviour(), takingOver offline: RefusingPort) async throws
+        -> PlantNetStub {
+        guard let socket = offline.handOver() else { throw LoopbackSocketError(operation: "hand over", code: EBADF) }
+        return try await start(behaviour: behaviour, boundSocket: socket)
+    }
 }

@@ -42,10 +42,23 @@ public final class PlantNetStub: Sendable {
     /// that blocks a task waiting for a child process cannot starve the server that process talks to.
     public static func start(behaviour: PlantNetStubBehaviour = PlantNetStubBehaviour(), port: Int = 0) async throws
         -> PlantNetStub {
+        try await start(behaviour: behaviour) { $0.bind(host: "127.0.0.1", port: port) }
+    }
+
+    /// Starts a stub listening on `socket`, a TCP socket already bound on 127.0.0.1, which it then owns: a test that
+    /// held a port (refusing connections, "Pl@ntNet is offline") hands it over without letting it go, so that no
+    /// other server or connection can take the port in between.
+    public static func start(behaviour: PlantNetStubBehaviour = PlantNetStubBehaviour(), boundSocket socket: CInt) async throws
+        -> PlantNetStub {
+        try await start(behaviour: behaviour) { $0.withBoundSocket(socket) }
+    }
+
+    private static func start(behaviour: PlantNetStubBehaviour, listen: (ServerBootstrap) -> EventLoopFuture<any Channel>) async throws
+        -> PlantNetStub {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let box = Mutex<PlantNetStub?>(nil)
         do {
-            let channel = try await ServerBootstrap(group: group)
+            let bootstrap = ServerBootstrap(group: group)
                 .serverChannelOption(.backlog, value: 64)
                 .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
                 .childChannelInitializer { channel in
@@ -55,8 +68,7 @@ public final class PlantNetStub: Sendable {
                         try channel.pipeline.syncOperations.addHandler(StubHandler(stub: stub))
                     }
                 }
-                .bind(host: "127.0.0.1", port: port)
-                .get()
+            let channel = try await listen(bootstrap).get()
             guard let bound = channel.localAddress?.port else { throw StubError("the server has no port") }
             let stub = PlantNetStub(behaviour: behaviour, group: group, channel: channel, port: bound)
             box.withLock { $0 = stub }

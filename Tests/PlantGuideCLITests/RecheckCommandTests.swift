@@ -66,8 +66,7 @@ import Testing
         #expect((queue.first { $0["plantId"] == nil && ($0["photos"] as? [[String: Any]])?.first?["organ"] as? String == "flower" }) != nil)
 
         // Pl@ntNet is back: the queue drains, the plant is flagged, never renamed.
-        offline.release()
-        let stub = try await PlantNetStub.start(port: port)
+        let stub = try await PlantNetStub.start(takingOver: offline)
         defer { Task { await stub.stop() } }
         let dry = try object(try cli.run(["recheck", "--dry-run", "--json"]))
         #expect(dry["sent"] as? Int == 3 && dry["dryRun"] as? Bool == true)

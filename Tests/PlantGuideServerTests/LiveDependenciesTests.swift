@@ -123,8 +123,7 @@ import Testing
             try await client.execute(uri: "/identify", method: .get, headers: session.headers) { response in
                 #expect(response.text.contains("Pl@ntNet could not be reached"))
             }
-            offline.release()
-            let stub = try await PlantNetStub.start(port: port)
+            let stub = try await PlantNetStub.start(takingOver: offline)
             defer { Task { await stub.stop() } }
             let (headers, body) = session.form([("back", "/identify")])
             try await client.execute(uri: "/identify/check-online", method: .post, headers: headers, body: body) { response in

@@ -68,8 +68,7 @@ import Testing
             }
 
             // Pl@ntNet is back: "Send now" re-checks it, and the plant is flagged, not renamed.
-            offline.release()
-            let stub = try await PlantNetStub.start(port: port)
+            let stub = try await PlantNetStub.start(takingOver: offline)
             defer { Task { await stub.stop() } }
             try await client.execute(uri: "/settings/recheck", method: .post, headers: sendHeaders, body: sendBody) { response in
                 #expect(response.headers[.location] == "/settings?recheck=sent-1-1-0#recheck")
@@ -143,8 +142,7 @@ import Testing
             let recheck = try #require(dependencies.recheck)
             #expect(try await Self.asHome { try await recheck.summary() }.queued == 1)
 
-            offline.release()
-            let stub = try await PlantNetStub.start(port: port)
+            let stub = try await PlantNetStub.start(takingOver: offline)
             defer { Task { await stub.stop() } }
             // The client backs off for a minute after a failure; the service checks the connection itself.
             let deadline = ContinuousClock.now + .seconds(20)
