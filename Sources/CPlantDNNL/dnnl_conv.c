@@ -1,6 +1,7 @@
 #include "PlantDNNL.h"
 #include "PlantKernels.h"
 #include "winograd.h"
+#include "pointwise.h"
 #include "load_scratch.h"
 
 #if defined(__GLIBC__)
@@ -100,8 +101,10 @@ struct pg_conv {
     int batch, height, width;
     dnnl_primitive_t primitive;
     dnnl_memory_t src_memory, weights_memory, bias_memory, dst_memory;
-    /* A 3×3 stride-1 layer run by our Winograd kernels instead of a primitive (see winograd.h). */
+    /* A 3×3 stride-1 layer run by our Winograd kernels instead of a primitive (see winograd.h), or a 1×1 stride-1 one
+       run by our pointwise kernels (see pointwise.h). */
     pg_winograd *winograd;
+    pg_pointwise *pointwise;
 };
 
 static void release_primitive(pg_conv *conv) {
@@ -242,15 +245,17 @@ static int halve(pg_conv *conv) {
 
 pg_conv *pg_conv_create(int batch, int height, int width, int cin, int cout, int kernel, int stride, int pad,
                         const float *weights, const float *bias, int relu, int accumulate, int half, int layout, int threads,
-                        int winograd) {
+                        int own_kernels) {
     if (!pg_dnnl_available() || (half && !can_halve())) return NULL;
     int block = pg_dnnl_channel_block();
     if (layout != PG_LAYOUT_NHWC && !block) return NULL;
-    if (winograd && pg_conv_winograd_applies(kernel, stride, pad, half, layout)) {
+    int winograd = own_kernels && pg_conv_winograd_applies(kernel, stride, pad, half, layout);
+    if (winograd || (own_kernels && pg_conv_pointwise_applies(kernel, stride, pad, half, layout))) {
         pg_conv *conv = calloc(1, sizeof(pg_conv));
         if (!conv) return NULL;
-        conv->winograd = pg_winograd_create(cin, cout, block, weights, bias, relu, accumulate, half);
-        if (!conv->winograd) {
+        if (winograd) conv->winograd = pg_winograd_create(cin, cout, block, weights, bias, relu, accumulate, half);
+        else conv->pointwise = pg_pointwise_create(cin, cout, block, weights, bias, relu, accumulate);
+        if (!conv->winograd && !conv->pointwise) {
             free(conv);
             return NULL;
         }
@@ -291,9 +296,14 @@ int pg_conv_winograd_applies(int kernel, int stride, int pad, int half, int layo
         && pg_winograd_supported() && (!half || can_halve());
 }
 
+int pg_conv_pointwise_applies(int kernel, int stride, int pad, int half, int layout) {
+    return kernel == 1 && stride == 1 && pad == 0 && layout == PG_LAYOUT_BLOCKED && pg_dnnl_channel_block()
+        && pg_winograd_supported() && half && can_halve();
+}
+
 int pg_conv_prepare(pg_conv *conv, int batch, int height, int width) {
     if (!conv) return 0;
-    if (conv->winograd) return batch > 0 && height > 0 && width > 0;
+    if (conv->winograd || conv->pointwise) return batch > 0 && height > 0 && width > 0;
     if (!conv->primitive || conv->batch != batch || conv->height != height || conv->width != width) {
         dnnl_memory_desc_t stored_md = conv->weights_md;
         if (conv->halves) {
@@ -317,6 +327,7 @@ int pg_conv_run(pg_conv *conv, int batch, int height, int width, const float *sr
                 float *widened) {
     if (!conv || (conv->halves && !widened)) return 1;
     if (conv->winograd) return pg_winograd_run(conv->winograd, batch, height, width, src, dst, threads) == 0 ? 0 : 6;
+    if (conv->pointwise) return pg_pointwise_run(conv->pointwise, batch, height, width, src, dst, threads) == 0 ? 0 : 6;
     omp_set_num_threads(threads > 0 ? threads : 1);
     if (!pg_conv_prepare(conv, batch, height, width)) return 2;
     if (conv->halves && dnnl_memory_set_data_handle(conv->weights_memory, widened) != dnnl_success) return 3;
@@ -341,6 +352,7 @@ void pg_dnnl_trim(void) {
 size_t pg_conv_weight_bytes(const pg_conv *conv) {
     if (!conv) return 0;
     if (conv->winograd) return pg_winograd_weight_bytes(conv->winograd);
+    if (conv->pointwise) return pg_pointwise_weight_bytes(conv->pointwise);
     return conv->halves ? conv->weights_bytes / 2 : conv->weights_bytes;
 }
 
@@ -354,6 +366,7 @@ void pg_conv_destroy(pg_conv *conv) {
     if (!conv) return;
     release_primitive(conv);
     pg_winograd_destroy(conv->winograd);
+    pg_pointwise_destroy(conv->pointwise);
     if (!conv->weights_borrowed) free(conv->weights);
     free(conv->halves);
     free(conv->bias);
@@ -369,14 +382,19 @@ int pg_dnnl_channel_block(void) { return 0; }
 
 pg_conv *pg_conv_create(int batch, int height, int width, int cin, int cout, int kernel, int stride, int pad,
                         const float *weights, const float *bias, int relu, int accumulate, int half, int layout, int threads,
-                        int winograd) {
-    (void)threads; (void)layout; (void)winograd;
+                        int own_kernels) {
+    (void)threads; (void)layout; (void)own_kernels;
     (void)batch; (void)height; (void)width; (void)cin; (void)cout; (void)kernel; (void)stride; (void)pad;
     (void)weights; (void)bias; (void)relu; (void)accumulate; (void)half;
     return NULL;
 }
 
 int pg_conv_winograd_applies(int kernel, int stride, int pad, int half, int layout) {
+    (void)kernel; (void)stride; (void)pad; (void)half; (void)layout;
+    return 0;
+}
+
+int pg_conv_pointwise_applies(int kernel, int stride, int pad, int half, int layout) {
     (void)kernel; (void)stride; (void)pad; (void)half; (void)layout;
     return 0;
 }

@@ -31,15 +31,21 @@ int pg_dnnl_channel_block(void);
 /// gets bias, then the previous contents of the output when `accumulate` (the residual add), then
 /// ReLU when `relu`. With `half`, the weights are kept as float16 in oneDNN's layout (see
 /// `pg_conv_half_weights`). The primitive's work is split for `threads` OpenMP threads (run it with the
-/// same count). With `winograd`, a layer `pg_conv_winograd_applies` to runs on our own Winograd F(4×4, 3×3) kernels
-/// instead of a oneDNN primitive. Returns NULL when oneDNN refuses.
+/// same count). With `own_kernels`, a layer `pg_conv_winograd_applies` to runs on our own Winograd F(4×4, 3×3) kernels
+/// and one `pg_conv_pointwise_applies` to on our own 1×1 kernels instead of a oneDNN primitive. Returns NULL when
+/// oneDNN refuses.
 pg_conv *pg_conv_create(int batch, int height, int width, int cin, int cout, int kernel, int stride, int pad,
                         const float *weights, const float *bias, int relu, int accumulate, int half, int layout, int threads,
-                        int winograd);
+                        int own_kernels);
 
 /// Whether a convolution of this shape can run on the Winograd kernels: 3×3, stride 1, padding 1, blocked maps, and a
 /// CPU with AVX2 and FMA (and F16C for `half` weights, which the kernels keep as float16 and widen as they go).
 int pg_conv_winograd_applies(int kernel, int stride, int pad, int half, int layout);
+
+/// Whether a convolution of this shape can run on the pointwise kernels: 1×1, stride 1, no padding, blocked maps,
+/// `half` weights (which the kernels keep as float16 and widen a panel of 16 output channels at a time, instead of the
+/// whole layer before it runs), and the CPU the Winograd kernels need.
+int pg_conv_pointwise_applies(int kernel, int stride, int pad, int half, int layout);
 
 /// Builds the primitive for `batch`×`height`×`width` input unless the last one was for that size
 /// (which may move the weights into another layout). Returns 1 when ready.

@@ -8,10 +8,10 @@ import CPlantKernels
     case channelsLast
     /// The blocked order oneDNN's kernels prefer on this CPU (nChw8c with AVX2, nChw16c with AVX-512): on a 2-core
     /// AVX2 machine 13–21 % off ResNet18's forward pass and 0–14 % off ResNet50's. Channels last where oneDNN
-    /// prefers no block. The 3×3 stride-1 layers on maps of 7 rows or more run on our Winograd kernels where the CPU
-    /// has AVX2.
+    /// prefers no block. Where the CPU has AVX2, the 3×3 stride-1 layers on maps of 7 rows or more run on our Winograd
+    /// kernels, and with float16 weights the 1×1 stride-1 layers on maps of 14 rows or fewer on our pointwise kernels.
     case blocked
-    /// Blocked maps with every layer on oneDNN's direct kernels (as before the Winograd kernels).
+    /// Blocked maps with every layer on oneDNN's kernels (as before our own kernels).
     case blockedDirect
 
     /// The default.
@@ -29,16 +29,18 @@ final class DNNLConvolutions: @unchecked Sendable {
     /// Channels per block of the maps between layers (nChw8c or nChw16c), or 0 when they are NHWC. The stem
     /// then reads the caller's NCHW image as it is, and every map's channels are padded to whole blocks.
     let channelBlock: Int
-    /// Whether 3×3 stride-1 layers may run on the Winograd kernels (see ``usesWinograd(_:height:half:)``). Their weights
-    /// take the room oneDNN's would, except on layers whose transformed weights fit in 4 MiB, which keep those (4×).
-    let winograd: Bool
+    /// Whether layers may run on our own kernels: 3×3 stride-1 ones on the Winograd kernels (see
+    /// ``usesWinograd(_:height:half:)``), 1×1 stride-1 ones on the pointwise kernels (see ``usesPointwise(_:height:half:)``).
+    /// Their weights take the room oneDNN's would, except on Winograd layers whose transformed weights fit in 4 MiB,
+    /// which keep those (4×).
+    let ownKernels: Bool
 
     /// Whether oneDNN is compiled in and starts on this machine.
     static var isAvailable: Bool { pg_dnnl_available() != 0 }
 
     init(layout: DNNLLayout = .preferred) {
         channelBlock = layout == .channelsLast ? 0 : Int(pg_dnnl_channel_block())
-        winograd = layout == .blocked && channelBlock > 0
+        ownKernels = layout == .blocked && channelBlock > 0
     }
 
     /// The smallest map (rows) a 3×3 layer runs on the Winograd kernels: every stride-1 3×3 layer of a ResNet at 224×224.
@@ -48,8 +50,26 @@ final class DNNLConvolutions: @unchecked Sendable {
 
     /// Whether `conv` on `height`-row maps runs on the Winograd kernels rather than oneDNN.
     func usesWinograd(_ conv: ConvSpec, height: Int, half: Bool) -> Bool {
-        winograd && height >= Self.winogradMinimumSide
+        ownKernels && height >= Self.winogradMinimumSide
             && pg_conv_winograd_applies(Int32(conv.kernel), Int32(conv.stride), Int32(conv.padding), half ? 1 : 0, PG_LAYOUT_BLOCKED) != 0
+    }
+
+    /// The largest map (rows) a 1×1 layer with float16 weights runs on the pointwise kernels: the last two stages of a
+    /// ResNet at 224×224. They widen the weights a panel at a time as they go, where oneDNN needs the whole layer widened
+    /// first. On a 2-core AVX2 machine, alternating forward passes of ResNet50 from a float16 file in one process: 3–4 %
+    /// off with 14, the same with 28, 2 % with 56. With float32 weights the pointwise kernels were no faster than oneDNN's
+    /// inside a forward pass (each layer's weights come from memory), so those layers stay on oneDNN.
+    static let pointwiseMaximumSide = 14
+
+    /// Whether `conv` on `height`-row maps runs on the pointwise kernels rather than oneDNN: float16 weights only.
+    func usesPointwise(_ conv: ConvSpec, height: Int, half: Bool) -> Bool {
+        ownKernels && half && height <= Self.pointwiseMaximumSide
+            && pg_conv_pointwise_applies(Int32(conv.kernel), Int32(conv.stride), Int32(conv.padding), half ? 1 : 0, PG_LAYOUT_BLOCKED) != 0
+    }
+
+    /// Whether `conv` on `height`-row maps runs on one of our own kernels rather than oneDNN.
+    func usesOwnKernel(_ conv: ConvSpec, height: Int, half: Bool) -> Bool {
+        usesWinograd(conv, height: height, half: half) || usesPointwise(conv, height: height, half: half)
     }
 
     deinit {
@@ -73,7 +93,7 @@ final class DNNLConvolutions: @unchecked Sendable {
         guard let created = pg_conv_create(
             1, Int32(height), Int32(width), Int32(conv.inChannels), Int32(conv.outChannels), Int32(conv.kernel),
             Int32(conv.stride), Int32(conv.padding), weights, bias, relu ? 1 : 0, accumulate ? 1 : 0, half ? 1 : 0,
-            layout, Int32(max(1, threads)), layout == PG_LAYOUT_BLOCKED && usesWinograd(conv, height: height, half: half) ? 1 : 0
+            layout, Int32(max(1, threads)), layout == PG_LAYOUT_BLOCKED && usesOwnKernel(conv, height: height, half: half) ? 1 : 0
         ) else { return false }
         if let old = convolutions.updateValue(created, forKey: conv.name) { pg_conv_destroy(old) }
         var count = 0
