@@ -73,6 +73,8 @@ import Testing
             #expect(ran)
             outputs.append(output)
         }
+        // Every output written (they start as NaN without the residual add; `max` would pass over a NaN).
+        #expect(outputs.allSatisfy { !$0.contains { $0.isNaN } })
         let scale = outputs[1].map { abs($0) }.max() ?? 1
         let worst = zip(outputs[0], outputs[1]).map { abs($0 - $1) }.max() ?? .infinity
         #expect(scale > 0.1)
