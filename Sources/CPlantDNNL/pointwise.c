@@ -4,15 +4,11 @@
 #include "winograd.h"
 
 #if defined(__linux__) && defined(__x86_64__)
+#include "own_kernels.h"
 #include <immintrin.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* libgomp's entry points, as in winograd.c: the threads oneDNN runs on. */
-void GOMP_parallel(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags);
-int omp_get_thread_num(void);
-int omp_get_num_threads(void);
 
 /* Output channels in panels of 16 (two vectors), pixels 6 at a time: 12 accumulators, two weight vectors and a
    broadcast in the 16 AVX2 registers. A thread takes blocks of PIXEL_BLOCK pixels of one panel. */
@@ -26,8 +22,6 @@ struct pg_pointwise {
     uint16_t *w_half;
     float *bias;
 };
-
-static int round_up(int value, int step) { return (value + step - 1) / step * step; }
 
 static int panel_width(const pg_pointwise *conv, int c0) { return conv->cout - c0 < PANEL ? conv->cout - c0 : PANEL; }
 
@@ -46,8 +40,8 @@ pg_pointwise *pg_pointwise_create(int cin, int cout, int block, const float *wei
     if ((block != 8 && block != 16) || !pg_winograd_supported()) return NULL;
     pg_pointwise *conv = calloc(1, sizeof(pg_pointwise));
     if (!conv) return NULL;
-    conv->cin = round_up(cin, block);
-    conv->cout = round_up(cout, block);
+    conv->cin = pg_round_up(cin, block);
+    conv->cout = pg_round_up(cout, block);
     conv->block = block;
     conv->relu = relu;
     conv->accumulate = accumulate;
@@ -141,18 +135,11 @@ static const pointwise_fn kernels[2][2][ROWS] = {
     {ROW_FUNCTIONS(1, 16), ROW_FUNCTIONS(2, 16)},
 };
 
-/* This thread's share [begin, end) of `count` items. */
-static void share(long count, long *begin, long *end) {
-    int thread = omp_get_thread_num(), threads = omp_get_num_threads();
-    *begin = count * thread / threads;
-    *end = count * (thread + 1) / threads;
-}
-
 static void work(void *data) {
     const struct job *job = data;
     const pg_pointwise *conv = job->conv;
     long begin, end;
-    share((long)job->batch * job->panels * job->pixel_blocks, &begin, &end);
+    pg_thread_share((long)job->batch * job->panels * job->pixel_blocks, &begin, &end);
     float *widened = job->widened + (size_t)omp_get_thread_num() * conv->cin * PANEL;
     int last_panel = -1;
     /* Panel by panel: a thread keeps one panel's weights in cache over the pixel blocks it takes. */

@@ -3,18 +3,12 @@
 #include "load_scratch.h"
 
 #if defined(__linux__) && defined(__x86_64__)
+#include "own_kernels.h"
 #include <immintrin.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
-
-/* libgomp's entry points, the same OpenMP runtime (and threads) oneDNN runs on: no second pool of threads
-   competing for the cores between layers. Declared here because clang's <omp.h> targets libomp. */
-void GOMP_parallel(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags);
-void GOMP_barrier(void);
-int omp_get_thread_num(void);
-int omp_get_num_threads(void);
 
 /* F(4×4, 3×3): 6×6 input tiles give 4×4 outputs; 36 products per tile and channel pair instead of 144.
    The products are worked out for blocks of 24 tiles (4 rows of the 6-tile kernel) at a time. Layers whose
@@ -43,8 +37,6 @@ struct pg_winograd {
 int pg_winograd_supported(void) {
     return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c");
 }
-
-static int round_up(int value, int step) { return (value + step - 1) / step * step; }
 
 /* Width of the panel of output channels starting at `c0`. */
 static int panel_width(const pg_winograd *conv, int c0) { return conv->cout - c0 < PANEL ? conv->cout - c0 : PANEL; }
@@ -308,8 +300,8 @@ pg_winograd *pg_winograd_create(int cin, int cout, int block, const float *weigh
     if (block % 8 != 0 || block <= 0 || !pg_winograd_supported()) return NULL;
     pg_winograd *conv = calloc(1, sizeof(pg_winograd));
     if (!conv) return NULL;
-    conv->cin = round_up(cin, block);
-    conv->cout = round_up(cout, block);
+    conv->cin = pg_round_up(cin, block);
+    conv->cout = pg_round_up(cout, block);
     conv->block = block;
     conv->relu = relu;
     conv->accumulate = accumulate;
@@ -346,13 +338,6 @@ pg_winograd *pg_winograd_create(int cin, int cout, int block, const float *weigh
     return conv;
 }
 
-/* This thread's share [begin, end) of `count` items. */
-static void share(long count, long *begin, long *end) {
-    int thread = omp_get_thread_num(), threads = omp_get_num_threads();
-    *begin = count * thread / threads;
-    *end = count * (thread + 1) / threads;
-}
-
 /* The tiles [t0, t1) of block `b` (blocks of TILE_BLOCK tiles, the last one shorter). */
 static void block_tiles(const struct job *job, long b, int *t0, int *t1) {
     *t0 = (int)b * TILE_BLOCK;
@@ -364,12 +349,12 @@ static void work(void *data) {
     const pg_winograd *conv = job->conv;
     long begin, end;
     int in_vectors = conv->cin / 8, out_vectors = conv->cout / 8;
-    share((long)job->tiles * in_vectors, &begin, &end);
+    pg_thread_share((long)job->tiles * in_vectors, &begin, &end);
     for (long item = begin; item < end; item++) transform_input(job, (int)(item / in_vectors), (int)(item % in_vectors) * 8);
     GOMP_barrier();
     int blocks = (job->tiles + TILE_BLOCK - 1) / TILE_BLOCK;
     if (conv->u) {
-        share((long)POSITIONS * blocks, &begin, &end);
+        pg_thread_share((long)POSITIONS * blocks, &begin, &end);
         for (long item = begin; item < end; item++) {
             int t0, t1;
             block_tiles(job, item % blocks, &t0, &t1);
@@ -378,7 +363,7 @@ static void work(void *data) {
     } else {
         int panels = (conv->cout + PANEL - 1) / PANEL;
         float *u = job->u + (size_t)omp_get_thread_num() * POSITIONS * CHUNK_STRIDE;
-        share((long)panels * blocks, &begin, &end);
+        pg_thread_share((long)panels * blocks, &begin, &end);
         for (long item = begin; item < end; item++) {
             int t0, t1;
             block_tiles(job, item % blocks, &t0, &t1);
@@ -386,7 +371,7 @@ static void work(void *data) {
         }
     }
     GOMP_barrier();
-    share((long)job->tiles * out_vectors, &begin, &end);
+    pg_thread_share((long)job->tiles * out_vectors, &begin, &end);
     for (long item = begin; item < end; item++) transform_output(job, (int)(item / out_vectors), (int)(item % out_vectors) * 8);
 }
 

@@ -63,7 +63,7 @@ final class DNNLConvolutions: @unchecked Sendable {
 
     /// Whether `conv` on `height`-row maps runs on the pointwise kernels rather than oneDNN: float16 weights only.
     func usesPointwise(_ conv: ConvSpec, height: Int, half: Bool) -> Bool {
-        ownKernels && half && height <= Self.pointwiseMaximumSide
+        ownKernels && height <= Self.pointwiseMaximumSide
             && pg_conv_pointwise_applies(Int32(conv.kernel), Int32(conv.stride), Int32(conv.padding), half ? 1 : 0, PG_LAYOUT_BLOCKED) != 0
     }
 
