@@ -55,26 +55,9 @@ import Testing
         #expect(own.largestHalfLayer == 0)
         #expect(onednn.largestHalfLayer >= shape.inChannels * shape.outChannels)
 
-        var outputs: [[Float]] = []
-        var scratch = [Float](repeating: 0, count: max(1, onednn.largestHalfLayer))
-        for convolutions in [own, onednn] {
-            var output = shape.accumulate ? shortcut : [Float](repeating: .nan, count: shortcut.count)
-            let ran = input.withUnsafeBufferPointer { source in
-                output.withUnsafeMutableBufferPointer { target in
-                    convolutions.run(
-                        conv, source.baseAddress!, features, into: target.baseAddress!, scratch: &scratch, scratchCapacity: scratch.count,
-                        threads: 2
-                    )
-                }
-            }
-            #expect(ran)
-            outputs.append(output)
-        }
-        // Every output written (they start as NaN without the residual add; `max` would pass over a NaN).
-        #expect(outputs.allSatisfy { !$0.contains { $0.isNaN } })
-        let scale = outputs[1].map { abs($0) }.max() ?? 1
-        let worst = zip(outputs[0], outputs[1]).map { abs($0 - $1) }.max() ?? .infinity
-        #expect(scale > 0.1)
+        let (outputs, scale, worst) = WinogradKernelTests.runOnEach(
+            [own, onednn], conv, input, features, shortcut: shortcut, accumulate: shape.accumulate
+        )
         // The same products summed in another order.
         #expect(worst <= 2e-6 * scale * Float(shape.inChannels).squareRoot(), "largest difference \(worst) of \(scale)")
         // Padded output channels stay zero (the next layer reads them as inputs).

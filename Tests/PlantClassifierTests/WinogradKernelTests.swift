@@ -57,27 +57,10 @@ import Testing
         let expectedBytes = shape.half ? 9 * pairs * 2 : transformedBytes <= 4 << 20 ? transformedBytes : 9 * pairs * MemoryLayout<Float>.size
         #expect(winograd.weightBytes == expectedBytes)
 
-        var outputs: [[Float]] = []
-        var scratch = [Float](repeating: 0, count: max(1, direct.largestHalfLayer))
         #expect(winograd.largestHalfLayer == 0)
-        for convolutions in [winograd, direct] {
-            var output = shape.accumulate ? shortcut : [Float](repeating: .nan, count: shortcut.count)
-            let ran = input.withUnsafeBufferPointer { source in
-                output.withUnsafeMutableBufferPointer { target in
-                    convolutions.run(
-                        conv, source.baseAddress!, features, into: target.baseAddress!, scratch: &scratch, scratchCapacity: scratch.count,
-                        threads: 2
-                    )
-                }
-            }
-            #expect(ran)
-            outputs.append(output)
-        }
-        // Every output written (they start as NaN without the residual add; `max` would pass over a NaN).
-        #expect(outputs.allSatisfy { !$0.contains { $0.isNaN } })
-        let scale = outputs[1].map { abs($0) }.max() ?? 1
-        let worst = zip(outputs[0], outputs[1]).map { abs($0 - $1) }.max() ?? .infinity
-        #expect(scale > 0.1)
+        let (outputs, scale, worst) = Self.runOnEach(
+            [winograd, direct], conv, input, features, shortcut: shortcut, accumulate: shape.accumulate
+        )
         // F(4×4, 3×3) rounds more than a direct sum (its transforms scale values by up to 8 before the products are
         // combined again): about 1e-5 of the largest output with 168 input channels.
         #expect(worst <= 3e-5 * scale, "largest difference \(worst) of \(scale)")
@@ -105,6 +88,35 @@ import Testing
         #expect(!DNNLConvolutions(layout: .blockedDirect).usesWinograd(conv, height: 56, half: false))
         #expect(!DNNLConvolutions(layout: .channelsLast).usesWinograd(conv, height: 56, half: false))
         #endif
+    }
+
+    /// Runs `conv`, added to each of `engines`, on `input` of `features`: into a copy of `shortcut` when `accumulate`,
+    /// otherwise into NaN. Checks that each ran and wrote every value, and returns their outputs, the largest magnitude
+    /// of the last one's, and the largest difference between the first two.
+    static func runOnEach(
+        _ engines: [DNNLConvolutions], _ conv: ConvSpec, _ input: [Float], _ features: FeatureShape, shortcut: [Float], accumulate: Bool
+    ) -> (outputs: [[Float]], scale: Float, worst: Float) {
+        var outputs: [[Float]] = []
+        var scratch = [Float](repeating: 0, count: max(1, engines.map(\.largestHalfLayer).max() ?? 0))
+        for convolutions in engines {
+            var output = accumulate ? shortcut : [Float](repeating: .nan, count: shortcut.count)
+            let ran = input.withUnsafeBufferPointer { source in
+                output.withUnsafeMutableBufferPointer { target in
+                    convolutions.run(
+                        conv, source.baseAddress!, features, into: target.baseAddress!, scratch: &scratch, scratchCapacity: scratch.count,
+                        threads: 2
+                    )
+                }
+            }
+            #expect(ran)
+            outputs.append(output)
+        }
+        // Every output written (`max` would pass over a NaN left in one).
+        #expect(outputs.allSatisfy { !$0.contains { $0.isNaN } })
+        let scale = outputs.last?.map { abs($0) }.max() ?? 1
+        let worst = zip(outputs[0], outputs[1]).map { abs($0 - $1) }.max() ?? .infinity
+        #expect(scale > 0.1)
+        return (outputs, scale, worst)
     }
 
     /// A random map of `shape` in the blocked order, zero in the channels that pad the last block.
