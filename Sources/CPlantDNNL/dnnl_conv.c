@@ -253,7 +253,9 @@ pg_conv *pg_conv_create(int batch, int height, int width, int cin, int cout, int
     if (winograd || (own_kernels && pg_conv_pointwise_applies(kernel, stride, pad, half, layout))) {
         pg_conv *conv = calloc(1, sizeof(pg_conv));
         if (!conv) return NULL;
-        if (winograd) conv->winograd = pg_winograd_create(cin, cout, block, weights, bias, relu, accumulate, half);
+        if (winograd)
+            conv->winograd = pg_winograd_create(cin, cout, block, weights, bias, relu, accumulate, half,
+                                                pg_conv_winograd_tile(height, width, half));
         else conv->pointwise = pg_pointwise_create(cin, cout, block, weights, bias, relu, accumulate);
         if (!conv->winograd && !conv->pointwise) {
             free(conv);
@@ -294,6 +296,10 @@ pg_conv *pg_conv_create(int batch, int height, int width, int cin, int cout, int
 int pg_conv_winograd_applies(int kernel, int stride, int pad, int half, int layout) {
     return kernel == 3 && stride == 1 && pad == 1 && layout == PG_LAYOUT_BLOCKED && pg_dnnl_channel_block()
         && pg_winograd_supported() && (!half || can_halve());
+}
+
+int pg_conv_winograd_tile(int height, int width, int half) {
+    return !half && height <= PG_WINOGRAD_SMALL_TILE_SIDE && width <= PG_WINOGRAD_SMALL_TILE_SIDE ? 2 : 4;
 }
 
 int pg_conv_pointwise_applies(int kernel, int stride, int pad, int half, int layout) {
@@ -392,6 +398,11 @@ pg_conv *pg_conv_create(int batch, int height, int width, int cin, int cout, int
 int pg_conv_winograd_applies(int kernel, int stride, int pad, int half, int layout) {
     (void)kernel; (void)stride; (void)pad; (void)half; (void)layout;
     return 0;
+}
+
+int pg_conv_winograd_tile(int height, int width, int half) {
+    (void)height; (void)width; (void)half;
+    return 4;
 }
 
 int pg_conv_pointwise_applies(int kernel, int stride, int pad, int half, int layout) {

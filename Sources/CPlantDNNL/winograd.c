@@ -10,21 +10,25 @@
 #include <stdint.h>
 #include <string.h>
 
-/* F(4×4, 3×3): 6×6 input tiles give 4×4 outputs; 36 products per tile and channel pair instead of 144.
-   The products are worked out for blocks of 24 tiles (4 rows of the 6-tile kernel) at a time. Layers whose
+/* F(4×4, 3×3): 6×6 input tiles give 4×4 outputs; 36 products per tile and channel pair instead of 144. F(2×2, 3×3):
+   4×4 input tiles give 2×2 outputs; 16 products instead of 36 (see pg_conv_winograd_tile for which layers).
+   The products are worked out for blocks of 24 tiles (4 rows of the 6-tile kernel) at a time. F(4×4) layers whose
    transformed weights would take more than 4 MiB keep the 3×3 weights instead (as compact as oneDNN's, or half that
    in float16) and transform them for each run, 128 input channels of a panel at a time, while the products use them:
-   reading 4× the bytes from memory cost more than the transform. */
-enum { TILE = 4, ALPHA = 6, POSITIONS = ALPHA * ALPHA, PANEL = 16, ROWS = 6, TILE_BLOCK = 24, CHUNK = 128 };
+   reading 4× the bytes from memory cost more than the transform. F(2×2) layers with float32 weights always keep them
+   transformed (16/9 of the 3×3 ones). */
+enum { MAX_TILE = 4, MAX_ALPHA = 6, PANEL = 16, ROWS = 6, TILE_BLOCK = 24, CHUNK = 128 };
 /* Floats between the positions of a chunk of transformed weights: a whole chunk plus two cache lines, so that the 36
    stores of one transform do not all fall on the same cache set (they would, 8 KiB apart). */
 enum { CHUNK_STRIDE = CHUNK * PANEL + 32 };
 #define PRECOMPUTED_MAX_BYTES ((size_t)4 << 20)
 
 struct pg_winograd {
+    /* Outputs per tile side (2 or 4). */
+    int tile;
     /* Channels as stored: padded to whole blocks (and so to whole vectors of 8). */
     int cin, cout, block, relu, accumulate;
-    /* Precomputed U = G g Gᵀ per position, as panels of 16 output channels (8 for a last odd vector):
+    /* Precomputed U = G g Gᵀ per position (36 or 16), as panels of 16 output channels (8 for a last odd vector):
        position p, panel starting at channel c0 of width w: `u + p·cin·cout + c0·cin`, laid out [cin][w]. */
     float *u;
     /* Otherwise the 3×3 weights g per panel: panel from c0 of width w at `c0·cin·9`, laid out [cin][9][w], as
@@ -38,13 +42,16 @@ int pg_winograd_supported(void) {
     return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c");
 }
 
+/* Positions (products per tile and channel pair) of `conv`'s tiles. */
+static int positions(const pg_winograd *conv) { return (conv->tile + 2) * (conv->tile + 2); }
+
 /* Width of the panel of output channels starting at `c0`. */
 static int panel_width(const pg_winograd *conv, int c0) { return conv->cout - c0 < PANEL ? conv->cout - c0 : PANEL; }
 
 size_t pg_winograd_weight_bytes(const pg_winograd *conv) {
     if (!conv) return 0;
     size_t pairs = (size_t)conv->cin * conv->cout;
-    return conv->u ? POSITIONS * pairs * sizeof(float) : conv->g ? 9 * pairs * sizeof(float) : 9 * pairs * sizeof(uint16_t);
+    return conv->u ? (size_t)positions(conv) * pairs * sizeof(float) : conv->g ? 9 * pairs * sizeof(float) : 9 * pairs * sizeof(uint16_t);
 }
 
 void pg_winograd_destroy(pg_winograd *conv) {
@@ -74,8 +81,8 @@ struct job {
 #define AVX2 __attribute__((target("avx2,fma,f16c")))
 #define INLINE static inline __attribute__((always_inline, target("avx2,fma,f16c")))
 
-/* Bᵀ x for one column (or row) of six vectors. */
-INLINE void input_transform6(const __m256 x[ALPHA], __m256 y[ALPHA]) {
+/* Bᵀ x for one column (or row) of six vectors (F(4×4, 3×3)). */
+INLINE void input_transform6(const __m256 x[MAX_ALPHA], __m256 y[MAX_ALPHA]) {
     const __m256 two = _mm256_set1_ps(2), four = _mm256_set1_ps(4), five = _mm256_set1_ps(5);
     y[0] = _mm256_add_ps(_mm256_fnmadd_ps(five, x[2], _mm256_mul_ps(four, x[0])), x[4]);
     y[1] = _mm256_fnmadd_ps(four, _mm256_add_ps(x[1], x[2]), _mm256_add_ps(x[3], x[4]));
@@ -85,8 +92,22 @@ INLINE void input_transform6(const __m256 x[ALPHA], __m256 y[ALPHA]) {
     y[5] = _mm256_add_ps(_mm256_fnmadd_ps(five, x[3], _mm256_mul_ps(four, x[1])), x[5]);
 }
 
-/* Aᵀ m for one column (or row) of six vectors. */
-INLINE void output_transform6(const __m256 m[ALPHA], __m256 o[TILE]) {
+/* Bᵀ x for one column (or row) of four vectors (F(2×2, 3×3)). */
+INLINE void input_transform4(const __m256 x[MAX_ALPHA], __m256 y[MAX_ALPHA]) {
+    y[0] = _mm256_sub_ps(x[0], x[2]);
+    y[1] = _mm256_add_ps(x[1], x[2]);
+    y[2] = _mm256_sub_ps(x[2], x[1]);
+    y[3] = _mm256_sub_ps(x[1], x[3]);
+}
+
+/* Bᵀ x for tiles of `tile` outputs a side. */
+INLINE void input_transform(const int tile, const __m256 x[MAX_ALPHA], __m256 y[MAX_ALPHA]) {
+    if (tile == 4) input_transform6(x, y);
+    else input_transform4(x, y);
+}
+
+/* Aᵀ m for one column (or row) of six vectors (F(4×4, 3×3)). */
+INLINE void output_transform6(const __m256 m[MAX_ALPHA], __m256 o[MAX_TILE]) {
     const __m256 two = _mm256_set1_ps(2), four = _mm256_set1_ps(4), eight = _mm256_set1_ps(8);
     __m256 sum12 = _mm256_add_ps(m[1], m[2]), diff12 = _mm256_sub_ps(m[1], m[2]);
     __m256 sum34 = _mm256_add_ps(m[3], m[4]), diff34 = _mm256_sub_ps(m[3], m[4]);
@@ -96,49 +117,70 @@ INLINE void output_transform6(const __m256 m[ALPHA], __m256 o[TILE]) {
     o[3] = _mm256_add_ps(_mm256_fmadd_ps(eight, diff34, diff12), m[5]);
 }
 
+/* Aᵀ m for one column (or row) of four vectors (F(2×2, 3×3)). */
+INLINE void output_transform4(const __m256 m[MAX_ALPHA], __m256 o[MAX_TILE]) {
+    __m256 sum12 = _mm256_add_ps(m[1], m[2]);
+    o[0] = _mm256_add_ps(m[0], sum12);
+    o[1] = _mm256_sub_ps(_mm256_sub_ps(m[1], m[2]), m[3]);
+}
+
+/* Aᵀ m for tiles of `tile` outputs a side. */
+INLINE void output_transform(const int tile, const __m256 m[MAX_ALPHA], __m256 o[MAX_TILE]) {
+    if (tile == 4) output_transform6(m, o);
+    else output_transform4(m, o);
+}
+
 /* Where tile `t` starts: image, first input row and column (one above and left of its outputs). */
 static void tile_origin(const struct job *job, int t, int *n, int *y0, int *x0) {
     int per_image = job->tiles_high * job->tiles_wide;
     *n = t / per_image;
     int within = t % per_image;
-    *y0 = within / job->tiles_wide * TILE - 1;
-    *x0 = within % job->tiles_wide * TILE - 1;
+    *y0 = within / job->tiles_wide * job->conv->tile - 1;
+    *x0 = within % job->tiles_wide * job->conv->tile - 1;
 }
 
-/* V = Bᵀ d B for tile `t` and the 8 input channels from `c`, into `v[p][t][c…c+7]`. */
-AVX2 static void transform_input(const struct job *job, int t, int c) {
+/* V = Bᵀ d B for tile `t` and the 8 input channels from `c`, into `v[p][t][c…c+7]`, for tiles of `tile` outputs. */
+INLINE void transform_input_tiles(const struct job *job, int t, int c, const int tile) {
+    const int alpha = tile + 2;
     const pg_winograd *conv = job->conv;
     int n, y0, x0;
     tile_origin(job, t, &n, &y0, &x0);
     const int block = conv->block, height = job->height, width = job->width;
     const float *plane = job->src + (((size_t)n * (conv->cin / block) + c / block) * height * width) * block + c % block;
-    __m256 d[ALPHA][ALPHA], columns[ALPHA][ALPHA];
-    for (int y = 0; y < ALPHA; y++) {
+    __m256 d[MAX_ALPHA][MAX_ALPHA], columns[MAX_ALPHA][MAX_ALPHA];
+    for (int y = 0; y < alpha; y++) {
         int iy = y0 + y;
-        for (int x = 0; x < ALPHA; x++) {
+        for (int x = 0; x < alpha; x++) {
             int ix = x0 + x;
             d[y][x] = iy >= 0 && iy < height && ix >= 0 && ix < width ? _mm256_loadu_ps(plane + ((size_t)iy * width + ix) * block)
                                                                       : _mm256_setzero_ps();
         }
     }
     /* Bᵀ d, column by column, then (Bᵀ d) B, row by row. */
-    for (int x = 0; x < ALPHA; x++) {
-        __m256 column[ALPHA], transformed[ALPHA];
-        for (int y = 0; y < ALPHA; y++) column[y] = d[y][x];
-        input_transform6(column, transformed);
-        for (int y = 0; y < ALPHA; y++) columns[y][x] = transformed[y];
+    for (int x = 0; x < alpha; x++) {
+        __m256 column[MAX_ALPHA], transformed[MAX_ALPHA];
+        for (int y = 0; y < alpha; y++) column[y] = d[y][x];
+        input_transform(tile, column, transformed);
+        for (int y = 0; y < alpha; y++) columns[y][x] = transformed[y];
     }
     size_t stride = (size_t)job->tiles * conv->cin;
     float *out = job->v + (size_t)t * conv->cin + c;
-    for (int i = 0; i < ALPHA; i++) {
-        __m256 row[ALPHA];
-        input_transform6(columns[i], row);
-        for (int j = 0; j < ALPHA; j++) _mm256_storeu_ps(out + (size_t)(i * ALPHA + j) * stride, row[j]);
+    for (int i = 0; i < alpha; i++) {
+        __m256 row[MAX_ALPHA];
+        input_transform(tile, columns[i], row);
+        for (int j = 0; j < alpha; j++) _mm256_storeu_ps(out + (size_t)(i * alpha + j) * stride, row[j]);
     }
 }
 
-/* Y = Aᵀ M A for tile `t` and the 8 output channels from `c`, plus bias, shortcut and ReLU, into the map. */
-AVX2 static void transform_output(const struct job *job, int t, int c) {
+AVX2 static void transform_input(const struct job *job, int t, int c) {
+    if (job->conv->tile == 4) transform_input_tiles(job, t, c, 4);
+    else transform_input_tiles(job, t, c, 2);
+}
+
+/* Y = Aᵀ M A for tile `t` and the 8 output channels from `c`, plus bias, shortcut and ReLU, into the map, for tiles of
+   `tile` outputs. */
+INLINE void transform_output_tiles(const struct job *job, int t, int c, const int tile) {
+    const int alpha = tile + 2;
     const pg_winograd *conv = job->conv;
     int n, y0, x0;
     tile_origin(job, t, &n, &y0, &x0);
@@ -147,21 +189,21 @@ AVX2 static void transform_output(const struct job *job, int t, int c) {
     const int block = conv->block, height = job->height, width = job->width;
     size_t stride = (size_t)job->tiles * conv->cout;
     const float *in = job->m + (size_t)t * conv->cout + c;
-    __m256 rows[TILE][ALPHA];
-    for (int j = 0; j < ALPHA; j++) {
-        __m256 column[ALPHA], reduced[TILE];
-        for (int i = 0; i < ALPHA; i++) column[i] = _mm256_loadu_ps(in + (size_t)(i * ALPHA + j) * stride);
-        output_transform6(column, reduced);
-        for (int k = 0; k < TILE; k++) rows[k][j] = reduced[k];
+    __m256 rows[MAX_TILE][MAX_ALPHA];
+    for (int j = 0; j < alpha; j++) {
+        __m256 column[MAX_ALPHA], reduced[MAX_TILE];
+        for (int i = 0; i < alpha; i++) column[i] = _mm256_loadu_ps(in + (size_t)(i * alpha + j) * stride);
+        output_transform(tile, column, reduced);
+        for (int k = 0; k < tile; k++) rows[k][j] = reduced[k];
     }
     float *plane = job->dst + (((size_t)n * (conv->cout / block) + c / block) * height * width) * block + c % block;
     const __m256 bias = _mm256_loadu_ps(conv->bias + c), zero = _mm256_setzero_ps();
-    for (int k = 0; k < TILE; k++) {
+    for (int k = 0; k < tile; k++) {
         int oy = y0 + k;
         if (oy >= height) break;
-        __m256 out[TILE];
-        output_transform6(rows[k], out);
-        for (int l = 0; l < TILE; l++) {
+        __m256 out[MAX_TILE];
+        output_transform(tile, rows[k], out);
+        for (int l = 0; l < tile; l++) {
             int ox = x0 + l;
             if (ox >= width) break;
             float *target = plane + ((size_t)oy * width + ox) * block;
@@ -171,6 +213,11 @@ AVX2 static void transform_output(const struct job *job, int t, int c) {
             _mm256_storeu_ps(target, value);
         }
     }
+}
+
+AVX2 static void transform_output(const struct job *job, int t, int c) {
+    if (job->conv->tile == 4) transform_output_tiles(job, t, c, 4);
+    else transform_output_tiles(job, t, c, 2);
 }
 
 /* c[r][0…8·vectors) (+)= Σₖ a[r·lda + k] · b[k][…], for `rows` rows (≤ 6) and one or two vectors of columns; `add`
@@ -241,8 +288,8 @@ static void multiply_tiles(const struct job *job, int p, int t0, int t1) {
         multiply_rows(job, p, t0, t1, c0, 0, conv->cin, conv->u + (size_t)p * conv->cin * conv->cout + (size_t)c0 * conv->cin, 0);
 }
 
-/* G x for three vectors (a column or row of g): six vectors. */
-INLINE void weight_transform3(__m256 x0, __m256 x1, __m256 x2, __m256 y[ALPHA]) {
+/* G x for three vectors (a column or row of g): six vectors (F(4×4, 3×3)). */
+INLINE void weight_transform6(__m256 x0, __m256 x1, __m256 x2, __m256 y[MAX_ALPHA]) {
     const __m256 quarter = _mm256_set1_ps(1.0f / 4), sixth = _mm256_set1_ps(1.0f / 6), twelfth = _mm256_set1_ps(1.0f / 12),
                  twentyfourth = _mm256_set1_ps(1.0f / 24);
     __m256 outer = _mm256_add_ps(x0, x2);
@@ -255,51 +302,74 @@ INLINE void weight_transform3(__m256 x0, __m256 x1, __m256 x2, __m256 y[ALPHA]) 
     y[5] = x2;
 }
 
+/* G x for three vectors: four vectors (F(2×2, 3×3)). */
+INLINE void weight_transform4(__m256 x0, __m256 x1, __m256 x2, __m256 y[MAX_ALPHA]) {
+    const __m256 half = _mm256_set1_ps(0.5f);
+    __m256 outer = _mm256_add_ps(x0, x2);
+    y[0] = x0;
+    y[1] = _mm256_mul_ps(half, _mm256_add_ps(outer, x1));
+    y[2] = _mm256_mul_ps(half, _mm256_sub_ps(outer, x1));
+    y[3] = x2;
+}
+
+/* G x for tiles of `tile` outputs a side. */
+INLINE void weight_transform(const int tile, __m256 x0, __m256 x1, __m256 x2, __m256 y[MAX_ALPHA]) {
+    if (tile == 4) weight_transform6(x0, x1, x2, y);
+    else weight_transform4(x0, x1, x2, y);
+}
+
 INLINE __m256 load_weights(const pg_winograd *conv, size_t index) {
     if (conv->g) return _mm256_loadu_ps(conv->g + index);
     return _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(conv->g_half + index)));
 }
 
 /* U = G g Gᵀ for input channels [k0, k0+depth) of the panel from c0, into `u`: position p at `p·stride`, laid out
-   [depth][w]. */
-AVX2 static void transform_weights(const pg_winograd *conv, int c0, int k0, int depth, float *u, size_t stride) {
+   [depth][w], for tiles of `tile` outputs. */
+INLINE void transform_weights_tiles(const pg_winograd *conv, int c0, int k0, int depth, float *u, size_t stride, const int tile) {
+    const int alpha = tile + 2;
     int width = panel_width(conv, c0);
     for (int k = 0; k < depth; k++) {
         for (int lane = 0; lane < width; lane += 8) {
             size_t base = (size_t)c0 * conv->cin * 9 + (size_t)(k0 + k) * 9 * width + lane;
-            __m256 g[9], columns[ALPHA][3];
+            __m256 g[9], columns[MAX_ALPHA][3];
             for (int tap = 0; tap < 9; tap++) g[tap] = load_weights(conv, base + (size_t)tap * width);
             for (int x = 0; x < 3; x++) {
-                __m256 column[ALPHA];
-                weight_transform3(g[x], g[3 + x], g[6 + x], column);
-                for (int i = 0; i < ALPHA; i++) columns[i][x] = column[i];
+                __m256 column[MAX_ALPHA];
+                weight_transform(tile, g[x], g[3 + x], g[6 + x], column);
+                for (int i = 0; i < alpha; i++) columns[i][x] = column[i];
             }
-            for (int i = 0; i < ALPHA; i++) {
-                __m256 row[ALPHA];
-                weight_transform3(columns[i][0], columns[i][1], columns[i][2], row);
-                for (int j = 0; j < ALPHA; j++) _mm256_storeu_ps(u + (size_t)(i * ALPHA + j) * stride + (size_t)k * width + lane, row[j]);
+            for (int i = 0; i < alpha; i++) {
+                __m256 row[MAX_ALPHA];
+                weight_transform(tile, columns[i][0], columns[i][1], columns[i][2], row);
+                for (int j = 0; j < alpha; j++) _mm256_storeu_ps(u + (size_t)(i * alpha + j) * stride + (size_t)k * width + lane, row[j]);
             }
         }
     }
 }
 
+AVX2 static void transform_weights(const pg_winograd *conv, int c0, int k0, int depth, float *u, size_t stride) {
+    if (conv->tile == 4) transform_weights_tiles(conv, c0, k0, depth, u, stride, 4);
+    else transform_weights_tiles(conv, c0, k0, depth, u, stride, 2);
+}
+
 /* Without precomputed U: the panel from c0 for tiles [t0, t1), 128 input channels at a time, each chunk's U
-   transformed into this thread's `u` and used for all 36 positions before the next. */
+   transformed into this thread's `u` and used for all positions before the next. */
 static void multiply_panel_transforming(const struct job *job, int c0, int t0, int t1, float *u) {
     const pg_winograd *conv = job->conv;
     int width = panel_width(conv, c0);
     for (int k0 = 0; k0 < conv->cin; k0 += CHUNK) {
         int depth = conv->cin - k0 < CHUNK ? conv->cin - k0 : CHUNK;
         transform_weights(conv, c0, k0, depth, u, CHUNK_STRIDE);
-        for (int p = 0; p < POSITIONS; p++) multiply_rows(job, p, t0, t1, c0, k0, depth, u + (size_t)p * CHUNK_STRIDE, k0 > 0);
+        for (int p = 0; p < positions(conv); p++) multiply_rows(job, p, t0, t1, c0, k0, depth, u + (size_t)p * CHUNK_STRIDE, k0 > 0);
     }
 }
 
 pg_winograd *pg_winograd_create(int cin, int cout, int block, const float *weights, const float *bias, int relu, int accumulate,
-                                int half) {
-    if (block % 8 != 0 || block <= 0 || !pg_winograd_supported()) return NULL;
+                                int half, int tile) {
+    if (block % 8 != 0 || block <= 0 || (tile != 2 && tile != 4) || !pg_winograd_supported()) return NULL;
     pg_winograd *conv = calloc(1, sizeof(pg_winograd));
     if (!conv) return NULL;
+    conv->tile = tile;
     conv->cin = pg_round_up(cin, block);
     conv->cout = pg_round_up(cout, block);
     conv->block = block;
@@ -307,13 +377,13 @@ pg_winograd *pg_winograd_create(int cin, int cout, int block, const float *weigh
     conv->accumulate = accumulate;
     conv->bias = calloc((size_t)conv->cout, sizeof(float));
     size_t pairs = (size_t)conv->cin * conv->cout;
-    int precompute = !half && POSITIONS * pairs * sizeof(float) <= PRECOMPUTED_MAX_BYTES;
+    int precompute = !half && (tile == 2 || (size_t)positions(conv) * pairs * sizeof(float) <= PRECOMPUTED_MAX_BYTES);
     /* The 3×3 weights in panels, as float32: kept as they are, or (in the loading thread's scratch) narrowed to
        float16 or transformed once here. */
     int keep_g = !precompute && !half;
     float *g = keep_g ? aligned_alloc(64, (9 * pairs * sizeof(float) + 63) / 64 * 64) : pg_load_scratch(9 * pairs);
     if (keep_g) conv->g = g;
-    if (precompute) conv->u = aligned_alloc(64, (POSITIONS * pairs * sizeof(float) + 63) / 64 * 64);
+    if (precompute) conv->u = aligned_alloc(64, ((size_t)positions(conv) * pairs * sizeof(float) + 63) / 64 * 64);
     if (half) conv->g_half = aligned_alloc(64, (9 * pairs * sizeof(uint16_t) + 63) / 64 * 64);
     if (!conv->bias || !g || (precompute && !conv->u) || (half && !conv->g_half)) {
         pg_winograd_destroy(conv);
@@ -354,7 +424,7 @@ static void work(void *data) {
     GOMP_barrier();
     int blocks = (job->tiles + TILE_BLOCK - 1) / TILE_BLOCK;
     if (conv->u) {
-        pg_thread_share((long)POSITIONS * blocks, &begin, &end);
+        pg_thread_share((long)positions(conv) * blocks, &begin, &end);
         for (long item = begin; item < end; item++) {
             int t0, t1;
             block_tiles(job, item % blocks, &t0, &t1);
@@ -362,7 +432,7 @@ static void work(void *data) {
         }
     } else {
         int panels = (conv->cout + PANEL - 1) / PANEL;
-        float *u = job->u + (size_t)omp_get_thread_num() * POSITIONS * CHUNK_STRIDE;
+        float *u = job->u + (size_t)omp_get_thread_num() * positions(conv) * CHUNK_STRIDE;
         pg_thread_share((long)panels * blocks, &begin, &end);
         for (long item = begin; item < end; item++) {
             int t0, t1;
@@ -378,12 +448,12 @@ static void work(void *data) {
 int pg_winograd_run(pg_winograd *conv, int batch, int height, int width, const float *src, float *dst, int threads) {
     if (!conv || batch <= 0 || height <= 0 || width <= 0) return 1;
     struct job job = {.conv = conv, .batch = batch, .height = height, .width = width, .src = src, .dst = dst};
-    job.tiles_high = (height + TILE - 1) / TILE;
-    job.tiles_wide = (width + TILE - 1) / TILE;
+    job.tiles_high = (height + conv->tile - 1) / conv->tile;
+    job.tiles_wide = (width + conv->tile - 1) / conv->tile;
     job.tiles = batch * job.tiles_high * job.tiles_wide;
     if (threads < 1) threads = 1;
-    size_t v_floats = (size_t)POSITIONS * job.tiles * conv->cin, m_floats = (size_t)POSITIONS * job.tiles * conv->cout;
-    size_t u_floats = conv->u ? 0 : (size_t)threads * POSITIONS * CHUNK_STRIDE;
+    size_t v_floats = (size_t)positions(conv) * job.tiles * conv->cin, m_floats = (size_t)positions(conv) * job.tiles * conv->cout;
+    size_t u_floats = conv->u ? 0 : (size_t)threads * positions(conv) * CHUNK_STRIDE;
     pthread_mutex_lock(&scratch_lock);
     if (scratch_floats < v_floats + m_floats + u_floats) {
         size_t wanted = v_floats + m_floats + u_floats;
@@ -409,8 +479,8 @@ int pg_winograd_run(pg_winograd *conv, int batch, int height, int width, const f
 int pg_winograd_supported(void) { return 0; }
 
 pg_winograd *pg_winograd_create(int cin, int cout, int block, const float *weights, const float *bias, int relu, int accumulate,
-                                int half) {
-    (void)cin; (void)cout; (void)block; (void)weights; (void)bias; (void)relu; (void)accumulate; (void)half;
+                                int half, int tile) {
+    (void)cin; (void)cout; (void)block; (void)weights; (void)bias; (void)relu; (void)accumulate; (void)half; (void)tile;
     return NULL;
 }
 

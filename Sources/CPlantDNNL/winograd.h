@@ -1,4 +1,4 @@
-// Winograd F(4×4, 3×3) convolutions on blocked maps (nChw8c / nChw16c), with AVX2 and FMA, for the 3×3
+// Winograd F(4×4, 3×3) and F(2×2, 3×3) convolutions on blocked maps (nChw8c / nChw16c), with AVX2 and FMA, for the 3×3
 // stride-1 layers where oneDNN 2.6 offers only direct kernels on AVX2. Private to CPlantDNNL.
 #ifndef PLANT_WINOGRAD_H
 #define PLANT_WINOGRAD_H
@@ -11,12 +11,12 @@ typedef struct pg_winograd pg_winograd;
 /// Whether this CPU runs the kernels (x86-64 with AVX2 and FMA).
 int pg_winograd_supported(void);
 
-/// Takes HWIO weights (`[3][3][cin][cout]`) for maps blocked by `block` channels (8 or 16): transformed now when
-/// that takes at most 4 MiB, otherwise kept as they are (as float16 with `half`, which needs F16C) and transformed
-/// during each run. Channels past `cin`/`cout` up to whole blocks are padding: zero weights in, zeros out. Returns
-/// NULL when out of memory.
+/// Takes HWIO weights (`[3][3][cin][cout]`) for maps blocked by `block` channels (8 or 16), for tiles of `tile` (4 or 2)
+/// outputs a side: transformed now when `tile` is 2 or that takes at most 4 MiB, otherwise kept as they are; with
+/// `half` (which needs F16C) kept as float16 and transformed during each run. Channels past `cin`/`cout` up to whole
+/// blocks are padding: zero weights in, zeros out. Returns NULL when out of memory or for another `tile`.
 pg_winograd *pg_winograd_create(int cin, int cout, int block, const float *weights, const float *bias, int relu, int accumulate,
-                                int half);
+                                int half, int tile);
 
 /// Runs it on `batch`×`height`×`width` blocked maps with `threads` OpenMP threads: bias, then the previous
 /// contents of `dst` when accumulating, then ReLU. Returns 0 on success.

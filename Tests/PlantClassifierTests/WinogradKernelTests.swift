@@ -2,9 +2,10 @@ import Foundation
 import Testing
 @_spi(Benchmark) @testable import PlantClassifier
 
-/// The Winograd F(4×4, 3×3) kernels for 3×3 stride-1 layers against oneDNN's direct kernels on the same blocked maps:
-/// sizes that are not whole tiles, channels that are not whole blocks, a batch of two, the residual add and ReLU, weights
-/// transformed at load and during each run (more than 128 input channels, a last panel of 8 output channels), float16.
+/// The Winograd F(4×4, 3×3) and F(2×2, 3×3) kernels for 3×3 stride-1 layers against oneDNN's direct kernels on the same
+/// blocked maps: sizes that are not whole tiles, channels that are not whole blocks, a batch of two, the residual add and
+/// ReLU, weights transformed at load and during each run (more than 128 input channels, a last panel of 8 output
+/// channels), float16.
 @Suite struct WinogradKernelTests {
     struct Case: Sendable, CustomTestStringConvertible {
         var batch: Int, height: Int, width: Int, inChannels: Int, outChannels: Int
@@ -22,6 +23,9 @@ import Testing
         Case(batch: 3, height: 19, width: 14, inChannels: 24, outChannels: 13, relu: false, accumulate: true),
         Case(batch: 1, height: 9, width: 7, inChannels: 168, outChannels: 184, relu: true, accumulate: true),
         Case(batch: 2, height: 7, width: 11, inChannels: 40, outChannels: 24, relu: true, accumulate: false, half: true),
+        // F(2×2, 3×3): float32 weights on maps of 14 or fewer a side; odd sizes leave half tiles.
+        Case(batch: 2, height: 14, width: 13, inChannels: 24, outChannels: 40, relu: true, accumulate: true),
+        Case(batch: 1, height: 7, width: 7, inChannels: 136, outChannels: 8, relu: false, accumulate: false),
     ]
 
     @Test(arguments: cases)
@@ -51,10 +55,13 @@ import Testing
                 accumulate: shape.accumulate, half: shape.half, readsImage: false, threads: 2
             ))
         }
-        // Transformed weights (36 per input-output pair of whole blocks) when they fit in 4 MiB, otherwise the 3×3 ones.
+        // Float32 weights transformed (36 or 16 per input-output pair of whole blocks) for F(2×2) tiles, or for F(4×4) tiles
+        // when they fit in 4 MiB, otherwise the 3×3 ones.
         let pairs = storedIn * storedOut
-        let transformedBytes = 36 * pairs * MemoryLayout<Float>.size
-        let expectedBytes = shape.half ? 9 * pairs * 2 : transformedBytes <= 4 << 20 ? transformedBytes : 9 * pairs * MemoryLayout<Float>.size
+        let tile = DNNLConvolutions.winogradTile(height: shape.height, width: shape.width, half: shape.half)
+        let transformedBytes = (tile + 2) * (tile + 2) * pairs * MemoryLayout<Float>.size
+        let expectedBytes = shape.half ? 9 * pairs * 2
+            : tile == 2 || transformedBytes <= 4 << 20 ? transformedBytes : 9 * pairs * MemoryLayout<Float>.size
         #expect(winograd.weightBytes == expectedBytes)
 
         #expect(winograd.largestHalfLayer == 0)
@@ -68,6 +75,17 @@ import Testing
         let padded = Self.paddedChannelValues(outputs[0], shape: features, outChannels: shape.outChannels, stored: storedOut, block: block)
         #expect(padded.allSatisfy { $0 == 0 })
         #endif
+    }
+
+    /// F(2×2, 3×3) tiles only for float32 weights on maps of at most 14 a side.
+    @Test func tileSizeFollowsTheMapAndWeights() {
+        let tile = DNNLConvolutions.winogradTile
+        #expect(tile(14, 14, false) == 2)
+        #expect(tile(7, 7, false) == 2)
+        #expect(tile(15, 14, false) == 4)
+        #expect(tile(14, 15, false) == 4)
+        #expect(tile(56, 56, false) == 4)
+        #expect(tile(7, 7, true) == 4)
     }
 
     /// Small maps and strided layers stay on oneDNN, and so does everything with ``DNNLLayout/blockedDirect``.

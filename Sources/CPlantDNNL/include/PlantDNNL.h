@@ -31,8 +31,8 @@ int pg_dnnl_channel_block(void);
 /// gets bias, then the previous contents of the output when `accumulate` (the residual add), then
 /// ReLU when `relu`. With `half`, the weights are kept as float16 in oneDNN's layout (see
 /// `pg_conv_half_weights`). The primitive's work is split for `threads` OpenMP threads (run it with the
-/// same count). With `own_kernels`, a layer `pg_conv_winograd_applies` to runs on our own Winograd F(4×4, 3×3) kernels
-/// and one `pg_conv_pointwise_applies` to on our own 1×1 kernels instead of a oneDNN primitive. Returns NULL when
+/// same count). With `own_kernels`, a layer `pg_conv_winograd_applies` to runs on our own Winograd kernels (F(4×4, 3×3)
+/// or F(2×2, 3×3), as `pg_conv_winograd_tile` says for `height`×`width`) and one `pg_conv_pointwise_applies` to on our own 1×1 kernels instead of a oneDNN primitive. Returns NULL when
 /// oneDNN refuses.
 pg_conv *pg_conv_create(int batch, int height, int width, int cin, int cout, int kernel, int stride, int pad,
                         const float *weights, const float *bias, int relu, int accumulate, int half, int layout, int threads,
@@ -41,6 +41,17 @@ pg_conv *pg_conv_create(int batch, int height, int width, int cin, int cout, int
 /// Whether a convolution of this shape can run on the Winograd kernels: 3×3, stride 1, padding 1, blocked maps, and a
 /// CPU with AVX2 and FMA (and F16C for `half` weights, which the kernels keep as float16 and widen as they go).
 int pg_conv_winograd_applies(int kernel, int stride, int pad, int half, int layout);
+
+/// The largest map side (rows and columns) a Winograd layer with float32 weights runs on as F(2×2, 3×3) rather than
+/// F(4×4, 3×3): the last two stages of a ResNet at 224×224. 14 and 7 are not whole 4×4 tiles (a 7×7 map pays for 8×8),
+/// and their F(4×4) weights, 36 floats per channel pair, were too large to keep transformed; F(2×2) keeps 16 per pair
+/// transformed at load. On a 2-core AVX2 machine, alternating forward passes of ResNet50 from a float32 file in one
+/// process: 3–4.5 % off, for 23 MiB more weights (16 floats per pair where the 3×3 weights took 9). With float16 weights
+/// (F(2×2) transforming them during each run) it was no faster, so those layers stay on F(4×4).
+#define PG_WINOGRAD_SMALL_TILE_SIDE 14
+
+/// The outputs per tile side (2 or 4) of a Winograd layer planned for `height`×`width` maps with `half` weights or not.
+int pg_conv_winograd_tile(int height, int width, int half);
 
 /// Whether a convolution of this shape can run on the pointwise kernels: 1×1, stride 1, no padding, blocked maps,
 /// `half` weights (which the kernels keep as float16 and widen a panel of 16 output channels at a time, instead of the

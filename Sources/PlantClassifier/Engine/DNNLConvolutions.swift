@@ -9,7 +9,7 @@ import CPlantKernels
     /// The blocked order oneDNN's kernels prefer on this CPU (nChw8c with AVX2, nChw16c with AVX-512): on a 2-core
     /// AVX2 machine 13–21 % off ResNet18's forward pass and 0–14 % off ResNet50's. Channels last where oneDNN
     /// prefers no block. Where the CPU has AVX2, the 3×3 stride-1 layers on maps of 7 rows or more run on our Winograd
-    /// kernels, and with float16 weights the 1×1 stride-1 layers on maps of 14 rows or fewer on our pointwise kernels.
+    /// kernels (F(2×2, 3×3) with float32 weights on maps of 14 or fewer, F(4×4, 3×3) otherwise), and with float16 weights the 1×1 stride-1 layers on maps of 14 rows or fewer on our pointwise kernels.
     case blocked
     /// Blocked maps with every layer on oneDNN's kernels (as before our own kernels).
     case blockedDirect
@@ -32,7 +32,8 @@ final class DNNLConvolutions: @unchecked Sendable {
     /// Whether layers may run on our own kernels: 3×3 stride-1 ones on the Winograd kernels (see
     /// ``usesWinograd(_:height:half:)``), 1×1 stride-1 ones on the pointwise kernels (see ``usesPointwise(_:height:half:)``).
     /// Their weights take the room oneDNN's would, except on Winograd layers whose transformed weights fit in 4 MiB,
-    /// which keep those (4×).
+    /// which keep those (4×), and F(2×2, 3×3) Winograd layers with float32 weights (see `pg_conv_winograd_tile`), which
+    /// keep theirs transformed too (16/9×).
     let ownKernels: Bool
 
     /// Whether oneDNN is compiled in and starts on this machine.
@@ -52,6 +53,13 @@ final class DNNLConvolutions: @unchecked Sendable {
     func usesWinograd(_ conv: ConvSpec, height: Int, half: Bool) -> Bool {
         ownKernels && height >= Self.winogradMinimumSide
             && pg_conv_winograd_applies(Int32(conv.kernel), Int32(conv.stride), Int32(conv.padding), half ? 1 : 0, PG_LAYOUT_BLOCKED) != 0
+    }
+
+    /// Outputs per tile side of a Winograd layer on `height`×`width` maps: 2 (F(2×2, 3×3)) for float32 weights on maps
+    /// of at most `PG_WINOGRAD_SMALL_TILE_SIDE` (14) a side, where that was 3–4.5 % off ResNet50's forward pass, otherwise
+    /// 4 (F(4×4, 3×3)).
+    static func winogradTile(height: Int, width: Int, half: Bool) -> Int {
+        Int(pg_conv_winograd_tile(Int32(height), Int32(width), half ? 1 : 0))
     }
 
     /// The largest map (rows) a 1×1 layer with float16 weights runs on the pointwise kernels: the last two stages of a
