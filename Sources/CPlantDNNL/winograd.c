@@ -12,11 +12,10 @@
 
 /* F(4×4, 3×3): 6×6 input tiles give 4×4 outputs; 36 products per tile and channel pair instead of 144. F(2×2, 3×3):
    4×4 input tiles give 2×2 outputs; 16 products instead of 36 (see pg_conv_winograd_tile for which layers).
-   The products are worked out for blocks of 24 tiles (4 rows of the 6-tile kernel) at a time. F(4×4) layers whose
+   The products are worked out for blocks of 24 tiles (4 rows of the 6-tile kernel) at a time. Layers whose
    transformed weights would take more than 4 MiB keep the 3×3 weights instead (as compact as oneDNN's, or half that
    in float16) and transform them for each run, 128 input channels of a panel at a time, while the products use them:
-   reading 4× the bytes from memory cost more than the transform. F(2×2) layers with float32 weights always keep them
-   transformed (16/9 of the 3×3 ones). */
+   reading 4× the bytes from memory cost more than the transform. */
 enum { MAX_TILE = 4, MAX_ALPHA = 6, PANEL = 16, ROWS = 6, TILE_BLOCK = 24, CHUNK = 128 };
 /* Floats between the positions of a chunk of transformed weights: a whole chunk plus two cache lines, so that the 36
    stores of one transform do not all fall on the same cache set (they would, 8 KiB apart). */
@@ -377,7 +376,7 @@ pg_winograd *pg_winograd_create(int cin, int cout, int block, const float *weigh
     conv->accumulate = accumulate;
     conv->bias = calloc((size_t)conv->cout, sizeof(float));
     size_t pairs = (size_t)conv->cin * conv->cout;
-    int precompute = !half && (tile == 2 || (size_t)positions(conv) * pairs * sizeof(float) <= PRECOMPUTED_MAX_BYTES);
+    int precompute = !half && (size_t)positions(conv) * pairs * sizeof(float) <= PRECOMPUTED_MAX_BYTES;
     /* The 3×3 weights in panels, as float32: kept as they are, or (in the loading thread's scratch) narrowed to
        float16 or transformed once here. */
     int keep_g = !precompute && !half;

@@ -12,8 +12,8 @@ typedef struct pg_winograd pg_winograd;
 int pg_winograd_supported(void);
 
 /// Takes HWIO weights (`[3][3][cin][cout]`) for maps blocked by `block` channels (8 or 16), for tiles of `tile` (4 or 2)
-/// outputs a side: transformed now when `tile` is 2 or that takes at most 4 MiB, otherwise kept as they are; with
-/// `half` (which needs F16C) kept as float16 and transformed during each run. Channels past `cin`/`cout` up to whole
+/// outputs a side: transformed now when that takes at most 4 MiB, otherwise kept as they are (as float16 with `half`,
+/// which needs F16C) and transformed during each run. Channels past `cin`/`cout` up to whole
 /// blocks are padding: zero weights in, zeros out. Returns NULL when out of memory or for another `tile`.
 pg_winograd *pg_winograd_create(int cin, int cout, int block, const float *weights, const float *bias, int relu, int accumulate,
                                 int half, int tile);

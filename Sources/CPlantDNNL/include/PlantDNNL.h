@@ -44,10 +44,12 @@ int pg_conv_winograd_applies(int kernel, int stride, int pad, int half, int layo
 
 /// The largest map side (rows and columns) a Winograd layer with float32 weights runs on as F(2×2, 3×3) rather than
 /// F(4×4, 3×3): the last two stages of a ResNet at 224×224. 14 and 7 are not whole 4×4 tiles (a 7×7 map pays for 8×8),
-/// and their F(4×4) weights, 36 floats per channel pair, were too large to keep transformed; F(2×2) keeps 16 per pair
-/// transformed at load. On a 2-core AVX2 machine, alternating forward passes of ResNet50 from a float32 file in one
-/// process: 3–4.5 % off, for 23 MiB more weights (16 floats per pair where the 3×3 weights took 9). With float16 weights
-/// (F(2×2) transforming them during each run) it was no faster, so those layers stay on F(4×4).
+/// and their F(4×4) weights, 36 floats per channel pair, were too large to keep transformed at 256 channels; F(2×2)
+/// keeps 16 per pair (4 MiB) transformed at load. On a 2-core AVX2 machine, alternating forward passes of ResNet50 from
+/// a float32 file in one process: 3–4.5 % off, for 9 MiB more weights. Keeping the 7×7 layers' F(2×2) weights
+/// transformed too (16 MiB each) bought ResNet50 another 1 % and ResNet18 5 %, for 15 and 22 MiB more: ResNet18 from a
+/// float16 file (widened at load) would no longer identify a photo in under 150 MiB. With float16 weights F(2×2) was no
+/// faster, so those layers stay on F(4×4).
 #define PG_WINOGRAD_SMALL_TILE_SIDE 14
 
 /// The outputs per tile side (2 or 4) of a Winograd layer planned for `height`×`width` maps with `half` weights or not.

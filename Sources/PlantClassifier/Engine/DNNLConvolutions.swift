@@ -32,8 +32,7 @@ final class DNNLConvolutions: @unchecked Sendable {
     /// Whether layers may run on our own kernels: 3×3 stride-1 ones on the Winograd kernels (see
     /// ``usesWinograd(_:height:half:)``), 1×1 stride-1 ones on the pointwise kernels (see ``usesPointwise(_:height:half:)``).
     /// Their weights take the room oneDNN's would, except on Winograd layers whose transformed weights fit in 4 MiB,
-    /// which keep those (4×), and F(2×2, 3×3) Winograd layers with float32 weights (see `pg_conv_winograd_tile`), which
-    /// keep theirs transformed too (16/9×).
+    /// which keep those (4× in F(4×4, 3×3) tiles, 16/9× in F(2×2, 3×3) tiles, see ``winogradTile(height:width:half:)``).
     let ownKernels: Bool
 
     /// Whether oneDNN is compiled in and starts on this machine.
