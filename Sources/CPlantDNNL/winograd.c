@@ -234,6 +234,8 @@ INLINE void multiply_block(const int rows, const int vectors, int depth, const f
         }
     }
     const int width = vectors * 8;
+    /* Four steps per loop: 1–1.5 % off ResNet50's forward pass (alternating passes in one process). */
+#pragma clang loop unroll_count(4)
     for (int k = 0; k < depth; k++) {
         __m256 b0 = _mm256_loadu_ps(b + (size_t)k * width);
         __m256 b1 = vectors > 1 ? _mm256_loadu_ps(b + (size_t)k * width + 8) : b0;
