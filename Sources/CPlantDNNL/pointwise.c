@@ -73,6 +73,8 @@ struct job {
     float *dst;
     /* Room for a panel's widened weights per thread. */
     float *widened;
+    /* The counter the threads take items from (see pg_take). */
+    long *next;
 };
 
 #define INLINE static inline __attribute__((always_inline, target("avx2,fma,f16c")))
@@ -139,22 +141,23 @@ static void work(void *data) {
     const struct job *job = data;
     const pg_pointwise *conv = job->conv;
     long begin, end;
-    pg_thread_share((long)job->batch * job->panels * job->pixel_blocks, &begin, &end);
     float *widened = job->widened + (size_t)omp_get_thread_num() * conv->cin * PANEL;
     int last_panel = -1;
     /* Panel by panel: a thread keeps one panel's weights in cache over the pixel blocks it takes. */
-    for (long item = begin; item < end; item++) {
-        int panel = (int)(item / ((long)job->batch * job->pixel_blocks));
-        long rest = item % ((long)job->batch * job->pixel_blocks);
-        int n = (int)(rest / job->pixel_blocks), block_index = (int)(rest % job->pixel_blocks);
-        int c0 = panel * PANEL, width = panel_width(conv, c0);
-        if (panel != last_panel) pg_half_to_float(conv->w_half + (size_t)c0 * conv->cin, widened, (size_t)conv->cin * width);
-        last_panel = panel;
-        int p1 = (block_index + 1) * PIXEL_BLOCK < job->pixels ? (block_index + 1) * PIXEL_BLOCK : job->pixels;
-        const pointwise_fn *row_kernels = kernels[conv->block == 16][width / 8 - 1];
-        for (int p = block_index * PIXEL_BLOCK; p < p1; p += ROWS) {
-            int rows = p1 - p < ROWS ? p1 - p : ROWS;
-            row_kernels[rows - 1](job, n, p, c0, widened);
+    while (pg_take(job->next, (long)job->batch * job->panels * job->pixel_blocks, &begin, &end)) {
+        for (long item = begin; item < end; item++) {
+            int panel = (int)(item / ((long)job->batch * job->pixel_blocks));
+            long rest = item % ((long)job->batch * job->pixel_blocks);
+            int n = (int)(rest / job->pixel_blocks), block_index = (int)(rest % job->pixel_blocks);
+            int c0 = panel * PANEL, width = panel_width(conv, c0);
+            if (panel != last_panel) pg_half_to_float(conv->w_half + (size_t)c0 * conv->cin, widened, (size_t)conv->cin * width);
+            last_panel = panel;
+            int p1 = (block_index + 1) * PIXEL_BLOCK < job->pixels ? (block_index + 1) * PIXEL_BLOCK : job->pixels;
+            const pointwise_fn *row_kernels = kernels[conv->block == 16][width / 8 - 1];
+            for (int p = block_index * PIXEL_BLOCK; p < p1; p += ROWS) {
+                int rows = p1 - p < ROWS ? p1 - p : ROWS;
+                row_kernels[rows - 1](job, n, p, c0, widened);
+            }
         }
     }
 }
@@ -167,6 +170,8 @@ int pg_pointwise_run(pg_pointwise *conv, int batch, int height, int width, const
     job.panels = (conv->cout + PANEL - 1) / PANEL;
     job.widened = aligned_alloc(64, (size_t)threads * conv->cin * PANEL * sizeof(float));
     if (!job.widened) return 2;
+    long next = 0;
+    job.next = &next;
     GOMP_parallel(work, &job, (unsigned)threads, 0);
     free(job.widened);
     return 0;

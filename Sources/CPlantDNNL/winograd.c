@@ -71,6 +71,8 @@ static size_t scratch_floats;
 struct job {
     const pg_winograd *conv;
     int batch, height, width, tiles_high, tiles_wide, tiles;
+    /* Counters the threads take each phase's items from (see pg_take). */
+    long *next;
     const float *src;
     float *dst, *v, *m;
     /* Each thread's room for a chunk of transformed weights (when they are not precomputed). */
@@ -420,30 +422,30 @@ static void work(void *data) {
     const pg_winograd *conv = job->conv;
     long begin, end;
     int in_vectors = conv->cin / 8, out_vectors = conv->cout / 8;
-    pg_thread_share((long)job->tiles * in_vectors, &begin, &end);
-    for (long item = begin; item < end; item++) transform_input(job, (int)(item / in_vectors), (int)(item % in_vectors) * 8);
+    while (pg_take(&job->next[0], (long)job->tiles * in_vectors, &begin, &end))
+        for (long item = begin; item < end; item++) transform_input(job, (int)(item / in_vectors), (int)(item % in_vectors) * 8);
     GOMP_barrier();
     int blocks = (job->tiles + TILE_BLOCK - 1) / TILE_BLOCK;
     if (conv->u) {
-        pg_thread_share((long)positions(conv) * blocks, &begin, &end);
-        for (long item = begin; item < end; item++) {
-            int t0, t1;
-            block_tiles(job, item % blocks, &t0, &t1);
-            multiply_tiles(job, (int)(item / blocks), t0, t1);
-        }
+        while (pg_take(&job->next[1], (long)positions(conv) * blocks, &begin, &end))
+            for (long item = begin; item < end; item++) {
+                int t0, t1;
+                block_tiles(job, item % blocks, &t0, &t1);
+                multiply_tiles(job, (int)(item / blocks), t0, t1);
+            }
     } else {
         int panels = (conv->cout + PANEL - 1) / PANEL;
         float *u = job->u + (size_t)omp_get_thread_num() * positions(conv) * CHUNK_STRIDE;
-        pg_thread_share((long)panels * blocks, &begin, &end);
-        for (long item = begin; item < end; item++) {
-            int t0, t1;
-            block_tiles(job, item % blocks, &t0, &t1);
-            multiply_panel_transforming(job, (int)(item / blocks) * PANEL, t0, t1, u);
-        }
+        while (pg_take(&job->next[1], (long)panels * blocks, &begin, &end))
+            for (long item = begin; item < end; item++) {
+                int t0, t1;
+                block_tiles(job, item % blocks, &t0, &t1);
+                multiply_panel_transforming(job, (int)(item / blocks) * PANEL, t0, t1, u);
+            }
     }
     GOMP_barrier();
-    pg_thread_share((long)job->tiles * out_vectors, &begin, &end);
-    for (long item = begin; item < end; item++) transform_output(job, (int)(item / out_vectors), (int)(item % out_vectors) * 8);
+    while (pg_take(&job->next[2], (long)job->tiles * out_vectors, &begin, &end))
+        for (long item = begin; item < end; item++) transform_output(job, (int)(item / out_vectors), (int)(item % out_vectors) * 8);
 }
 
 int pg_winograd_run(pg_winograd *conv, int batch, int height, int width, const float *src, float *dst, int threads) {
@@ -470,6 +472,8 @@ int pg_winograd_run(pg_winograd *conv, int batch, int height, int width, const f
     job.v = scratch;
     job.m = scratch + v_floats;
     job.u = scratch + v_floats + m_floats;
+    long next[3] = {0, 0, 0};
+    job.next = next;
     GOMP_parallel(work, &job, (unsigned)threads, 0);
     pthread_mutex_unlock(&scratch_lock);
     return 0;
