@@ -100,6 +100,12 @@ struct pg_conv {
     /* The primitive for the last size run, with memory objects whose handles are swapped per call. */
     int batch, height, width;
     dnnl_primitive_t primitive;
+    /* The threads `primitive` splits its work for (oneDNN fixes that when it is created), and a second primitive for the
+       same size split for one thread: built the first time a run asks for one thread, and only when it takes the
+       weights in the same layout (`single_refused` otherwise). */
+    int planned;
+    dnnl_primitive_t single;
+    int single_refused;
     dnnl_memory_t src_memory, weights_memory, bias_memory, dst_memory;
     /* A 3×3 stride-1 layer run by our Winograd kernels instead of a primitive (see winograd.h), or a 1×1 stride-1 one
        run by our pointwise kernels (see pointwise.h). */
@@ -109,6 +115,9 @@ struct pg_conv {
 
 static void release_primitive(pg_conv *conv) {
     if (conv->primitive) dnnl_primitive_destroy(conv->primitive);
+    if (conv->single) dnnl_primitive_destroy(conv->single);
+    conv->single = NULL;
+    conv->single_refused = 0;
     if (conv->src_memory) dnnl_memory_destroy(conv->src_memory);
     if (conv->weights_memory) dnnl_memory_destroy(conv->weights_memory);
     if (conv->bias_memory) dnnl_memory_destroy(conv->bias_memory);
@@ -228,8 +237,31 @@ static int build(pg_conv *conv, int batch, int height, int width, const dnnl_mem
     conv->batch = batch;
     conv->height = height;
     conv->width = width;
+    conv->planned = omp_get_max_threads();
     return 1;
 }
+
+/* The primitive for a run with `threads`: the one split for one thread when that is asked for and the main one was
+   split for more (built now the first time). */
+static dnnl_primitive_t primitive_for(pg_conv *conv, int threads) {
+    if (threads != 1 || conv->planned <= 1 || conv->single_refused) return conv->primitive;
+    if (!conv->single) {
+        int previous = omp_get_max_threads();
+        omp_set_num_threads(1);
+        dnnl_memory_desc_t src_md, bias_md, dst_md;
+        dnnl_primitive_desc_t pd = describe(conv, conv->batch, conv->height, conv->width, &src_md, &bias_md, &dst_md);
+        const dnnl_memory_desc_t *wanted = pd ? dnnl_primitive_desc_query_md(pd, dnnl_query_weights_md, 0) : NULL;
+        if (!wanted || !dnnl_memory_desc_equal(wanted, &conv->weights_md) || dnnl_primitive_create(&conv->single, pd) != dnnl_success) {
+            conv->single = NULL;
+            conv->single_refused = 1;
+        }
+        if (pd) dnnl_primitive_desc_destroy(pd);
+        omp_set_num_threads(previous);
+    }
+    return conv->single ? conv->single : conv->primitive;
+}
+
+int pg_conv_runs_single(const pg_conv *conv) { return conv && conv->single != NULL; }
 
 /* Half mode: keeps the laid-out weights as float16 and drops the float32 copy. */
 static int halve(pg_conv *conv) {
@@ -346,7 +378,7 @@ int pg_conv_run(pg_conv *conv, int batch, int height, int width, const float *sr
         {DNNL_ARG_BIAS, conv->bias_memory},
         {DNNL_ARG_DST, conv->dst_memory},
     };
-    if (dnnl_primitive_execute(conv->primitive, conv->stream, 4, args) != dnnl_success) return 4;
+    if (dnnl_primitive_execute(primitive_for(conv, threads), conv->stream, 4, args) != dnnl_success) return 4;
     return dnnl_stream_wait(conv->stream) == dnnl_success ? 0 : 5;
 }
 
@@ -404,6 +436,8 @@ int pg_conv_winograd_tile(int height, int width, int half) {
     (void)height; (void)width; (void)half;
     return 4;
 }
+
+int pg_conv_runs_single(const pg_conv *conv) { (void)conv; return 0; }
 
 int pg_conv_pointwise_applies(int kernel, int stride, int pad, int half, int layout) {
     (void)kernel; (void)stride; (void)pad; (void)half; (void)layout;

@@ -65,7 +65,9 @@ int pg_conv_pointwise_applies(int kernel, int stride, int pad, int half, int lay
 int pg_conv_prepare(pg_conv *conv, int batch, int height, int width);
 
 /// Runs the convolution on `batch`×`height`×`width` input (rebuilding the primitive when the size
-/// differs from the last call) with `threads` OpenMP threads. A half-mode convolution needs
+/// differs from the last call) with `threads` OpenMP threads. oneDNN splits a primitive's work for the threads it was
+/// created for; a run with one thread of a convolution created for more uses a second primitive split for one, built
+/// by the first such run. A half-mode convolution needs
 /// `widened`: its float16 weights widened to float32 by the caller; otherwise pass NULL. Returns 0 on
 /// success.
 int pg_conv_run(pg_conv *conv, int batch, int height, int width, const float *src, float *dst, int threads,
@@ -88,5 +90,14 @@ void pg_heap_map_large_blocks(void);
 /// float16 or a Winograd layout) and hands freed heap memory back to the system (glibc's malloc_trim) after
 /// loading, when the float32 copies made on the way would otherwise stay resident.
 void pg_dnnl_trim(void);
+
+/// Whether a run with one thread has built the convolution's primitive split for one thread (see `pg_conv_run`).
+int pg_conv_runs_single(const pg_conv *conv);
+
+/// How many threads outside this caller's team are ready to run on the machine: runnable threads (Linux's
+/// `/proc/loadavg`) less the calling thread and its OpenMP workers for `threads` (which spin for a while after a
+/// region). The least of three readings 0.1 ms apart, so a thread that runs only for a moment is not counted. 0 where
+/// this cannot be read.
+int pg_runnable_elsewhere(int threads);
 
 #endif

@@ -1,3 +1,4 @@
+import CPlantDNNL
 import Foundation
 import PlantGuideCore
 import Synchronization
@@ -22,6 +23,13 @@ public final class Classifier: Sendable {
     public let labels: LabelSet
     /// Threads used for BLAS and the loops around it.
     public let threads: Int
+    /// Whether a forward pass runs on one thread when the machine has no idle core for the others (see
+    /// ``threadsForPass()``); the benchmark turns it off to measure the difference.
+    @_spi(Benchmark) public var adaptsThreads: Bool {
+        get { adapts.load(ordering: .relaxed) }
+        set { adapts.store(newValue, ordering: .relaxed) }
+    }
+    private let adapts = Atomic<Bool>(true)
     /// What runs the convolutions (oneDNN may have been asked for but be unavailable).
     public var backend: ConvolutionBackend { engine.convolutions == nil ? .blas : .oneDNN }
     private let engine: ResNetEngine
@@ -96,7 +104,9 @@ public final class Classifier: Sendable {
             }
             return try input.withUnsafeBufferPointer { pointer in
                 guard let base = pointer.baseAddress else { return ResNetEngine.Output(logits: [], features: []) }
-                return try engine.forward(base, batch: batch, height: height, width: width, workspace: current, threads: threads)
+                return try engine.forward(
+                    base, batch: batch, height: height, width: width, workspace: current, threads: threadsForPass()
+                )
             }
         }
         let size = embeddingSize
@@ -104,6 +114,21 @@ public final class Classifier: Sendable {
             Self.normalised(output.features[(image * size)..<min(output.features.count, (image + 1) * size)])
         }
         return (output.logits, embeddings)
+    }
+
+    /// Threads for the next forward pass: ``threads``, or one when threads of other work are ready to run on the
+    /// machine and would leave some of ours without a core. Each layer is split evenly between the threads and ends when
+    /// the last is done, so a thread that waits for its core holds up every layer: ResNet50 with two threads beside
+    /// one busy process took 176–190 ms a pass, with one thread 89 ms (88 ms on an idle machine), on a 2-core machine.
+    @_spi(Benchmark) public func threadsForPass() -> Int {
+        adaptsThreads ? Self.threadsForPass(threads) : threads
+    }
+
+    /// `threads`, or one when fewer cores than that are left by the threads of other work ready to run.
+    static func threadsForPass(_ threads: Int) -> Int {
+        guard threads > 1 else { return threads }
+        let elsewhere = Int(pg_runnable_elsewhere(Int32(threads)))
+        return ProcessInfo.processInfo.activeProcessorCount - elsewhere >= threads ? threads : 1
     }
 
     /// Numbers in one embedding: the pooled features before the classifier layer (512 for ResNet18, 2,048 for

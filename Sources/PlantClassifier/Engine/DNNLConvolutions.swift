@@ -83,6 +83,9 @@ final class DNNLConvolutions: @unchecked Sendable {
         for convolution in convolutions.values { pg_conv_destroy(convolution) }
     }
 
+    /// Whether a run of `conv` with one thread has built its oneDNN primitive split for one thread (see `pg_conv_run`).
+    func runsSingle(_ conv: ConvSpec) -> Bool { convolutions[conv.name].map { pg_conv_runs_single($0) != 0 } ?? false }
+
     /// Bytes of weights held in oneDNN's layout.
     var weightBytes: Int { convolutions.values.reduce(0) { $0 + Int(pg_conv_weight_bytes($1)) } }
 
