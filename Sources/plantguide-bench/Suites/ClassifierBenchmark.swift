@@ -171,6 +171,8 @@ struct ClassifierBenchmark: BenchmarkSuite {
                              value: (exactLatencies.min() ?? .nan) * ms, unit: "ms", peer: (ort, (peerLatencies.min() ?? .nan) * ms)),
             ]
 
+            rows += try besideBusyProcess(arch: arch, classifier: classifier, tensor: tensor)
+
             // A whole `plantguide identify` of a 12 MP JPEG: process start, model load, decode, forward.
             let photo = folder.appendingPathComponent("photo-12mp.jpg")
             progress("\(arch): identify of a 12 MP JPEG…")
@@ -189,6 +191,53 @@ struct ClassifierBenchmark: BenchmarkSuite {
             rows += try folderThroughput(arch: arch, model: half, photo: photo, folder: folder, plantguide: plantguide, script: script)
         }
         return rows
+    }
+
+    /// Forward passes (the float16 file `model install` gives) with busy processes beside them, enough to leave fewer idle
+    /// cores than threads: as the classifier runs them (one thread when the machine has no idle core for the others)
+    /// against always on every thread, alternating in the same rounds.
+    private func besideBusyProcess(arch: String, classifier: Classifier, tensor: [Float]) throws -> [BenchmarkRow] {
+        progress("\(arch): forward passes beside a busy process…")
+        let busy = try (0..<max(1, ProcessInfo.processInfo.activeProcessorCount - threads + 1)).map { _ in
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/yes")
+            process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+            try process.run()
+            return process
+        }
+        defer {
+            for process in busy {
+                kill(process.processIdentifier, SIGKILL)
+                process.waitUntilExit()
+            }
+            classifier.adaptsThreads = true
+        }
+        usleep(200_000)
+        var adaptive: [Double] = [], fixed: [Double] = [], oneThread = 0
+        for round in 0..<20 {
+            for adapts in round % 2 == 0 ? [true, false] : [false, true] {
+                classifier.adaptsThreads = adapts
+                let seconds = try Measure.seconds { _ = try classifier.logits(tensor, height: 224, width: 224) }
+                if adapts {
+                    adaptive.append(seconds)
+                    if classifier.threadsForPass() == 1 { oneThread += 1 }
+                } else {
+                    fixed.append(seconds)
+                }
+            }
+        }
+        let ms = 1000.0
+        return [
+            BenchmarkRow(
+                suite: name, name: "\(arch) forward p50 beside \(busy.count) busy process(es), float16 file (one thread when no core is idle)",
+                value: Measure.percentile(adaptive, 0.5) * ms, unit: "ms",
+                peer: ("always \(threads) threads, same rounds", Measure.percentile(fixed, 0.5) * ms)
+            ),
+            BenchmarkRow(
+                suite: name, name: "\(arch) checks after a pass that found no idle core beside the busy process(es), of 20",
+                value: Double(oneThread), unit: "passes"
+            ),
+        ]
     }
 
     /// One `plantguide identify DIR` of 20 photos against 20 `plantguide identify PHOTO` runs, interleaved in
