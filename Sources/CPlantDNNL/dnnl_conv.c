@@ -100,9 +100,9 @@ struct pg_conv {
     /* The primitive for the last size run, with memory objects whose handles are swapped per call. */
     int batch, height, width;
     dnnl_primitive_t primitive;
-    /* The threads `primitive` splits its work for (oneDNN fixes that when it is created), and a second primitive for the
-       same size split for one thread: built the first time a run asks for one thread, and only when it takes the
-       weights in the same layout (`single_refused` otherwise). */
+    /* The threads `primitive` splits its work for, those of `pg_conv_create` (oneDNN fixes that when it is created),
+       and a second primitive for the same size split for one thread: built the first time a run asks for one thread,
+       and only when it takes the weights in the same layout (`single_refused` otherwise). */
     int planned;
     dnnl_primitive_t single;
     int single_refused;
@@ -196,8 +196,8 @@ static dnnl_primitive_desc_t describe(const pg_conv *conv, int batch, int height
 /* Builds the primitive for a size from `pd`. The weights come from `source` laid out as `source_md`
    (the caller's HWIO copy, or the layout of an earlier size) unless that already is the layout wanted. With
    `temporary`, they are laid out in the loading thread's scratch, for `halve` to narrow right after. */
-static int build(pg_conv *conv, int batch, int height, int width, const dnnl_memory_desc_t *source_md, const void *source,
-                 int temporary) {
+static int build_planned(pg_conv *conv, int batch, int height, int width, const dnnl_memory_desc_t *source_md,
+                         const void *source, int temporary) {
     release_primitive(conv);
     dnnl_memory_desc_t src_md, bias_md, dst_md;
     dnnl_primitive_desc_t pd = describe(conv, batch, height, width, &src_md, &bias_md, &dst_md);
@@ -237,8 +237,18 @@ static int build(pg_conv *conv, int batch, int height, int width, const dnnl_mem
     conv->batch = batch;
     conv->height = height;
     conv->width = width;
-    conv->planned = omp_get_max_threads();
     return 1;
+}
+
+/* build_planned with the primitive split for the convolution's `planned` threads, whatever the caller's thread last
+   asked OpenMP for (a pass on one thread may come before a size change). */
+static int build(pg_conv *conv, int batch, int height, int width, const dnnl_memory_desc_t *source_md, const void *source,
+                 int temporary) {
+    int previous = omp_get_max_threads();
+    omp_set_num_threads(conv->planned);
+    int built = build_planned(conv, batch, height, width, source_md, source, temporary);
+    omp_set_num_threads(previous);
+    return built;
 }
 
 /* The primitive for a run with `threads`: the one split for one thread when that is asked for and the main one was
@@ -315,8 +325,8 @@ pg_conv *pg_conv_create(int batch, int height, int width, int cin, int cout, int
         return NULL;
     }
     memcpy(conv->bias, bias, sizeof(float) * (size_t)cout);
-    /* oneDNN splits the work of a primitive when it is described, for the threads allowed then. */
-    omp_set_num_threads(threads > 0 ? threads : 1);
+    /* oneDNN splits the work of a primitive when it is described, for the threads allowed then (see build). */
+    conv->planned = threads > 0 ? threads : 1;
     /* The first build reorders the caller's HWIO weights straight into the primitive's layout. */
     if (!build(conv, batch, height, width, &hwio_md, weights, half) || (half && !halve(conv))) {
         pg_conv_destroy(conv);

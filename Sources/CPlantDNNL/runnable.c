@@ -1,7 +1,9 @@
+#define _GNU_SOURCE
 #include "PlantDNNL.h"
 
 #if defined(__linux__)
 #include <fcntl.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,7 +56,8 @@ static int is_runnable(int id) {
     return end && end[1] == ' ' && end[2] == 'R';
 }
 
-int pg_runnable_elsewhere(int threads) {
+/* Threads ready to run outside the caller's team (see pg_idle_cores), or -1. */
+static int runnable_elsewhere(int threads) {
     if (threads < 1) threads = 1;
     if (threads > MOST_WORKERS) threads = MOST_WORKERS;
     if (workers_known != threads) {
@@ -66,7 +69,7 @@ int pg_runnable_elsewhere(int threads) {
     for (int reading = 0; reading < 3; reading++) {
         if (reading > 0) nanosleep(&(struct timespec){.tv_sec = 0, .tv_nsec = 100000}, NULL);
         int runnable = runnable_threads();
-        if (runnable < 0) return 0;
+        if (runnable < 0) return -1;
         int ours = 1;
         for (int number = 1; number < threads; number++) ours += worker_ids[number] && is_runnable(worker_ids[number]);
         int elsewhere = runnable - ours > 0 ? runnable - ours : 0;
@@ -76,11 +79,21 @@ int pg_runnable_elsewhere(int threads) {
     return least;
 }
 
+int pg_idle_cores(int threads) {
+    long online = sysconf(_SC_NPROCESSORS_ONLN);
+    cpu_set_t allowed;
+    /* /proc/loadavg counts the whole machine: meaningless for a process held to some of its CPUs. */
+    if (online < 1 || sched_getaffinity(0, sizeof allowed, &allowed) != 0 || CPU_COUNT(&allowed) < online) return -1;
+    int elsewhere = runnable_elsewhere(threads);
+    if (elsewhere < 0) return -1;
+    return elsewhere < online ? (int)online - elsewhere : 0;
+}
+
 #else
 
-int pg_runnable_elsewhere(int threads) {
+int pg_idle_cores(int threads) {
     (void)threads;
-    return 0;
+    return -1;
 }
 
 #endif

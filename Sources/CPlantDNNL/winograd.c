@@ -18,7 +18,7 @@
    reading 4× the bytes from memory cost more than the transform. */
 enum { MAX_TILE = 4, MAX_ALPHA = 6, PANEL = 16, ROWS = 6, TILE_BLOCK = 24, CHUNK = 128 };
 /* Floats between the positions of a chunk of transformed weights: a whole chunk plus two cache lines, so that the 36
-   stores of one transform do not all fall on the same cache set (they would, 8 KiB apart). */
+   (or 16) stores of one transform do not all fall on the same cache set (they would, 8 KiB apart). */
 enum { CHUNK_STRIDE = CHUNK * PANEL + 32 };
 #define PRECOMPUTED_MAX_BYTES ((size_t)4 << 20)
 

@@ -94,10 +94,11 @@ void pg_dnnl_trim(void);
 /// Whether a run with one thread has built the convolution's primitive split for one thread (see `pg_conv_run`).
 int pg_conv_runs_single(const pg_conv *conv);
 
-/// How many threads outside this caller's team are ready to run on the machine: runnable threads (Linux's
-/// `/proc/loadavg`) less the calling thread and its OpenMP workers for `threads` (which spin for a while after a
-/// region). The least of three readings 0.1 ms apart, so a thread that runs only for a moment is not counted. 0 where
-/// this cannot be read.
-int pg_runnable_elsewhere(int threads);
+/// Cores left idle by threads outside this caller's team: the machine's online CPUs less its runnable threads (Linux's
+/// `/proc/loadavg`), not counting the calling thread and its OpenMP workers for `threads` (which spin for a while after
+/// a region). The least of up to three readings 0.1 ms apart, so a thread that runs only for a moment is not counted.
+/// -1 where this cannot be known: not Linux, `/proc` unreadable, or a process held to some of the CPUs (the count is
+/// the whole machine's).
+int pg_idle_cores(int threads);
 
 #endif

@@ -124,11 +124,12 @@ public final class Classifier: Sendable {
         adaptsThreads ? Self.threadsForPass(threads) : threads
     }
 
-    /// `threads`, or one when fewer cores than that are left by the threads of other work ready to run.
+    /// `threads`, or one when the threads of other work ready to run leave fewer idle cores than that (or than the cores
+    /// there are, for more threads than cores). `threads` where that cannot be known (see `pg_idle_cores`).
     static func threadsForPass(_ threads: Int) -> Int {
         guard threads > 1 else { return threads }
-        let elsewhere = Int(pg_runnable_elsewhere(Int32(threads)))
-        return ProcessInfo.processInfo.activeProcessorCount - elsewhere >= threads ? threads : 1
+        let idle = Int(pg_idle_cores(Int32(threads)))
+        return idle < 0 || idle >= min(threads, ProcessInfo.processInfo.activeProcessorCount) ? threads : 1
     }
 
     /// Numbers in one embedding: the pooled features before the classifier layer (512 for ResNet18, 2,048 for
