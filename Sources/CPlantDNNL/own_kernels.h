@@ -1,5 +1,5 @@
 // What our own kernels (winograd.c, pointwise.c) share: libgomp's entry points and the split of work between its
-// threads. Private to CPlantDNNL; x86-64 Linux only.
+// threads; runnable.c uses the entry points too. Private to CPlantDNNL; Linux only.
 #ifndef PLANT_OWN_KERNELS_H
 #define PLANT_OWN_KERNELS_H
 

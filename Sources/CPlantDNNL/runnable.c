@@ -2,6 +2,7 @@
 #include "PlantDNNL.h"
 
 #if defined(__linux__)
+#include "own_kernels.h"
 #include <fcntl.h>
 #include <sched.h>
 #include <stdio.h>
@@ -10,9 +11,6 @@
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
-
-void GOMP_parallel(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags);
-int omp_get_thread_num(void);
 
 enum { MOST_WORKERS = 64 };
 

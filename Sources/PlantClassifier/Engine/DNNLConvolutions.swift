@@ -9,7 +9,8 @@ import CPlantKernels
     /// The blocked order oneDNN's kernels prefer on this CPU (nChw8c with AVX2, nChw16c with AVX-512): on a 2-core
     /// AVX2 machine 13–21 % off ResNet18's forward pass and 0–14 % off ResNet50's. Channels last where oneDNN
     /// prefers no block. Where the CPU has AVX2, the 3×3 stride-1 layers on maps of 7 rows or more run on our Winograd
-    /// kernels (F(2×2, 3×3) with float32 weights on maps of 14 or fewer, F(4×4, 3×3) otherwise), and with float16 weights the 1×1 stride-1 layers on maps of 14 rows or fewer on our pointwise kernels.
+    /// kernels (F(2×2, 3×3) with float32 weights on maps of 14 or fewer, F(4×4, 3×3) otherwise), and with float16
+    /// weights the 1×1 stride-1 layers on maps of 14 rows or fewer on our pointwise kernels.
     case blocked
     /// Blocked maps with every layer on oneDNN's kernels (as before our own kernels).
     case blockedDirect

@@ -198,19 +198,21 @@ struct ClassifierBenchmark: BenchmarkSuite {
     /// against always on every thread, alternating in the same rounds.
     private func besideBusyProcess(arch: String, classifier: Classifier, tensor: [Float]) throws -> [BenchmarkRow] {
         progress("\(arch): forward passes beside a busy process…")
-        let busy = try (0..<max(1, ProcessInfo.processInfo.activeProcessorCount - threads + 1)).map { _ in
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/yes")
-            process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
-            try process.run()
-            return process
-        }
+        var busy: [Process] = []
         defer {
+            // SIGKILL: a child may inherit SIGTERM blocked.
             for process in busy {
                 kill(process.processIdentifier, SIGKILL)
                 process.waitUntilExit()
             }
             classifier.adaptsThreads = true
+        }
+        for _ in 0..<max(1, ProcessInfo.processInfo.activeProcessorCount - threads + 1) {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/yes")
+            process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+            try process.run()
+            busy.append(process)
         }
         usleep(200_000)
         var adaptive: [Double] = [], fixed: [Double] = [], oneThread = 0
