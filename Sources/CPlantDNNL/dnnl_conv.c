@@ -47,37 +47,18 @@ int pg_dnnl_available(void) {
 /* The blocked activation layout for a channel block: nChw8c (AVX2, SSE4.1) or nChw16c (AVX-512). */
 static dnnl_format_tag_t blocked_tag(int block) { return block == 16 ? dnnl_nChw16c : dnnl_nChw8c; }
 
-static int channel_block;
-static pthread_once_t block_once = PTHREAD_ONCE_INIT;
-
-/* Asks oneDNN which layout it would pick for the maps of a typical 3×3 convolution (64 channels, 56×56) and
-   keeps its channel block when that is exactly nChw8c or nChw16c. */
-static void probe_channel_block(void) {
-    if (!pg_dnnl_available()) return;
-    dnnl_dims_t src_dims = {1, 64, 56, 56}, weight_dims = {64, 64, 3, 3}, strides = {1, 1}, padding = {1, 1};
-    dnnl_memory_desc_t src_md, weights_md, dst_md;
-    dnnl_convolution_desc_t desc;
-    dnnl_primitive_desc_t pd = NULL;
-    if (dnnl_memory_desc_init_by_tag(&src_md, 4, src_dims, dnnl_f32, dnnl_format_tag_any) != dnnl_success
-        || dnnl_memory_desc_init_by_tag(&weights_md, 4, weight_dims, dnnl_f32, dnnl_format_tag_any) != dnnl_success
-        || dnnl_memory_desc_init_by_tag(&dst_md, 4, src_dims, dnnl_f32, dnnl_format_tag_any) != dnnl_success
-        || dnnl_convolution_forward_desc_init(&desc, dnnl_forward_inference, dnnl_convolution_direct, &src_md, &weights_md, NULL,
-                                              &dst_md, strides, padding, padding) != dnnl_success
-        || dnnl_primitive_desc_create(&pd, &desc, NULL, engine, NULL) != dnnl_success)
-        return;
-    const dnnl_memory_desc_t *chosen = dnnl_primitive_desc_query_md(pd, dnnl_query_dst_md, 0);
-    for (int block = 8; block <= 16; block += 8) {
-        dnnl_memory_desc_t candidate;
-        if (dnnl_memory_desc_init_by_tag(&candidate, 4, src_dims, dnnl_f32, blocked_tag(block)) == dnnl_success
-            && dnnl_memory_desc_equal(chosen, &candidate))
-            channel_block = block;
-    }
-    dnnl_primitive_desc_destroy(pd);
-}
-
+/* Our choice of channel block, from the CPU's vector width: 16 (one AVX-512 register of floats) where the CPU has
+   AVX-512F, 8 (one AVX2 register) where it has AVX2 and FMA, otherwise none. oneDNN 2.6's own preference is not asked:
+   with AVX-512 it prefers NHWC maps for its brgemm kernels, and the engine's layout and our kernels would then follow
+   whatever a oneDNN release happens to like. oneDNN runs every layer on either block (its AVX2 kernels are native to
+   nChw8c, its AVX-512 ones to nChw16c). */
 int pg_dnnl_channel_block(void) {
-    pthread_once(&block_once, probe_channel_block);
-    return channel_block;
+    if (!pg_dnnl_available()) return 0;
+#if defined(__x86_64__)
+    if (__builtin_cpu_supports("avx512f")) return 16;
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return 8;
+#endif
+    return 0;
 }
 
 struct pg_conv {
@@ -286,11 +267,11 @@ static int halve(pg_conv *conv) {
 }
 
 pg_conv *pg_conv_create(int batch, int height, int width, int cin, int cout, int kernel, int stride, int pad,
-                        const float *weights, const float *bias, int relu, int accumulate, int half, int layout, int threads,
-                        int own_kernels) {
+                        const float *weights, const float *bias, int relu, int accumulate, int half, int layout, int block,
+                        int threads, int own_kernels) {
     if (!pg_dnnl_available() || (half && !can_halve())) return NULL;
-    int block = pg_dnnl_channel_block();
-    if (layout != PG_LAYOUT_NHWC && !block) return NULL;
+    if (layout == PG_LAYOUT_NHWC) block = 0;
+    else if (block != 8 && block != 16) return NULL;
     int winograd = own_kernels && pg_conv_winograd_applies(kernel, stride, pad, half, layout);
     if (winograd || (own_kernels && pg_conv_pointwise_applies(kernel, stride, pad, half, layout))) {
         pg_conv *conv = calloc(1, sizeof(pg_conv));
@@ -336,7 +317,7 @@ pg_conv *pg_conv_create(int batch, int height, int width, int cin, int cout, int
 }
 
 int pg_conv_winograd_applies(int kernel, int stride, int pad, int half, int layout) {
-    return kernel == 3 && stride == 1 && pad == 1 && layout == PG_LAYOUT_BLOCKED && pg_dnnl_channel_block()
+    return kernel == 3 && stride == 1 && pad == 1 && layout == PG_LAYOUT_BLOCKED && pg_dnnl_available()
         && pg_winograd_supported() && (!half || can_halve());
 }
 
@@ -345,7 +326,7 @@ int pg_conv_winograd_tile(int height, int width, int half) {
 }
 
 int pg_conv_pointwise_applies(int kernel, int stride, int pad, int half, int layout) {
-    return kernel == 1 && stride == 1 && pad == 0 && layout == PG_LAYOUT_BLOCKED && pg_dnnl_channel_block()
+    return kernel == 1 && stride == 1 && pad == 0 && layout == PG_LAYOUT_BLOCKED && pg_dnnl_available()
         && pg_winograd_supported() && half && can_halve();
 }
 
@@ -429,9 +410,9 @@ int pg_dnnl_available(void) { return 0; }
 int pg_dnnl_channel_block(void) { return 0; }
 
 pg_conv *pg_conv_create(int batch, int height, int width, int cin, int cout, int kernel, int stride, int pad,
-                        const float *weights, const float *bias, int relu, int accumulate, int half, int layout, int threads,
-                        int own_kernels) {
-    (void)threads; (void)layout; (void)own_kernels;
+                        const float *weights, const float *bias, int relu, int accumulate, int half, int layout, int block,
+                        int threads, int own_kernels) {
+    (void)threads; (void)layout; (void)block; (void)own_kernels;
     (void)batch; (void)height; (void)width; (void)cin; (void)cout; (void)kernel; (void)stride; (void)pad;
     (void)weights; (void)bias; (void)relu; (void)accumulate; (void)half;
     return NULL;

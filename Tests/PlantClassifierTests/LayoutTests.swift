@@ -5,13 +5,24 @@ import Testing
 /// oneDNN's maps in its blocked order (nChw8c, nChw16c) against channels last and PlantGuide's own kernels,
 /// on models whose channel counts are not whole blocks, so the padding of blocks is exercised too.
 @Suite struct LayoutTests {
-    /// On x86-64 oneDNN's kernels want blocked maps (8 channels with AVX2, 16 with AVX-512); the probe finds that.
-    @Test func oneDNNPrefersBlockedMapsOnThisMachine() throws {
+    /// The block is ours, from the CPU's vector width as Linux reports it (16 with AVX-512F, 8 with AVX2 and FMA), not
+    /// whatever oneDNN would prefer; every layout can be forced.
+    @Test func theChannelBlockFollowsTheCPU() throws {
         #if arch(x86_64) && os(Linux)
         try #require(DNNLConvolutions.isAvailable, "oneDNN is installed by scripts/bootstrap")
-        #expect([8, 16].contains(DNNLConvolutions(layout: .blocked).channelBlock))
+        let cpuinfo = try String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)
+        let flags = Set(cpuinfo.split(separator: "\n").first { $0.hasPrefix("flags") }?.split(separator: " ").map(String.init) ?? [])
+        let expected = flags.contains("avx512f") ? 16 : flags.contains("avx2") && flags.contains("fma") ? 8 : 0
+        #expect(DNNLConvolutions().channelBlock == expected, "CPU flags: avx512f \(flags.contains("avx512f")), avx2 \(flags.contains("avx2"))")
+        #expect(DNNLLayout.preferred == .blocked(expected))
         #expect(DNNLConvolutions(layout: .channelsLast).channelBlock == 0)
-        #expect(DNNLConvolutions().channelBlock == DNNLConvolutions(layout: .blocked).channelBlock)
+        for block in [8, 16] {
+            #expect(DNNLConvolutions(layout: .blocked(block)).channelBlock == block)
+            #expect(DNNLConvolutions(layout: .blocked(block)).ownKernels == DNNLConvolutions.cpuRunsOwnKernels)
+            #expect(!DNNLConvolutions(layout: .blocked(block, ownKernels: false)).ownKernels)
+        }
+        // Anything but 8 or 16 is channels last.
+        #expect(DNNLConvolutions(layout: .blocked(4)).channelBlock == 0)
         #endif
     }
 
@@ -29,10 +40,10 @@ import Testing
         let scale = max(1, expected.logits.map { abs($0) }.max() ?? 1)
         let layouts = ParityTests.EnginePath.all.filter { $0.backend == .oneDNN }.map(\.layout)
         #if arch(x86_64) && os(Linux)
-        #expect(layouts == [.channelsLast, .blocked])
+        #expect(layouts == [.channelsLast, .blocked(8), .blocked(16)])
         #endif
         // Blocked maps run stage one's 16×16 3×3 layers on the Winograd kernels; the direct kernels are checked too.
-        for layout in layouts + (layouts.contains(.blocked) ? [.blockedDirect] : []) {
+        for layout in layouts + layouts.filter(\.ownKernels).map({ .blocked($0.channelBlock, ownKernels: false) }) {
             let classifier = try Classifier(contentsOf: file, threads: 2, widenAtLoadBelowBytes: .max, backend: .oneDNN, layout: layout)
             #expect(classifier.backend == .oneDNN)
             let output = try classifier.outputs(input, batch: 2, height: 64, width: 64)

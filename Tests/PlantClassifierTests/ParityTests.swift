@@ -11,10 +11,10 @@ import Testing
         var backend: ConvolutionBackend
         var layout: DNNLLayout = .preferred
 
-        /// BLAS, and oneDNN with channels last and (where its kernels prefer blocks) blocked maps.
+        /// BLAS, and oneDNN with channels last and with maps in blocks of 8 and of 16 (whichever this CPU would choose).
         static let all = [EnginePath(backend: .blas)]
             + (DNNLConvolutions.isAvailable ? [EnginePath(backend: .oneDNN, layout: .channelsLast)] : [])
-            + (DNNLConvolutions(layout: .blocked).channelBlock > 0 ? [EnginePath(backend: .oneDNN, layout: .blocked)] : [])
+            + DNNLLayout.allBlocks.map { EnginePath(backend: .oneDNN, layout: .blocked($0)) }
 
         var testDescription: String { backend == .blas ? "blas" : "\(backend.rawValue), \(layout)" }
     }

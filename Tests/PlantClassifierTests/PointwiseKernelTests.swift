@@ -22,13 +22,14 @@ import Testing
         Case(batch: 1, height: 4, width: 4, inChannels: 272, outChannels: 56, relu: true, accumulate: true),
     ]
 
-    @Test(arguments: cases)
-    func matchesOneDNN(_ shape: Case) throws {
+    /// Each case in both channel blocks, whichever this CPU would choose.
+    @Test(arguments: cases, [8, 16])
+    func matchesOneDNN(_ shape: Case, block: Int) throws {
         #if arch(x86_64) && os(Linux)
         try #require(DNNLConvolutions.isAvailable, "oneDNN is installed by scripts/bootstrap")
-        let own = DNNLConvolutions(layout: .blocked), onednn = DNNLConvolutions(layout: .blockedDirect)
-        let block = own.channelBlock
-        try #require(block > 0 && onednn.channelBlock == block)
+        try #require(DNNLConvolutions.cpuRunsOwnKernels, "our kernels need AVX2, FMA and F16C")
+        let own = DNNLConvolutions(layout: .blocked(block)), onednn = DNNLConvolutions(layout: .blocked(block, ownKernels: false))
+        try #require(own.channelBlock == block && onednn.channelBlock == block)
         let conv = ConvSpec(
             convName: "conv", normName: "bn", name: "conv", inChannels: shape.inChannels, outChannels: shape.outChannels,
             kernel: 1, stride: 1, padding: 0
@@ -70,10 +71,11 @@ import Testing
 
     /// Only 1×1 stride-1 layers with float16 weights on maps of at most ``DNNLConvolutions/pointwiseMaximumSide`` rows,
     /// and nothing with ``DNNLLayout/blockedDirect``.
-    @Test func whatStaysOnOneDNN() throws {
+    @Test(arguments: [8, 16]) func whatStaysOnOneDNN(block: Int) throws {
         #if arch(x86_64) && os(Linux)
         try #require(DNNLConvolutions.isAvailable, "oneDNN is installed by scripts/bootstrap")
-        let convolutions = DNNLConvolutions(layout: .blocked)
+        try #require(DNNLConvolutions.cpuRunsOwnKernels, "our kernels need AVX2, FMA and F16C")
+        let convolutions = DNNLConvolutions(layout: .blocked(block))
         let side = DNNLConvolutions.pointwiseMaximumSide
         let conv = ConvSpec(convName: "c", normName: "b", name: "c", inChannels: 64, outChannels: 256, kernel: 1, stride: 1, padding: 0)
         #expect(convolutions.usesPointwise(conv, height: side, half: true))
@@ -87,7 +89,7 @@ import Testing
         var spatial = conv
         (spatial.kernel, spatial.padding) = (3, 1)
         #expect(!convolutions.usesPointwise(spatial, height: side, half: true))
-        #expect(!DNNLConvolutions(layout: .blockedDirect).usesPointwise(conv, height: side, half: true))
+        #expect(!DNNLConvolutions(layout: .blocked(block, ownKernels: false)).usesPointwise(conv, height: side, half: true))
         #expect(!DNNLConvolutions(layout: .channelsLast).usesPointwise(conv, height: side, half: true))
         #endif
     }

@@ -30,13 +30,14 @@ import Testing
         Case(batch: 1, height: 7, width: 6, inChannels: 264, outChannels: 256, relu: true, accumulate: true),
     ]
 
-    @Test(arguments: cases)
-    func matchesOneDNNsDirectKernels(_ shape: Case) throws {
+    /// Each case in both channel blocks, whichever this CPU would choose.
+    @Test(arguments: cases, [8, 16])
+    func matchesOneDNNsDirectKernels(_ shape: Case, block: Int) throws {
         #if arch(x86_64) && os(Linux)
         try #require(DNNLConvolutions.isAvailable, "oneDNN is installed by scripts/bootstrap")
-        let winograd = DNNLConvolutions(layout: .blocked), direct = DNNLConvolutions(layout: .blockedDirect)
-        let block = winograd.channelBlock
-        try #require(block > 0 && direct.channelBlock == block)
+        try #require(DNNLConvolutions.cpuRunsOwnKernels, "our kernels need AVX2, FMA and F16C")
+        let winograd = DNNLConvolutions(layout: .blocked(block)), direct = DNNLConvolutions(layout: .blocked(block, ownKernels: false))
+        try #require(winograd.channelBlock == block && direct.channelBlock == block)
         let conv = ConvSpec(
             convName: "conv", normName: "bn", name: "conv", inChannels: shape.inChannels, outChannels: shape.outChannels,
             kernel: 3, stride: 1, padding: 1
@@ -94,10 +95,11 @@ import Testing
     }
 
     /// Small maps and strided layers stay on oneDNN, and so does everything with ``DNNLLayout/blockedDirect``.
-    @Test func whatStaysOnOneDNN() throws {
+    @Test(arguments: [8, 16]) func whatStaysOnOneDNN(block: Int) throws {
         #if arch(x86_64) && os(Linux)
         try #require(DNNLConvolutions.isAvailable, "oneDNN is installed by scripts/bootstrap")
-        let convolutions = DNNLConvolutions(layout: .blocked)
+        try #require(DNNLConvolutions.cpuRunsOwnKernels, "our kernels need AVX2, FMA and F16C")
+        let convolutions = DNNLConvolutions(layout: .blocked(block))
         let conv = ConvSpec(convName: "c", normName: "b", name: "c", inChannels: 16, outChannels: 16, kernel: 3, stride: 1, padding: 1)
         #expect(convolutions.usesWinograd(conv, height: DNNLConvolutions.winogradMinimumSide, half: false))
         #expect(convolutions.usesWinograd(conv, height: 56, half: true))
@@ -108,7 +110,7 @@ import Testing
         var pointwise = conv
         (pointwise.kernel, pointwise.padding) = (1, 0)
         #expect(!convolutions.usesWinograd(pointwise, height: 56, half: false))
-        #expect(!DNNLConvolutions(layout: .blockedDirect).usesWinograd(conv, height: 56, half: false))
+        #expect(!DNNLConvolutions(layout: .blocked(block, ownKernels: false)).usesWinograd(conv, height: 56, half: false))
         #expect(!DNNLConvolutions(layout: .channelsLast).usesWinograd(conv, height: 56, half: false))
         #endif
     }

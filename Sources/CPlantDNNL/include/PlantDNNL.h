@@ -15,18 +15,19 @@ int pg_dnnl_available(void);
 
 /// The maps of every layer in NHWC order (channels last).
 #define PG_LAYOUT_NHWC 0
-/// The maps in oneDNN's blocked order, nChw8c or nChw16c (see `pg_dnnl_channel_block`): channels in groups of
+/// The maps in oneDNN's blocked order, nChw8c or nChw16c (the `block` of `pg_conv_create`): channels in groups of
 /// the block, each group a whole map with the block's channels innermost, channels padded to a whole block.
 #define PG_LAYOUT_BLOCKED 1
 /// Reads an NCHW input (the stem, from the caller's planar image) and writes the blocked order.
 #define PG_LAYOUT_PLANAR_TO_BLOCKED 2
 
-/// The channel block oneDNN's kernels prefer for feature maps on this CPU: 8 (nChw8c, AVX2) or 16 (nChw16c,
-/// AVX-512), or 0 when they prefer neither (or oneDNN is unavailable).
+/// The channel block PlantGuide lays feature maps out in on this CPU, by its vector width: 16 (nChw16c) with
+/// AVX-512F, 8 (nChw8c) with AVX2 and FMA, 0 (NHWC) otherwise or when oneDNN is unavailable. Our decision, not
+/// oneDNN's preference (which differs between its releases and CPUs); either block runs on every x86-64 CPU.
 int pg_dnnl_channel_block(void);
 
 /// Creates a convolution for float32 maps of `batch`×`height`×`width`×`cin` laid out as `layout` (a
-/// `PG_LAYOUT_*`; the blocked ones need `pg_dnnl_channel_block()` to be non-zero). `weights` are
+/// `PG_LAYOUT_*`; the blocked ones in blocks of `block` channels, 8 or 16, which NHWC ignores). `weights` are
 /// `[kernel][kernel][cin][cout]` (HWIO) and are copied; `bias` (`cout` values) is copied. The output
 /// gets bias, then the previous contents of the output when `accumulate` (the residual add), then
 /// ReLU when `relu`. With `half`, the weights are kept as float16 in oneDNN's layout (see
@@ -35,8 +36,8 @@ int pg_dnnl_channel_block(void);
 /// or F(2×2, 3×3), as `pg_conv_winograd_tile` says for `height`×`width`) and one `pg_conv_pointwise_applies` to on our own 1×1 kernels instead of a oneDNN primitive. Returns NULL when
 /// oneDNN refuses.
 pg_conv *pg_conv_create(int batch, int height, int width, int cin, int cout, int kernel, int stride, int pad,
-                        const float *weights, const float *bias, int relu, int accumulate, int half, int layout, int threads,
-                        int own_kernels);
+                        const float *weights, const float *bias, int relu, int accumulate, int half, int layout, int block,
+                        int threads, int own_kernels);
 
 /// Whether a convolution of this shape can run on the Winograd kernels: 3×3, stride 1, padding 1, blocked maps, and a
 /// CPU with AVX2 and FMA (and F16C for `half` weights, which the kernels keep as float16 and widen as they go).

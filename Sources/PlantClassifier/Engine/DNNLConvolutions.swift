@@ -1,22 +1,39 @@
 import CPlantDNNL
 import CPlantKernels
 
-/// How the feature maps between oneDNN's convolutions are laid out (for the benchmark, which measures one
-/// against the other; everything else uses ``preferred``).
-@_spi(Benchmark) public enum DNNLLayout: Sendable, Hashable, CaseIterable {
+/// How the feature maps between oneDNN's convolutions are laid out, and whether our own kernels may run (for the
+/// benchmark and the tests, which force each path; everything else uses ``preferred``).
+@_spi(Benchmark) public struct DNNLLayout: Sendable, Hashable, CustomStringConvertible {
+    /// Channels per block of the maps (8 for nChw8c, 16 for nChw16c), or 0 for NHWC.
+    public var channelBlock: Int
+    /// Whether 3×3 and 1×1 stride-1 layers may run on our own kernels (only with blocked maps).
+    public var ownKernels: Bool
+
+    /// Maps blocked by `channelBlock` (8 or 16) channels, with our own kernels or only oneDNN's.
+    public static func blocked(_ channelBlock: Int, ownKernels: Bool = true) -> DNNLLayout {
+        DNNLLayout(channelBlock: channelBlock, ownKernels: ownKernels)
+    }
+
     /// NHWC, as the BLAS path keeps them.
-    case channelsLast
-    /// The blocked order oneDNN's kernels prefer on this CPU (nChw8c with AVX2, nChw16c with AVX-512): on a 2-core
-    /// AVX2 machine 13–21 % off ResNet18's forward pass and 0–14 % off ResNet50's. Channels last where oneDNN
-    /// prefers no block. Where the CPU has AVX2, the 3×3 stride-1 layers on maps of 7 rows or more run on our Winograd
-    /// kernels (F(2×2, 3×3) with float32 weights on maps of 14 or fewer, F(4×4, 3×3) otherwise), and with float16
-    /// weights the 1×1 stride-1 layers on maps of 14 rows or fewer on our pointwise kernels.
-    case blocked
+    public static let channelsLast = DNNLLayout(channelBlock: 0, ownKernels: false)
+    /// The blocked order in PlantGuide's block for this CPU (nChw16c with AVX-512F, nChw8c with AVX2; see
+    /// `pg_dnnl_channel_block`): on a 2-core AVX2 machine 13–21 % off ResNet18's forward pass and 0–14 % off
+    /// ResNet50's. Channels last where the CPU has neither. Where the CPU has AVX2, the 3×3 stride-1 layers on maps of 7
+    /// rows or more run on our Winograd kernels (F(2×2, 3×3) with float32 weights on maps of 14 or fewer, F(4×4, 3×3)
+    /// otherwise), and with float16 weights the 1×1 stride-1 layers on maps of 14 rows or fewer on our pointwise kernels.
+    public static let blocked = DNNLLayout(channelBlock: DNNLConvolutions.machineChannelBlock, ownKernels: true)
     /// Blocked maps with every layer on oneDNN's kernels (as before our own kernels).
-    case blockedDirect
+    public static let blockedDirect = DNNLLayout(channelBlock: DNNLConvolutions.machineChannelBlock, ownKernels: false)
 
     /// The default.
     public static let preferred = DNNLLayout.blocked
+
+    /// Both blocks oneDNN and our kernels run on every x86-64 CPU (none where oneDNN is missing).
+    public static var allBlocks: [Int] { DNNLConvolutions.isAvailable ? [8, 16] : [] }
+
+    public var description: String {
+        channelBlock == 0 ? "channels last" : "blocked by \(channelBlock)\(ownKernels ? "" : ", oneDNN only")"
+    }
 }
 
 /// The network's convolutions as oneDNN primitives (JIT kernels for the machine's vector unit, bias,
@@ -39,9 +56,16 @@ final class DNNLConvolutions: @unchecked Sendable {
     /// Whether oneDNN is compiled in and starts on this machine.
     static var isAvailable: Bool { pg_dnnl_available() != 0 }
 
+    /// The channel block PlantGuide chooses for this CPU (see `pg_dnnl_channel_block`), 0 for NHWC.
+    static let machineChannelBlock = Int(pg_dnnl_channel_block())
+
+    /// Whether this CPU runs our own Winograd and pointwise kernels (x86-64 with AVX2, FMA and F16C, and oneDNN).
+    static var cpuRunsOwnKernels: Bool { pg_conv_winograd_applies(3, 1, 1, 1, PG_LAYOUT_BLOCKED) != 0 }
+
+    /// Convolutions for maps laid out as `layout`; a block other than 8 or 16 means NHWC.
     init(layout: DNNLLayout = .preferred) {
-        channelBlock = layout == .channelsLast ? 0 : Int(pg_dnnl_channel_block())
-        ownKernels = layout == .blocked && channelBlock > 0
+        channelBlock = [8, 16].contains(layout.channelBlock) ? layout.channelBlock : 0
+        ownKernels = layout.ownKernels && channelBlock > 0 && Self.cpuRunsOwnKernels
     }
 
     /// The smallest map (rows) a 3×3 layer runs on the Winograd kernels: every stride-1 3×3 layer of a ResNet at 224×224.
@@ -104,7 +128,7 @@ final class DNNLConvolutions: @unchecked Sendable {
         guard let created = pg_conv_create(
             1, Int32(height), Int32(width), Int32(conv.inChannels), Int32(conv.outChannels), Int32(conv.kernel),
             Int32(conv.stride), Int32(conv.padding), weights, bias, relu ? 1 : 0, accumulate ? 1 : 0, half ? 1 : 0,
-            layout, Int32(max(1, threads)), layout == PG_LAYOUT_BLOCKED && usesOwnKernel(conv, height: height, half: half) ? 1 : 0
+            layout, Int32(channelBlock), Int32(max(1, threads)), layout == PG_LAYOUT_BLOCKED && usesOwnKernel(conv, height: height, half: half) ? 1 : 0
         ) else { return false }
         if let old = convolutions.updateValue(created, forKey: conv.name) { pg_conv_destroy(old) }
         var count = 0

@@ -14,8 +14,6 @@ extension BenchmarkReport {
             ]
             return "| " + cells.map { $0.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ") + " |"
         }
-        let memory = String(format: "%.0f", machine.memoryGiB)
-        return ([header] + lines).joined(separator: "\n")
-            + "\n\n\(machine.cores) cores, \(memory) GiB, \(machine.build) build, \(machine.date)"
+        return ([header] + lines).joined(separator: "\n") + "\n\n\(machine.summary)"
     }
 }
