@@ -378,6 +378,8 @@ void pg_dnnl_trim(void) {
     malloc_trim(0);
 }
 
+int pg_conv_uses_own_kernel(const pg_conv *conv) { return conv && (conv->winograd || conv->pointwise); }
+
 size_t pg_conv_weight_bytes(const pg_conv *conv) {
     if (!conv) return 0;
     if (conv->winograd) return pg_winograd_weight_bytes(conv->winograd);
@@ -452,6 +454,8 @@ const uint16_t *pg_conv_half_weights(const pg_conv *conv, size_t *count) {
 }
 
 size_t pg_conv_weight_bytes(const pg_conv *conv) { (void)conv; return 0; }
+
+int pg_conv_uses_own_kernel(const pg_conv *conv) { (void)conv; return 0; }
 
 void pg_dnnl_trim(void) {}
 

@@ -14,7 +14,9 @@ import Testing
         let flags = Set(cpuinfo.split(separator: "\n").first { $0.hasPrefix("flags") }?.split(separator: " ").map(String.init) ?? [])
         let expected = flags.contains("avx512f") ? 16 : flags.contains("avx2") && flags.contains("fma") ? 8 : 0
         #expect(DNNLConvolutions().channelBlock == expected, "CPU flags: avx512f \(flags.contains("avx512f")), avx2 \(flags.contains("avx2"))")
-        #expect(DNNLLayout.preferred == .blocked(expected))
+        #expect(DNNLLayout.preferred.channelBlock == expected && DNNLLayout.preferred.ownKernels && DNNLLayout.preferred.measured)
+        #expect(DNNLConvolutions().measured == DNNLConvolutions.cpuRunsOwnKernels)
+        #expect(!DNNLConvolutions(layout: .blocked(expected)).measured)
         #expect(DNNLConvolutions(layout: .channelsLast).channelBlock == 0)
         for block in [8, 16] {
             #expect(DNNLConvolutions(layout: .blocked(block)).channelBlock == block)

@@ -70,6 +70,33 @@ import Testing
         #expect(text.stdout.contains("from \(resnet18.standardizedFileURL.path)"))
     }
 
+    /// `model info --plan` loads the model and names what runs each layer here, remembers the timings beside the file
+    /// (removed with the model), and says so in JSON too.
+    @Test func infoPlanShowsWhatRunsEachLayer() throws {
+        let runner = try runnerWithTwoModels()
+        defer { runner.cleanUp() }
+        let file = modelFile(runner, "resnet18-plantnet300k")
+        let text = try runner.run(["model", "info", "resnet18-plantnet300k", "--plan", "--threads", "2"])
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stdout.contains("layers on this CPU") && text.stdout.contains(Classifier.cpuDescription))
+        #expect(text.stdout.contains("conv1") && text.stdout.contains("layer4.1.conv2") && text.stdout.contains("of 20 layers timed on both"))
+        let info = try #require(try json(try runner.run(["model", "info", "resnet18-plantnet300k", "--plan", "--json", "--threads", "2"])) as? [String: Any])
+        let layers = try #require(info["plan"] as? [[String: Any]])
+        #expect(layers.count == 20)
+        #expect(layers.allSatisfy { ["oneDNN", "Winograd F(4×4, 3×3)", "Winograd F(2×2, 3×3)", "pointwise", "BLAS"].contains($0["kernelName"] as? String ?? "") })
+        if DNNLConvolutions.cpuRunsOwnKernels {
+            #expect(FileManager.default.fileExists(atPath: LayerPlan.url(for: file).path))
+            #expect(layers.contains { ($0["milliseconds"] as? [String: Double])?.count == 2 })
+        }
+        // Without --plan nothing is loaded and there is no plan key.
+        let plain = try #require(try json(try runner.run(["model", "info", "resnet18-plantnet300k", "--json"])) as? [String: Any])
+        #expect(plain["plan"] == nil)
+        let misuse = try runner.run(["model", "info", "resnet18-plantnet300k", "--threads", "2"])
+        #expect(misuse.status != 0 && misuse.stderr.contains("--threads only applies with --plan"))
+        #expect(try runner.run(["model", "remove", "resnet18-plantnet300k"]).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: LayerPlan.url(for: file).path))
+    }
+
     @Test func infoChecksTheWeightsAndABadNameListsTheInstalledOnes() throws {
         let runner = try runnerWithTwoModels()
         defer { runner.cleanUp() }

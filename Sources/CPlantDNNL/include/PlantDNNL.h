@@ -77,6 +77,9 @@ int pg_conv_run(pg_conv *conv, int batch, int height, int width, const float *sr
 /// The float16 weights of a half-mode convolution (`count` values, already in oneDNN's layout), or NULL.
 const uint16_t *pg_conv_half_weights(const pg_conv *conv, size_t *count);
 
+/// Whether `conv` runs on our own Winograd or pointwise kernels rather than a oneDNN primitive.
+int pg_conv_uses_own_kernel(const pg_conv *conv);
+
 /// Bytes of weights held by `conv`.
 size_t pg_conv_weight_bytes(const pg_conv *conv);
 

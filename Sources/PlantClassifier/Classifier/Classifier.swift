@@ -132,6 +132,21 @@ public final class Classifier: Sendable {
         return idle < 0 || idle >= min(threads, ProcessInfo.processInfo.activeProcessorCount) ? threads : 1
     }
 
+    /// The CPU the plans are measured on: its model name and the vector extensions that decide what runs fastest.
+    public static var cpuDescription: String { LayerPlan.cpuSignature }
+
+    /// Each convolution with what runs it and, where our own kernel and oneDNN's were timed against each other on this
+    /// CPU, what each took (`plantguide model info NAME --plan`). Every layer says `BLAS` where oneDNN is not used.
+    public var plan: [PlannedLayer] {
+        engine.spec.convPlacements(inputSize: manifest.input.size).map { conv, placement in
+            PlannedLayer(
+                name: conv.name, inChannels: conv.inChannels, outChannels: conv.outChannels, kernel: conv.kernel, stride: conv.stride,
+                mapSide: placement.height, kernelName: engine.convolutions?.kernels[conv.name] ?? "BLAS",
+                milliseconds: engine.convolutions?.timings[conv.name] ?? [:]
+            )
+        }
+    }
+
     /// Numbers in one embedding: the pooled features before the classifier layer (512 for ResNet18, 2,048 for
     /// ResNet50).
     public var embeddingSize: Int { engine.spec.features }

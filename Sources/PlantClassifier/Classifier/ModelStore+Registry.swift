@@ -76,6 +76,8 @@ extension ModelStore {
         }
         do {
             try FileManager.default.removeItem(at: model.url)
+            // The layer plan measured for it, if any (see `model info --plan`).
+            try? FileManager.default.removeItem(at: LayerPlan.url(for: model.url))
             if model.isDefault { try FileManager.default.removeItem(at: pointer) }
         } catch {
             throw ClassifierError.unreadableFile(path: model.url.path, reason: "cannot remove: \((error as NSError).localizedDescription)")

@@ -1,4 +1,5 @@
 import CPlantDNNL
+import Dispatch
 import CPlantKernels
 
 /// How the feature maps between oneDNN's convolutions are laid out, and whether our own kernels may run (for the
@@ -8,8 +9,12 @@ import CPlantKernels
     public var channelBlock: Int
     /// Whether 3×3 and 1×1 stride-1 layers may run on our own kernels (only with blocked maps).
     public var ownKernels: Bool
+    /// Whether each layer our own kernels could run is timed on both them and oneDNN when the model loads, and runs on
+    /// the faster (remembered beside the model file, see ``LayerPlan``); otherwise the rules of
+    /// ``DNNLConvolutions/usesOwnKernel(_:height:half:)`` decide.
+    public var measured = false
 
-    /// Maps blocked by `channelBlock` (8 or 16) channels, with our own kernels or only oneDNN's.
+    /// Maps blocked by `channelBlock` (8 or 16) channels, with our own kernels by rule or only oneDNN's.
     public static func blocked(_ channelBlock: Int, ownKernels: Bool = true) -> DNNLLayout {
         DNNLLayout(channelBlock: channelBlock, ownKernels: ownKernels)
     }
@@ -25,14 +30,15 @@ import CPlantKernels
     /// Blocked maps with every layer on oneDNN's kernels (as before our own kernels).
     public static let blockedDirect = DNNLLayout(channelBlock: DNNLConvolutions.machineChannelBlock, ownKernels: false)
 
-    /// The default.
-    public static let preferred = DNNLLayout.blocked
+    /// The default: the machine's block, each layer on the faster of our kernels and oneDNN's as timed at load.
+    public static let preferred = DNNLLayout(channelBlock: DNNLConvolutions.machineChannelBlock, ownKernels: true, measured: true)
 
     /// Both blocks oneDNN and our kernels run on every x86-64 CPU (none where oneDNN is missing).
     public static var allBlocks: [Int] { DNNLConvolutions.isAvailable ? [8, 16] : [] }
 
     public var description: String {
-        channelBlock == 0 ? "channels last" : "blocked by \(channelBlock)\(ownKernels ? "" : ", oneDNN only")"
+        channelBlock == 0 ? "channels last"
+            : "blocked by \(channelBlock)\(ownKernels ? measured ? ", fastest per layer" : "" : ", oneDNN only")"
     }
 }
 
@@ -66,7 +72,13 @@ final class DNNLConvolutions: @unchecked Sendable {
     init(layout: DNNLLayout = .preferred) {
         channelBlock = [8, 16].contains(layout.channelBlock) ? layout.channelBlock : 0
         ownKernels = layout.ownKernels && channelBlock > 0 && Self.cpuRunsOwnKernels
+        measured = ownKernels && layout.measured
     }
+
+    /// Whether the loader times our own kernels against oneDNN's for each layer (see ``addFastest``).
+    let measured: Bool
+    /// The timings behind each layer's engine, where it was timed (by ``addFastest`` or remembered from a plan).
+    var timings: [String: [String: Double]] = [:]
 
     /// The smallest map (rows) a 3×3 layer runs on the Winograd kernels: every stride-1 3×3 layer of a ResNet at 224×224.
     /// On a 2-core AVX2 machine, against oneDNN's direct kernels with 2 threads, they took 0.41–0.46× the time at 56×56
@@ -119,21 +131,115 @@ final class DNNLConvolutions: @unchecked Sendable {
     /// stem, whose input is the caller's NCHW image when the maps are blocked.
     /// With `half`, the weights are kept as float16 in oneDNN's layout and widened into the forward
     /// pass's scratch right before their layer runs (half the resident size, like the BLAS path). oneDNN
-    /// splits each layer's work for `threads` when it is added; runs should use the same count.
+    /// splits each layer's work for `threads` when it is added; runs should use the same count. `engine` forces
+    /// oneDNN or our own kernel (where ``usesOwnKernel(_:height:half:)`` allows one); by default the rules decide.
     func add(
         _ conv: ConvSpec, height: Int, width: Int, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>,
-        relu: Bool, accumulate: Bool, half: Bool, readsImage: Bool, threads: Int
+        relu: Bool, accumulate: Bool, half: Bool, readsImage: Bool, threads: Int, engine: LayerEngine? = nil
     ) -> Bool {
+        let own = engine.map { $0 == .own } ?? true
+        guard let created = create(
+            conv, height: height, width: width, weights: weights, bias: bias, relu: relu, accumulate: accumulate, half: half,
+            readsImage: readsImage, threads: threads, own: own
+        ) else { return false }
+        keep(created, for: conv, height: height, width: width, half: half)
+        return true
+    }
+
+    /// Adds `conv` as ``add(_:height:width:weights:bias:relu:accumulate:half:readsImage:threads:engine:)`` does, on
+    /// whichever of our own kernel and oneDNN's runs it faster here: each is created and run on a map of the layer's
+    /// size, one warm-up run then `rounds` rounds taking turns, and the least time of each counts. Layers no own kernel
+    /// can run go to oneDNN untimed. Returns the choice, or nil when oneDNN refuses the layer.
+    func addFastest(
+        _ conv: ConvSpec, height: Int, width: Int, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>,
+        relu: Bool, accumulate: Bool, half: Bool, readsImage: Bool, threads: Int, rounds: Int = 3
+    ) -> LayerChoice? {
+        func make(_ own: Bool) -> OpaquePointer? {
+            create(
+                conv, height: height, width: width, weights: weights, bias: bias, relu: relu, accumulate: accumulate, half: half,
+                readsImage: readsImage, threads: threads, own: own
+            )
+        }
+        guard usesOwnKernel(conv, height: height, half: half), let own = make(true) else {
+            guard let created = make(false) else { return nil }
+            keep(created, for: conv, height: height, width: width, half: half)
+            return LayerChoice(engine: .oneDNN)
+        }
+        guard let onednn = make(false) else {
+            keep(own, for: conv, height: height, width: width, half: half)
+            return LayerChoice(engine: .own)
+        }
+        let candidates: [(LayerEngine, OpaquePointer)] = [(.own, own), (.oneDNN, onednn)]
+        let input = FeatureShape(batch: 1, height: height, width: width, channels: conv.inChannels)
+        let outputSide = (height + 2 * conv.padding - conv.kernel) / conv.stride + 1
+        let source = UnsafeMutableBufferPointer<Float>.allocate(capacity: storedChannels(conv.inChannels) * height * width)
+        let target = UnsafeMutableBufferPointer<Float>.allocate(
+            capacity: storedChannels(conv.outChannels) * outputSide * ((width + 2 * conv.padding - conv.kernel) / conv.stride + 1)
+        )
+        var halfCount = 0
+        _ = pg_conv_half_weights(onednn, &halfCount)
+        let scratch = UnsafeMutableBufferPointer<Float>.allocate(capacity: max(1, halfCount))
+        defer {
+            source.deallocate()
+            target.deallocate()
+            scratch.deallocate()
+        }
+        // Values that stay normal numbers through the layer: subnormals would slow either engine down.
+        source.initialize(repeating: 0.5)
+        target.initialize(repeating: 0.25)
+        var best = [Double](repeating: .infinity, count: candidates.count)
+        for round in 0...max(1, rounds) {
+            for (index, candidate) in candidates.enumerated() {
+                let start = DispatchTime.now().uptimeNanoseconds
+                let ran = Self.run(
+                    candidate.1, source.baseAddress!, input, into: target.baseAddress!, scratch: scratch.baseAddress!,
+                    scratchCapacity: scratch.count, threads: threads
+                )
+                let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+                // A candidate that fails to run is never chosen; the first round only warms up.
+                if !ran { best[index] = .nan } else if round > 0, !best[index].isNaN { best[index] = min(best[index], seconds) }
+            }
+        }
+        let ownTime = best[0], onednnTime = best[1]
+        let ownWins = !ownTime.isNaN && (onednnTime.isNaN || ownTime <= onednnTime)
+        keep(ownWins ? own : onednn, for: conv, height: height, width: width, half: half)
+        pg_conv_destroy(ownWins ? onednn : own)
+        var timings: [String: Double] = [:]
+        if !ownTime.isNaN { timings[LayerEngine.own.rawValue] = ownTime * 1000 }
+        if !onednnTime.isNaN { timings[LayerEngine.oneDNN.rawValue] = onednnTime * 1000 }
+        return LayerChoice(engine: ownWins ? .own : .oneDNN, milliseconds: timings)
+    }
+
+    /// Creates `conv` on our own kernel when `own` and the rules allow one, otherwise on oneDNN.
+    private func create(
+        _ conv: ConvSpec, height: Int, width: Int, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>,
+        relu: Bool, accumulate: Bool, half: Bool, readsImage: Bool, threads: Int, own: Bool
+    ) -> OpaquePointer? {
         let layout = channelBlock == 0 ? PG_LAYOUT_NHWC : readsImage ? PG_LAYOUT_PLANAR_TO_BLOCKED : PG_LAYOUT_BLOCKED
-        guard let created = pg_conv_create(
+        return pg_conv_create(
             1, Int32(height), Int32(width), Int32(conv.inChannels), Int32(conv.outChannels), Int32(conv.kernel),
             Int32(conv.stride), Int32(conv.padding), weights, bias, relu ? 1 : 0, accumulate ? 1 : 0, half ? 1 : 0,
-            layout, Int32(channelBlock), Int32(max(1, threads)), layout == PG_LAYOUT_BLOCKED && usesOwnKernel(conv, height: height, half: half) ? 1 : 0
-        ) else { return false }
+            layout, Int32(channelBlock), Int32(max(1, threads)),
+            own && layout == PG_LAYOUT_BLOCKED && usesOwnKernel(conv, height: height, half: half) ? 1 : 0
+        )
+    }
+
+    /// Makes `created` (for `height`×`width` maps, float16 weights or not) the convolution of `conv`.
+    private func keep(_ created: OpaquePointer, for conv: ConvSpec, height: Int, width: Int, half: Bool) {
         if let old = convolutions.updateValue(created, forKey: conv.name) { pg_conv_destroy(old) }
         var count = 0
         if pg_conv_half_weights(created, &count) != nil { largestHalfLayer = max(largestHalfLayer, count) }
-        return true
+        let tile = Self.winogradTile(height: height, width: width, half: half)
+        kernels[conv.name] = pg_conv_uses_own_kernel(created) == 0 ? "oneDNN"
+            : conv.kernel == 3 ? "Winograd F(\(tile)×\(tile), 3×3)" : "pointwise"
+    }
+
+    /// What runs each layer: `oneDNN`, `Winograd F(4×4, 3×3)`, `Winograd F(2×2, 3×3)` or `pointwise`.
+    private(set) var kernels: [String: String] = [:]
+
+    /// What runs `conv`: our own kernel or oneDNN (nil when it was never added).
+    func engine(of conv: ConvSpec) -> LayerEngine? {
+        convolutions[conv.name].map { pg_conv_uses_own_kernel($0) != 0 ? .own : .oneDNN }
     }
 
     /// Frees the scratch layers passed through while being added and returns memory freed meanwhile to the system;
@@ -159,9 +265,16 @@ final class DNNLConvolutions: @unchecked Sendable {
         _ conv: ConvSpec, _ input: UnsafePointer<Float>, _ shape: FeatureShape, into output: UnsafeMutablePointer<Float>,
         scratch: UnsafeMutablePointer<Float>, scratchCapacity: Int, threads: Int
     ) -> Bool {
-        guard let convolution = convolutions[conv.name],
-            pg_conv_prepare(convolution, Int32(shape.batch), Int32(shape.height), Int32(shape.width)) == 1
-        else { return false }
+        guard let convolution = convolutions[conv.name] else { return false }
+        return Self.run(convolution, input, shape, into: output, scratch: scratch, scratchCapacity: scratchCapacity, threads: threads)
+    }
+
+    /// Runs one created convolution as ``run(_:_:_:into:scratch:scratchCapacity:threads:)`` does.
+    private static func run(
+        _ convolution: OpaquePointer, _ input: UnsafePointer<Float>, _ shape: FeatureShape, into output: UnsafeMutablePointer<Float>,
+        scratch: UnsafeMutablePointer<Float>, scratchCapacity: Int, threads: Int
+    ) -> Bool {
+        guard pg_conv_prepare(convolution, Int32(shape.batch), Int32(shape.height), Int32(shape.width)) == 1 else { return false }
         var count = 0
         var widened: UnsafeMutablePointer<Float>?
         if let halves = pg_conv_half_weights(convolution, &count) {

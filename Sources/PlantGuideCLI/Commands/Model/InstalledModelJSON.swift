@@ -25,6 +25,8 @@ struct InstalledModelJSON: Encodable {
     var integrity: String?
     /// Why the file cannot be read as a model, for a damaged or foreign file.
     var problem: String?
+    /// Every convolution and what runs it on this CPU; only from `model info --plan`.
+    var plan: [PlannedLayer]?
 
     init(_ model: InstalledModel, integrity: String? = nil) {
         let manifest = model.manifest
@@ -48,7 +50,7 @@ struct InstalledModelJSON: Encodable {
 
     private enum CodingKeys: String, CodingKey {
         case name, file, isDefault, bytes, architecture, classes, labels, precision, inputSize, sourceSHA256, source,
-            sourceName, importedAt, checksums, integrity, problem
+            sourceName, importedAt, checksums, integrity, problem, plan
     }
 
     // Unknown facts are written as null so scripts see the same keys for old and new model files.
@@ -70,6 +72,8 @@ struct InstalledModelJSON: Encodable {
         try container.encode(checksums, forKey: .checksums)
         try container.encode(integrity, forKey: .integrity)
         try container.encode(problem, forKey: .problem)
+        // Only asked for with `model info --plan`, which loads the model.
+        try container.encodeIfPresent(plan, forKey: .plan)
     }
 }
 

@@ -13,14 +13,32 @@ struct ModelInfoCommand: AsyncParsableCommand {
             imported, as every load does. integrity is intact, changed (re-import the checkpoint) or \
             unknown (a file from an older PlantGuide, which recorded none).
 
+            With --plan it also loads the model as `identify` does and lists every convolution with what \
+            runs it on this CPU: PlantGuide's own Winograd or pointwise kernels, or oneDNN's. Where both \
+            can run a layer, the first load times each and keeps the faster; the choice is remembered \
+            beside the model file (NAME.pgmodel.plan.json) for this CPU and thread count, and the \
+            milliseconds shown are those timings.
+
             Examples:
               plantguide model info resnet50-plantnet300k
               plantguide model info resnet18-plantnet300k --json
+              plantguide model info resnet50-plantnet300k --plan
             """
     )
 
     @Argument(help: "The model's name, as `plantguide model list` shows it.")
     var name: String
+
+    @Flag(help: "Load the model and show which kernels run each layer on this CPU, with their timings.")
+    var plan = false
+
+    @Option(help: "CPU threads the plan is for, as `identify --threads` (default: all cores).")
+    var threads: Int?
+
+    func validate() throws {
+        if let threads, threads < 1 { throw ValidationError("--threads must be at least 1.") }
+        if threads != nil, !plan { throw ValidationError("--threads only applies with --plan.") }
+    }
 
     @OptionGroup var output: OutputOptions
 
@@ -38,8 +56,11 @@ struct ModelInfoCommand: AsyncParsableCommand {
                 integrityDetail = error.description
             }
         }
+        let layers = try plan ? planned(model) : nil
         if output.json {
-            try console.printJSON(InstalledModelJSON(model, integrity: integrity))
+            var json = InstalledModelJSON(model, integrity: integrity)
+            json.plan = layers
+            try console.printJSON(json)
             return
         }
         console.print(console.style(model.name, .bold) + (model.isDefault ? console.style("  (default)", .green) : ""))
@@ -67,5 +88,39 @@ struct ModelInfoCommand: AsyncParsableCommand {
             console.print("  " + console.style(label.padding(toLength: width, withPad: " ", startingAt: 0), .dim) + "  " + value)
         }
         if let integrityDetail { console.warn(console.style("warning: " + integrityDetail, .yellow)) }
+        if let layers { printPlan(layers, console: console) }
+    }
+
+    /// The model loaded as `identify` loads it, and its layers' plan.
+    private func planned(_ model: InstalledModel) throws -> [PlannedLayer] {
+        guard model.manifest != nil else { throw ClassifierError.invalidModelFile(model.problem ?? "unreadable") }
+        return try Classifier(contentsOf: model.url, threads: threads ?? ProcessInfo.processInfo.activeProcessorCount).plan
+    }
+
+    private func printPlan(_ layers: [PlannedLayer], console: Console) {
+        console.print("")
+        console.print(console.style("layers on this CPU", .bold) + console.style("  (\(Classifier.cpuDescription))", .dim))
+        let header = ["layer", "shape", "map", "runs on", "own ms", "oneDNN ms"]
+        let rows = layers.map { layer in
+            [
+                layer.name, "\(layer.kernel)×\(layer.kernel)/\(layer.stride) \(layer.inChannels)→\(layer.outChannels)",
+                "\(layer.mapSide)×\(layer.mapSide)", layer.kernelName,
+                layer.milliseconds["own"].map { String(format: "%.3f", $0) } ?? "",
+                layer.milliseconds["onednn"].map { String(format: "%.3f", $0) } ?? "",
+            ]
+        }
+        let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
+        func line(_ cells: [String]) -> String {
+            zip(cells, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined(separator: "  ")
+                .trimmingCharacters(in: .whitespaces)
+        }
+        console.print("  " + console.style(line(header), .dim))
+        for row in rows { console.print("  " + line(row)) }
+        let timed = layers.filter { $0.milliseconds.count > 1 }
+        let own = timed.filter { $0.kernelName != "oneDNN" }.count
+        console.print(
+            "  \(timed.count) of \(layers.count) layers timed on both; \(own) run on PlantGuide's kernels, "
+                + "\(timed.count - own) on oneDNN's because they were faster here."
+        )
     }
 }
