@@ -273,12 +273,14 @@ pg_conv *pg_conv_create(int batch, int height, int width, int cin, int cout, int
     if (layout == PG_LAYOUT_NHWC) block = 0;
     else if (block != 8 && block != 16) return NULL;
     int winograd = own_kernels && pg_conv_winograd_applies(kernel, stride, pad, half, layout);
+    /* No AVX-512 version of the pointwise kernels (yet): such a layer is refused rather than run on something else. */
+    if (own_kernels == PG_OWN_AVX512 && !winograd) return NULL;
     if (winograd || (own_kernels && pg_conv_pointwise_applies(kernel, stride, pad, half, layout))) {
         pg_conv *conv = calloc(1, sizeof(pg_conv));
         if (!conv) return NULL;
         if (winograd)
             conv->winograd = pg_winograd_create(cin, cout, block, weights, bias, relu, accumulate, half,
-                                                pg_conv_winograd_tile(height, width, half));
+                                                pg_conv_winograd_tile(height, width, half), own_kernels == PG_OWN_AVX512);
         else conv->pointwise = pg_pointwise_create(cin, cout, block, weights, bias, relu, accumulate);
         if (!conv->winograd && !conv->pointwise) {
             free(conv);
@@ -378,7 +380,14 @@ void pg_dnnl_trim(void) {
     malloc_trim(0);
 }
 
-int pg_conv_uses_own_kernel(const pg_conv *conv) { return conv && (conv->winograd || conv->pointwise); }
+int pg_conv_uses_own_kernel(const pg_conv *conv) {
+    if (!conv || (!conv->winograd && !conv->pointwise)) return PG_OWN_NONE;
+    return pg_winograd_uses_avx512(conv->winograd) ? PG_OWN_AVX512 : PG_OWN_AVX2;
+}
+
+int pg_conv_winograd_avx512_applies(int kernel, int stride, int pad, int half, int layout) {
+    return pg_conv_winograd_applies(kernel, stride, pad, half, layout) && pg_winograd_avx512_supported();
+}
 
 size_t pg_conv_weight_bytes(const pg_conv *conv) {
     if (!conv) return 0;
@@ -456,6 +465,11 @@ const uint16_t *pg_conv_half_weights(const pg_conv *conv, size_t *count) {
 size_t pg_conv_weight_bytes(const pg_conv *conv) { (void)conv; return 0; }
 
 int pg_conv_uses_own_kernel(const pg_conv *conv) { (void)conv; return 0; }
+
+int pg_conv_winograd_avx512_applies(int kernel, int stride, int pad, int half, int layout) {
+    (void)kernel; (void)stride; (void)pad; (void)half; (void)layout;
+    return 0;
+}
 
 void pg_dnnl_trim(void) {}
 

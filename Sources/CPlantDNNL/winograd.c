@@ -25,6 +25,8 @@ enum { CHUNK_STRIDE = CHUNK * PANEL + 32 };
 struct pg_winograd {
     /* Outputs per tile side (2 or 4). */
     int tile;
+    /* Whether the products of whole 16-channel panels run on the AVX-512 kernel (see multiply_rows). */
+    int avx512;
     /* Channels as stored: padded to whole blocks (and so to whole vectors of 8). */
     int cin, cout, block, relu, accumulate;
     /* Precomputed U = G g Gᵀ per position (36 or 16), as panels of 16 output channels (8 for a last odd vector):
@@ -41,11 +43,15 @@ int pg_winograd_supported(void) {
     return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c");
 }
 
+int pg_winograd_avx512_supported(void) { return pg_winograd_supported() && __builtin_cpu_supports("avx512f"); }
+
 /* Positions (products per tile and channel pair) of `conv`'s tiles. */
 static int positions(const pg_winograd *conv) { return (conv->tile + 2) * (conv->tile + 2); }
 
 /* Width of the panel of output channels starting at `c0`. */
 static int panel_width(const pg_winograd *conv, int c0) { return conv->cout - c0 < PANEL ? conv->cout - c0 : PANEL; }
+
+int pg_winograd_uses_avx512(const pg_winograd *conv) { return conv && conv->avx512; }
 
 size_t pg_winograd_weight_bytes(const pg_winograd *conv) {
     if (!conv) return 0;
@@ -268,6 +274,42 @@ static const multiply_fn multipliers[2][ROWS] = {
     {multiply_1_2, multiply_2_2, multiply_3_2, multiply_4_2, multiply_5_2, multiply_6_2},
 };
 
+/* The AVX-512 product: c[r][0…16) (+)= Σₖ a[r·lda + k] · b[k][0…16) for `rows` rows (≤ ROWS512), one 16-float register
+   a row, so a whole panel in one register and twice the rows of the AVX2 kernel between loads of b (32 registers). */
+enum { ROWS512 = 12 };
+#define AVX512 __attribute__((target("avx512f,avx2,fma,f16c")))
+#define INLINE512 static inline __attribute__((always_inline, target("avx512f,avx2,fma,f16c")))
+
+INLINE512 void multiply_block512(const int rows, int depth, const float *a, int lda, const float *b, float *c, int ldc, int add) {
+    __m512 acc[ROWS512];
+#pragma clang loop unroll(full)
+    for (int r = 0; r < ROWS512; r++) acc[r] = _mm512_setzero_ps();
+    if (add) {
+#pragma clang loop unroll(full)
+        for (int r = 0; r < rows; r++) acc[r] = _mm512_loadu_ps(c + (size_t)r * ldc);
+    }
+#pragma clang loop unroll_count(4)
+    for (int k = 0; k < depth; k++) {
+        __m512 b0 = _mm512_loadu_ps(b + (size_t)k * PANEL);
+#pragma clang loop unroll(full)
+        for (int r = 0; r < rows; r++) acc[r] = _mm512_fmadd_ps(_mm512_set1_ps(a[(size_t)r * lda + k]), b0, acc[r]);
+    }
+#pragma clang loop unroll(full)
+    for (int r = 0; r < rows; r++) _mm512_storeu_ps(c + (size_t)r * ldc, acc[r]);
+}
+
+#define MULTIPLY512(R) \
+    AVX512 static void multiply512_##R(int depth, const float *a, int lda, const float *b, float *c, int ldc, int add) { \
+        multiply_block512(R, depth, a, lda, b, c, ldc, add); \
+    }
+MULTIPLY512(1) MULTIPLY512(2) MULTIPLY512(3) MULTIPLY512(4) MULTIPLY512(5) MULTIPLY512(6)
+MULTIPLY512(7) MULTIPLY512(8) MULTIPLY512(9) MULTIPLY512(10) MULTIPLY512(11) MULTIPLY512(12)
+
+static const multiply_fn multipliers512[ROWS512] = {
+    multiply512_1, multiply512_2, multiply512_3, multiply512_4, multiply512_5, multiply512_6,
+    multiply512_7, multiply512_8, multiply512_9, multiply512_10, multiply512_11, multiply512_12,
+};
+
 /* M[p][t0…t1)[c0…c0+w) (+)= V[p][t0…t1)[k0…k0+depth) · b, where b holds U[p] for those input channels and the panel,
    `[depth][w]`. */
 static void multiply_rows(const struct job *job, int p, int t0, int t1, int c0, int k0, int depth, const float *b, int add) {
@@ -275,6 +317,15 @@ static void multiply_rows(const struct job *job, int p, int t0, int t1, int c0, 
     int width = panel_width(conv, c0);
     const float *a = job->v + ((size_t)p * job->tiles + t0) * conv->cin + k0;
     float *c = job->m + ((size_t)p * job->tiles + t0) * conv->cout + c0;
+    if (conv->avx512 && width == PANEL) {
+        for (int t = t0; t < t1; t += ROWS512) {
+            int rows = t1 - t < ROWS512 ? t1 - t : ROWS512;
+            multipliers512[rows - 1](depth, a, conv->cin, b, c, conv->cout, add);
+            a += (size_t)ROWS512 * conv->cin;
+            c += (size_t)ROWS512 * conv->cout;
+        }
+        return;
+    }
     for (int t = t0; t < t1; t += ROWS) {
         int rows = t1 - t < ROWS ? t1 - t : ROWS;
         multipliers[width / 8 - 1][rows - 1](depth, a, conv->cin, b, c, conv->cout, add);
@@ -368,11 +419,13 @@ static void multiply_panel_transforming(const struct job *job, int c0, int t0, i
 }
 
 pg_winograd *pg_winograd_create(int cin, int cout, int block, const float *weights, const float *bias, int relu, int accumulate,
-                                int half, int tile) {
+                                int half, int tile, int avx512) {
     if (block % 8 != 0 || block <= 0 || (tile != 2 && tile != 4) || !pg_winograd_supported()) return NULL;
+    if (avx512 && !pg_winograd_avx512_supported()) return NULL;
     pg_winograd *conv = calloc(1, sizeof(pg_winograd));
     if (!conv) return NULL;
     conv->tile = tile;
+    conv->avx512 = avx512 != 0;
     conv->cin = pg_round_up(cin, block);
     conv->cout = pg_round_up(cout, block);
     conv->block = block;
@@ -483,9 +536,12 @@ int pg_winograd_run(pg_winograd *conv, int batch, int height, int width, const f
 
 int pg_winograd_supported(void) { return 0; }
 
+int pg_winograd_avx512_supported(void) { return 0; }
+
 pg_winograd *pg_winograd_create(int cin, int cout, int block, const float *weights, const float *bias, int relu, int accumulate,
-                                int half, int tile) {
+                                int half, int tile, int avx512) {
     (void)cin; (void)cout; (void)block; (void)weights; (void)bias; (void)relu; (void)accumulate; (void)half; (void)tile;
+    (void)avx512;
     return NULL;
 }
 
@@ -495,6 +551,8 @@ int pg_winograd_run(pg_winograd *conv, int batch, int height, int width, const f
 }
 
 size_t pg_winograd_weight_bytes(const pg_winograd *conv) { (void)conv; return 0; }
+
+int pg_winograd_uses_avx512(const pg_winograd *conv) { (void)conv; return 0; }
 
 void pg_winograd_destroy(pg_winograd *conv) { (void)conv; }
 

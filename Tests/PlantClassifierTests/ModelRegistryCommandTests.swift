@@ -79,14 +79,15 @@ import Testing
         let text = try runner.run(["model", "info", "resnet18-plantnet300k", "--plan", "--threads", "2"])
         #expect(text.status == 0, "\(text.stderr)")
         #expect(text.stdout.contains("layers on this CPU") && text.stdout.contains(Classifier.cpuDescription))
-        #expect(text.stdout.contains("conv1") && text.stdout.contains("layer4.1.conv2") && text.stdout.contains("of 20 layers timed on both"))
+        #expect(text.stdout.contains("conv1") && text.stdout.contains("layer4.1.conv2") && text.stdout.contains("of 20 layers timed on more than one engine"))
         let info = try #require(try json(try runner.run(["model", "info", "resnet18-plantnet300k", "--plan", "--json", "--threads", "2"])) as? [String: Any])
         let layers = try #require(info["plan"] as? [[String: Any]])
         #expect(layers.count == 20)
-        #expect(layers.allSatisfy { ["oneDNN", "Winograd F(4×4, 3×3)", "Winograd F(2×2, 3×3)", "pointwise", "BLAS"].contains($0["kernelName"] as? String ?? "") })
+        let kernels = ["oneDNN", "Winograd F(4×4, 3×3)", "Winograd F(2×2, 3×3)", "pointwise", "BLAS"]
+        #expect(layers.allSatisfy { kernels.contains(($0["kernelName"] as? String ?? "").replacingOccurrences(of: " AVX-512", with: "")) })
         if DNNLConvolutions.cpuRunsOwnKernels {
             #expect(FileManager.default.fileExists(atPath: LayerPlan.url(for: file).path))
-            #expect(layers.contains { ($0["milliseconds"] as? [String: Double])?.count == 2 })
+            #expect(layers.contains { ($0["milliseconds"] as? [String: Double])?.count ?? 0 >= 2 })
         }
         // Without --plan nothing is loaded and there is no plan key.
         let plain = try #require(try json(try runner.run(["model", "info", "resnet18-plantnet300k", "--json"])) as? [String: Any])

@@ -33,6 +33,17 @@ import Testing
     /// Each case in both channel blocks, whichever this CPU would choose.
     @Test(arguments: cases, [8, 16])
     func matchesOneDNNsDirectKernels(_ shape: Case, block: Int) throws {
+        try check(shape, block: block, engine: .own)
+    }
+
+    /// The same with the products on AVX-512 registers (whole panels of 16 output channels; a last panel of 8 stays on
+    /// AVX2). Skipped on CPUs without AVX-512F.
+    @Test(.enabled(if: DNNLConvolutions.cpuRunsAVX512Kernels, "this CPU has no AVX-512F"), arguments: cases, [8, 16])
+    func avx512MatchesOneDNNsDirectKernels(_ shape: Case, block: Int) throws {
+        try check(shape, block: block, engine: .ownAVX512)
+    }
+
+    private func check(_ shape: Case, block: Int, engine: LayerEngine) throws {
         #if arch(x86_64) && os(Linux)
         try #require(DNNLConvolutions.isAvailable, "oneDNN is installed by scripts/bootstrap")
         try #require(DNNLConvolutions.cpuRunsOwnKernels, "our kernels need AVX2, FMA and F16C")
@@ -55,9 +66,10 @@ import Testing
         for convolutions in [winograd, direct] {
             #expect(convolutions.add(
                 conv, height: shape.height, width: shape.width, weights: weights, bias: bias, relu: shape.relu,
-                accumulate: shape.accumulate, half: shape.half, readsImage: false, threads: 2
+                accumulate: shape.accumulate, half: shape.half, readsImage: false, threads: 2, engine: convolutions === winograd ? engine : nil
             ))
         }
+        #expect(winograd.engine(of: conv) == engine && direct.engine(of: conv) == .oneDNN)
         // Float32 weights transformed (36 per input-output pair of whole blocks in F(4×4) tiles, 16 in F(2×2) ones) when they
         // fit in 4 MiB, otherwise the 3×3 ones.
         let pairs = storedIn * storedOut

@@ -32,9 +32,10 @@ int pg_dnnl_channel_block(void);
 /// gets bias, then the previous contents of the output when `accumulate` (the residual add), then
 /// ReLU when `relu`. With `half`, the weights are kept as float16 in oneDNN's layout (see
 /// `pg_conv_half_weights`). The primitive's work is split for `threads` OpenMP threads (run it with the
-/// same count). With `own_kernels`, a layer `pg_conv_winograd_applies` to runs on our own Winograd kernels (F(4×4, 3×3)
-/// or F(2×2, 3×3), as `pg_conv_winograd_tile` says for `height`×`width`) and one `pg_conv_pointwise_applies` to on our own 1×1 kernels instead of a oneDNN primitive. Returns NULL when
-/// oneDNN refuses.
+/// same count). With `own_kernels` (a `PG_OWN_*`), a layer `pg_conv_winograd_applies` to runs on our own Winograd kernels
+/// (F(4×4, 3×3) or F(2×2, 3×3), as `pg_conv_winograd_tile` says for `height`×`width`; their products on AVX-512 with
+/// `PG_OWN_AVX512`) and, with `PG_OWN_AVX2`, one `pg_conv_pointwise_applies` to on our own 1×1 kernels instead of a
+/// oneDNN primitive. Returns NULL when oneDNN refuses, and for `PG_OWN_AVX512` on a layer no AVX-512 kernel runs.
 pg_conv *pg_conv_create(int batch, int height, int width, int cin, int cout, int kernel, int stride, int pad,
                         const float *weights, const float *bias, int relu, int accumulate, int half, int layout, int block,
                         int threads, int own_kernels);
@@ -77,8 +78,19 @@ int pg_conv_run(pg_conv *conv, int batch, int height, int width, const float *sr
 /// The float16 weights of a half-mode convolution (`count` values, already in oneDNN's layout), or NULL.
 const uint16_t *pg_conv_half_weights(const pg_conv *conv, size_t *count);
 
-/// Whether `conv` runs on our own Winograd or pointwise kernels rather than a oneDNN primitive.
+/// No own kernel: a oneDNN primitive (the `own_kernels` of `pg_conv_create`).
+#define PG_OWN_NONE 0
+/// Our own kernels with AVX2 and FMA.
+#define PG_OWN_AVX2 1
+/// Our own Winograd kernels with their products on AVX-512 registers (no pointwise kernel has an AVX-512 version).
+#define PG_OWN_AVX512 2
+
+/// Which of our kernels runs `conv`: `PG_OWN_NONE` (a oneDNN primitive), `PG_OWN_AVX2` or `PG_OWN_AVX512`.
 int pg_conv_uses_own_kernel(const pg_conv *conv);
+
+/// Whether a convolution of this shape can run on the AVX-512 Winograd kernels: as `pg_conv_winograd_applies`, on a CPU
+/// with AVX-512F.
+int pg_conv_winograd_avx512_applies(int kernel, int stride, int pad, int half, int layout);
 
 /// Bytes of weights held by `conv`.
 size_t pg_conv_weight_bytes(const pg_conv *conv);

@@ -68,6 +68,9 @@ final class DNNLConvolutions: @unchecked Sendable {
     /// Whether this CPU runs our own Winograd and pointwise kernels (x86-64 with AVX2, FMA and F16C, and oneDNN).
     static var cpuRunsOwnKernels: Bool { pg_conv_winograd_applies(3, 1, 1, 1, PG_LAYOUT_BLOCKED) != 0 }
 
+    /// Whether this CPU also runs the AVX-512 version of the Winograd kernels (AVX-512F).
+    static var cpuRunsAVX512Kernels: Bool { pg_conv_winograd_avx512_applies(3, 1, 1, 1, PG_LAYOUT_BLOCKED) != 0 }
+
     /// Convolutions for maps laid out as `layout`; a block other than 8 or 16 means NHWC.
     init(layout: DNNLLayout = .preferred) {
         channelBlock = [8, 16].contains(layout.channelBlock) ? layout.channelBlock : 0
@@ -137,59 +140,63 @@ final class DNNLConvolutions: @unchecked Sendable {
         _ conv: ConvSpec, height: Int, width: Int, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>,
         relu: Bool, accumulate: Bool, half: Bool, readsImage: Bool, threads: Int, engine: LayerEngine? = nil
     ) -> Bool {
-        let own = engine.map { $0 == .own } ?? true
         guard let created = create(
             conv, height: height, width: width, weights: weights, bias: bias, relu: relu, accumulate: accumulate, half: half,
-            readsImage: readsImage, threads: threads, own: own
+            readsImage: readsImage, threads: threads, engine: engine ?? .own
         ) else { return false }
         keep(created, for: conv, height: height, width: width, half: half)
         return true
     }
 
+    /// The engines that can run `conv` on `height`-row maps here: oneDNN, and where the rules allow, our AVX2 kernel and
+    /// (with AVX-512F, for Winograd layers) our AVX-512 one.
+    func candidates(_ conv: ConvSpec, height: Int, half: Bool) -> [LayerEngine] {
+        guard usesOwnKernel(conv, height: height, half: half) else { return [.oneDNN] }
+        return [.own] + (usesWinograd(conv, height: height, half: half) && Self.cpuRunsAVX512Kernels ? [.ownAVX512] : []) + [.oneDNN]
+    }
+
     /// Adds `conv` as ``add(_:height:width:weights:bias:relu:accumulate:half:readsImage:threads:engine:)`` does, on
-    /// whichever of our own kernel and oneDNN's runs it faster here: each is created and run on a map of the layer's
-    /// size, one warm-up run then `rounds` rounds taking turns, and the least time of each counts. Layers no own kernel
-    /// can run go to oneDNN untimed. Returns the choice, or nil when oneDNN refuses the layer.
+    /// whichever of its ``candidates(_:height:half:)`` runs it fastest here: each is created and run on a map of the
+    /// layer's size, one warm-up run then `rounds` rounds taking turns, and the least time of each counts (ties go to the
+    /// earlier candidate). Layers only oneDNN can run go to it untimed. Returns the choice, or nil when oneDNN refuses
+    /// the layer.
     func addFastest(
         _ conv: ConvSpec, height: Int, width: Int, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>,
         relu: Bool, accumulate: Bool, half: Bool, readsImage: Bool, threads: Int, rounds: Int = 3
     ) -> LayerChoice? {
-        func make(_ own: Bool) -> OpaquePointer? {
+        let created = candidates(conv, height: height, half: half).compactMap { engine in
             create(
                 conv, height: height, width: width, weights: weights, bias: bias, relu: relu, accumulate: accumulate, half: half,
-                readsImage: readsImage, threads: threads, own: own
-            )
+                readsImage: readsImage, threads: threads, engine: engine
+            ).map { (engine, $0) }
         }
-        guard usesOwnKernel(conv, height: height, half: half), let own = make(true) else {
-            guard let created = make(false) else { return nil }
-            keep(created, for: conv, height: height, width: width, half: half)
-            return LayerChoice(engine: .oneDNN)
+        guard let first = created.first else { return nil }
+        guard created.count > 1 else {
+            keep(first.1, for: conv, height: height, width: width, half: half)
+            return LayerChoice(engine: first.0)
         }
-        guard let onednn = make(false) else {
-            keep(own, for: conv, height: height, width: width, half: half)
-            return LayerChoice(engine: .own)
-        }
-        let candidates: [(LayerEngine, OpaquePointer)] = [(.own, own), (.oneDNN, onednn)]
         let input = FeatureShape(batch: 1, height: height, width: width, channels: conv.inChannels)
-        let outputSide = (height + 2 * conv.padding - conv.kernel) / conv.stride + 1
+        let outputHeight = (height + 2 * conv.padding - conv.kernel) / conv.stride + 1
+        let outputWidth = (width + 2 * conv.padding - conv.kernel) / conv.stride + 1
         let source = UnsafeMutableBufferPointer<Float>.allocate(capacity: storedChannels(conv.inChannels) * height * width)
-        let target = UnsafeMutableBufferPointer<Float>.allocate(
-            capacity: storedChannels(conv.outChannels) * outputSide * ((width + 2 * conv.padding - conv.kernel) / conv.stride + 1)
-        )
-        var halfCount = 0
-        _ = pg_conv_half_weights(onednn, &halfCount)
+        let target = UnsafeMutableBufferPointer<Float>.allocate(capacity: storedChannels(conv.outChannels) * outputHeight * outputWidth)
+        let halfCount = created.map { candidate in
+            var count = 0
+            _ = pg_conv_half_weights(candidate.1, &count)
+            return count
+        }.max() ?? 0
         let scratch = UnsafeMutableBufferPointer<Float>.allocate(capacity: max(1, halfCount))
         defer {
             source.deallocate()
             target.deallocate()
             scratch.deallocate()
         }
-        // Values that stay normal numbers through the layer: subnormals would slow either engine down.
+        // Values that stay normal numbers through the layer: subnormals would slow any engine down.
         source.initialize(repeating: 0.5)
         target.initialize(repeating: 0.25)
-        var best = [Double](repeating: .infinity, count: candidates.count)
+        var best = [Double](repeating: .infinity, count: created.count)
         for round in 0...max(1, rounds) {
-            for (index, candidate) in candidates.enumerated() {
+            for (index, candidate) in created.enumerated() {
                 let start = DispatchTime.now().uptimeNanoseconds
                 let ran = Self.run(
                     candidate.1, source.baseAddress!, input, into: target.baseAddress!, scratch: scratch.baseAddress!,
@@ -200,27 +207,30 @@ final class DNNLConvolutions: @unchecked Sendable {
                 if !ran { best[index] = .nan } else if round > 0, !best[index].isNaN { best[index] = min(best[index], seconds) }
             }
         }
-        let ownTime = best[0], onednnTime = best[1]
-        let ownWins = !ownTime.isNaN && (onednnTime.isNaN || ownTime <= onednnTime)
-        keep(ownWins ? own : onednn, for: conv, height: height, width: width, half: half)
-        pg_conv_destroy(ownWins ? onednn : own)
+        let ranked = created.indices.filter { !best[$0].isNaN }.sorted { best[$0] < best[$1] || (best[$0] == best[$1] && $0 < $1) }
+        let winner = ranked.first ?? created.count - 1
+        for (index, candidate) in created.enumerated() {
+            if index == winner { keep(candidate.1, for: conv, height: height, width: width, half: half) } else { pg_conv_destroy(candidate.1) }
+        }
         var timings: [String: Double] = [:]
-        if !ownTime.isNaN { timings[LayerEngine.own.rawValue] = ownTime * 1000 }
-        if !onednnTime.isNaN { timings[LayerEngine.oneDNN.rawValue] = onednnTime * 1000 }
-        return LayerChoice(engine: ownWins ? .own : .oneDNN, milliseconds: timings)
+        for index in ranked { timings[created[index].0.rawValue] = best[index] * 1000 }
+        return LayerChoice(engine: created[winner].0, milliseconds: timings)
     }
 
-    /// Creates `conv` on our own kernel when `own` and the rules allow one, otherwise on oneDNN.
+    /// Creates `conv` on `engine` where the rules allow it (our AVX-512 kernel only for Winograd layers on a CPU with
+    /// AVX-512F, else our AVX2 one), otherwise on oneDNN.
     private func create(
         _ conv: ConvSpec, height: Int, width: Int, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>,
-        relu: Bool, accumulate: Bool, half: Bool, readsImage: Bool, threads: Int, own: Bool
+        relu: Bool, accumulate: Bool, half: Bool, readsImage: Bool, threads: Int, engine: LayerEngine
     ) -> OpaquePointer? {
         let layout = channelBlock == 0 ? PG_LAYOUT_NHWC : readsImage ? PG_LAYOUT_PLANAR_TO_BLOCKED : PG_LAYOUT_BLOCKED
+        let own: Int32 = engine == .oneDNN || layout != PG_LAYOUT_BLOCKED || !usesOwnKernel(conv, height: height, half: half) ? PG_OWN_NONE
+            : engine == .ownAVX512 && usesWinograd(conv, height: height, half: half) && Self.cpuRunsAVX512Kernels ? PG_OWN_AVX512
+            : PG_OWN_AVX2
         return pg_conv_create(
             1, Int32(height), Int32(width), Int32(conv.inChannels), Int32(conv.outChannels), Int32(conv.kernel),
             Int32(conv.stride), Int32(conv.padding), weights, bias, relu ? 1 : 0, accumulate ? 1 : 0, half ? 1 : 0,
-            layout, Int32(channelBlock), Int32(max(1, threads)),
-            own && layout == PG_LAYOUT_BLOCKED && usesOwnKernel(conv, height: height, half: half) ? 1 : 0
+            layout, Int32(channelBlock), Int32(max(1, threads)), own
         )
     }
 
@@ -230,16 +240,23 @@ final class DNNLConvolutions: @unchecked Sendable {
         var count = 0
         if pg_conv_half_weights(created, &count) != nil { largestHalfLayer = max(largestHalfLayer, count) }
         let tile = Self.winogradTile(height: height, width: width, half: half)
-        kernels[conv.name] = pg_conv_uses_own_kernel(created) == 0 ? "oneDNN"
-            : conv.kernel == 3 ? "Winograd F(\(tile)×\(tile), 3×3)" : "pointwise"
+        let own = pg_conv_uses_own_kernel(created)
+        kernels[conv.name] = own == PG_OWN_NONE ? "oneDNN"
+            : conv.kernel == 3 ? "Winograd F(\(tile)×\(tile), 3×3)\(own == PG_OWN_AVX512 ? " AVX-512" : "")" : "pointwise"
     }
 
     /// What runs each layer: `oneDNN`, `Winograd F(4×4, 3×3)`, `Winograd F(2×2, 3×3)` or `pointwise`.
     private(set) var kernels: [String: String] = [:]
 
-    /// What runs `conv`: our own kernel or oneDNN (nil when it was never added).
+    /// What runs `conv` (nil when it was never added).
     func engine(of conv: ConvSpec) -> LayerEngine? {
-        convolutions[conv.name].map { pg_conv_uses_own_kernel($0) != 0 ? .own : .oneDNN }
+        convolutions[conv.name].map { convolution in
+            switch pg_conv_uses_own_kernel(convolution) {
+            case PG_OWN_NONE: .oneDNN
+            case PG_OWN_AVX512: .ownAVX512
+            default: .own
+            }
+        }
     }
 
     /// Frees the scratch layers passed through while being added and returns memory freed meanwhile to the system;

@@ -4,9 +4,11 @@ import Foundation
 public enum LayerEngine: String, Codable, Sendable {
     /// oneDNN's kernels, which pick their AVX2 or AVX-512 code for the CPU themselves.
     case oneDNN = "onednn"
-    /// PlantGuide's own kernel for the layer's shape: Winograd for 3×3 stride-1 layers, pointwise for 1×1 stride-1
-    /// layers with float16 weights.
+    /// PlantGuide's own kernel for the layer's shape with AVX2: Winograd for 3×3 stride-1 layers, pointwise for 1×1
+    /// stride-1 layers with float16 weights.
     case own
+    /// PlantGuide's Winograd kernel with its products on AVX-512 registers (CPUs with AVX-512F).
+    case ownAVX512 = "own-avx512"
 }
 
 /// One layer's engine and, when it was timed, the milliseconds a run of each candidate took (the least of the timed
@@ -26,10 +28,11 @@ public struct PlannedLayer: Sendable, Codable, Equatable {
     public var stride: Int
     /// Rows (and columns) of the map it reads for the model's input size.
     public var mapSide: Int
-    /// What runs it: `oneDNN`, `Winograd F(4×4, 3×3)`, `Winograd F(2×2, 3×3)` or `pointwise`.
+    /// What runs it: `oneDNN`, `Winograd F(4×4, 3×3)` or `Winograd F(2×2, 3×3)` (either with ` AVX-512` after it), or
+    /// `pointwise`.
     public var kernelName: String
-    /// Milliseconds per run of each candidate timed for this CPU (`own`, `onednn`); empty when only one applies, or
-    /// when the layout was not timed.
+    /// Milliseconds per run of each candidate timed for this CPU (`own`, `own-avx512`, `onednn`); empty when only one
+    /// applies, or when the layout was not timed.
     public var milliseconds: [String: Double]
 }
 

@@ -14,8 +14,8 @@ struct ModelInfoCommand: AsyncParsableCommand {
             unknown (a file from an older PlantGuide, which recorded none).
 
             With --plan it also loads the model as `identify` does and lists every convolution with what \
-            runs it on this CPU: PlantGuide's own Winograd or pointwise kernels, or oneDNN's. Where both \
-            can run a layer, the first load times each and keeps the faster; the choice is remembered \
+            runs it on this CPU: PlantGuide's own Winograd (AVX2 or AVX-512) or pointwise kernels, or \
+            oneDNN's. Where more than one can run a layer, the first load times each and keeps the fastest; the choice is remembered \
             beside the model file (NAME.pgmodel.plan.json) for this CPU and thread count, and the \
             milliseconds shown are those timings.
 
@@ -100,12 +100,13 @@ struct ModelInfoCommand: AsyncParsableCommand {
     private func printPlan(_ layers: [PlannedLayer], console: Console) {
         console.print("")
         console.print(console.style("layers on this CPU", .bold) + console.style("  (\(Classifier.cpuDescription))", .dim))
-        let header = ["layer", "shape", "map", "runs on", "own ms", "oneDNN ms"]
+        let header = ["layer", "shape", "map", "runs on", "own ms", "own AVX-512 ms", "oneDNN ms"]
         let rows = layers.map { layer in
             [
                 layer.name, "\(layer.kernel)×\(layer.kernel)/\(layer.stride) \(layer.inChannels)→\(layer.outChannels)",
                 "\(layer.mapSide)×\(layer.mapSide)", layer.kernelName,
                 layer.milliseconds["own"].map { String(format: "%.3f", $0) } ?? "",
+                layer.milliseconds["own-avx512"].map { String(format: "%.3f", $0) } ?? "",
                 layer.milliseconds["onednn"].map { String(format: "%.3f", $0) } ?? "",
             ]
         }
@@ -119,7 +120,7 @@ struct ModelInfoCommand: AsyncParsableCommand {
         let timed = layers.filter { $0.milliseconds.count > 1 }
         let own = timed.filter { $0.kernelName != "oneDNN" }.count
         console.print(
-            "  \(timed.count) of \(layers.count) layers timed on both; \(own) run on PlantGuide's kernels, "
+            "  \(timed.count) of \(layers.count) layers timed on more than one engine; \(own) run on PlantGuide's kernels, "
                 + "\(timed.count - own) on oneDNN's because they were faster here."
         )
     }
