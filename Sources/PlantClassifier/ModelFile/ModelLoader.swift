@@ -95,9 +95,17 @@ enum ModelLoader {
             let name = isWinograd ? "\(conv.name).winograd" : "\(conv.name).weight"
             let shape = isWinograd ? [16, conv.inChannels, conv.outChannels] : [conv.reduction, conv.outChannels]
             let (tensor, bytes) = try read(name, shape: shape)
-            let floats32 = values.room(tensor.count)
-            floats(tensor, from: bytes, into: floats32)
-            var weights = UnsafePointer(floats32)
+            // Float32 weights are used where the reader put them (64-byte aligned, valid until the next read): a copy
+            // of the largest layer (9.4 MiB in ResNet50) would stay resident to the end of loading, at its peak.
+            let floats32: UnsafePointer<Float>
+            if manifest.precision == .float32 {
+                floats32 = bytes.assumingMemoryBound(to: Float.self)
+            } else {
+                let widened = values.room(tensor.count)
+                floats(tensor, from: bytes, into: widened)
+                floats32 = UnsafePointer(widened)
+            }
+            var weights = floats32
             if isWinograd {
                 let plain = untransformed.room(conv.reduction * conv.outChannels)
                 DNNLConvolutions.untransformWinograd(floats32, planes: conv.inChannels * conv.outChannels, into: plain)
