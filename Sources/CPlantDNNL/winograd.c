@@ -317,20 +317,14 @@ static void multiply_rows(const struct job *job, int p, int t0, int t1, int c0, 
     int width = panel_width(conv, c0);
     const float *a = job->v + ((size_t)p * job->tiles + t0) * conv->cin + k0;
     float *c = job->m + ((size_t)p * job->tiles + t0) * conv->cout + c0;
-    if (conv->avx512 && width == PANEL) {
-        for (int t = t0; t < t1; t += ROWS512) {
-            int rows = t1 - t < ROWS512 ? t1 - t : ROWS512;
-            multipliers512[rows - 1](depth, a, conv->cin, b, c, conv->cout, add);
-            a += (size_t)ROWS512 * conv->cin;
-            c += (size_t)ROWS512 * conv->cout;
-        }
-        return;
-    }
-    for (int t = t0; t < t1; t += ROWS) {
-        int rows = t1 - t < ROWS ? t1 - t : ROWS;
-        multipliers[width / 8 - 1][rows - 1](depth, a, conv->cin, b, c, conv->cout, add);
-        a += (size_t)ROWS * conv->cin;
-        c += (size_t)ROWS * conv->cout;
+    /* Whole panels on the AVX-512 kernel when the layer has it, 12 rows a step; otherwise AVX2, 6 rows a step. */
+    const int wide = conv->avx512 && width == PANEL, step = wide ? ROWS512 : ROWS;
+    const multiply_fn *multiply = wide ? multipliers512 : multipliers[width / 8 - 1];
+    for (int t = t0; t < t1; t += step) {
+        int rows = t1 - t < step ? t1 - t : step;
+        multiply[rows - 1](depth, a, conv->cin, b, c, conv->cout, add);
+        a += (size_t)step * conv->cin;
+        c += (size_t)step * conv->cout;
     }
 }
 

@@ -121,7 +121,7 @@ import Testing
 
     @Test func importRecordsTheSource() throws {
         let (file, _) = try FixtureModels.importModel(.resnet18, precision: .float16)
-        defer { try? FileManager.default.removeItem(at: file) }
+        defer { FixtureModels.remove(file) }
         let manifest = try ModelFile.manifest(at: file)
         let source = try Data(contentsOf: FixtureModels.url("tiny-resnet18.pth"))
         #expect(manifest.sourceSHA256 == sha256Hex(source))

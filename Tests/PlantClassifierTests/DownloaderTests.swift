@@ -10,7 +10,7 @@ import Testing
         let server = try LoopbackFileServer(files: ["/weights.tar": payload], dropConnections: 1, cutAfter: 120_000)
         defer { server.stop() }
         let destination = FixtureModels.temporaryFile("tar")
-        defer { try? FileManager.default.removeItem(at: destination) }
+        defer { FixtureModels.remove(destination) }
         let downloader = ModelDownloader(timeout: 10)
 
         await #expect(throws: ClassifierError.self) {

@@ -13,7 +13,7 @@ import Testing
     @Test(arguments: [ResNetArchitecture.resnet18, .resnet50])
     func embeddingIsTheClassifierLayersInput(architecture: ResNetArchitecture) throws {
         let (file, model) = try FixtureModels.importModel(architecture, precision: .float32)
-        defer { try? FileManager.default.removeItem(at: file) }
+        defer { FixtureModels.remove(file) }
         let classifier = try Classifier(contentsOf: file, threads: 2)
         let tensors = try TorchCheckpoint(contentsOf: FixtureModels.url(model.file)).floatTensors()
         let weight = try #require(tensors["fc.weight"]), bias = try #require(tensors["fc.bias"])
@@ -41,7 +41,7 @@ import Testing
 
     @Test func batchedEmbeddingsEqualSingleOnes() throws {
         let (file, _) = try FixtureModels.importModel(.resnet18, precision: .float32)
-        defer { try? FileManager.default.removeItem(at: file) }
+        defer { FixtureModels.remove(file) }
         let classifier = try Classifier(contentsOf: file, threads: 2)
         let inputs = try FixtureModels.inputs()
         let batched = try classifier.outputs(inputs[0] + inputs[1], batch: 2, height: 64, width: 64).embeddings
@@ -58,7 +58,7 @@ import Testing
     /// `identifyWithEmbeddings` answers what `identify` answers, with one embedding per photo, tagged with the model.
     @Test func identificationCarriesOneEmbeddingPerPhoto() throws {
         let (file, _) = try FixtureModels.importModel(.resnet18, precision: .float16)
-        defer { try? FileManager.default.removeItem(at: file) }
+        defer { FixtureModels.remove(file) }
         let classifier = try Classifier(contentsOf: file, threads: 1)
         let photos = [TextureFixture.plasma(width: 96, height: 80).png, TextureFixture.gradient(width: 96, height: 80).png]
         let date = Date(timeIntervalSince1970: 1_000_000)

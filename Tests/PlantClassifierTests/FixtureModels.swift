@@ -99,6 +99,15 @@ enum FixtureModels {
         try data.write(to: url)
     }
 
+    /// Removes temporary files made by a test, and for each the layer plan a load may have written beside it (see
+    /// `LayerPlan`): removing only the model would leave the plan behind in the temporary folder.
+    static func remove(_ urls: URL...) {
+        for url in urls {
+            try? FileManager.default.removeItem(at: url)
+            try? FileManager.default.removeItem(at: LayerPlan.url(for: url))
+        }
+    }
+
     static func temporaryFile(_ pathExtension: String) -> URL {
         FileManager.default.temporaryDirectory.appendingPathComponent("plantguide-\(UUID().uuidString).\(pathExtension)")
     }

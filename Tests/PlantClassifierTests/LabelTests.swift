@@ -17,7 +17,7 @@ import Testing
 
     @Test func mergedSpeciesSumTheirProbabilities() throws {
         let (file, _) = try FixtureModels.importModel(.resnet18, precision: .float16)
-        defer { try? FileManager.default.removeItem(at: file) }
+        defer { FixtureModels.remove(file) }
         let classifier = try Classifier(contentsOf: file, threads: 1)
         let labels = classifier.labels
         let duplicate = try #require(labels.groups.first { $0.count > 1 })

@@ -23,14 +23,14 @@ import Testing
     @Test func theFirstLoadTimesEachCandidateAndTheNextRemembers() throws {
         try #require(DNNLConvolutions.cpuRunsOwnKernels, "oneDNN and a CPU with AVX2, FMA and F16C")
         let (folder, file) = try Self.model()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        defer { FixtureModels.remove(folder) }
         let planURL = LayerPlan.url(for: file)
         #expect(planURL.lastPathComponent == "model.pgmodel.plan.json")
         #expect(!FileManager.default.fileExists(atPath: planURL.path))
 
         let first = try Classifier(contentsOf: file, threads: 2)
         let saved = try JSONDecoder().decode(LayerPlan.self, from: Data(contentsOf: planURL))
-        #expect(saved.cpu == LayerPlan.cpuSignature && saved.threads == 2 && saved.channelBlock == DNNLConvolutions.machineChannelBlock)
+        #expect(saved.cpu == CPUInfo.current.signature && saved.threads == 2 && saved.channelBlock == DNNLConvolutions.machineChannelBlock)
         // Every convolution has a choice; those an own kernel can run (3×3 stride 1 on maps of 7 rows or more: stage one's
         // 16×16 and stage two's 8×8) were timed on both, and the faster won.
         let layers = first.plan
@@ -82,7 +82,7 @@ import Testing
     @Test func aPlanThatDoesNotFitIsMeasuredAgain() throws {
         try #require(DNNLConvolutions.cpuRunsOwnKernels, "oneDNN and a CPU with AVX2, FMA and F16C")
         let (folder, file) = try Self.model()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        defer { FixtureModels.remove(folder) }
         let planURL = LayerPlan.url(for: file)
         _ = try Classifier(contentsOf: file, threads: 2)
         let measured = try JSONDecoder().decode(LayerPlan.self, from: Data(contentsOf: planURL))
@@ -100,7 +100,7 @@ import Testing
             let classifier = try Classifier(contentsOf: file, threads: 2)
             #expect(classifier.plan.contains { !$0.milliseconds.isEmpty }, "a stale plan was obeyed")
             let replaced = try JSONDecoder().decode(LayerPlan.self, from: Data(contentsOf: planURL))
-            #expect(replaced.cpu == LayerPlan.cpuSignature && replaced.threads == 2 && replaced.model == measured.model)
+            #expect(replaced.cpu == CPUInfo.current.signature && replaced.threads == 2 && replaced.model == measured.model)
         }
         try Data("{ not json".utf8).write(to: planURL)
         let classifier = try Classifier(contentsOf: file, threads: 2)
@@ -112,7 +112,7 @@ import Testing
     @Test func forcedLayoutsWriteNoPlan() throws {
         try #require(DNNLConvolutions.isAvailable, "oneDNN is installed by scripts/bootstrap")
         let (folder, file) = try Self.model()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        defer { FixtureModels.remove(folder) }
         for layout in [DNNLLayout.channelsLast, .blocked(8), .blocked(16, ownKernels: false)] {
             let classifier = try Classifier(contentsOf: file, threads: 2, backend: .oneDNN, layout: layout)
             #expect(classifier.plan.allSatisfy { $0.milliseconds.isEmpty })

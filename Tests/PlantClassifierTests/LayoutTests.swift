@@ -33,7 +33,7 @@ import Testing
     @Test(arguments: [ResNetArchitecture.resnet18, .resnet50], [5, 3])
     func everyEngineAgreesOnAnOddWidthModel(architecture: ResNetArchitecture, width: Int) throws {
         let file = try Self.randomModel(architecture, width: width, classes: 11, inputSize: 64)
-        defer { try? FileManager.default.removeItem(at: file) }
+        defer { FixtureModels.remove(file) }
         var random = SplitMix(seed: 7)
         let input = (0..<(2 * 3 * 64 * 64)).map { _ in Float(random.normal()) }
 

@@ -5,12 +5,12 @@ import Testing
 @Suite struct ModelFileTests {
     @Test func truncatedModelFileIsRejected() throws {
         let (file, _) = try FixtureModels.importModel(.resnet18, precision: .float16)
-        defer { try? FileManager.default.removeItem(at: file) }
+        defer { FixtureModels.remove(file) }
         let data = try Data(contentsOf: file)
         for cut in [10, 100, data.count - 100] {
             let damaged = FixtureModels.temporaryFile("pgmodel")
             try data.prefix(cut).write(to: damaged)
-            defer { try? FileManager.default.removeItem(at: damaged) }
+            defer { FixtureModels.remove(damaged) }
             #expect(throws: ClassifierError.self) { try Classifier(contentsOf: damaged) }
         }
     }
@@ -22,7 +22,7 @@ import Testing
 
     @Test func unknownFormatVersionIsRejected() throws {
         let (file, _) = try FixtureModels.importModel(.resnet18, precision: .float16)
-        defer { try? FileManager.default.removeItem(at: file) }
+        defer { FixtureModels.remove(file) }
         var data = try Data(contentsOf: file)
         data[8] = 9
         try data.write(to: file)
@@ -33,7 +33,7 @@ import Testing
     /// product overflows, and a network far wider than the tensors the file holds.
     @Test func impossibleHeadersAreRefusedWithoutAllocating() throws {
         let (file, _) = try FixtureModels.importModel(.resnet18, precision: .float16)
-        defer { try? FileManager.default.removeItem(at: file) }
+        defer { FixtureModels.remove(file) }
         let data = try Data(contentsOf: file)
         let headerLength = Int(data[12]) | Int(data[13]) << 8 | Int(data[14]) << 16 | Int(data[15]) << 24
         let payload = data.suffix(from: (16 + headerLength + 63) / 64 * 64)
@@ -57,8 +57,8 @@ import Testing
         }
         let wide = try rewritten { $0["baseWidth"] = 4096 }
         defer {
-            try? FileManager.default.removeItem(at: overflowing)
-            try? FileManager.default.removeItem(at: wide)
+            FixtureModels.remove(overflowing)
+            FixtureModels.remove(wide)
         }
         let first = try ModelFile.manifest(at: file).tensors[0].name
         #expect(throws: ClassifierError.invalidModelFile("tensor \(first) lies outside the file (truncated?)")) {

@@ -22,7 +22,7 @@ import Testing
     func importRecordsChecksumsSourceAndTime(precision: WeightPrecision) throws {
         let checkpoint = FixtureModels.url("tiny-resnet18.pth")
         let output = FixtureModels.temporaryFile("pgmodel")
-        defer { try? FileManager.default.removeItem(at: output) }
+        defer { FixtureModels.remove(output) }
         let importedAt = Date(timeIntervalSince1970: 1_790_000_000)
         let written = try CheckpointImporter().importCheckpoint(
             at: checkpoint, options: .init(architecture: .resnet18, precision: precision), to: output, now: importedAt
@@ -48,7 +48,7 @@ import Testing
     ])
     func aChangedWeightIsRefusedNamingTheFileAndTheFix(backend: ConvolutionBackend, tensor: String) throws {
         let (file, _) = try FixtureModels.importModel(.resnet18, precision: .float16)
-        defer { try? FileManager.default.removeItem(at: file) }
+        defer { FixtureModels.remove(file) }
         #expect(try ModelFile.manifest(at: file).tensors.contains { $0.name == tensor })
         _ = try Classifier(contentsOf: file, threads: 1, backend: backend)
         try FixtureModels.tamper(file, tensor: tensor)
@@ -65,9 +65,9 @@ import Testing
 
     @Test func filesWithoutTheNewFieldsLoadAsBeforeWithUnknownFacts() throws {
         let (file, _) = try FixtureModels.importModel(.resnet18, precision: .float32)
-        defer { try? FileManager.default.removeItem(at: file) }
+        defer { FixtureModels.remove(file) }
         let old = FixtureModels.temporaryFile("pgmodel")
-        defer { try? FileManager.default.removeItem(at: old) }
+        defer { FixtureModels.remove(old) }
         try FixtureModels.writeWithoutNewFields(file, to: old)
         let header = String(decoding: try Data(contentsOf: old).prefix(4096), as: UTF8.self)
         #expect(!header.contains("xxh64") && !header.contains("importedAt") && header.contains("sourceSHA256"))

@@ -78,7 +78,7 @@ import Testing
         let file = modelFile(runner, "resnet18-plantnet300k")
         let text = try runner.run(["model", "info", "resnet18-plantnet300k", "--plan", "--threads", "2"])
         #expect(text.status == 0, "\(text.stderr)")
-        #expect(text.stdout.contains("layers on this CPU") && text.stdout.contains(Classifier.cpuDescription))
+        #expect(text.stdout.contains("layers on this CPU") && text.stdout.contains(CPUInfo.current.signature))
         #expect(text.stdout.contains("conv1") && text.stdout.contains("layer4.1.conv2") && text.stdout.contains("of 20 layers timed on more than one engine"))
         let info = try #require(try json(try runner.run(["model", "info", "resnet18-plantnet300k", "--plan", "--json", "--threads", "2"])) as? [String: Any])
         let layers = try #require(info["plan"] as? [[String: Any]])

@@ -31,7 +31,7 @@ import Testing
     @Test func anOverrunFailsWithATypedError() async throws {
         let finished = Finished()
         let (slow, file) = try slowIdentifier(rounds: 200, finished: finished)
-        defer { try? FileManager.default.removeItem(at: file) }
+        defer { FixtureModels.remove(file) }
         let limited = slow.limited(to: .milliseconds(5))
         let error = await #expect(throws: ClassifierError.self) {
             try await limited.identify([try Data(contentsOf: photo)], 5)
@@ -46,7 +46,7 @@ import Testing
     @Test func anIdentificationWithinTheLimitIsUnchanged() async throws {
         let finished = Finished()
         let (identifier, file) = try slowIdentifier(rounds: 1, finished: finished)
-        defer { try? FileManager.default.removeItem(at: file) }
+        defer { FixtureModels.remove(file) }
         let photos = [try Data(contentsOf: photo)]
         let direct = try await identifier.identify(photos, 5)
         let limited = try await identifier.limited(to: OnDeviceIdentifier.defaultTimeout).identify(photos, 5)
@@ -58,7 +58,7 @@ import Testing
     @Test func theWorksOwnErrorIsPassedOn() async throws {
         let finished = Finished()
         let (identifier, file) = try slowIdentifier(rounds: 1, finished: finished)
-        defer { try? FileManager.default.removeItem(at: file) }
+        defer { FixtureModels.remove(file) }
         let limited = identifier.limited(to: .seconds(10))
         let error = await #expect(throws: (any Error).self) {
             try await limited.identify([Data("not a photo".utf8)], 5)
@@ -70,7 +70,7 @@ import Testing
 
     @Test func timeSpentWaitingForAWorkerIsNotCounted() async throws {
         let (file, _) = try FixtureModels.importModel(.resnet18, precision: .float16)
-        defer { try? FileManager.default.removeItem(at: file) }
+        defer { FixtureModels.remove(file) }
         let classifier = try Classifier(contentsOf: file, threads: 1)
         let photos = [try Data(contentsOf: photo)]
         // One worker thread, like a busy pool. Someone else's identifications hold it until both of ours are queued

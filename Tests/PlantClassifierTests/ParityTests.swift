@@ -33,7 +33,7 @@ import Testing
     @Test(arguments: architectures, EnginePath.all)
     func float32MatchesPyTorchLogits(architecture: ResNetArchitecture, engine: EnginePath) throws {
         let (file, model) = try FixtureModels.importModel(architecture, precision: .float32)
-        defer { try? FileManager.default.removeItem(at: file) }
+        defer { FixtureModels.remove(file) }
         let classifier = try Classifier(
             contentsOf: file, threads: 2, widenAtLoadBelowBytes: ModelLoader.widenAtLoadBelowBytes, backend: engine.backend,
             layout: engine.layout
@@ -53,7 +53,7 @@ import Testing
     @Test(arguments: architectures, EnginePath.all)
     func batchOfTwoEqualsTwoSingleImages(architecture: ResNetArchitecture, engine: EnginePath) throws {
         let (file, model) = try FixtureModels.importModel(architecture, precision: .float32)
-        defer { try? FileManager.default.removeItem(at: file) }
+        defer { FixtureModels.remove(file) }
         let classifier = try Classifier(
             contentsOf: file, threads: 2, widenAtLoadBelowBytes: ModelLoader.widenAtLoadBelowBytes, backend: engine.backend,
             layout: engine.layout
@@ -71,7 +71,7 @@ import Testing
     @Test(arguments: architectures, HalfPath.all)
     func float16KeepsTopTenAndProbabilities(architecture: ResNetArchitecture, path: HalfPath) throws {
         let (file, model) = try FixtureModels.importModel(architecture, precision: .float16)
-        defer { try? FileManager.default.removeItem(at: file) }
+        defer { FixtureModels.remove(file) }
         let classifier = try Classifier(
             contentsOf: file, threads: 2, widenAtLoadBelowBytes: path.widenBelow, backend: path.engine.backend, layout: path.engine.layout
         )
@@ -90,7 +90,7 @@ import Testing
     @Test(arguments: EnginePath.all)
     func float16BatchMatchesSingleImagesAfterRebuild(engine: EnginePath) throws {
         let (file, _) = try FixtureModels.importModel(.resnet50, precision: .float16)
-        defer { try? FileManager.default.removeItem(at: file) }
+        defer { FixtureModels.remove(file) }
         let classifier = try Classifier(
             contentsOf: file, threads: 2, widenAtLoadBelowBytes: 0, backend: engine.backend, layout: engine.layout
         )
@@ -109,8 +109,8 @@ import Testing
         let (half, _) = try FixtureModels.importModel(.resnet50, precision: .float16)
         let (full, _) = try FixtureModels.importModel(.resnet50, precision: .float32)
         defer {
-            try? FileManager.default.removeItem(at: half)
-            try? FileManager.default.removeItem(at: full)
+            FixtureModels.remove(half)
+            FixtureModels.remove(full)
         }
         let halfSize = try #require(try FileManager.default.attributesOfItem(atPath: half.path)[.size] as? Int)
         let fullSize = try #require(try FileManager.default.attributesOfItem(atPath: full.path)[.size] as? Int)
@@ -120,7 +120,7 @@ import Testing
     /// Separate models loaded and run at the same time share no convolution state.
     @Test func separateModelsRunConcurrently() async throws {
         let (file, model) = try FixtureModels.importModel(.resnet34, precision: .float32)
-        defer { try? FileManager.default.removeItem(at: file) }
+        defer { FixtureModels.remove(file) }
         let inputs = try FixtureModels.inputs()
         let results = try await withThrowingTaskGroup(of: [Float].self) { group in
             for round in 0..<4 {
@@ -143,7 +143,7 @@ import Testing
 
     @Test func concurrentCallersGetTheSameAnswers() async throws {
         let (file, _) = try FixtureModels.importModel(.resnet18, precision: .float32)
-        defer { try? FileManager.default.removeItem(at: file) }
+        defer { FixtureModels.remove(file) }
         let classifier = try Classifier(contentsOf: file, threads: 2)
         let inputs = try FixtureModels.inputs()
         let serial = try inputs.map { try classifier.logits($0, height: 64, width: 64) }
@@ -159,7 +159,7 @@ import Testing
 
     @Test func wrongInputSizeIsAnError() throws {
         let (file, _) = try FixtureModels.importModel(.resnet18, precision: .float16)
-        defer { try? FileManager.default.removeItem(at: file) }
+        defer { FixtureModels.remove(file) }
         let classifier = try Classifier(contentsOf: file, threads: 1)
         #expect(throws: ClassifierError.badInput(expected: 3 * 64 * 64, found: 10)) {
             try classifier.logits([Float](repeating: 0, count: 10), height: 64, width: 64)

@@ -70,7 +70,7 @@ import Testing
     }
 
     /// Only 1×1 stride-1 layers with float16 weights on maps of at most ``DNNLConvolutions/pointwiseMaximumSide`` rows,
-    /// and nothing with ``DNNLLayout/blockedDirect``.
+    /// and nothing blocked with `ownKernels: false`.
     @Test(arguments: [8, 16]) func whatStaysOnOneDNN(block: Int) throws {
         #if arch(x86_64) && os(Linux)
         try #require(DNNLConvolutions.isAvailable, "oneDNN is installed by scripts/bootstrap")

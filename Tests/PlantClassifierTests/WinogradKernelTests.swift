@@ -106,7 +106,7 @@ import Testing
         #endif
     }
 
-    /// Small maps and strided layers stay on oneDNN, and so does everything with ``DNNLLayout/blockedDirect``.
+    /// Small maps and strided layers stay on oneDNN, and so does everything blocked with `ownKernels: false`.
     @Test(arguments: [8, 16]) func whatStaysOnOneDNN(block: Int) throws {
         #if arch(x86_64) && os(Linux)
         try #require(DNNLConvolutions.isAvailable, "oneDNN is installed by scripts/bootstrap")

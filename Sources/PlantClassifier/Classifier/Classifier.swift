@@ -132,9 +132,6 @@ public final class Classifier: Sendable {
         return idle < 0 || idle >= min(threads, ProcessInfo.processInfo.activeProcessorCount) ? threads : 1
     }
 
-    /// The CPU the plans are measured on: its model name and the vector extensions that decide what runs fastest.
-    public static var cpuDescription: String { LayerPlan.cpuSignature }
-
     /// Each convolution with what runs it and, where our own kernel and oneDNN's were timed against each other on this
     /// CPU, what each took (`plantguide model info NAME --plan`). Every layer says `BLAS` where oneDNN is not used.
     public var plan: [PlannedLayer] {

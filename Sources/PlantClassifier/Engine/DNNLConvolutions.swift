@@ -21,16 +21,12 @@ import CPlantKernels
 
     /// NHWC, as the BLAS path keeps them.
     public static let channelsLast = DNNLLayout(channelBlock: 0, ownKernels: false)
-    /// The blocked order in PlantGuide's block for this CPU (nChw16c with AVX-512F, nChw8c with AVX2; see
-    /// `pg_dnnl_channel_block`): on a 2-core AVX2 machine 13–21 % off ResNet18's forward pass and 0–14 % off
-    /// ResNet50's. Channels last where the CPU has neither. Where the CPU has AVX2, the 3×3 stride-1 layers on maps of 7
-    /// rows or more run on our Winograd kernels (F(2×2, 3×3) with float32 weights on maps of 14 or fewer, F(4×4, 3×3)
-    /// otherwise), and with float16 weights the 1×1 stride-1 layers on maps of 14 rows or fewer on our pointwise kernels.
-    public static let blocked = DNNLLayout(channelBlock: DNNLConvolutions.machineChannelBlock, ownKernels: true)
-    /// Blocked maps with every layer on oneDNN's kernels (as before our own kernels).
-    public static let blockedDirect = DNNLLayout(channelBlock: DNNLConvolutions.machineChannelBlock, ownKernels: false)
-
-    /// The default: the machine's block, each layer on the faster of our kernels and oneDNN's as timed at load.
+    /// The default: blocked maps in PlantGuide's block for this CPU (nChw16c with AVX-512F, nChw8c with AVX2; see
+    /// `pg_dnnl_channel_block`; on a 2-core AVX2 machine 13–21 % off ResNet18's forward pass and 0–14 % off ResNet50's
+    /// against channels last, which it falls back to where the CPU has neither), each layer on the fastest of our kernels
+    /// and oneDNN's as timed at load. Our Winograd kernels can run the 3×3 stride-1 layers on maps of 7 rows or more
+    /// (F(2×2, 3×3) with float32 weights on maps of 14 or fewer, F(4×4, 3×3) otherwise), and with float16 weights our
+    /// pointwise kernels the 1×1 stride-1 layers on maps of 14 rows or fewer.
     public static let preferred = DNNLLayout(channelBlock: DNNLConvolutions.machineChannelBlock, ownKernels: true, measured: true)
 
     /// Both blocks oneDNN and our kernels run on every x86-64 CPU (none where oneDNN is missing).
@@ -81,7 +77,7 @@ final class DNNLConvolutions: @unchecked Sendable {
     /// Whether the loader times our own kernels against oneDNN's for each layer (see ``addFastest``).
     let measured: Bool
     /// The timings behind each layer's engine, where it was timed (by ``addFastest`` or remembered from a plan).
-    var timings: [String: [String: Double]] = [:]
+    private(set) var timings: [String: [String: Double]] = [:]
 
     /// The smallest map (rows) a 3×3 layer runs on the Winograd kernels: every stride-1 3×3 layer of a ResNet at 224×224.
     /// On a 2-core AVX2 machine, against oneDNN's direct kernels with 2 threads, they took 0.41–0.46× the time at 56×56
@@ -146,6 +142,32 @@ final class DNNLConvolutions: @unchecked Sendable {
         ) else { return false }
         keep(created, for: conv, height: height, width: width, half: half)
         return true
+    }
+
+    /// Adds `conv` as the layout says: on the engine of `remembered` (a plan measured earlier on this CPU) or, when there
+    /// is none, on the fastest of its candidates (``addFastest``) when the layout is ``DNNLLayout/measured``; otherwise by
+    /// the rules. Returns the layer's choice with its timings (nil when oneDNN refuses the layer), which are also kept
+    /// for ``timings``.
+    func addPlanned(
+        _ conv: ConvSpec, height: Int, width: Int, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>,
+        relu: Bool, accumulate: Bool, half: Bool, readsImage: Bool, threads: Int, remembered: LayerChoice?
+    ) -> LayerChoice? {
+        let choice: LayerChoice?
+        if measured, remembered == nil {
+            choice = addFastest(
+                conv, height: height, width: width, weights: weights, bias: bias, relu: relu, accumulate: accumulate, half: half,
+                readsImage: readsImage, threads: threads
+            )
+        } else {
+            let engine = measured ? remembered?.engine : nil
+            let added = add(
+                conv, height: height, width: width, weights: weights, bias: bias, relu: relu, accumulate: accumulate, half: half,
+                readsImage: readsImage, threads: threads, engine: engine
+            )
+            choice = !added ? nil : measured ? remembered : self.engine(of: conv).map { LayerChoice(engine: $0) }
+        }
+        if let timed = choice?.milliseconds, !timed.isEmpty { timings[conv.name] = timed }
+        return choice
     }
 
     /// The engines that can run `conv` on `height`-row maps here: oneDNN, and where the rules allow, our AVX2 kernel and
@@ -217,16 +239,20 @@ final class DNNLConvolutions: @unchecked Sendable {
         return LayerChoice(engine: created[winner].0, milliseconds: timings)
     }
 
-    /// Creates `conv` on `engine` where the rules allow it (our AVX-512 kernel only for Winograd layers on a CPU with
-    /// AVX-512F, else our AVX2 one), otherwise on oneDNN.
+    /// Creates `conv` on `engine` when it is one of the layer's ``candidates(_:height:half:)``; otherwise on our AVX2 kernel
+    /// for `ownAVX512` where that is one, else on oneDNN.
     private func create(
         _ conv: ConvSpec, height: Int, width: Int, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>,
         relu: Bool, accumulate: Bool, half: Bool, readsImage: Bool, threads: Int, engine: LayerEngine
     ) -> OpaquePointer? {
         let layout = channelBlock == 0 ? PG_LAYOUT_NHWC : readsImage ? PG_LAYOUT_PLANAR_TO_BLOCKED : PG_LAYOUT_BLOCKED
-        let own: Int32 = engine == .oneDNN || layout != PG_LAYOUT_BLOCKED || !usesOwnKernel(conv, height: height, half: half) ? PG_OWN_NONE
-            : engine == .ownAVX512 && usesWinograd(conv, height: height, half: half) && Self.cpuRunsAVX512Kernels ? PG_OWN_AVX512
-            : PG_OWN_AVX2
+        let allowed = layout == PG_LAYOUT_BLOCKED ? candidates(conv, height: height, half: half) : [.oneDNN]
+        let chosen: LayerEngine = allowed.contains(engine) ? engine : engine == .ownAVX512 && allowed.contains(.own) ? .own : .oneDNN
+        let own: Int32 = switch chosen {
+        case .oneDNN: PG_OWN_NONE
+        case .own: PG_OWN_AVX2
+        case .ownAVX512: PG_OWN_AVX512
+        }
         return pg_conv_create(
             1, Int32(height), Int32(width), Int32(conv.inChannels), Int32(conv.outChannels), Int32(conv.kernel),
             Int32(conv.stride), Int32(conv.padding), weights, bias, relu ? 1 : 0, accumulate ? 1 : 0, half ? 1 : 0,

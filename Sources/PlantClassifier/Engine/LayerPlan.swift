@@ -42,7 +42,7 @@ public struct PlannedLayer: Sendable, Codable, Equatable {
 /// is measured again and the file replaced. A plan that cannot be read or written costs only the timing.
 struct LayerPlan: Codable, Equatable {
     var version = 1
-    /// The CPU's model name and vector extensions (see ``cpuSignature``).
+    /// The CPU's model name and vector extensions (``CPUInfo/signature``).
     var cpu: String
     var threads: Int
     var channelBlock: Int
@@ -52,18 +52,6 @@ struct LayerPlan: Codable, Equatable {
 
     /// Where the plan of the model file at `model` lives.
     static func url(for model: URL) -> URL { model.deletingLastPathComponent().appendingPathComponent(model.lastPathComponent + ".plan.json") }
-
-    /// The CPU as Linux names it, with the vector extensions that decide what runs fastest; "unknown" elsewhere.
-    static let cpuSignature: String = {
-        guard let text = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8) else { return "unknown" }
-        let lines = text.split(separator: "\n")
-        func field(_ name: String) -> String {
-            lines.first { $0.hasPrefix(name) }?.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
-        }
-        let flags = Set(field("flags").split(separator: " ").map(String.init))
-        let vector = ["avx2", "fma", "f16c", "avx512f", "avx512bw", "avx512vl", "avx512_vnni", "avx512_bf16", "amx_tile"].filter(flags.contains)
-        return ([field("model name"), "family \(field("cpu family")) model \(field("model"))"] + vector).joined(separator: " ")
-    }()
 
     /// The model file as it is now: size, modification time, the checkpoint's checksum and the precision.
     static func modelSignature(of url: URL, manifest: ModelManifest) -> String {

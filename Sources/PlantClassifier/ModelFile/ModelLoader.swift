@@ -84,12 +84,14 @@ enum ModelLoader {
         // ones per layer cost a page fault per 4 KiB, most of the load time. Sized by what was read (and so by the
         // file), never by what the header claims.
         let values = GrowingFloats(), untransformed = GrowingFloats()
-        // Which layers run on our own kernels: timed here on first load and remembered beside the file per CPU.
-        var plan = LayerPlan(
-            cpu: LayerPlan.cpuSignature, threads: threads, channelBlock: convolutions.channelBlock,
-            model: LayerPlan.modelSignature(of: url, manifest: manifest), layers: [:]
-        )
-        let remembered = convolutions.measured ? LayerPlan.remembered(for: url, matching: plan) : nil
+        // Which engine runs each layer: timed here on first load and remembered beside the file per CPU (measured layouts
+        // only; the others follow the rules and need no plan).
+        var plan = convolutions.measured
+            ? LayerPlan(
+                cpu: CPUInfo.current.signature, threads: threads, channelBlock: convolutions.channelBlock,
+                model: LayerPlan.modelSignature(of: url, manifest: manifest), layers: [:]
+            ) : nil
+        let remembered = plan.flatMap { LayerPlan.remembered(for: url, matching: $0) }
         for (conv, placement) in spec.convPlacements(inputSize: manifest.input.size) {
             let isWinograd = winograd.contains(conv.name)
             let name = isWinograd ? "\(conv.name).winograd" : "\(conv.name).weight"
@@ -114,31 +116,16 @@ enum ModelLoader {
             guard let bias = store.mutableFloats("\(conv.name).bias")?.baseAddress else {
                 throw ClassifierError.invalidModelFile("tensor \(conv.name).bias is missing")
             }
-            var added: Bool
-            if convolutions.measured, let choice = remembered?.layers[conv.name] {
-                added = convolutions.add(
-                    conv, height: placement.height, width: placement.width, weights: weights, bias: bias, relu: placement.relu,
-                    accumulate: placement.accumulate, half: keepHalf, readsImage: conv == spec.stem, threads: threads, engine: choice.engine
-                )
-                plan.layers[conv.name] = choice
-            } else if convolutions.measured {
-                let choice = convolutions.addFastest(
-                    conv, height: placement.height, width: placement.width, weights: weights, bias: bias, relu: placement.relu,
-                    accumulate: placement.accumulate, half: keepHalf, readsImage: conv == spec.stem, threads: threads
-                )
-                added = choice != nil
-                plan.layers[conv.name] = choice
-            } else {
-                added = convolutions.add(
-                    conv, height: placement.height, width: placement.width, weights: weights, bias: bias,
-                    relu: placement.relu, accumulate: placement.accumulate, half: keepHalf, readsImage: conv == spec.stem, threads: threads
-                )
-            }
-            if let timed = plan.layers[conv.name]?.milliseconds, !timed.isEmpty { convolutions.timings[conv.name] = timed }
+            let choice = convolutions.addPlanned(
+                conv, height: placement.height, width: placement.width, weights: weights, bias: bias, relu: placement.relu,
+                accumulate: placement.accumulate, half: keepHalf, readsImage: conv == spec.stem, threads: threads,
+                remembered: remembered?.layers[conv.name]
+            )
+            plan?.layers[conv.name] = choice
             // oneDNN refused a layer (an unusual shape or CPU): run the whole model through BLAS.
-            guard added else { return try load(url, widenAtLoadBelowBytes: widenAtLoadBelowBytes, backend: .blas, threads: threads) }
+            guard choice != nil else { return try load(url, widenAtLoadBelowBytes: widenAtLoadBelowBytes, backend: .blas, threads: threads) }
         }
-        if convolutions.measured, remembered != plan { plan.save(beside: url) }
+        if let plan, plan != remembered { plan.save(beside: url) }
         return (manifest, ResNetEngine(spec: spec, weights: store, winograd: [], convolutions: convolutions))
     }
 }

@@ -65,7 +65,7 @@ struct ClassifierBenchmark: BenchmarkSuite {
             // oneDNN with its maps channels last (NHWC), as before they were blocked, in the same rounds.
             let channelsLastClassifier = try Classifier(contentsOf: full, threads: threads, backend: nil, layout: .channelsLast)
             // Blocked maps with every layer on oneDNN's direct kernels, as before the Winograd kernels, in the same rounds.
-            let directClassifier = try Classifier(contentsOf: full, threads: threads, backend: nil, layout: .blockedDirect)
+            let directClassifier = try Classifier(contentsOf: full, threads: threads, backend: nil, layout: .blocked(DNNLLayout.preferred.channelBlock, ownKernels: false))
             // Maps in the block this CPU does not get by default (8 where it has AVX-512F, 16 elsewhere), in the same rounds:
             // the figure that decides the default block per vector width.
             let otherBlock = DNNLLayout.preferred.channelBlock == 16 ? 8 : 16

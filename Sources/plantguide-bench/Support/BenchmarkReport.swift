@@ -1,4 +1,5 @@
 import Foundation
+import PlantClassifier
 
 /// A group of related measurements, e.g. everything about the catalog.
 protocol BenchmarkSuite: Sendable {
@@ -69,26 +70,15 @@ struct BenchmarkReport: Codable {
         var build = "release"
         #endif
         /// The CPU's model name as Linux reports it ("unknown" elsewhere).
-        var cpu = Self.cpuinfo.model
+        var cpu = CPUInfo.current.model
         /// The CPU's vector extensions that decide which kernels run (AVX2, FMA, F16C, the AVX-512 ones).
-        var cpuFlags = Self.cpuinfo.flags
+        var cpuFlags = CPUInfo.current.vectorFlags
 
         /// What the footer of a report says about the machine.
         var summary: String {
             "\(cores) cores, \(String(format: "%.0f", memoryGiB)) GiB, \(cpu) (\(cpuFlags.isEmpty ? "no AVX2" : cpuFlags.joined(separator: " "))), "
                 + "\(build) build, \(date)"
         }
-
-        private static let cpuinfo: (model: String, flags: [String]) = {
-            let wanted = ["avx2", "fma", "f16c", "avx512f", "avx512bw", "avx512vl", "avx512_vnni", "avx512_bf16"]
-            guard let text = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8) else { return ("unknown", []) }
-            let lines = text.split(separator: "\n")
-            func field(_ name: String) -> String? {
-                lines.first { $0.hasPrefix(name) }?.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) }
-            }
-            let flags = Set((field("flags") ?? "").split(separator: " ").map(String.init))
-            return (field("model name") ?? "unknown", wanted.filter(flags.contains))
-        }()
     }
 
     /// A fixed-width table for people.

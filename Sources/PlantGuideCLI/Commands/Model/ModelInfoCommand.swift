@@ -99,7 +99,7 @@ struct ModelInfoCommand: AsyncParsableCommand {
 
     private func printPlan(_ layers: [PlannedLayer], console: Console) {
         console.print("")
-        console.print(console.style("layers on this CPU", .bold) + console.style("  (\(Classifier.cpuDescription))", .dim))
+        console.print(console.style("layers on this CPU", .bold) + console.style("  (\(CPUInfo.current.signature))", .dim))
         let header = ["layer", "shape", "map", "runs on", "own ms", "own AVX-512 ms", "oneDNN ms"]
         let rows = layers.map { layer in
             [
