@@ -220,7 +220,7 @@ let classifier: [Target] = blas + [
     .target(
         name: "PlantClassifier",
         dependencies: ["PlantGuideCore", "PlantImaging", "CPlantZlib", "CPlantKernels", "CPlantDNNL"] + blasDependency + httpClient
-            + [.product(name: "NIOCore", package: "swift-nio")],
+            + [.product(name: "NIOCore", package: "swift-nio"), .product(name: "Crypto", package: "swift-crypto")],
         exclude: ["Resources/SOURCES.md"],
         resources: [
             .copy("Resources/class_idx_to_species_id.json"),

@@ -7,7 +7,8 @@ import Darwin
 
 /// A tiny HTTP/1.1 file server on 127.0.0.1 for download tests: serves fixed files, honours
 /// `Range: bytes=N-`, records what it was asked, and can cut a response short to simulate a dropped
-/// connection. One connection at a time, closed after each response.
+/// connection, send slowly, redirect, announce a wrong length or another content type. One connection at a time,
+/// closed after each response.
 public final class LoopbackFileServer: @unchecked Sendable {
     /// One request as received.
     public struct Request: Sendable, Hashable {
@@ -24,13 +25,37 @@ public final class LoopbackFileServer: @unchecked Sendable {
     private var recorded: [Request] = []
     private var cutsLeft: Int
     private let cutAfter: Int
+    private let options: Options
     private var thread: Thread?
     private var stopped = false
 
     /// Starts serving `files` (URL path → bytes). The first `dropConnections` responses stop after
     /// `cutAfter` body bytes although the headers promise the whole file.
-    public init(files: [String: Data], dropConnections: Int = 0, cutAfter: Int = 0) throws {
+    /// How answers differ from a plain file server's.
+    public struct Options: Sendable {
+        /// Path → the `Location` of a 302 answer.
+        public var redirects: [String: String] = [:]
+        /// Path → the `Content-Type` sent (default `application/octet-stream`).
+        public var contentTypes: [String: String] = [:]
+        /// Path → the `Content-Length` announced for the whole file instead of its real length.
+        public var announcedLengths: [String: Int] = [:]
+        /// Sends bodies at about this rate, in 16 KiB steps; `nil` sends at once.
+        public var bytesPerSecond: Int?
+
+        public init(
+            redirects: [String: String] = [:], contentTypes: [String: String] = [:], announcedLengths: [String: Int] = [:],
+            bytesPerSecond: Int? = nil
+        ) {
+            self.redirects = redirects
+            self.contentTypes = contentTypes
+            self.announcedLengths = announcedLengths
+            self.bytesPerSecond = bytesPerSecond
+        }
+    }
+
+    public init(files: [String: Data], dropConnections: Int = 0, cutAfter: Int = 0, options: Options = Options()) throws {
         self.files = files
+        self.options = options
         cutsLeft = dropConnections
         self.cutAfter = cutAfter
         do throws(LoopbackSocketError) {
@@ -92,6 +117,10 @@ public final class LoopbackFileServer: @unchecked Sendable {
             cutsLeft -= 1
             return true
         }
+        if let location = options.redirects[path] {
+            transmit(client, Data("HTTP/1.1 302 Found\r\nLocation: \(location)\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8))
+            return
+        }
         guard let file = files[path] else {
             transmit(client, Data("HTTP/1.1 404 Not Found\r\nContent-Length: 9\r\nConnection: close\r\n\r\nnot found".utf8))
             return
@@ -107,25 +136,41 @@ public final class LoopbackFileServer: @unchecked Sendable {
             head = "HTTP/1.1 206 Partial Content\r\nContent-Range: bytes \(from)-\(file.count - 1)/\(file.count)\r\n"
         }
         let body = file[(file.startIndex + start)...]
-        head += "Content-Length: \(body.count)\r\nContent-Type: application/octet-stream\r\nConnection: close\r\n\r\n"
+        let length = options.announcedLengths[path].map { $0 - start } ?? body.count
+        let type = options.contentTypes[path] ?? "application/octet-stream"
+        head += "Content-Length: \(length)\r\nContent-Type: \(type)\r\nConnection: close\r\n\r\n"
         transmit(client, Data(head.utf8))
-        transmit(client, cut ? Data(body.prefix(cutAfter)) : Data(body))
+        let sent = cut ? Data(body.prefix(cutAfter)) : Data(body)
+        guard let rate = options.bytesPerSecond, rate > 0 else {
+            transmit(client, sent)
+            return
+        }
+        let step = 16_384
+        var offset = 0
+        while offset < sent.count {
+            let end = min(sent.count, offset + step)
+            guard transmit(client, sent.subdata(in: offset..<end)) else { return }
+            offset = end
+            usleep(UInt32(min(1_000_000, Double(step) / Double(rate) * 1_000_000)))
+        }
     }
 
-    private func transmit(_ client: Int32, _ data: Data) {
+    @discardableResult
+    private func transmit(_ client: Int32, _ data: Data) -> Bool {
         data.withUnsafeBytes { bytes in
             var offset = 0
             while offset < bytes.count {
-                guard let base = bytes.baseAddress else { return }
+                guard let base = bytes.baseAddress else { return false }
                 // MSG_NOSIGNAL: a client that hangs up must not kill the test process with SIGPIPE.
                 #if canImport(Glibc)
                 let written = Glibc.send(client, base + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
                 #else
                 let written = Darwin.send(client, base + offset, bytes.count - offset, 0)
                 #endif
-                guard written > 0 else { return }
+                guard written > 0 else { return false }
                 offset += written
             }
+            return true
         }
     }
 

@@ -29,6 +29,14 @@ public enum OutgoingHTTP {
     /// (a global is never deinitialised, so the client's check for a missing shutdown never runs).
     public static let processClient: HTTPClient = makeClient()
 
+    /// The model downloads' client: ``configuration`` but following no redirect itself, so that the downloader can
+    /// check each target (only https) and cap the hops. Process-wide and never shut down, like ``processClient``.
+    public static let downloadClient: HTTPClient = {
+        var settings = configuration
+        settings.redirectConfiguration = .disallow
+        return HTTPClient(eventLoopGroupProvider: .shared(MultiThreadedEventLoopGroup.singleton), configuration: settings)
+    }()
+
     /// `duration` in NIO's unit, for the client's own time-outs.
     public static func timeAmount(_ duration: Duration) -> TimeAmount {
         let (seconds, attoseconds) = duration.components

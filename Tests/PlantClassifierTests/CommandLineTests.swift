@@ -164,6 +164,41 @@ import Testing
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: downloads.path)) ?? []).isEmpty)
     }
 
+    /// What scripts/run does: `model install --if-missing` from the official record (a loopback Zenodo here), with
+    /// progress lines in a log, the checksum checked; a second run does nothing; a plain-http mirror is refused.
+    @Test func installIfMissingTakesTheRecordsFileOnce() throws {
+        let weights = try Data(contentsOf: checkpoint)
+        let md5 = try PublishedFile.md5(of: checkpoint)
+        let record = try JSONSerialization.data(withJSONObject: [
+            "files": [["key": "resnet18_weights_best_acc.tar", "size": weights.count, "checksum": "md5:\(md5)"]],
+        ])
+        let server = try LoopbackFileServer(files: [
+            "/records/4726653/files/resnet18_weights_best_acc.tar?download=1": weights, "/api/records/4726653": record,
+        ])
+        defer { server.stop() }
+        var runner = try CommandLineRunner(environment: [ModelSource.zenodoVariable: server.url("").absoluteString])
+        defer { runner.cleanUp() }
+
+        let first = try runner.run(["model", "install", "--if-missing", "--arch", "resnet18"])
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout.contains("Installing resnet18 from Zenodo record 4726653"))
+        #expect(first.stderr.contains("Downloading resnet18_weights_best_acc.tar: 100 %"))
+        #expect(first.stderr.contains("Checked against Zenodo record 4726653: MD5 \(md5)"))
+        #expect(first.stdout.contains("Imported resnet18"))
+        let requests = server.requests.count
+
+        let second = try runner.run(["model", "install", "--if-missing"])
+        #expect(second.status == 0)
+        #expect(second.stdout.contains("The default on-device model is installed: resnet18-plantnet300k"))
+        #expect(server.requests.count == requests)
+        #expect(try runner.run(["identify", photo.path, "--json"]).status == 0)
+
+        runner.environment[ModelSource.mirrorVariable] = "http://example.org/plantnet/"
+        let refused = try runner.run(["model", "install", "--arch", "resnet34"])
+        #expect(refused.status == 1 && !refused.killedBySignal)
+        #expect(refused.stderr.contains("plain http is allowed only for a server on this machine"))
+    }
+
     @Test func installFromAnUnreachableServerFailsClearly() throws {
         let offline = try RefusingPort()
         defer { offline.release() }

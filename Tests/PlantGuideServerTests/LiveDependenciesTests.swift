@@ -34,6 +34,31 @@ import Testing
         #expect(dependencies.catalog != nil)
     }
 
+    /// After `model install` failed (scripts/run offline), Identify and Settings say why in one line and what to do;
+    /// a model installed later makes the line go away.
+    @Test func aFailedModelInstallIsExplainedOnIdentifyAndSettings() async throws {
+        let home = try Self.makeHome(withModel: false)
+        defer { try? FileManager.default.removeItem(at: home) }
+        let models = ModelStore(dataDirectory: DataDirectory(url: home))
+        models.recordInstallProblem(InstallProblem(url: "https://zenodo.org/x", reason: "Download of https://zenodo.org/x failed: offline."))
+        let dependencies = await ServerDependencies.live(dataDirectory: home, environment: [:])
+        try await makeApp(dependencies: dependencies).test(.router) { client in
+            for page in ["/identify", "/settings"] {
+                try await client.execute(uri: page, method: .get) { response in
+                    let text = String(buffer: response.body)
+                    #expect(text.contains("could not be installed: Download of https://zenodo.org/x failed: offline."), "\(page)")
+                    #expect(text.contains("plantguide model install"))
+                }
+            }
+        }
+        _ = try models.install(
+            checkpoint: Self.testsFolder.appendingPathComponent("PlantClassifierTests/Fixtures/tiny-resnet18.pth"),
+            options: .init(architecture: .resnet18)
+        )
+        let settings = try #require(dependencies.settings)
+        #expect(settings.modelProblem() == nil)
+    }
+
     /// Several photos through the real hybrid identifier and the Pl@ntNet stub: the reference photos are kept and
     /// served, and "This is my plant" stores every photo with the plant in the real collection.
     @Test func severalPhotosWithReferencePhotosThroughPlantNetAndTheRealStore() async throws {

@@ -86,7 +86,7 @@ public func buildRouter(configuration: ServerConfiguration, dependencies: Server
     IdentifyRoutes(
         currentIdentification: dependencies.currentIdentification, collection: dependencies.collection, recheck: dependencies.recheck,
         catalog: dependencies.catalog, queue: queue, uploads: uploads, configuration: configuration,
-        statistics: dependencies.statistics
+        statistics: dependencies.statistics, modelProblem: dependencies.settings?.modelProblem
     ).register(on: router)
     CollectionRoutes(
         collection: dependencies.collection, recheck: dependencies.recheck, uploads: uploads, configuration: configuration

@@ -29,6 +29,8 @@ public struct SettingsCapability: Sendable {
     public var modelInfo: @Sendable () async -> [(label: String, value: String)]
     /// How identification behaves (default strategy, threshold); `nil` when this server cannot change it.
     public var preferences: (@Sendable () async -> ServerPreferences)?
+    /// Why the last on-device model install failed (and what to do), while no model is installed; `nil` otherwise.
+    public var modelProblem: @Sendable () -> String? = { nil }
     /// The installed on-device models by file name, and which one answers.
     public var models: @Sendable () async -> (names: [String], current: String?) = { ([], nil) }
     /// Stores new preferences and the model to use (a name from ``models``, or `nil` to keep it), and puts them in

@@ -98,6 +98,11 @@ enum LiveSettings {
             }
         )
         let models = ModelStore(dataDirectory: directory)
+        capability.modelProblem = {
+            guard models.defaultModel() == nil, let problem = models.installProblem() else { return nil }
+            return "The on-device model could not be installed: \(problem.reason) Run `plantguide model install` on the "
+                + "server (or scripts/run again) when it can reach the source, or add a Pl@ntNet key below."
+        }
         capability.preferences = { await preferences.load() }
         capability.models = {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: models.folder.path)) ?? []

@@ -14,13 +14,17 @@ struct IdentifyRoutes {
     let configuration: ServerConfiguration
     /// Where every identification is logged for the statistics; `nil` logs none.
     var statistics: StatisticsCapability?
+    /// Why the on-device model could not be installed, shown while identification is not available.
+    var modelProblem: (@Sendable () -> String?)?
 
     /// Read per request: saving a key in Settings can replace it.
     private var identification: IdentificationCapability? { currentIdentification.capability }
 
     func register(on router: Router<AppRequestContext>) {
         router.get("/identify") { _, context in
-            Response.html(Pages.identifyForm(capability: identification, limit: configuration.maxUploadBytes, context: context))
+            Response.html(Pages.identifyForm(
+                capability: identification, limit: configuration.maxUploadBytes, modelProblem: modelProblem?(), context: context
+            ))
         }
         // Post, redirect, get: the results have their own address, so reloading them or going back never sends
         // the photos again.

@@ -43,7 +43,7 @@ struct SettingsRoutes {
             }
             return Response.html(Pages.settings(
                 try await facts(), saved: saved, feed: feed, choices: choices, recheck: recheckState,
-                statistics: await statisticsPanel(context: context), context: context
+                statistics: await statisticsPanel(context: context), modelProblem: settings?.modelProblem(), context: context
             ))
         }
         // Send the re-check queue now, or re-score saved identifications with the loaded model.

@@ -4,7 +4,9 @@ import PlantGuideCore
 import PlantNetAPI
 
 extension Pages {
-    static func identifyForm(capability: IdentificationCapability?, limit: Int, context: AppRequestContext) -> HTML {
+    static func identifyForm(
+        capability: IdentificationCapability?, limit: Int, modelProblem: String? = nil, context: AppRequestContext
+    ) -> HTML {
         guard let capability else {
             return Layout.page(
                 title: "Identify", tab: .identify, context: context,
@@ -12,6 +14,7 @@ extension Pages {
                     <h1>Identify a plant</h1>
                     \(Layout.unavailable("Identification", how: """
                     <p>This server has neither an on-device model nor a Pl@ntNet API key yet.</p>
+                    \(modelProblem.map { "<p class=\"error\" role=\"status\">\($0)</p>" as HTML } ?? "")
                     <ul><li>Add a Pl@ntNet API key on the <a href="/settings">Settings</a> page, or</li>
                     <li>install an on-device model (see the <a href="/">start page</a>).</li></ul>
                     <p>Meanwhile you can <a href="/browse">browse the catalog</a>.</p>

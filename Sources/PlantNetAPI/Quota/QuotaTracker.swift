@@ -1,4 +1,5 @@
 import Foundation
+import PlantGuideCore
 import Synchronization
 
 /// Tracks the Pl@ntNet daily quota from the answers' `remainingIdentificationRequests` and `RateLimit`
