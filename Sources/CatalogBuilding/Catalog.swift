@@ -7,6 +7,8 @@ public struct Catalog: Sendable {
     public let entries: [CatalogEntry]
     /// In file order.
     public let exceptions: [CatalogException]
+    /// Sorted by name.
+    public let synonyms: [CatalogSynonym]
 
     /// The distinct families of the entries.
     public var families: Set<String> { Set(entries.map(\.family)) }

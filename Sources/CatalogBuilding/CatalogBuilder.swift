@@ -18,6 +18,7 @@ public struct CatalogBuilder: Sendable {
         let genera = try loadGenera()
         let exceptions = try loadExceptions(grinNames: grinNames)
         let entries = try loadEntries(genera: genera, grinNames: grinNames, exceptions: exceptions)
+        let synonyms = try loadSynonyms(entries: entries)
 
         let usedBinomials = Set(entries.compactMap(\.name.grinKey))
         if let unused = exceptions.first(where: { !usedBinomials.contains($0.name.grinKey ?? "") }) {
@@ -32,7 +33,8 @@ public struct CatalogBuilder: Sendable {
             configuration: configuration,
             genera: sortedGenera,
             entries: entries.sorted { $0.name < $1.name },
-            exceptions: exceptions
+            exceptions: exceptions,
+            synonyms: synonyms
         )
     }
 
@@ -47,7 +49,8 @@ public struct CatalogBuilder: Sendable {
             sourceDate: catalog.configuration.sourceDate,
             totalPlants: catalog.entries.count,
             sources: catalog.configuration.sources,
-            plants: catalog.entries.map(ResourcePlant.init)
+            plants: catalog.entries.map(ResourcePlant.init),
+            synonyms: catalog.synonyms.map(ResourceSynonym.init)
         )
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -200,6 +203,39 @@ public struct CatalogBuilder: Sendable {
             ))
         }
         return entries
+    }
+
+    /// Former and trade names: each names a catalog entry, is not itself one, and says where the move is published.
+    private func loadSynonyms(entries: [CatalogEntry]) throws(CatalogBuildError) -> [CatalogSynonym] {
+        let path = CatalogPaths.synonyms
+        let file = try TabSeparatedFile(contents: read(path), path: path, header: ["name", "accepted", "kind", "source"])
+        var byIdentity: [String: CatalogEntry] = [:]
+        for entry in entries { byIdentity[entry.name.identityKey] = entry }
+        var seen: [String: CatalogLocation] = [:]
+        var synonyms: [CatalogSynonym] = []
+        for row in file.rows {
+            let name = try parseName(row[0], at: row.location)
+            let accepted = try parseName(row[1], at: row.location)
+            if let entry = byIdentity[name.identityKey] {
+                throw .malformedRow(row.location, reason: "'\(name.text)' is a catalog entry itself (\(entry.location)), not a synonym")
+            }
+            guard let entry = byIdentity[accepted.identityKey] else {
+                throw .malformedRow(row.location, reason: "'\(accepted.text)' is not a catalog entry; a synonym must name one")
+            }
+            guard let kind = CatalogSynonym.Kind(rawValue: row[2]) else {
+                throw .malformedRow(row.location, reason: "kind '\(row[2])' is not one of: "
+                    + CatalogSynonym.Kind.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+            guard !row[3].isEmpty else {
+                throw .malformedRow(row.location, reason: "the source of the synonym is empty")
+            }
+            if let first = seen[name.identityKey] {
+                throw .duplicateEntry(name.text, row.location, firstSeen: first)
+            }
+            seen[name.identityKey] = row.location
+            synonyms.append(CatalogSynonym(name: name, accepted: entry.scientificName, kind: kind, source: row[3], location: row.location))
+        }
+        return synonyms.sorted { $0.name < $1.name }
     }
 
     private func parseName(_ text: String, at location: CatalogLocation) throws(CatalogBuildError) -> ScientificName {

@@ -5,6 +5,7 @@ public enum CatalogPaths {
     public static let genera = "Data/catalog/genera.tsv"
     public static let plants = "Data/catalog/plants.tsv"
     public static let exceptions = "Data/catalog/exceptions.tsv"
+    public static let synonyms = "Data/catalog/synonyms.tsv"
     public static let grinNames = "Data/sources/grin_species_names.txt"
     public static let resource = "Sources/PlantCatalog/Resources/houseplants.json"
 

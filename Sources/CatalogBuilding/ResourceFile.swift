@@ -6,11 +6,27 @@ struct ResourceFile: Encodable {
     let totalPlants: Int
     let sources: [CatalogSource]
     let plants: [ResourcePlant]
+    let synonyms: [ResourceSynonym]
 
     enum CodingKeys: String, CodingKey {
         case sourceDate = "source_date"
         case totalPlants = "total_plants"
-        case sources, plants
+        case sources, plants, synonyms
+    }
+}
+
+/// A former or trade name of a plant in `houseplants.json`.
+struct ResourceSynonym: Encodable {
+    let name: String
+    let accepted: String
+    let kind: String
+    let source: String
+
+    init(_ synonym: CatalogSynonym) {
+        name = synonym.name.text
+        accepted = synonym.accepted
+        kind = synonym.kind.rawValue
+        source = synonym.source
     }
 }
 

@@ -128,14 +128,41 @@ public final class PlantCatalog: Sendable {
     }
 
     /// The entry for a scientific name, ignoring authorship, case, accents and quotes:
-    /// `Monstera deliciosa Liebm.` finds `Monstera deliciosa`.
+    /// `Monstera deliciosa Liebm.` finds `Monstera deliciosa`. A former or trade name finds the entry it belongs to
+    /// (`Calathea orbifolia` finds `Goeppertia orbifolia`); ``resolve(_:)`` also says which.
     public func plant(named name: String) throws(CatalogError) -> CatalogPlant? {
+        try resolve(name)?.plant
+    }
+
+    /// The entry for a scientific, former or trade name (as ``plant(named:)``), and the synonym that led to it when
+    /// `name` is not the entry's own name.
+    public func resolve(_ name: String) throws(CatalogError) -> (plant: CatalogPlant, synonym: PlantSynonym?)? {
         let index = try index()
-        if let exact = index.plant(named: name) { return index.plants[exact] }
+        for key in Self.lookupKeys(name) {
+            guard let found = index.plant(named: key) else { continue }
+            let plant = index.plants[found]
+            let synonym = TextFolding.fold(plant.scientificName) == TextFolding.fold(key) ? nil : index.synonym(named: key)
+            return (plant, synonym)
+        }
+        return nil
+    }
+
+    /// The name as given, then its binomial (with the cultivar) without authorship.
+    private static func lookupKeys(_ name: String) -> [String] {
         let parsed = ScientificName(parsing: name)
         var key = parsed.binomial
         if let cultivar = parsed.cultivar { key += " '\(cultivar)'" }
-        return index.plant(named: key).map { index.plants[$0] }
+        return key == name ? [name] : [name, key]
+    }
+
+    /// The former and trade names of the entry named `scientificName`.
+    public func synonyms(of scientificName: String) throws(CatalogError) -> [PlantSynonym] {
+        try index().allSynonyms.filter { $0.accepted == scientificName }
+    }
+
+    /// Every former and trade name in the catalog's synonyms table.
+    public func synonyms() throws(CatalogError) -> [PlantSynonym] {
+        try index().allSynonyms
     }
 
     /// Catalog entries to offer beside an identification.
@@ -171,7 +198,7 @@ public final class PlantCatalog: Sendable {
                     let location: URL
                     if let url { location = url } else { location = try CatalogResource.locate() }
                     let file = try CatalogFile.load(from: location)
-                    return CatalogIndex(plants: file.plants, sourceDate: file.sourceDate)
+                    return CatalogIndex(plants: file.plants, sourceDate: file.sourceDate, synonyms: file.synonyms)
                 }
             }
             state = loaded

@@ -20,6 +20,7 @@ import Testing
             "Kalanchoe × houghtonii\tMother of Millions\t",
         ]
         var exceptions = ["Dracaena trifasciata\tformerly Sansevieria trifasciata; GRIN lists the old name"]
+        var synonyms = ["Sansevieria trifasciata\tDracaena trifasciata\tformer\tTakawira-Nyenya et al. 2018"]
 
         func write() throws -> URL {
             let root = FileManager.default.temporaryDirectory
@@ -34,6 +35,7 @@ import Testing
                 CatalogPaths.plants: (["scientific_name\tcommon_names\tcategory"] + plants)
                     .joined(separator: "\n") + "\n",
                 CatalogPaths.exceptions: (["scientific_name\treason"] + exceptions).joined(separator: "\n") + "\n",
+                CatalogPaths.synonyms: (["name\taccepted\tkind\tsource"] + synonyms).joined(separator: "\n") + "\n",
             ]
             for (path, contents) in files {
                 let url = root.appending(path: path)
@@ -73,6 +75,41 @@ import Testing
             == ["Aloe 'Christmas Carol'", "Aloe vera", "Dracaena trifasciata", "Kalanchoe × houghtonii"])
         #expect(catalog.entries.first { $0.name.genus == "Dracaena" }?.category == .succulent)
         #expect(catalog.entries.first { $0.name.genus == "Aloe" }?.family == "Asphodelaceae")
+    }
+
+    @Test func synonymsNameAnEntryAndAreWrittenToTheResource() throws {
+        let catalog = try load(Fixture())
+        let synonym = try #require(catalog.synonyms.first)
+        #expect(synonym.name.text == "Sansevieria trifasciata" && synonym.accepted == "Dracaena trifasciata" && synonym.kind == .former)
+        let resource = try JSONSerialization.jsonObject(with: CatalogBuilder.resource(for: catalog)) as? [String: Any]
+        let written = try #require((resource?["synonyms"] as? [[String: String]])?.first)
+        #expect(written == ["name": "Sansevieria trifasciata", "accepted": "Dracaena trifasciata", "kind": "former",
+                            "source": "Takawira-Nyenya et al. 2018"])
+    }
+
+    @Test(arguments: [
+        ("Sansevieria trifasciata\tDracaena draco\tformer\tx", "is not a catalog entry"),
+        ("Aloe vera\tDracaena trifasciata\tformer\tx", "is a catalog entry itself"),
+        ("Sansevieria trifasciata\tDracaena trifasciata\tnickname\tx", "kind 'nickname'"),
+        ("Sansevieria trifasciata\tDracaena trifasciata\tformer\t", "source of the synonym is empty"),
+        ("Sansevieria trifasciata\tDracaena trifasciata\tformer", "malformed"),
+    ])
+    func badSynonymRowsAreReported(_ row: String, _ reason: String) throws {
+        var fixture = Fixture()
+        fixture.synonyms = [row]
+        let reported = try #require(try error(loading: fixture))
+        #expect(reported.description.contains(reason), "\(reported)")
+        #expect(reported.description.contains("\(CatalogPaths.synonyms):2"), "\(reported)")
+    }
+
+    @Test func aSynonymListedTwiceIsReported() throws {
+        var fixture = Fixture()
+        fixture.synonyms.append("Sansevieria trifasciata\tDracaena trifasciata\ttrade\tx")
+        guard case let .duplicateEntry(_, location, firstSeen) = try error(loading: fixture) else {
+            Issue.record("expected a duplicate entry error")
+            return
+        }
+        #expect(location.line == 3 && firstSeen.line == 2)
     }
 
     @Test func unknownGenusIsReported() throws {

@@ -50,7 +50,8 @@ import Testing
         let data = try CatalogBuilder.resource(for: catalog)
         #expect(data.last == 0x0A)
         let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        #expect(Set(object.keys) == ["source_date", "total_plants", "sources", "plants"])
+        #expect(Set(object.keys) == ["source_date", "total_plants", "sources", "plants", "synonyms"])
+        #expect((object["synonyms"] as? [[String: String]])?.count == catalog.synonyms.count)
         let plants = try #require(object["plants"] as? [[String: Any]])
         #expect(object["total_plants"] as? Int == plants.count)
         let names = plants.compactMap { $0["scientific_name"] as? String }

@@ -24,6 +24,32 @@ import Testing
         #expect(text.stdout.contains("Boston fern"))
     }
 
+    /// Former and trade names people type are resolved to the catalog entry, and the command says so; so do a CSV
+    /// import and `search`.
+    @Test func formerNamesAreResolvedAndSaidSo() throws {
+        var runner = try collectionRunner()
+        runner.environment["PLANTGUIDE_CATALOG"] = ""  // the bundled catalog, with its synonyms table
+        defer { runner.cleanUp() }
+        let added = try runner.run(["collection", "add", "Calathea orbifolia", "--room", "Bathroom"])
+        #expect(added.status == 0)
+        #expect(added.stdout.contains("Calathea orbifolia is now Goeppertia orbifolia (Round-leaf Calathea)."))
+        #expect(!added.stdout.contains("Not in the catalog"))
+        let bySpecies = try runner.jsonObject(["collection", "add", "--species", "Sansevieria trifasciata", "--json"])
+        #expect(bySpecies["species"] as? String == "Dracaena trifasciata")
+
+        let csv = runner.home.appendingPathComponent("plants.csv")
+        try Data("name,room\nScindapsus aureus,Hall\nSchefflera arboricola,Hall\n".utf8).write(to: csv)
+        let imported = try runner.run(["import", csv.path])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stdout.contains("Scindapsus aureus is now Epipremnum aureum"))
+        #expect(imported.stdout.contains("Schefflera arboricola is now Heptapleurum arboricola"))
+        let species = try runner.jsonArray(["collection", "list", "--json"]).compactMap { $0["species"] as? String }
+        #expect(Set(species) == ["Goeppertia orbifolia", "Dracaena trifasciata", "Epipremnum aureum", "Heptapleurum arboricola"])
+
+        let search = try runner.run(["search", "senecio rowleyanus", "--limit", "1"])
+        #expect(search.stdout.contains("Senecio rowleyanus is now Curio rowleyanus") && search.stdout.contains("1. Curio rowleyanus"))
+    }
+
     @Test func addRefusesBadInput() throws {
         let runner = try collectionRunner()
         defer { runner.cleanUp() }

@@ -63,6 +63,23 @@ import Testing
         }
     }
 
+    /// A page asked for by a former name shows the entry, says what the name is now, and lists the former names; the
+    /// API gives them as `formerNames`.
+    @Test func aFormerNameFindsThePlantAndSaysSo() async throws {
+        let dependencies = ServerDependencies(catalog: PlantCatalog(), now: { Self.july })
+        let page = try await Self.page("/plants/Calathea%20orbifolia", dependencies)
+        #expect(page.contains("<p class=\"notice\" role=\"status\">Calathea orbifolia is now Goeppertia orbifolia (Round-leaf Calathea).</p>"))
+        #expect(page.contains("<h1>Round-leaf Calathea</h1>"))
+        #expect(page.contains("<tr><th scope=\"row\">Formerly</th><td class=\"sci\">Calathea orbifolia</td></tr>"))
+        let own = try await Self.page("/plants/Goeppertia%20orbifolia", dependencies)
+        #expect(!own.contains("class=\"notice\"") && own.contains("Formerly"))
+        let api = try await Self.page("/api/catalog/plants?q=scindapsus%20aureus&limit=1", dependencies)
+        let body = try #require(try JSONSerialization.jsonObject(with: Data(api.utf8)) as? [String: Any])
+        let first = try #require((body["plants"] as? [[String: Any]])?.first)
+        #expect(first["scientificName"] as? String == "Epipremnum aureum")
+        #expect((first["formerNames"] as? [String])?.contains("Scindapsus aureus") == true)
+    }
+
     @Test func theSeasonsFollowTheServersHemisphereAndMarkTheCurrentOne() async throws {
         let north = try await Self.page(
             "/plants/Monstera%20deliciosa", ServerDependencies(catalog: fixtureCatalog, careAdvice: Self.advice(.north), now: { Self.july })

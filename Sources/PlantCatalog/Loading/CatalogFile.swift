@@ -1,10 +1,11 @@
 import Foundation
 import PlantGuideCore
 
-/// The bundled resource as stored: `{"source_date", "total_plants", "sources", "plants": [...]}`.
+/// The bundled resource as stored: `{"source_date", "total_plants", "sources", "plants": [...], "synonyms": [...]}`.
 enum CatalogFile {
-    /// Reads and checks a catalog file; every problem names the file and what is wrong.
-    static func load(from url: URL) throws(CatalogError) -> (sourceDate: String, plants: [CatalogPlant]) {
+    /// Reads and checks a catalog file; every problem names the file and what is wrong. `synonyms` is optional (files
+    /// made before it existed); a synonym of a plant the file lacks is an error.
+    static func load(from url: URL) throws(CatalogError) -> (sourceDate: String, plants: [CatalogPlant], synonyms: [PlantSynonym]) {
         let data: Data
         do {
             data = try Data(contentsOf: url)
@@ -41,7 +42,19 @@ enum CatalogFile {
             }
             plants.append(CatalogPlant(scientificName: name, commonNames: commonNames, family: family, category: category))
         }
-        return (sourceDate, plants)
+        var synonyms: [PlantSynonym] = []
+        var position: [String: Int] = [:]
+        for (index, plant) in plants.enumerated() { position[plant.scientificName] = index }
+        for (number, entry) in (document["synonyms"]?.array ?? []).enumerated() {
+            guard let name = entry["name"]?.string, let accepted = entry["accepted"]?.string,
+                  let kind = entry["kind"]?.string.flatMap(PlantSynonym.Kind.init(rawValue:)), let source = entry["source"]?.string else {
+                throw fail("synonym \(number + 1) lacks name, accepted, kind (former or trade) or source")
+            }
+            guard let index = position[accepted] else { throw fail("synonym \(name) names \(accepted), which is not in the catalog") }
+            plants[index].formerNames.append(name)
+            synonyms.append(PlantSynonym(name: name, accepted: accepted, kind: kind, source: source))
+        }
+        return (sourceDate, plants, synonyms)
     }
 }
 

@@ -17,13 +17,17 @@ final class CatalogIndex: Sendable {
     private let wordIDs: [Int32]
     private let wordRanges: [Range<Int32>]
     private let isCultivar: [Bool]
-    /// Folded scientific name → plant index, for exact look-ups.
+    /// Folded scientific name (and former name) → plant index, for exact look-ups.
     private let byName: [ByteKey: Int]
+    /// Folded former or trade name → its synonym.
+    private let synonyms: [ByteKey: PlantSynonym]
+    /// The synonyms table as loaded.
+    let allSynonyms: [PlantSynonym]
     /// Lowercased genus → its plants' indices, species first, then cultivars, each in catalog order: made at the first
     /// look-up by genus (parsing every scientific name once), not for every one.
     private let byGenus = Mutex<[String: [Int]]?>(nil)
 
-    init(plants: [CatalogPlant], sourceDate: String) {
+    init(plants: [CatalogPlant], sourceDate: String, synonyms: [PlantSynonym] = []) {
         self.plants = plants
         self.sourceDate = sourceDate
         var vocabulary = WordList()
@@ -34,7 +38,7 @@ final class CatalogIndex: Sendable {
         var wordRanges: [Range<Int32>] = []
         var byName: [ByteKey: Int] = [:]
         for (index, plant) in plants.enumerated() {
-            let plantNames = ([plant.scientificName] + plant.commonNames).map(TextFolding.fold)
+            let plantNames = ([plant.scientificName] + plant.commonNames + plant.formerNames).map(TextFolding.fold)
             let firstName = Int32(names.count)
             plantNames.forEach { names.append($0) }
             nameRanges.append(firstName..<Int32(names.count))
@@ -54,6 +58,14 @@ final class CatalogIndex: Sendable {
             wordRanges.append(firstWord..<Int32(wordIDs.count))
             if byName[ByteKey(plantNames[0])] == nil { byName[ByteKey(plantNames[0])] = index }
         }
+        // Former names after every accepted name: an accepted name always wins.
+        for (index, plant) in plants.enumerated() {
+            for former in plant.formerNames where byName[ByteKey(TextFolding.fold(former))] == nil {
+                byName[ByteKey(TextFolding.fold(former))] = index
+            }
+        }
+        allSynonyms = synonyms
+        self.synonyms = Dictionary(synonyms.map { (ByteKey(TextFolding.fold($0.name)), $0) }) { first, _ in first }
         self.names = names
         self.nameRanges = nameRanges
         self.vocabulary = vocabulary
@@ -84,9 +96,14 @@ final class CatalogIndex: Sendable {
         }
     }
 
-    /// The plant whose scientific name is `name`, ignoring case, accents and quotes.
+    /// The plant whose scientific name (or former name) is `name`, ignoring case, accents and quotes.
     func plant(named name: String) -> Int? {
         byName[ByteKey(TextFolding.fold(name))]
+    }
+
+    /// The synonym `name` is, ignoring case, accents and quotes.
+    func synonym(named name: String) -> PlantSynonym? {
+        synonyms[ByteKey(TextFolding.fold(name))]
     }
 
     /// Matches `query` against every plant that passes `include` (given the plant's position; every plant when

@@ -97,20 +97,21 @@ struct CatalogRoutes {
         return .html(Pages.browse(model, results: results, context: context))
     }
 
-    private func plantNamed(_ context: AppRequestContext) throws -> CatalogPlant {
+    /// The plant the address names, and the synonym that led to it when the name is a former or trade name.
+    private func plantNamed(_ context: AppRequestContext) throws -> (plant: CatalogPlant, synonym: PlantSynonym?) {
         let catalog = try requireCatalog()
         let raw = context.parameters.get("name") ?? ""
         let name = raw.removingPercentEncoding ?? raw
-        guard let plant = try catalog.plant(named: name) else { throw ServerError.notFound("The plant “\(name)”") }
-        return plant
+        guard let found = try catalog.resolve(name) else { throw ServerError.notFound("The plant “\(name)”") }
+        return found
     }
 
     private func plantPage(_ context: AppRequestContext) throws -> Response {
-        let plant = try plantNamed(context)
+        let (plant, synonym) = try plantNamed(context)
         let related = try requireCatalog().suggestMatches(for: plant.scientificName, confidence: 1).filter { $0 != plant }
         let model = Pages.PlantModel(
             plant: plant, related: related, care: careAdvice?.profile(plant), hemisphere: careAdvice?.hemisphere ?? .north,
-            month: CalendarDay(now(), in: .current).month, canCollect: canCollect
+            month: CalendarDay(now(), in: .current).month, canCollect: canCollect, notice: synonym?.notice(for: plant)
         )
         return .html(Pages.plant(model, context: context))
     }
@@ -146,7 +147,7 @@ struct CatalogRoutes {
     }
 
     private func plantAPI(_ context: AppRequestContext) throws -> Response {
-        let plant = try plantNamed(context)
+        let plant = try plantNamed(context).plant
         let related = try requireCatalog().suggestMatches(for: plant.scientificName, confidence: 1).filter { $0 != plant }
         return JSONResponse.make(PlantDetailBody(plant: plant, related: related))
     }

@@ -112,7 +112,9 @@ enum OpenAPIDocument {
             "type": "object", "required": ["scientificName", "commonNames", "family", "category"],
             "properties": {
               "scientificName": { "type": "string" }, "commonNames": { "type": "array", "items": { "type": "string" } },
-              "family": { "type": "string" }, "category": { "type": "string" }
+              "family": { "type": "string" }, "category": { "type": "string" },
+              "formerNames": { "type": "array", "items": { "type": "string" },
+                "description": "Former and trade names the plant is also found by (Calathea orbifolia for Goeppertia orbifolia)." }
             }
           },
           "PlantList": {

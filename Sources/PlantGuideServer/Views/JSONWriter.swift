@@ -71,6 +71,8 @@ extension CatalogPlant: JSONWritable {
         writer.array(commonNames) { $0.string($1) }
         writer.raw(#","family":"#)
         writer.string(family)
+        writer.raw(#","formerNames":"#)
+        writer.array(formerNames) { $0.string($1) }
         writer.raw(#","scientificName":"#)
         writer.string(scientificName)
         writer.raw("}")

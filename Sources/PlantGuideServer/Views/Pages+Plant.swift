@@ -15,6 +15,14 @@ extension Pages {
         var month: Int
         /// Whether the collection is there to add the plant to.
         var canCollect: Bool
+        /// "Calathea orbifolia is now Goeppertia orbifolia …" when the page was asked for by a former or trade name.
+        var notice: String? = nil
+    }
+
+    /// The row of former and trade names, if the plant has any.
+    private static func former(_ plant: CatalogPlant) -> HTML {
+        guard !plant.formerNames.isEmpty else { return "" }
+        return "<tr><th scope=\"row\">Formerly</th><td class=\"sci\">\(plant.formerNames.joined(separator: ", "))</td></tr>"
     }
 
     static func plant(_ model: PlantModel, context: AppRequestContext) -> HTML {
@@ -44,6 +52,7 @@ extension Pages {
             title: title, tab: .browse, context: context,
             body: """
                 <p><a href="/browse">← All plants</a></p>
+                \(model.notice.map { "<p class=\"notice\" role=\"status\">\($0)</p>" as HTML } ?? "")
                 \(heading)
                 \(names)
                 \(care)
@@ -52,6 +61,7 @@ extension Pages {
                 <table>
                 <tr><th scope="row">Family</th><td>\(plant.family)</td></tr>
                 <tr><th scope="row">Genus</th><td class="sci">\(plant.name.genus)</td></tr>
+                \(former(plant))
                 <tr><th scope="row">Category</th><td><a class="chip" href="/browse?category=\(plant.category.argumentName)">\
                 \(CategoryIcon.svg(plant.category))\(plant.category.rawValue)</a></td></tr>
                 </table>

@@ -45,7 +45,8 @@ struct SearchCommand: AsyncParsableCommand {
     func run() async throws {
         let console = Console()
         let text = query.joined(separator: " ")
-        let results = try PlantCatalog().search(text, category: try parseCategory(category), family: family, limit: limit)
+        let catalog = PlantCatalog()
+        let results = try catalog.search(text, category: try parseCategory(category), family: family, limit: limit)
         if output.json {
             // A plant prints as `{scientificName, commonNames, family, category}`.
             try console.printJSON(results.map(\.plant))
@@ -54,6 +55,9 @@ struct SearchCommand: AsyncParsableCommand {
         guard !results.isEmpty else {
             console.print("No plants match \"\(text)\".")
             throw ExitCode(1)
+        }
+        if let found = try catalog.resolve(text), let synonym = found.synonym {
+            console.print(console.style(synonym.notice(for: found.plant), .dim))
         }
         for (rank, result) in results.enumerated() {
             console.print(console.plantLine(result.plant, rank: rank + 1))

@@ -98,6 +98,8 @@ struct SpeciesReport: Encodable {
     var gbifId: String?
     var powoId: String?
     var catalogEntry: CatalogPlant?
+    /// The catalog entry's former and trade names, each with the publication of the move.
+    var formerNames: [PlantSynonym]
     var care: CareProfile?
     var careSummary: String?
     var relatedCatalogPlants: [CatalogPlant]
@@ -161,7 +163,8 @@ struct SpeciesReport: Encodable {
             modelClasses: entries.map { ModelClass(index: $0.index, speciesId: $0.speciesId, scientificName: $0.scientificName) },
             gbifId: learnedRecords.first(where: { $0.gbifId != nil })?.gbifId,
             powoId: learnedRecords.first(where: { $0.powoId != nil })?.powoId,
-            catalogEntry: catalogPlant, care: care, careSummary: care?.summary, relatedCatalogPlants: Array(related.prefix(12))
+            catalogEntry: catalogPlant, formerNames: try catalogPlant.map { try catalog.synonyms(of: $0.scientificName) } ?? [],
+            care: care, careSummary: care?.summary, relatedCatalogPlants: Array(related.prefix(12))
         )
     }
 
@@ -201,6 +204,10 @@ struct SpeciesReport: Encodable {
         if let powoId { console.print("  POWO: \(powoId)") }
         if let catalogEntry {
             console.print("  In the catalog: \(catalogEntry.scientificName) (\(catalogEntry.category.rawValue))")
+            for synonym in formerNames {
+                let label = synonym.kind == .former ? "Formerly" : "Sold as"
+                console.print("  \(label) \(synonym.name)  " + console.style("(\(synonym.source))", .dim))
+            }
             if let careSummary { console.print("  Care: \(careSummary)") }
             if let care { console.print("  " + console.style("Pet safety from: \(care.toxicitySource)", .dim)) }
         }

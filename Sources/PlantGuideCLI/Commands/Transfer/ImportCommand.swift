@@ -54,7 +54,10 @@ struct ImportCommand: AsyncParsableCommand {
             ))
             return
         }
-        for plant in report.added { console.print("Added" + console.plantLine(plant)) }
+        for plant in report.added {
+            console.print("Added" + console.plantLine(plant))
+            if let notice = environment.synonymNotice(for: plant.name) { console.print(console.style("  " + notice, .dim)) }
+        }
         if report.alreadyPresent > 0 { console.print("\(report.alreadyPresent) already in the collection.") }
         if !report.unmatched.isEmpty {
             console.print(console.style("Not in the catalog (not imported):", .yellow))
