@@ -9,6 +9,7 @@ missing check the "not available yet" state instead. Exits non-zero on the first
 Usage: journeys.py --binary .build/debug/plantguide [--screenshots artifacts/screenshots]
 """
 import argparse
+import http.server
 import json
 import os
 import re
@@ -16,6 +17,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import traceback
 import urllib.error
@@ -589,7 +591,8 @@ def login_journey(binary, shots, stub_url, photo):
         j.check("Remove carol" not in driver.page_source, "a removed account leaves the list")
         # No model and no key: identification is not available, until a key is saved in Settings.
         j.open("/identify")
-        j.check("not available yet" in driver.page_source, "without a model or key, identify says so")
+        j.check("cannot identify plants yet" in driver.page_source, "without a model or key, identify says so")
+        j.check("Paste a free Pl@ntNet API key" in driver.page_source, "and offers a key in its place")
         j.open("/settings")
         driver.find_element(By.ID, "apiKey").send_keys("stub-key")
         driver.find_element(By.XPATH, "//button[normalize-space()='Save key']").click()
@@ -619,6 +622,93 @@ def login_journey(binary, shots, stub_url, photo):
             server.terminate()
             server.wait(timeout=15)
         shutil.rmtree(home, ignore_errors=True)
+    return checks
+
+
+class SlowRangeHandler(http.server.BaseHTTPRequestHandler):
+    """Serves the files of `folder` slowly (`rate` bytes a second), honouring `Range: bytes=N-`, as a model mirror."""
+    folder = None
+    rate = 60_000
+
+    def do_GET(self):
+        path = self.folder / self.path.split("?")[0].lstrip("/")
+        if not path.is_file():
+            self.send_response(404)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        data = path.read_bytes()
+        match = re.match(r"bytes=(\d+)-", self.headers.get("Range") or "")
+        start = int(match.group(1)) if match else 0
+        self.send_response(206 if match else 200)
+        if match:
+            self.send_header("Content-Range", f"bytes {start}-{len(data) - 1}/{len(data)}")
+        self.send_header("Content-Length", str(len(data) - start))
+        self.send_header("Content-Type", "application/octet-stream")
+        self.end_headers()
+        for offset in range(start, len(data), 8192):
+            try:
+                self.wfile.write(data[offset:offset + 8192])
+            except OSError:
+                return
+            time.sleep(8192 / self.rate)
+
+    def log_message(self, *args):
+        pass
+
+
+def first_run_journey(binary, shots, photo):
+    """A fresh server without a model or key: Identify offers both; Settings downloads ResNet18 from a (slow, loopback)
+    mirror with live progress that survives a page reload; once whole and checked the model is listed and identifies
+    on the device."""
+    home = Path(tempfile.mkdtemp(prefix="plantguide-browser-first-run-"))
+    mirror = Path(tempfile.mkdtemp(prefix="plantguide-mirror-"))
+    shutil.copy(HERE.parent / "PlantClassifierTests" / "Fixtures" / "tiny-resnet18.pth", mirror / "resnet18_weights_best_acc.tar")
+    handler = type("Mirror", (SlowRangeHandler,), {"folder": mirror})
+    files = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=files.serve_forever, daemon=True).start()
+    server = None
+    driver = None
+    checks = 0
+    try:
+        server, base = start([binary, "serve", "--port", "0"], home, {
+            "PLANTGUIDE_MODEL_URL": f"http://127.0.0.1:{files.server_address[1]}/",
+            "PLANTGUIDE_ZENODO_URL": "http://127.0.0.1:9/",
+        }, r"(http://127\.0\.0\.1:\d+/)", "server.log")
+        driver = make_driver()
+        j = Journey(driver, base, shots)
+        j.open("/identify")
+        j.check("cannot identify plants yet" in driver.page_source, "a fresh server says it cannot identify yet")
+        j.check("Download the on-device model (ResNet50)" in driver.page_source, "and offers the model")
+        j.check("Paste a free Pl@ntNet API key" in driver.page_source, "and a key")
+        j.screenshot("identify-first-run")
+        j.open("/settings")
+        driver.find_element(By.XPATH, "//button[normalize-space()='Download ResNet18']").click()
+        text = j.wait(EC.presence_of_element_located((By.CSS_SELECTOR, "[data-model-install] [data-install-text]")))
+        j.check(driver.find_elements(By.CSS_SELECTOR, "[data-model-install] progress"), "a progress bar while downloading")
+        j.wait(lambda d: "MiB (" in d.find_element(By.CSS_SELECTOR, "[data-install-text]").text)
+        first = driver.find_element(By.CSS_SELECTOR, "[data-install-text]").text
+        j.check(first.startswith("Downloading ResNet18:"), f"the progress says what and how much: {first!r}")
+        j.wait(lambda d: d.find_element(By.CSS_SELECTOR, "[data-install-text]").text != first, timeout=10)
+        j.element_screenshot("settings-model-downloading", "[data-model-install]")
+        driver.refresh()
+        j.check(driver.find_elements(By.CSS_SELECTOR, "[data-model-install] progress"), "the progress is shown again after a reload")
+        j.wait(lambda d: "Installed and in use" in d.page_source, timeout=90)
+        j.check("resnet18-plantnet300k.pgmodel" in driver.page_source, "the installed model is listed")
+        j.screenshot("settings-model-installed")
+        j.open("/identify")
+        identify(j, photo, "on-device")
+        j.check("Source: on this device" in driver.page_source, "the downloaded model identifies on the device")
+        checks = j.checks
+    finally:
+        if driver:
+            driver.quit()
+        if server:
+            server.terminate()
+            server.wait(timeout=15)
+        files.shutdown()
+        shutil.rmtree(home, ignore_errors=True)
+        shutil.rmtree(mirror, ignore_errors=True)
     return checks
 
 
@@ -654,6 +744,7 @@ def main():
         if identified and status.get("collection") and status.get("identification"):
             recheck_journey(journey)
         journey.checks += login_journey(args.binary, shots, stub_url, Path(args.photo).resolve())
+        journey.checks += first_run_journey(args.binary, shots, Path(args.photo).resolve())
         print(f"browser journeys: {journey.checks} checks passed ({journey.axe_pages} page views clean under axe-core); "
               f"screenshots in {shots}/")
     except Exception as error:  # noqa: BLE001 - report any failure with the server log

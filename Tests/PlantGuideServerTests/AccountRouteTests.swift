@@ -222,6 +222,9 @@ import Testing
                     // The router ignores empty path parts: so does the check.
                     ("/settings/calendar-feed/", "action=revoke"), ("//settings/identification", "threshold=70"),
                     ("/settings//recheck/", "action=send"),
+                    // So are the on-device models, which every household uses.
+                    ("/settings/model/install", "architecture=resnet18"), ("/settings/model/remove", "model=x.pgmodel"),
+                    ("/settings/model/cancel", "now=1"),
                 ] {
                     try await client.execute(
                         uri: path, method: .post, headers: [.cookie: cookie, .contentType: "application/x-www-form-urlencoded"],
@@ -230,7 +233,7 @@ import Testing
                         #expect((response.status == .forbidden) == isMember, "\(name) \(path): \(response.status)")
                         // The installation's settings and the household's are refused, each saying whose they are.
                         if isMember {
-                            let expected = path.contains("identification") ? "identification settings" : "calendar address"
+                            let expected = path.contains("identification") || path.contains("model") ? "identification settings" : "calendar address"
                             #expect(response.text.contains(expected), "\(path): \(response.text)")
                         }
                     }

@@ -11,7 +11,7 @@ import Testing
         "GET /api/catalog/plants", "GET /api/catalog/plants/{name}", "GET /api/catalog/categories",
         "POST /api/identify", "GET /api/collection", "POST /api/collection", "GET /api/collection/{id}", "PATCH /api/collection/{id}",
         "GET /api/care", "POST /api/care/{id}/done", "POST /api/care/{id}/snooze",
-        "GET /api/settings", "PUT /api/settings/api-key",
+        "GET /api/settings", "PUT /api/settings/api-key", "GET /api/model/install", "POST /api/model/install",
         "GET /api/users", "POST /api/users", "DELETE /api/users/{name}", "PUT /api/users/{name}/password",
     ]
 

@@ -86,15 +86,17 @@ public func buildRouter(configuration: ServerConfiguration, dependencies: Server
     IdentifyRoutes(
         currentIdentification: dependencies.currentIdentification, collection: dependencies.collection, recheck: dependencies.recheck,
         catalog: dependencies.catalog, queue: queue, uploads: uploads, configuration: configuration,
-        statistics: dependencies.statistics, modelProblem: dependencies.settings?.modelProblem
+        statistics: dependencies.statistics, modelProblem: dependencies.settings?.modelProblem,
+        modelInstalls: dependencies.modelInstalls
     ).register(on: router)
     CollectionRoutes(
         collection: dependencies.collection, recheck: dependencies.recheck, uploads: uploads, configuration: configuration
     ).register(on: router)
     UserRoutes(accounts: dependencies.accounts, now: dependencies.now).register(on: router)
     CareRoutes(care: dependencies.care, feed: dependencies.calendarFeed, now: dependencies.now).register(on: router)
+    ModelRoutes(installs: dependencies.modelInstalls).register(on: router)
     SettingsRoutes(
-        settings: dependencies.settings, calendarFeed: dependencies.calendarFeed,
+        settings: dependencies.settings, modelInstalls: dependencies.modelInstalls, calendarFeed: dependencies.calendarFeed,
         currentIdentification: dependencies.currentIdentification, recheck: dependencies.recheck,
         statistics: dependencies.statistics
     ).register(on: router)
@@ -178,6 +180,15 @@ extension ServerDependencies {
                 holder.replace(with: identification())
             },
             preferencesSaved: usePreferences
+        )
+        // A model installed from Settings is loaded at once, with the settings in use.
+        dependencies.modelInstalls = LiveModelInstalls.make(
+            directory: directory, environment: environment,
+            installed: {
+                sharedFiles.withLock { $0.model = LiveSettings.sharedFiles(directory).model }
+                usePreferences(local.withLock { $0.preferences })
+            },
+            log: log
         )
         dependencies.calendarFeed = shared.calendarFeed
         dependencies.recentUploads = shared.uploads

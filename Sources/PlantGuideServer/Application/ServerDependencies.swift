@@ -22,6 +22,8 @@ public struct ServerDependencies: Sendable {
     public var careAdvice: CareAdviceCapability?
     /// API key, quota, cache and model facts.
     public var settings: SettingsCapability?
+    /// Installing on-device models from Settings; `nil` when this server cannot.
+    public var modelInstalls: ModelInstallCapability?
     /// The log of identifications and its statistics (shown in Settings); nothing is logged when `nil`.
     public var statistics: StatisticsCapability?
     /// The secret calendar address for phone calendars; `nil` when the server offers none.

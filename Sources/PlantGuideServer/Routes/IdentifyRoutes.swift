@@ -16,6 +16,8 @@ struct IdentifyRoutes {
     var statistics: StatisticsCapability?
     /// Why the on-device model could not be installed, shown while identification is not available.
     var modelProblem: (@Sendable () -> String?)?
+    /// Installing on-device models, offered inline while identification is not available.
+    var modelInstalls: ModelInstallCapability?
 
     /// Read per request: saving a key in Settings can replace it.
     private var identification: IdentificationCapability? { currentIdentification.capability }
@@ -23,7 +25,8 @@ struct IdentifyRoutes {
     func register(on router: Router<AppRequestContext>) {
         router.get("/identify") { _, context in
             Response.html(Pages.identifyForm(
-                capability: identification, limit: configuration.maxUploadBytes, modelProblem: modelProblem?(), context: context
+                capability: identification, limit: configuration.maxUploadBytes, modelProblem: modelProblem?(),
+                install: modelInstalls.map { ($0.choices(), $0.status()) }, context: context
             ))
         }
         // Post, redirect, get: the results have their own address, so reloading them or going back never sends

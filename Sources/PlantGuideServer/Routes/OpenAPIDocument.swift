@@ -246,6 +246,16 @@ enum OpenAPIDocument {
               "action": { "type": "string" }, "due": { "type": "string", "format": "date-time" }
             }
           },
+          "ModelInstall": {
+            "type": "object", "required": ["state", "receivedBytes", "text"],
+            "properties": {
+              "state": { "type": "string", "enum": ["idle", "downloading", "checking", "importing", "installed", "failed", "cancelled"] },
+              "architecture": { "type": ["string", "null"] }, "receivedBytes": { "type": "integer", "minimum": 0 },
+              "totalBytes": { "type": ["integer", "null"] }, "bytesPerSecond": { "type": ["number", "null"] },
+              "secondsLeft": { "type": ["integer", "null"] }, "percent": { "type": ["integer", "null"] },
+              "message": { "type": ["string", "null"] }, "text": { "type": "string", "description": "Where it stands, in a sentence." }
+            }
+          },
           "Settings": {
             "type": "object",
             "properties": {
@@ -386,6 +396,18 @@ enum OpenAPIDocument {
           "get": {
             "summary": "Key status (never the key), quota, cache and model", \#(readSecurity),
             "responses": { "200": { "description": "Settings", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Settings" } } } }, \#(errors(anyRequest)) }
+          }
+        },
+        "/api/model/install": {
+          "get": {
+            "summary": "The on-device model download running now, or the last one's outcome", \#(readSecurity),
+            "responses": { "200": { "description": "Install status", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/ModelInstall" } } } }, \#(errors([501] + anyRequest)) }
+          },
+          "post": {
+            "summary": "Download, check and install an on-device model; it is used once whole and checked",
+            "description": "Owners of the installation only: a member's session gets 403. One install runs at a time: while one runs, this answers its status and starts nothing. A stopped download resumes.",
+            "requestBody": { "required": true, "content": { "application/json": { "schema": { "type": "object", "required": ["architecture"], "properties": { "architecture": { "type": "string", "enum": ["resnet18", "resnet50"] } } } } } },
+            "responses": { "202": { "description": "Started (or already running)", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/ModelInstall" } } } }, \#(errors([400, 500, 501] + unsafeRequest)) }
           }
         },
         "/api/settings/api-key": {

@@ -6,6 +6,8 @@ import PlantNetAPI
 /// The Settings page and API: key status (never the key), quota, cache and model facts.
 struct SettingsRoutes {
     let settings: SettingsCapability?
+    /// Installing on-device models; no install buttons when `nil`.
+    var modelInstalls: ModelInstallCapability?
     let calendarFeed: CalendarFeed?
     let currentIdentification: CurrentIdentification
     let recheck: RecheckCapability?
@@ -41,9 +43,16 @@ struct SettingsRoutes {
                     rescoreModel: identification?.rescoreModel?.name, message: Self.recheckMessage(request.queryValue("recheck"))
                 )
             }
+            let modelFiles = await settings?.models() ?? ([], nil)
             return Response.html(Pages.settings(
                 try await facts(), saved: saved, feed: feed, choices: choices, recheck: recheckState,
-                statistics: await statisticsPanel(context: context), modelProblem: settings?.modelProblem(), context: context
+                statistics: await statisticsPanel(context: context), modelProblem: settings?.modelProblem(),
+                models: modelInstalls.map { installs in
+                    Pages.ModelInstallState(
+                        choices: installs.choices(), status: installs.status(), files: modelFiles, mayChange: context.mayChangeInstallation
+                    )
+                },
+                context: context
             ))
         }
         // Send the re-check queue now, or re-score saved identifications with the loaded model.

@@ -190,7 +190,8 @@ struct RequestGate: RouterMiddleware {
 
     private static let ownerOnlyPaths: Set<String> = ["/settings/calendar-feed", "/settings/recheck"]
     private static let installationOwnerOnlyPaths: Set<String> = [
-        "/settings/api-key", "/api/settings/api-key", "/settings/identification",
+        "/settings/api-key", "/api/settings/api-key", "/settings/identification", "/settings/model/install",
+        "/settings/model/cancel", "/settings/model/remove",
     ]
 
     /// Refuses a member (403): the calendar address and sending the re-check queue are an owner's. Anyone may when
@@ -210,8 +211,9 @@ struct RequestGate: RouterMiddleware {
         guard let user = context.user else { return }
         guard user.role == .owner, user.householdId == HouseholdScope.home.household else {
             throw ServerError.forbidden(
-                "Only an owner of the household that runs this PlantGuide can change the Pl@ntNet key and the "
-                    + "identification settings, which every household shares; you are logged in as \(user.name)."
+                "Only an owner of the household that runs this PlantGuide can change the Pl@ntNet key, the "
+                    + "identification settings and the on-device models, which every household shares; you are logged in as "
+                    + "\(user.name)."
             )
         }
     }

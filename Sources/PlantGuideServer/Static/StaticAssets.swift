@@ -2,7 +2,7 @@
 /// rather than as files that could go missing from an installation.
 enum StaticAssets {
     /// Bumped when the assets change, so browsers that cached them fetch the new ones.
-    static let version = "8"
+    static let version = "9"
 
     static let stylesheet: String = baseStylesheet + widthClasses
 
@@ -311,6 +311,27 @@ enum StaticAssets {
               .catch(function () { /* keep the old results; the form still works */ });
           }, 150);
         });
+      }
+
+      // Settings: a model download's progress, asked for once a second while it runs; the page reloads when it ends
+      // (installed, failed or stopped), so what it shows then comes from the server.
+      var install = document.querySelector("[data-model-install]");
+      if (install && window.fetch) { followInstall(install); }
+
+      function followInstall(box) {
+        var bar = box.querySelector("progress"), text = box.querySelector("[data-install-text]");
+        function tick() {
+          fetch("/api/model/install", { headers: { "Accept": "application/json" }, credentials: "same-origin" })
+            .then(function (response) { return response.ok ? response.json() : Promise.reject(response.status); })
+            .then(function (status) {
+              if (["downloading", "checking", "importing"].indexOf(status.state) < 0) { window.location.reload(); return; }
+              if (status.totalBytes) { bar.max = status.totalBytes; bar.value = status.receivedBytes; } else { bar.removeAttribute("value"); }
+              text.textContent = status.text;
+              setTimeout(tick, 1000);
+            })
+            .catch(function () { setTimeout(tick, 3000); });
+        }
+        setTimeout(tick, 1000);
       }
     })();
     """#

@@ -5,9 +5,13 @@ import PlantNetAPI
 
 extension Pages {
     static func identifyForm(
-        capability: IdentificationCapability?, limit: Int, modelProblem: String? = nil, context: AppRequestContext
+        capability: IdentificationCapability?, limit: Int, modelProblem: String? = nil,
+        install: (choices: [ModelInstallCapability.Choice], status: ModelInstallStatus)? = nil, context: AppRequestContext
     ) -> HTML {
         guard let capability else {
+            if let install, context.mayChangeInstallation {
+                return firstRun(install, modelProblem: modelProblem, context: context)
+            }
             return Layout.page(
                 title: "Identify", tab: .identify, context: context,
                 body: """

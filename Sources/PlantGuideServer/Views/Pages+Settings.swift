@@ -38,7 +38,8 @@ extension Pages {
 
     static func settings(
         _ facts: SettingsBody, saved: Bool, feed: CalendarFeedState? = nil, choices: IdentificationChoices? = nil,
-        recheck: RecheckState? = nil, statistics: StatisticsPanel? = nil, modelProblem: String? = nil, context: AppRequestContext
+        recheck: RecheckState? = nil, statistics: StatisticsPanel? = nil, modelProblem: String? = nil,
+        models: ModelInstallState? = nil, context: AppRequestContext
     ) -> HTML {
         func table(_ rows: [SettingsBody.Row], empty: String) -> HTML {
             guard !rows.isEmpty else { return "<p>\(empty)</p>" }
@@ -109,7 +110,7 @@ extension Pages {
                 \(feed.map { calendarFeedSection($0, context: context) } ?? "")
                 <section class="card" aria-labelledby="quota"><h2 id="quota">Quota</h2>\(quota)</section>
                 <section class="card" aria-labelledby="cache"><h2 id="cache">Identification cache</h2>\(table(facts.cache, empty: "No cache figures."))</section>
-                <section class="card" aria-labelledby="model"><h2 id="model">On-device model</h2>\(table(facts.model, empty: "No on-device model is installed."))\(modelProblem.map { "<p class=\"error\" role=\"status\">\($0)</p>" as HTML } ?? "")</section>
+                <section class="card" aria-labelledby="model"><h2 id="model">On-device model</h2>\(table(facts.model, empty: "No on-device model is installed."))\(modelProblem.map { "<p class=\"error\" role=\"status\">\($0)</p>" as HTML } ?? "")\(models.map { modelInstallSection($0, context: context) } ?? "")</section>
                 \(statistics.map(statisticsSection) ?? "")
                 \(identification)
                 """

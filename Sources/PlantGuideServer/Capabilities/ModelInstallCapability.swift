@@ -1,0 +1,130 @@
+import Foundation
+
+/// Installing on-device models from the web app: the choices, a download's progress, cancel and remove.
+public struct ModelInstallCapability: Sendable {
+    /// One model the server can download.
+    public struct Choice: Sendable, Hashable {
+        /// `resnet18` or `resnet50`.
+        public var architecture: String
+        /// "ResNet50".
+        public var label: String
+        /// What it costs and gives, in one sentence: download size, speed, memory.
+        public var summary: String
+        /// Whether it is installed already.
+        public var installed: Bool
+
+        public init(architecture: String, label: String, summary: String, installed: Bool) {
+            self.architecture = architecture
+            self.label = label
+            self.summary = summary
+            self.installed = installed
+        }
+    }
+
+    /// The models on offer.
+    public var choices: @Sendable () -> [Choice]
+    /// The install running now, or the last one's outcome.
+    public var status: @Sendable () -> ModelInstallStatus
+    /// Starts installing `architecture` unless an install runs (then its status is returned: one runs at a time).
+    public var start: @Sendable (_ architecture: String) throws -> ModelInstallStatus
+    /// Stops the running download; what arrived is kept, so starting again resumes.
+    public var cancel: @Sendable () -> Void
+    /// Removes an installed model file (by file name) that is not the default.
+    public var remove: @Sendable (_ file: String) throws -> Void
+
+    public init(
+        choices: @escaping @Sendable () -> [Choice], status: @escaping @Sendable () -> ModelInstallStatus,
+        start: @escaping @Sendable (_ architecture: String) throws -> ModelInstallStatus, cancel: @escaping @Sendable () -> Void,
+        remove: @escaping @Sendable (_ file: String) throws -> Void
+    ) {
+        self.choices = choices
+        self.status = status
+        self.start = start
+        self.cancel = cancel
+        self.remove = remove
+    }
+}
+
+/// Where a model install stands, as the Settings page and `GET /api/model/install` show it.
+public struct ModelInstallStatus: Sendable, Encodable, Hashable {
+    /// The stages of an install.
+    public enum State: String, Sendable, Encodable, Hashable {
+        /// Nothing has run since the server started.
+        case idle
+        case downloading
+        /// The download is complete; its checksum is being checked.
+        case checking
+        /// The checkpoint is being imported.
+        case importing
+        /// The model is installed and in use.
+        case installed
+        case failed
+        /// Stopped by a person; starting again resumes.
+        case cancelled
+    }
+
+    public var state: State
+    /// The architecture being (or last) installed.
+    public var architecture: String?
+    public var receivedBytes: Int64 = 0
+    /// The checkpoint's size, when the server announced it.
+    public var totalBytes: Int64?
+    /// Average download speed since the start of this run.
+    public var bytesPerSecond: Double?
+    /// Time left at that speed.
+    public var secondsLeft: Int?
+    /// What happened, in a sentence (the error of a failed install, the checksum of a finished one).
+    public var message: String?
+
+    public init(state: State, architecture: String? = nil, message: String? = nil) {
+        self.state = state
+        self.architecture = architecture
+        self.message = message
+    }
+
+    /// Whether an install is under way.
+    public var isRunning: Bool { [.downloading, .checking, .importing].contains(state) }
+
+    /// 0–100 when the size is known.
+    public var percent: Int? {
+        guard let totalBytes, totalBytes > 0 else { return nil }
+        return Int((Double(receivedBytes) / Double(totalBytes) * 100).rounded(.down))
+    }
+
+    /// Where it stands in one sentence, as the page and its progress updates show it: "Downloading ResNet50: 40.1 of
+    /// 98.4 MiB (40 %), 17.6 MiB/s, about 3 s left."
+    public var text: String {
+        let name = (architecture ?? "the model").replacingOccurrences(of: "resnet", with: "ResNet")
+        let mib = { (bytes: Int64) in String(format: "%.1f", Double(bytes) / 1_048_576) }
+        switch state {
+        case .idle: return ""
+        case .downloading:
+            var line = "Downloading \(name): " + (totalBytes.map { "\(mib(receivedBytes)) of \(mib($0)) MiB" } ?? "\(mib(receivedBytes)) MiB")
+            if let percent { line += " (\(percent) %)" }
+            if let bytesPerSecond { line += String(format: ", %.1f MiB/s", bytesPerSecond / 1_048_576) }
+            if let secondsLeft { line += secondsLeft >= 60 ? ", about \(secondsLeft / 60) min \(secondsLeft % 60) s left" : ", about \(secondsLeft) s left" }
+            return line + "."
+        case .checking: return "Checking the download of \(name) against its published checksum…"
+        case .importing: return "Importing \(name) (checking the archive and the network it holds)…"
+        case .installed, .failed, .cancelled: return message ?? ""
+        }
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case state, architecture, receivedBytes, totalBytes, bytesPerSecond, secondsLeft, message, percent, text
+    }
+
+    /// The fields, the percentage and the sentence (`GET /api/model/install`).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(state, forKey: .state)
+        try container.encode(architecture, forKey: .architecture)
+        try container.encode(receivedBytes, forKey: .receivedBytes)
+        try container.encode(totalBytes, forKey: .totalBytes)
+        try container.encode(bytesPerSecond, forKey: .bytesPerSecond)
+        try container.encode(secondsLeft, forKey: .secondsLeft)
+        try container.encode(message, forKey: .message)
+        try container.encode(percent, forKey: .percent)
+        try container.encode(text, forKey: .text)
+    }
+}
