@@ -528,6 +528,15 @@ import Testing
             let session = try await Session.open(client)
             let (before, _) = try await Self.identify(client, session: session, strategy: "plantnet")
             #expect(before == .notImplemented)
+            // A key Pl@ntNet refuses is said so and not saved; checking it spent no identification.
+            let (wrongHeaders, wrongBody) = session.form([("apiKey", "not-the-stub-key")])
+            try await client.execute(uri: "/settings/api-key", method: .post, headers: wrongHeaders, body: wrongBody) { response in
+                #expect(response.status == .badRequest)
+                #expect(response.text.contains("Pl@ntNet does not accept this key, so it was not saved"))
+                #expect(!response.text.contains("not-the-stub-key"))
+            }
+            #expect(!FileManager.default.fileExists(atPath: home.appendingPathComponent("plantnet-api-key").path))
+            #expect(stub.requests.map(\.path) == ["/v2/projects"])
             let (headers, body) = session.form([("apiKey", "stub-key")])
             try await client.execute(uri: "/settings/api-key", method: .post, headers: headers, body: body) { response in
                 #expect(response.status == .seeOther)

@@ -179,7 +179,8 @@ extension ServerDependencies {
                 sharedFiles.withLock { $0.key = LiveSettings.sharedFiles(directory).key }
                 holder.replace(with: identification())
             },
-            preferencesSaved: usePreferences
+            preferencesSaved: usePreferences,
+            checkKey: { key in try await LiveSettings.checkKey(key, environment: environment, directory: directory, http: http) }
         )
         // A model installed from Settings is loaded at once, with the settings in use.
         dependencies.modelInstalls = LiveModelInstalls.make(

@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Foundation
 import PlantClassifier
 import PlantGuideCore
@@ -5,6 +6,28 @@ import PlantNetAPI
 
 /// API key, quota, cache and model facts from the data directory.
 enum LiveSettings {
+    /// Asks Pl@ntNet whether it accepts `key` with the project list, which spends no identification: a refused key
+    /// is an error (and is not saved); when Pl@ntNet cannot be reached or answers otherwise, the key is kept unchecked.
+    static func checkKey(_ key: String, environment: [String: String], directory: DataDirectory, http: HTTPClient) async throws {
+        var configuration = (try? PlantNetConfiguration.resolve(environment: environment, directory: directory))
+            ?? PlantNetConfiguration(apiKey: nil)
+        configuration.apiKey = key
+        configuration.timeout = .seconds(10)
+        configuration.maximumRetries = 0
+        do {
+            _ = try await PlantNetClient(configuration: configuration, http: http, log: { _ in }).projects()
+        } catch {
+            switch error {
+            case .invalidAPIKey, .forbidden:
+                throw ServerError.badRequest(
+                    "Pl@ntNet does not accept this key, so it was not saved. Copy it again from my.plantnet.org (Settings, API key)."
+                )
+            default:
+                return
+            }
+        }
+    }
+
     /// The anti-forgery secret kept in the data directory (`session-secret`, readable by the server's user only),
     /// made on first use; `nil` (a per-process secret) when it cannot be read or written. Used when no collection
     /// store opens; with one, the secret is the store's (``SharedServerState``).
@@ -58,13 +81,15 @@ enum LiveSettings {
     static func make(
         directory: DataDirectory, environment: [String: String], plantNet: PlantNetState,
         preferences: PreferencesSource? = nil, log: @escaping @Sendable (String) -> Void,
-        keySaved: @escaping @Sendable () -> Void = {}, preferencesSaved: @escaping @Sendable (ServerPreferences) -> Void = { _ in }
+        keySaved: @escaping @Sendable () -> Void = {}, preferencesSaved: @escaping @Sendable (ServerPreferences) -> Void = { _ in },
+        checkKey: @escaping @Sendable (String) async throws -> Void = { _ in }
     ) -> SettingsCapability {
         let preferences = preferences ?? .file(directory, log: log)
         let keys = APIKeyStore(directory: directory)
         var capability = SettingsCapability(
             apiKeySource: { keys.source(environment: environment) },
             replaceAPIKey: { key in
+                try await checkKey(key)
                 do {
                     try directory.create()
                     try keys.save(key)
