@@ -52,8 +52,9 @@ LAYOUTS = {
 }
 
 
-def random_resnet(arch, classes, rng):
-    """torchvision ResNet state dict (name -> float32 array, OrderedDict order) with random weights."""
+def random_resnet(arch, classes, rng, width=64):
+    """torchvision ResNet state dict (name -> float32 array, OrderedDict order) with random weights; `width` is the
+    stem's channel count (64 in torchvision; smaller makes a tiny network of the same shape for tests)."""
     import numpy as np
 
     bottleneck, counts = LAYOUTS[arch]
@@ -70,12 +71,12 @@ def random_resnet(arch, classes, rng):
         state[name + ".running_var"] = (0.5 + rng.random(n)).astype(np.float32)
         state[name + ".num_batches_tracked"] = np.array(100, dtype=np.int64)
 
-    conv("conv1", 3, 64, 7)
-    bn("bn1", 64)
-    inplanes = 64
+    conv("conv1", 3, width, 7)
+    bn("bn1", width)
+    inplanes = width
     expansion = 4 if bottleneck else 1
     for stage, count in enumerate(counts):
-        planes = 64 << stage
+        planes = width << stage
         for index in range(count):
             prefix = f"layer{stage + 1}.{index}"
             stride = 2 if stage > 0 and index == 0 else 1
@@ -117,8 +118,11 @@ def write_torch_zip(state, path):
         cls = type(dtype_name, (), {"__module__": "torch"})
         setattr(torch_module, dtype_name, cls)
         storages[dtype_name] = cls
-    sys.modules.setdefault("torch", torch_module)
-    sys.modules.setdefault("torch._utils", utils_module)
+    # A second checkpoint in the same process pickles by the stand-ins the first one registered.
+    torch_module = sys.modules.setdefault("torch", torch_module)
+    utils_module = sys.modules.setdefault("torch._utils", utils_module)
+    _rebuild_tensor_v2 = utils_module._rebuild_tensor_v2
+    storages = {name: getattr(torch_module, name) for name in storages}
 
     class Storage:
         def __init__(self, key, array):
