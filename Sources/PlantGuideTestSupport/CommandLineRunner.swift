@@ -26,6 +26,9 @@ public struct CommandLineRunner: Sendable {
     public let home: URL
     /// Extra environment variables.
     public var environment: [String: String]
+    /// The largest file the run may write, in KiB (`ulimit -f`, with SIGXFSZ ignored so a write past it fails as on a
+    /// full disk); `nil` for no limit.
+    public var fileSizeLimitKiB: Int?
 
     /// Finds `plantguide` next to the test bundle (SwiftPM builds both into one folder) and makes a
     /// new, empty data directory for it.
@@ -42,8 +45,13 @@ public struct CommandLineRunner: Sendable {
     /// Runs the executable with `arguments`, optionally feeding `input` to standard input.
     public func run(_ arguments: [String], input: Data? = nil) throws -> Outcome {
         let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
+        if let limit = fileSizeLimitKiB {
+            process.executableURL = URL(fileURLWithPath: "/bin/bash")
+            process.arguments = ["-c", "trap '' XFSZ; ulimit -f \(limit); exec \"$0\" \"$@\"", executable.path] + arguments
+        } else {
+            process.executableURL = executable
+            process.arguments = arguments
+        }
         var env = ProcessInfo.processInfo.environment
         env["PLANTGUIDE_HOME"] = home.path
         env["NO_COLOR"] = "1"

@@ -199,6 +199,28 @@ import Testing
         #expect(refused.stderr.contains("plain http is allowed only for a server on this machine"))
     }
 
+    /// A disk that fills during the download (simulated with a file-size limit): a clear error, no model, the bytes
+    /// kept; with room again the same command resumes and installs.
+    @Test func aFullDiskStopsTheDownloadClearlyAndTheNextRunResumes() throws {
+        let server = try LoopbackFileServer(files: ["/files/resnet18_weights_best_acc.tar": try Data(contentsOf: checkpoint)])
+        defer { server.stop() }
+        var runner = try CommandLineRunner()
+        defer { runner.cleanUp() }
+        let url = server.url("/files/resnet18_weights_best_acc.tar").absoluteString
+        runner.fileSizeLimitKiB = 256
+        let full = try runner.run(["model", "install", url])
+        #expect(full.status == 1 && !full.killedBySignal, "\(full.stderr)")
+        #expect(full.stderr.contains("disk full?"), "\(full.stderr)")
+        let part = runner.home.appendingPathComponent("models/downloads/resnet18_weights_best_acc.tar.part")
+        let kept = (try? FileManager.default.attributesOfItem(atPath: part.path)[.size] as? Int) ?? 0
+        #expect(kept > 0 && kept <= 256 * 1024)
+        #expect(!FileManager.default.fileExists(atPath: runner.home.appendingPathComponent("models/default").path))
+        runner.fileSizeLimitKiB = nil
+        let again = try runner.run(["model", "install", url])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(server.requests.last?.range == "bytes=\(kept)-")
+    }
+
     @Test func installFromAnUnreachableServerFailsClearly() throws {
         let offline = try RefusingPort()
         defer { offline.release() }
