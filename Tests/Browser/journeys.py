@@ -546,6 +546,15 @@ def recheck_journey(j):
     j.check(shown == species, f"the plant takes the accepted species ({shown!r}, expected {species!r})")
 
 
+def close(driver, server):
+    """Ends a journey's browser and the server it started (either may not have started)."""
+    if driver:
+        driver.quit()
+    if server:
+        server.terminate()
+        server.wait(timeout=15)
+
+
 def login_journey(binary, shots, stub_url, photo):
     """A server with two accounts: every page asks for the log-in (name and password) first; a wrong password is
     refused. Then, logged in as the owner:
@@ -616,11 +625,7 @@ def login_journey(binary, shots, stub_url, photo):
             j.check(error.code == 404, f"a wrong calendar address is not found ({error.code})")
         checks = j.checks
     finally:
-        if driver:
-            driver.quit()
-        if server:
-            server.terminate()
-            server.wait(timeout=15)
+        close(driver, server)
         shutil.rmtree(home, ignore_errors=True)
     return checks
 
@@ -701,11 +706,7 @@ def first_run_journey(binary, shots, photo):
         j.check("Source: on this device" in driver.page_source, "the downloaded model identifies on the device")
         checks = j.checks
     finally:
-        if driver:
-            driver.quit()
-        if server:
-            server.terminate()
-            server.wait(timeout=15)
+        close(driver, server)
         files.shutdown()
         shutil.rmtree(home, ignore_errors=True)
         shutil.rmtree(mirror, ignore_errors=True)

@@ -237,6 +237,26 @@ import Testing
         #expect(server.requests.filter { $0.path == Self.filePath }.count == 1)
     }
 
+    @Test func progressAveragesTheSpeedFromThisRunsFirstBytes() {
+        var progress = DownloadProgress()
+        let start = ContinuousClock.now
+        progress.update(received: 10 << 20, total: 110 << 20, now: start)  // resumed: 10 MiB were there already
+        #expect(progress.bytesPerSecond == nil && progress.summary() == "10.0 of 110.0 MiB (9 %)")
+        progress.update(received: 30 << 20, total: 110 << 20, now: start + .seconds(2))
+        #expect(progress.bytesPerSecond == Double(10 << 20))
+        #expect(progress.secondsLeft == 8 && progress.percent == 27)
+        #expect(progress.summary() == "30.0 of 110.0 MiB (27 %), 10.0 MiB/s, about 8 s left")
+        #expect(progress.summary(percentage: false) == "30.0 of 110.0 MiB, 10.0 MiB/s, about 8 s left")
+        progress.update(received: 31 << 20, total: nil, now: start + .seconds(130))
+        #expect(progress.secondsLeft == nil && progress.summary().hasPrefix("31.0 MiB, 0.2 MiB/s"))
+        var slow = DownloadProgress()
+        slow.update(received: 0, total: 100 << 20, now: start)
+        slow.update(received: 1 << 20, total: 100 << 20, now: start + .seconds(10))
+        #expect(slow.summary().hasSuffix("about 16 min 30 s left"))
+        slow.finish()
+        #expect(slow.secondsLeft == nil)
+    }
+
     @Test func theRecordIsReadInBothOfZenodosForms() throws {
         let export = Data("""
             {"files": {"count": 1, "entries": {"resnet50_weights_best_acc.tar": {"checksum": "md5:0123456789ABCDEF0123456789abcdef", "size": 96000000}}}}

@@ -1,4 +1,5 @@
 import Foundation
+import PlantClassifier
 
 /// Installing on-device models from the web app: the choices, a download's progress, cancel and remove.
 public struct ModelInstallCapability: Sendable {
@@ -46,7 +47,7 @@ public struct ModelInstallCapability: Sendable {
 }
 
 /// Where a model install stands, as the Settings page and `GET /api/model/install` show it.
-public struct ModelInstallStatus: Sendable, Encodable, Hashable {
+public struct ModelInstallStatus: Sendable, Encodable, Equatable {
     /// The stages of an install.
     public enum State: String, Sendable, Encodable, Hashable {
         /// Nothing has run since the server started.
@@ -66,13 +67,8 @@ public struct ModelInstallStatus: Sendable, Encodable, Hashable {
     public var state: State
     /// The architecture being (or last) installed.
     public var architecture: String?
-    public var receivedBytes: Int64 = 0
-    /// The checkpoint's size, when the server announced it.
-    public var totalBytes: Int64?
-    /// Average download speed since the start of this run.
-    public var bytesPerSecond: Double?
-    /// Time left at that speed.
-    public var secondsLeft: Int?
+    /// Bytes so far, size, speed and time left.
+    public var progress = DownloadProgress()
     /// What happened, in a sentence (the error of a failed install, the checksum of a finished one).
     public var message: String?
 
@@ -85,25 +81,13 @@ public struct ModelInstallStatus: Sendable, Encodable, Hashable {
     /// Whether an install is under way.
     public var isRunning: Bool { [.downloading, .checking, .importing].contains(state) }
 
-    /// 0–100 when the size is known.
-    public var percent: Int? {
-        guard let totalBytes, totalBytes > 0 else { return nil }
-        return Int((Double(receivedBytes) / Double(totalBytes) * 100).rounded(.down))
-    }
-
     /// Where it stands in one sentence, as the page and its progress updates show it: "Downloading ResNet50: 40.1 of
     /// 98.4 MiB (40 %), 17.6 MiB/s, about 3 s left."
     public var text: String {
         let name = (architecture ?? "the model").replacingOccurrences(of: "resnet", with: "ResNet")
-        let mib = { (bytes: Int64) in String(format: "%.1f", Double(bytes) / 1_048_576) }
         switch state {
         case .idle: return ""
-        case .downloading:
-            var line = "Downloading \(name): " + (totalBytes.map { "\(mib(receivedBytes)) of \(mib($0)) MiB" } ?? "\(mib(receivedBytes)) MiB")
-            if let percent { line += " (\(percent) %)" }
-            if let bytesPerSecond { line += String(format: ", %.1f MiB/s", bytesPerSecond / 1_048_576) }
-            if let secondsLeft { line += secondsLeft >= 60 ? ", about \(secondsLeft / 60) min \(secondsLeft % 60) s left" : ", about \(secondsLeft) s left" }
-            return line + "."
+        case .downloading: return "Downloading \(name): \(progress.summary())."
         case .checking: return "Checking the download of \(name) against its published checksum…"
         case .importing: return "Importing \(name) (checking the archive and the network it holds)…"
         case .installed, .failed, .cancelled: return message ?? ""
@@ -119,12 +103,12 @@ public struct ModelInstallStatus: Sendable, Encodable, Hashable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(state, forKey: .state)
         try container.encode(architecture, forKey: .architecture)
-        try container.encode(receivedBytes, forKey: .receivedBytes)
-        try container.encode(totalBytes, forKey: .totalBytes)
-        try container.encode(bytesPerSecond, forKey: .bytesPerSecond)
-        try container.encode(secondsLeft, forKey: .secondsLeft)
+        try container.encode(progress.received, forKey: .receivedBytes)
+        try container.encode(progress.total, forKey: .totalBytes)
+        try container.encode(progress.bytesPerSecond, forKey: .bytesPerSecond)
+        try container.encode(progress.secondsLeft, forKey: .secondsLeft)
         try container.encode(message, forKey: .message)
-        try container.encode(percent, forKey: .percent)
+        try container.encode(progress.percent, forKey: .percent)
         try container.encode(text, forKey: .text)
     }
 }

@@ -21,8 +21,6 @@ enum LiveModelInstalls {
     private struct Job {
         var status = ModelInstallStatus(state: .idle)
         var task: Task<Void, Never>?
-        var started = ContinuousClock.now
-        var firstBytes: Int64?
     }
 
     /// - Parameters:
@@ -72,14 +70,14 @@ enum LiveModelInstalls {
                         installed()
                         update { job in
                             job.status.state = .installed
-                            job.status.secondsLeft = nil
+                            job.status.progress.finish()
                             job.status.message = describe(report.checksum)
                         }
                     } catch {
                         let cancelled = error is CancellationError || Task.isCancelled
                         update { job in
                             job.status.state = cancelled ? .cancelled : .failed
-                            job.status.secondsLeft = nil
+                            job.status.progress.finish()
                             job.status.message = cancelled ? "Stopped; what arrived is kept, so downloading again resumes." : "\(error)"
                         }
                         log(cancelled ? "model install cancelled" : "model install failed: \(error)")
@@ -107,31 +105,18 @@ enum LiveModelInstalls {
         case .downloading(let received, let total):
             record(received, total: total, in: &job)
         case .waitingForAnother(let received):
-            record(received, total: job.status.totalBytes, in: &job)
+            record(received, total: job.status.progress.total, in: &job)
         case .checking:
             job.status.state = .checking
-            job.status.secondsLeft = nil
+            job.status.progress.finish()
         case .importing:
             job.status.state = .importing
         }
     }
 
-    /// Bytes on disk now: the speed is averaged from the first bytes this run saw (a resumed part does not count).
     private static func record(_ received: Int64, total: Int64?, in job: inout Job) {
         job.status.state = .downloading
-        job.status.receivedBytes = received
-        job.status.totalBytes = total
-        let now = ContinuousClock.now
-        guard let first = job.firstBytes else {
-            job.firstBytes = received
-            job.started = now
-            return
-        }
-        let elapsed = (now - job.started) / .seconds(1)
-        guard elapsed >= 1, received > first else { return }
-        let speed = Double(received - first) / elapsed
-        job.status.bytesPerSecond = speed
-        job.status.secondsLeft = total.map { Int((Double(max(0, $0 - received)) / speed).rounded()) }
+        job.status.progress.update(received: received, total: total)
     }
 
     private static func describe(_ check: ModelInstaller.ChecksumCheck) -> String {

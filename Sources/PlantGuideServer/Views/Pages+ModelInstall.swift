@@ -17,7 +17,7 @@ extension Pages {
         let status = state.status
         var parts: [HTML] = []
         if status.isRunning {
-            let bar: HTML = status.totalBytes.map { "<progress max=\"\(String($0))\" value=\"\(String(status.receivedBytes))\" aria-labelledby=\"install-text\"></progress>" as HTML }
+            let bar: HTML = status.progress.total.map { "<progress max=\"\(String($0))\" value=\"\(String(status.progress.received))\" aria-labelledby=\"install-text\"></progress>" as HTML }
                 ?? "<progress aria-labelledby=\"install-text\"></progress>"
             parts.append("""
                 <div class="install" data-model-install>

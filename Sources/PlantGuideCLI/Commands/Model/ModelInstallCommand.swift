@@ -159,27 +159,16 @@ struct ModelInstallCommand: AsyncParsableCommand {
     }
 }
 
-/// The words beside a download's bar: MiB so far and in all, speed, time left.
+/// The words beside a download's bar: MiB so far and in all, speed, time left (``DownloadProgress``), fed from the
+/// download's callbacks.
 final class DownloadMeter: @unchecked Sendable {
     private let lock = NSLock()
-    private var first: (time: ContinuousClock.Instant, bytes: Int64)?
+    private var progress = DownloadProgress()
 
     func detail(_ received: Int64, _ total: Int64?) -> String {
-        let mib = { (bytes: Int64) in String(format: "%.1f", Double(bytes) / 1_048_576) }
-        var text = total.map { "\(mib(received)) / \(mib($0)) MiB" } ?? "\(mib(received)) MiB"
-        let now = ContinuousClock.now
-        let start = lock.withLock {
-            if first == nil { first = (now, received) }
-            return first!
+        lock.withLock {
+            progress.update(received: received, total: total)
+            return progress.summary(percentage: false)
         }
-        let elapsed = Double((now - start.time).components.seconds) + Double((now - start.time).components.attoseconds) / 1e18
-        guard elapsed >= 1, received > start.bytes else { return text }
-        let speed = Double(received - start.bytes) / elapsed
-        text += String(format: ", %.1f MiB/s", speed / 1_048_576)
-        if let total, total > received {
-            let left = Int((Double(total - received) / speed).rounded())
-            text += left >= 60 ? ", \(left / 60) min \(left % 60) s left" : ", \(left) s left"
-        }
-        return text
     }
 }
