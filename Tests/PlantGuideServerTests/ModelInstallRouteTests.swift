@@ -117,4 +117,58 @@ import Testing
             }
         }
     }
+
+    /// A checkpoint uploaded from the browser: streamed to disk, imported, made the default; a wrong one, an empty one,
+    /// one without the token or announcing more than the limit is refused and nothing changes.
+    @Test func anUploadedCheckpointIsInstalledAndABadOneRefused() async throws {
+        let home = try LiveDependenciesTests.makeHome(withModel: false)
+        defer { try? FileManager.default.removeItem(at: home) }
+        let dependencies = await ServerDependencies.live(dataDirectory: home, environment: [:])
+        let store = ModelStore(dataDirectory: DataDirectory(url: home))
+        try await makeApp(dependencies: dependencies).test(.router) { client in
+            let session = try await Session.open(client)
+            try await client.execute(uri: "/settings", method: .get) { response in
+                #expect(response.text.contains("data-model-upload hidden"))
+                #expect(response.text.contains("<noscript>"))
+            }
+            var headers = session.headers
+            headers[RequestGate.csrfHeader] = session.csrf
+            headers[.contentType] = "application/octet-stream"
+            headers[.accept] = "application/json"
+            let wrong = try Data(contentsOf: LiveDependenciesTests.testsFolder.appendingPathComponent("PlantClassifierTests/Fixtures/tiny-resnet34.pth"))
+            for (name, body, status, message) in [
+                ("resnet34_weights_best_acc.tar", wrong, HTTPResponse.Status.badRequest, "was not installed"),
+                ("resnet18_weights_best_acc.tar", Data(), .badRequest, "The upload is empty"),
+            ] {
+                try await client.execute(
+                    uri: "/settings/model/upload?name=\(name)", method: .put, headers: headers, body: ByteBuffer(bytes: body)
+                ) { response in
+                    #expect(response.status == status, "\(name): \(response.text)")
+                    #expect(response.text.contains(message), "\(response.text)")
+                }
+            }
+            // Its body limit is its own (the gate's 413 on a larger Content-Length is tested for every route it guards).
+            #expect(RequestGate.isModelUpload("//settings/model/upload/") && !RequestGate.isModelUpload("/settings/model"))
+            #expect(ModelRoutes.uploadLimit == 1 << 30)
+            var noToken = headers
+            noToken[RequestGate.csrfHeader] = nil
+            try await client.execute(
+                uri: "/settings/model/upload?name=x.tar", method: .put, headers: noToken, body: ByteBuffer(bytes: wrong)
+            ) { response in
+                #expect(response.status == .forbidden)
+            }
+            #expect(store.defaultModel() == nil)
+            #expect(((try? FileManager.default.contentsOfDirectory(atPath: store.downloads.path)) ?? []).filter { $0.hasPrefix("upload-") }.isEmpty)
+
+            let weights = try Data(contentsOf: Self.checkpoint)
+            try await client.execute(
+                uri: "/settings/model/upload?name=resnet18_weights_best_acc.tar", method: .put, headers: headers, body: ByteBuffer(bytes: weights)
+            ) { response in
+                #expect(response.status == .created, "\(response.text)")
+                #expect(response.text.contains(#""model":"resnet18-plantnet300k.pgmodel""#))
+            }
+            #expect(store.defaultModel()?.lastPathComponent == "resnet18-plantnet300k.pgmodel")
+            #expect(dependencies.identification?.strategies.contains(.onDevice) == true)
+        }
+    }
 }

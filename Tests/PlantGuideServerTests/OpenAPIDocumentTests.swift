@@ -83,6 +83,27 @@ import Testing
         }
     }
 
+    /// Every `$ref` names a component the document has (schemathesis refuses an operation with one that does not).
+    @Test func everyReferenceResolves() throws {
+        let document = try Self.document()
+        var references: [String] = []
+        func collect(_ value: Any) {
+            if let object = value as? [String: Any] {
+                if let reference = object["$ref"] as? String { references.append(reference) }
+                object.values.forEach(collect)
+            } else if let array = value as? [Any] {
+                array.forEach(collect)
+            }
+        }
+        collect(document)
+        #expect(references.count > 50)
+        for reference in Set(references) {
+            var node: Any? = document
+            for part in reference.dropFirst(2).split(separator: "/") { node = (node as? [String: Any])?[String(part)] }
+            #expect(node != nil, "\(reference) does not resolve")
+        }
+    }
+
     @Test func undocumentedMethodsAtAPIAddressesAre405WithAllow() async throws {
         #expect(OpenAPIDocument.methods(atPath: "/api/collection/7") == ["GET", "HEAD", "PATCH"])
         #expect(OpenAPIDocument.methods(atPath: "/api/identify") == ["POST"])

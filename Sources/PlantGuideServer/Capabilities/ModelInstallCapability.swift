@@ -32,6 +32,14 @@ public struct ModelInstallCapability: Sendable {
     public var cancel: @Sendable () -> Void
     /// Removes an installed model file (by file name) that is not the default.
     public var remove: @Sendable (_ file: String) throws -> Void
+    /// Where an uploaded checkpoint is written while it arrives (a new file each time).
+    public var uploadFile: @Sendable () -> URL = { FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString) }
+    /// Imports an uploaded checkpoint (`name` is the file name the browser gave, for the architecture) and makes it
+    /// the default once whole and checked; the file is removed either way. Returns the installed model's file name.
+    public var installUpload: @Sendable (_ file: URL, _ name: String) async throws -> String = { file, _ in
+        try? FileManager.default.removeItem(at: file)
+        throw ServerError.capabilityMissing("This server cannot install uploaded models.")
+    }
 
     public init(
         choices: @escaping @Sendable () -> [Choice], status: @escaping @Sendable () -> ModelInstallStatus,

@@ -33,7 +33,7 @@ enum LiveModelInstalls {
         let job = JobBox()
         let update = { @Sendable (change: (inout Job) -> Void) in job.state.withLock { change(&$0) } }
 
-        return ModelInstallCapability(
+        var capability = ModelInstallCapability(
             choices: {
                 let files = Set(store.installedModels().map(\.url.lastPathComponent))
                 return offered.map { architecture, label, summary in
@@ -98,6 +98,26 @@ enum LiveModelInstalls {
                 }
             }
         )
+        capability.uploadFile = { store.downloads.appendingPathComponent("upload-\(UUID().uuidString).part") }
+        capability.installUpload = { file, name in
+            defer { try? FileManager.default.removeItem(at: file) }
+            guard !job.state.withLock({ $0.status.isRunning }) else {
+                throw ServerError.badRequest("A model download is running; upload when it has ended.")
+            }
+            let architecture = ResNetArchitecture.guess(fromFileName: name) ?? .resnet50
+            let options = CheckpointImporter.Options(architecture: architecture, precision: .float16, source: "uploaded \(name)")
+            let model: URL
+            do {
+                model = try await WorkPool.shared.run { try store.install(checkpoint: file, options: options) }
+            } catch let error as ClassifierError {
+                throw ServerError.badRequest("“\(name)” was not installed: \(error)")
+            }
+            log("installed \(model.lastPathComponent) from an upload; loading it")
+            installed()
+            store.clearInstallProblem()
+            return model.lastPathComponent
+        }
+        return capability
     }
 
     private static func apply(_ event: ModelInstaller.Event, to job: inout Job) {

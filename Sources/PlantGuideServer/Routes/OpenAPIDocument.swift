@@ -407,7 +407,7 @@ enum OpenAPIDocument {
             "summary": "Download, check and install an on-device model; it is used once whole and checked",
             "description": "Owners of the installation only: a member's session gets 403. One install runs at a time: while one runs, this answers its status and starts nothing. A stopped download resumes.",
             "requestBody": { "required": true, "content": { "application/json": { "schema": { "type": "object", "required": ["architecture"], "properties": { "architecture": { "type": "string", "enum": ["resnet18", "resnet50"] } } } } } },
-            "responses": { "202": { "description": "Started (or already running)", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/ModelInstall" } } } }, \#(errors([400, 500, 501] + unsafeRequest)) }
+            "responses": { "202": { "description": "Started (or already running)", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/ModelInstall" } } } }, \#(errors([400, 501, 502] + unsafeRequest)) }
           }
         },
         "/api/settings/api-key": {

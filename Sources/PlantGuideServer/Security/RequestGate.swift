@@ -140,7 +140,9 @@ struct RequestGate: RouterMiddleware {
         // Only uploads carry files; every other form or JSON body fits in a small one.
         let isUpload = Self.isIdentifyUpload(request.uri.path) || Self.isPhotoUpload(request.uri.path)
         let limit = isUpload ? configuration.maxUploadBytes : InputLimits.formBodyBytes
-        let anyBodyLimit = isUpload ? limit : max(limit, InputLimits.jsonBodyBytes)
+        // A checkpoint streams to disk in its route, with the token in a header: its body is never read here.
+        let anyBodyLimit = Self.isModelUpload(request.uri.path)
+            ? ModelRoutes.uploadLimit : isUpload ? limit : max(limit, InputLimits.jsonBodyBytes)
         if let length = request.headers[.contentLength].flatMap(Int.init), length > anyBodyLimit {
             throw ServerError.payloadTooLarge(limit: anyBodyLimit)
         }
@@ -191,7 +193,7 @@ struct RequestGate: RouterMiddleware {
     private static let ownerOnlyPaths: Set<String> = ["/settings/calendar-feed", "/settings/recheck"]
     private static let installationOwnerOnlyPaths: Set<String> = [
         "/settings/api-key", "/api/settings/api-key", "/settings/identification", "/settings/model/install",
-        "/settings/model/cancel", "/settings/model/remove",
+        "/settings/model/cancel", "/settings/model/remove", "/settings/model/upload",
     ]
 
     /// Refuses a member (403): the calendar address and sending the re-check queue are an owner's. Anyone may when
@@ -220,6 +222,11 @@ struct RequestGate: RouterMiddleware {
 
     static func wantsJSON(_ path: String) -> Bool {
         path.hasPrefix("/api/") || path == "/openapi.json"
+    }
+
+    /// `/settings/model/upload`: a checkpoint from the browser, streamed to disk by its route.
+    static func isModelUpload(_ path: String) -> Bool {
+        normalized(path) == "/settings/model/upload"
     }
 
     static func isIdentifyUpload(_ path: String) -> Bool {

@@ -333,6 +333,46 @@ enum StaticAssets {
         }
         setTimeout(tick, 1000);
       }
+
+      // Settings: a checkpoint from this device, sent as the request's body with upload progress; the server streams
+      // it to disk, checks and imports it, and the page reloads to show the model in use (or says what went wrong).
+      var upload = document.querySelector("form[data-model-upload]");
+      if (upload && window.XMLHttpRequest) { setUpUpload(upload); }
+
+      function setUpUpload(form) {
+        var input = form.querySelector("input[type=file]"), bar = form.querySelector("progress");
+        var text = form.querySelector("[data-upload-text]"), button = form.querySelector("button[type=submit]");
+        function say(message) { bar.hidden = true; button.disabled = false; text.textContent = message; }
+        form.hidden = false;
+        form.addEventListener("submit", function (event) {
+          event.preventDefault();
+          var file = input.files && input.files[0];
+          if (!file) { say("Choose a checkpoint file first."); input.focus(); return; }
+          if (file.size > 1073741824) { say(file.name + " is larger than 1 GiB, the most a checkpoint can be."); return; }
+          var request = new XMLHttpRequest();
+          request.open("PUT", form.getAttribute("action") + "?name=" + encodeURIComponent(file.name));
+          request.setRequestHeader("X-CSRF-Token", form.querySelector("input[name=_csrf]").value);
+          request.setRequestHeader("Content-Type", "application/octet-stream");
+          request.setRequestHeader("Accept", "application/json");
+          bar.hidden = false; bar.max = file.size; bar.value = 0; button.disabled = true;
+          request.upload.addEventListener("progress", function (e) {
+            bar.value = e.loaded;
+            text.textContent = "Uploading " + file.name + ": " + Math.round(100 * e.loaded / file.size) + " %";
+          });
+          request.upload.addEventListener("load", function () {
+            bar.removeAttribute("value");
+            text.textContent = "Checking and importing " + file.name + "…";
+          });
+          request.addEventListener("load", function () {
+            if (request.status === 201) { window.location.reload(); return; }
+            var message = "The upload was refused (HTTP " + request.status + ").";
+            try { message = JSON.parse(request.responseText).message || message; } catch (e) { /* keep the status */ }
+            say(message);
+          });
+          request.addEventListener("error", function () { say("The upload did not reach the server."); });
+          request.send(file);
+        });
+      }
     })();
     """#
 }

@@ -50,6 +50,18 @@ extension Pages {
                 once it is whole and checked. A stopped download resumes where it ended.</p>
                 <ul class="plain">\(offers)</ul>
                 """)
+            parts.append("""
+                <h3>Or upload a checkpoint</h3>
+                <form data-model-upload hidden action="/settings/model/upload">\(Layout.csrfField(context))
+                <label for="checkpoint">A PlantNet-300K checkpoint such as resnet50_weights_best_acc.tar (at most 1 GiB)</label>
+                <input id="checkpoint" name="checkpoint" type="file" accept=".tar,.pth,.pt">
+                <p><button type="submit" class="secondary">Upload and install</button></p>
+                <progress hidden aria-labelledby="upload-text"></progress>
+                <p id="upload-text" role="status" aria-live="polite" data-upload-text></p>
+                </form>
+                <noscript><p class="meta">Uploading needs JavaScript. Without it, copy the file to the server and run \
+                <code>plantguide model install FILE</code>.</p></noscript>
+                """)
             let removable = state.files.names.filter { $0 != state.files.current }
             if !removable.isEmpty {
                 let items: [HTML] = removable.map { name in
