@@ -59,6 +59,36 @@ import Testing
         #expect(settings.modelProblem() == nil)
     }
 
+    /// A plant added on the web by a former name gets the catalog entry, and its page says what the name is now.
+    @Test func aPlantAddedByAFormerNameSaysWhatItIsNow() async throws {
+        let home = try Self.makeHome(withModel: false)
+        defer { try? FileManager.default.removeItem(at: home) }
+        let dependencies = await ServerDependencies.live(dataDirectory: home, environment: [:])
+        try await makeApp(dependencies: dependencies).test(.router) { client in
+            let session = try await Session.open(client)
+            for (typed, notice) in [
+                ("Calathea orbifolia", "Calathea orbifolia is now Goeppertia orbifolia (Round-leaf Calathea)."),
+                ("Monstera deliciosa", nil),
+            ] {
+                let (headers, body) = session.form([("scientificName", typed)])
+                let location = try await client.execute(uri: "/collection", method: .post, headers: headers, body: body) { response in
+                    #expect(response.status == .seeOther)
+                    return response.headers[.location] ?? ""
+                }
+                #expect(location.contains("?added=") == (notice != nil), "\(location)")
+                try await client.execute(uri: location, method: .get) { response in
+                    #expect(response.status == .ok)
+                    if let notice { #expect(response.text.contains(notice), "\(typed)") }
+                    #expect(!response.text.contains("is now") || notice != nil)
+                }
+            }
+            try await client.execute(uri: "/api/collection", method: .get) { response in
+                #expect(response.text.contains(#""scientificName":"Goeppertia orbifolia""#))
+                #expect(!response.text.contains("Calathea"))
+            }
+        }
+    }
+
     /// Several photos through the real hybrid identifier and the Pl@ntNet stub: the reference photos are kept and
     /// served, and "This is my plant" stores every photo with the plant in the real collection.
     @Test func severalPhotosWithReferencePhotosThroughPlantNetAndTheRealStore() async throws {

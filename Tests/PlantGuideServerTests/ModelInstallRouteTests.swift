@@ -84,6 +84,9 @@ import Testing
             let stopped = try await waitUntil(client) { $0["state"] as? String == "cancelled" }
             #expect(stopped["state"] as? String == "cancelled")
             #expect(ModelStore(dataDirectory: DataDirectory(url: home)).defaultModel() == nil)
+            try await client.execute(uri: "/settings", method: .get) { response in
+                #expect(response.text.contains("Resume ResNet18 ("), "the part kept is offered to resume")
+            }
 
             // Again: it resumes where it stopped, installs, and the model answers.
             try await client.execute(uri: "/settings/model/install", method: .post, headers: headers, body: body) { response in

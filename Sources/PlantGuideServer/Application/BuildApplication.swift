@@ -90,7 +90,8 @@ public func buildRouter(configuration: ServerConfiguration, dependencies: Server
         modelInstalls: dependencies.modelInstalls
     ).register(on: router)
     CollectionRoutes(
-        collection: dependencies.collection, recheck: dependencies.recheck, uploads: uploads, configuration: configuration
+        collection: dependencies.collection, recheck: dependencies.recheck, uploads: uploads, configuration: configuration,
+        catalog: dependencies.catalog
     ).register(on: router)
     UserRoutes(accounts: dependencies.accounts, now: dependencies.now).register(on: router)
     CareRoutes(care: dependencies.care, feed: dependencies.calendarFeed, now: dependencies.now).register(on: router)

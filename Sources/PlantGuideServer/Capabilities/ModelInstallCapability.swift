@@ -13,12 +13,15 @@ public struct ModelInstallCapability: Sendable {
         public var summary: String
         /// Whether it is installed already.
         public var installed: Bool
+        /// Bytes of an earlier download kept on disk (stopped, or cut by a restart): downloading resumes after them.
+        public var partialBytes: Int64?
 
-        public init(architecture: String, label: String, summary: String, installed: Bool) {
+        public init(architecture: String, label: String, summary: String, installed: Bool, partialBytes: Int64? = nil) {
             self.architecture = architecture
             self.label = label
             self.summary = summary
             self.installed = installed
+            self.partialBytes = partialBytes
         }
     }
 

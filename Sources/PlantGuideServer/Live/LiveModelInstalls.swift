@@ -37,9 +37,12 @@ enum LiveModelInstalls {
             choices: {
                 let files = Set(store.installedModels().map(\.url.lastPathComponent))
                 return offered.map { architecture, label, summary in
-                    ModelInstallCapability.Choice(
+                    let part = store.downloads.appendingPathComponent(ModelSource.fileName(for: architecture)).appendingPathExtension("part")
+                    let kept = (try? FileManager.default.attributesOfItem(atPath: part.path)[.size] as? Int64) ?? 0
+                    return ModelInstallCapability.Choice(
                         architecture: architecture.rawValue, label: label, summary: summary,
-                        installed: files.contains(store.modelURL(architecture: architecture, labels: "plantnet300k").lastPathComponent)
+                        installed: files.contains(store.modelURL(architecture: architecture, labels: "plantnet300k").lastPathComponent),
+                        partialBytes: kept > 0 ? kept : nil
                     )
                 }
             },

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import PlantCatalog
 import PlantGuideCore
 
 /// Collection pages, "Save to collection", a plant's photos, edits and removal, and the collection API.
@@ -8,6 +9,8 @@ struct CollectionRoutes {
     let recheck: RecheckCapability?
     let uploads: RecentUploads
     let configuration: ServerConfiguration
+    /// The catalog, to say "Calathea orbifolia is now Goeppertia orbifolia" when a plant was added by a former name.
+    var catalog: PlantCatalog?
 
     func register(on router: Router<AppRequestContext>) {
         router.get("/collection") { request, context in
@@ -18,11 +21,12 @@ struct CollectionRoutes {
             let grid = request.queryValue("view") != "list"
             return Response.html(Pages.collection(shown, rooms: Set(all.compactMap(\.room)).sorted(), room: room, grid: grid, context: context))
         }
-        router.get("/collection/:id") { _, context in
+        router.get("/collection/:id") { request, context in
             let detail = try await detail(context)
             let suggestions = try await recheck?.suggestions(detail.entry.id) ?? []
             return Response.html(Pages.collectionPlant(
-                detail, suggestions: suggestions, uploadLimit: configuration.maxUploadBytes, context: context
+                detail, suggestions: suggestions, uploadLimit: configuration.maxUploadBytes,
+                notice: request.queryValue("added").flatMap { renamed($0, to: detail.entry.scientificName) }, context: context
             ))
         }
         // "Pl@ntNet thinks this is X": take its species (and care), or keep the plant's.
@@ -90,7 +94,10 @@ struct CollectionRoutes {
         }
         router.post("/collection") { request, context in
             let entry = try await save(request, context: context)
-            return Response.redirect(to: "/collection/\(urlComponent(entry.id))", type: .normal)
+            // Added by a former or trade name: the plant's page says what the name is now.
+            let typed = context.form?["scientificName"]?.trimmingCharacters(in: .whitespaces) ?? ""
+            let query = renamed(typed, to: entry.scientificName) == nil ? "" : "?added=\(urlComponent(typed))"
+            return Response.redirect(to: "/collection/\(urlComponent(entry.id))\(query)", type: .normal)
         }
         router.get("/api/collection") { request, _ in
             let room = Self.room(request.queryValue("room"))
@@ -113,6 +120,15 @@ struct CollectionRoutes {
         ["\t", "\n", "\u{0B}", "\u{0C}", "\r", " ", "\u{85}", "\u{A0}", "\u{1680}", "\u{2028}", "\u{2029}", "\u{202F}", "\u{205F}", "\u{3000}"]
             + (0x2000...0x200B).compactMap(Unicode.Scalar.init)
     )
+
+    /// "Calathea orbifolia is now Goeppertia orbifolia (Round-leaf Calathea)." when `name` is a former or trade name
+    /// of the catalog entry `species`; `nil` otherwise.
+    private func renamed(_ name: String, to species: String) -> String? {
+        guard let found = try? catalog?.resolve(name), let synonym = found.synonym, found.plant.scientificName == species else {
+            return nil
+        }
+        return synonym.notice(for: found.plant)
+    }
 
     private static func room(_ text: String?) -> String? {
         guard let text = text?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }

@@ -60,7 +60,8 @@ extension Pages {
     /// A plant of the collection: its photos, care profile and schedule with Done and Snooze, care log, history, the
     /// form that edits it, and the way to remove it. Every action is a plain form, so the page works without JavaScript.
     static func collectionPlant(
-        _ detail: CollectionEntryDetail, suggestions: [SpeciesSuggestion] = [], uploadLimit: Int, context: AppRequestContext
+        _ detail: CollectionEntryDetail, suggestions: [SpeciesSuggestion] = [], uploadLimit: Int, notice: String? = nil,
+        context: AppRequestContext
     ) -> HTML {
         let entry = detail.entry
         let name = entry.nickname ?? entry.scientificName
@@ -70,6 +71,7 @@ extension Pages {
             title: name, tab: .collection, context: context,
             body: """
                 <p><a href="/collection">← Collection</a></p>
+                \(notice.map { "<p class=\"notice\" role=\"status\">\($0)</p>" as HTML } ?? HTML.empty)
                 <h1>\(name)</h1>
                 <p><span class="sci">\(entry.scientificName)</span> · \(entry.room ?? "No room") · \
                 <a href="/browse?q=\(urlComponent(entry.scientificName))">look it up in the catalog</a></p>

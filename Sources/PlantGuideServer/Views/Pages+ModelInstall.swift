@@ -37,10 +37,12 @@ extension Pages {
         }
         if state.mayChange, !status.isRunning {
             let offers: [HTML] = state.choices.map { choice in
-                """
+                let title = choice.partialBytes.map { "Resume \(choice.label) (\(String(format: "%.1f", Double($0) / 1_048_576)) MiB kept)" }
+                    ?? (choice.installed ? "Download \(choice.label) again" : "Download \(choice.label)")
+                return """
                 <li><form method="post" action="/settings/model/install">\(Layout.csrfField(context))
                 <input type="hidden" name="architecture" value="\(choice.architecture)">
-                <button type="submit"\(choice.installed ? " class=\"secondary\"" : "")>\(choice.installed ? "Download \(choice.label) again" : "Download \(choice.label)")</button>
+                <button type="submit"\(choice.installed ? " class=\"secondary\"" : "")>\(title)</button>
                 <span class="meta">\(choice.summary)</span></form></li>
                 """
             }
