@@ -147,6 +147,13 @@ public final class PlantCatalog: Sendable {
         return nil
     }
 
+    /// "Calathea orbifolia is now Goeppertia orbifolia (Round-leaf Calathea)." and the entry it names, when `name` is
+    /// a former or trade name of a catalog entry; `nil` otherwise (an entry's own name, a common name, no match).
+    public func renamingNotice(for name: String) -> (accepted: CatalogPlant, notice: String)? {
+        guard let found = try? resolve(name), let synonym = found.synonym else { return nil }
+        return (found.plant, synonym.notice(for: found.plant))
+    }
+
     /// The name as given, then its binomial (with the cultivar) without authorship.
     private static func lookupKeys(_ name: String) -> [String] {
         let parsed = ScientificName(parsing: name)

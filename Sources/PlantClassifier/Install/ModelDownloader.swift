@@ -16,9 +16,18 @@ public struct ModelDownloader: Sendable {
     /// as soon as its length is known.
     public static let maximumSize: Int64 = 2 << 30
 
-    /// Where Zenodo publishes the official PlantNet-300K weights (record 4726653).
-    public static func officialURL(for architecture: ResNetArchitecture) -> URL? {
-        (try? ModelSource(mirror: nil))?.url(for: architecture)
+    /// Where the bytes of a download to `destination` are kept until it is complete (a later call resumes from it).
+    public static func partialFile(for destination: URL) -> URL {
+        destination.appendingPathExtension("part")
+    }
+
+    /// How many bytes of a download to `destination` are kept on disk now (0 when none).
+    public static func bytesKept(for destination: URL) -> Int64 {
+        size(of: partialFile(for: destination))
+    }
+
+    private static func size(of file: URL) -> Int64 {
+        (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int64) ?? 0
     }
 
     private let timeout: Duration
@@ -44,7 +53,7 @@ public struct ModelDownloader: Sendable {
         progress: @escaping Progress = { _, _ in }
     ) async throws {
         try ModelSource.checkAllowed(url)
-        let part = destination.appendingPathExtension("part")
+        let part = Self.partialFile(for: destination)
         do {
             try FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
         } catch {
@@ -84,7 +93,7 @@ public struct ModelDownloader: Sendable {
 
     /// One request: appends to (or restarts) the partial file, or reports where the server redirects.
     private func fetch(_ url: URL, part: URL, limits: DownloadSink.Limits, progress: @escaping Progress) async throws -> Outcome {
-        let existing = (try? FileManager.default.attributesOfItem(atPath: part.path)[.size] as? Int64) ?? 0
+        let existing = Self.size(of: part)
         let request: HTTPClient.Request
         do {
             request = try HTTPClient.Request(url: url, headers: existing > 0 ? ["Range": "bytes=\(existing)-"] : [:])

@@ -80,8 +80,7 @@ public struct ModelInstaller: Sendable {
         if lock == nil {
             // Another install of the same file runs: show its progress until it ends, then use what it installed.
             while lock == nil {
-                let received = (try? FileManager.default.attributesOfItem(atPath: checkpoint.appendingPathExtension("part").path)[.size] as? Int64) ?? 0
-                events(.waitingForAnother(received: received))
+                events(.waitingForAnother(received: ModelDownloader.bytesKept(for: checkpoint)))
                 try await Task.sleep(for: .milliseconds(500))
                 lock = FileLock.attempt(url: lockURL)
             }

@@ -37,8 +37,7 @@ enum LiveModelInstalls {
             choices: {
                 let files = Set(store.installedModels().map(\.url.lastPathComponent))
                 return offered.map { architecture, label, summary in
-                    let part = store.downloads.appendingPathComponent(ModelSource.fileName(for: architecture)).appendingPathExtension("part")
-                    let kept = (try? FileManager.default.attributesOfItem(atPath: part.path)[.size] as? Int64) ?? 0
+                    let kept = ModelDownloader.bytesKept(for: store.downloads.appendingPathComponent(ModelSource.fileName(for: architecture)))
                     return ModelInstallCapability.Choice(
                         architecture: architecture.rawValue, label: label, summary: summary,
                         installed: files.contains(store.modelURL(architecture: architecture, labels: "plantnet300k").lastPathComponent),

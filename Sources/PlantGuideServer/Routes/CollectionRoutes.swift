@@ -124,10 +124,8 @@ struct CollectionRoutes {
     /// "Calathea orbifolia is now Goeppertia orbifolia (Round-leaf Calathea)." when `name` is a former or trade name
     /// of the catalog entry `species`; `nil` otherwise.
     private func renamed(_ name: String, to species: String) -> String? {
-        guard let found = try? catalog?.resolve(name), let synonym = found.synonym, found.plant.scientificName == species else {
-            return nil
-        }
-        return synonym.notice(for: found.plant)
+        guard let renamed = catalog?.renamingNotice(for: name), renamed.accepted.scientificName == species else { return nil }
+        return renamed.notice
     }
 
     private static func room(_ text: String?) -> String? {

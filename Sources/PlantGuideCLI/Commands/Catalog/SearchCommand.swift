@@ -56,8 +56,8 @@ struct SearchCommand: AsyncParsableCommand {
             console.print("No plants match \"\(text)\".")
             throw ExitCode(1)
         }
-        if let found = try catalog.resolve(text), let synonym = found.synonym {
-            console.print(console.style(synonym.notice(for: found.plant), .dim))
+        if let renamed = catalog.renamingNotice(for: text) {
+            console.print(console.style(renamed.notice, .dim))
         }
         for (rank, result) in results.enumerated() {
             console.print(console.plantLine(result.plant, rank: rank + 1))

@@ -67,7 +67,7 @@ struct CollectionAddCommand: AsyncParsableCommand {
             return
         }
         console.print("Added" + console.plantLine(plant))
-        if let notice = environment.synonymNotice(for: species ?? name.joined(separator: " ")) {
+        if let notice = environment.catalog.renamingNotice(for: species ?? name.joined(separator: " "))?.notice {
             console.print(console.style("  " + notice, .dim))
         }
         if plant.species == nil { console.print(console.style("  Not in the catalog: using general care defaults.", .dim)) }

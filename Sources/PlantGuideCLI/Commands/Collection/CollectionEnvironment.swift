@@ -64,13 +64,6 @@ struct CollectionEnvironment {
         return .live(settings: settings) { requested in requested == model ? exemplars : [] }
     }
 
-    /// "Calathea orbifolia is now Goeppertia orbifolia (Round-leaf Calathea)." when `name` is a former or trade name
-    /// of a catalog entry; `nil` otherwise.
-    func synonymNotice(for name: String) -> String? {
-        guard let found = try? catalog.resolve(name), let synonym = found.synonym else { return nil }
-        return synonym.notice(for: found.plant)
-    }
-
     /// Finds a catalog entry by scientific name, or by a common name that matches exactly.
     static func lookup(in catalog: PlantCatalog) -> @Sendable (String) -> CatalogPlant? {
         { name in

@@ -56,7 +56,7 @@ struct ImportCommand: AsyncParsableCommand {
         }
         for plant in report.added {
             console.print("Added" + console.plantLine(plant))
-            if let notice = environment.synonymNotice(for: plant.name) { console.print(console.style("  " + notice, .dim)) }
+            if let notice = environment.catalog.renamingNotice(for: plant.name)?.notice { console.print(console.style("  " + notice, .dim)) }
         }
         if report.alreadyPresent > 0 { console.print("\(report.alreadyPresent) already in the collection.") }
         if !report.unmatched.isEmpty {
