@@ -28,6 +28,9 @@ public final class LoopbackFileServer: @unchecked Sendable {
     private let options: Options
     private var thread: Thread?
     private var stopped = false
+    private var paused = false
+    private var pausedOnce = false
+    private let resumption = DispatchSemaphore(value: 0)
 
     /// Starts serving `files` (URL path → bytes). The first `dropConnections` responses stop after
     /// `cutAfter` body bytes although the headers promise the whole file.
@@ -41,15 +44,20 @@ public final class LoopbackFileServer: @unchecked Sendable {
         public var announcedLengths: [String: Int] = [:]
         /// Sends bodies at about this rate, in 16 KiB steps; `nil` sends at once.
         public var bytesPerSecond: Int?
+        /// The first whole-file response (one without `Range`) longer than this stops after this many body bytes and waits until
+        /// ``LoopbackFileServer/proceed()`` (or ``LoopbackFileServer/stop()``): a download that is certainly still
+        /// running, however slow the machine, for tests that stop one midway.
+        public var pauseAfter: Int?
 
         public init(
             redirects: [String: String] = [:], contentTypes: [String: String] = [:], announcedLengths: [String: Int] = [:],
-            bytesPerSecond: Int? = nil
+            bytesPerSecond: Int? = nil, pauseAfter: Int? = nil
         ) {
             self.redirects = redirects
             self.contentTypes = contentTypes
             self.announcedLengths = announcedLengths
             self.bytesPerSecond = bytesPerSecond
+            self.pauseAfter = pauseAfter
         }
     }
 
@@ -78,13 +86,22 @@ public final class LoopbackFileServer: @unchecked Sendable {
     /// The requests received so far.
     public var requests: [Request] { lock.withLock { recorded } }
 
-    /// Stops accepting connections.
+    /// Whether the response held by ``Options/pauseAfter`` is waiting now.
+    public var isPaused: Bool { lock.withLock { paused } }
+
+    /// Lets the response held by ``Options/pauseAfter`` go on.
+    public func proceed() {
+        resumption.signal()
+    }
+
+    /// Stops accepting connections (and lets a paused response go on, so its thread ends).
     public func stop() {
         let first: Bool = lock.withLock {
             defer { stopped = true }
             return !stopped
         }
         guard first else { return }
+        resumption.signal()
         shutdown(socket, Int32(SHUT_RDWR))
         close(socket)
     }
@@ -140,7 +157,19 @@ public final class LoopbackFileServer: @unchecked Sendable {
         let type = options.contentTypes[path] ?? "application/octet-stream"
         head += "Content-Length: \(length)\r\nContent-Type: \(type)\r\nConnection: close\r\n\r\n"
         transmit(client, Data(head.utf8))
-        let sent = cut ? Data(body.prefix(cutAfter)) : Data(body)
+        var sent = cut ? Data(body.prefix(cutAfter)) : Data(body)
+        let pause: Int? = lock.withLock {
+            guard range == nil, let after = options.pauseAfter, after < sent.count, !pausedOnce else { return nil }
+            pausedOnce = true
+            return after
+        }
+        if let pause {
+            guard transmit(client, sent.prefix(pause)) else { return }
+            lock.withLock { paused = true }
+            resumption.wait()
+            lock.withLock { paused = false }
+            sent = Data(sent.dropFirst(pause))
+        }
         guard let rate = options.bytesPerSecond, rate > 0 else {
             transmit(client, sent)
             return

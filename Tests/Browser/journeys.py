@@ -633,7 +633,7 @@ def login_journey(binary, shots, stub_url, photo):
 class SlowRangeHandler(http.server.BaseHTTPRequestHandler):
     """Serves the files of `folder` slowly (`rate` bytes a second), honouring `Range: bytes=N-`, as a model mirror."""
     folder = None
-    rate = 60_000
+    rate = 30_000
 
     def do_GET(self):
         path = self.folder / self.path.split("?")[0].lstrip("/")

@@ -218,22 +218,25 @@ import Testing
     @Test func twoInstallsAtOnceShareOneDownload() async throws {
         let server = try LoopbackFileServer(
             files: [Self.filePath: resnet18, Self.recordPath: Self.record(size: resnet18.count, md5: Self.md5(resnet18))],
-            options: .init(bytesPerSecond: 1_000_000)
+            options: .init(pauseAfter: 16_384)
         )
         defer { server.stop() }
         let store = temporaryStore()
         defer { remove(store) }
         let installer = ModelInstaller(store: store, source: try ModelSource(mirror: nil, zenodo: server.url("")))
         let first = Task { try await installer.install(architecture: .resnet18) }
-        // The second starts once the first holds the lock and is downloading.
-        let part = store.downloads.appendingPathComponent("resnet18_weights_best_acc.tar.part")
-        for _ in 0..<100 where !FileManager.default.fileExists(atPath: part.path) { try await Task.sleep(for: .milliseconds(20)) }
+        // The second starts once the first holds the lock and its download is held midway by the server.
+        for _ in 0..<500 where !server.isPaused { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(server.isPaused)
         let waits = EventLog()
-        let second = try await installer.install(architecture: .resnet18) { waits.append($0) }
+        let second = Task { try await installer.install(architecture: .resnet18) { waits.append($0) } }
+        for _ in 0..<500 where waits.waited == 0 { try await Task.sleep(for: .milliseconds(20)) }
+        server.proceed()
+        let secondReport = try await second.value
         let firstReport = try await first.value
-        #expect(second.checksum == .installedByAnother)
+        #expect(secondReport.checksum == .installedByAnother)
         #expect(waits.waited > 0)
-        #expect(second.model == firstReport.model && store.defaultModel() == firstReport.model)
+        #expect(secondReport.model == firstReport.model && store.defaultModel() == firstReport.model)
         #expect(server.requests.filter { $0.path == Self.filePath }.count == 1)
     }
 

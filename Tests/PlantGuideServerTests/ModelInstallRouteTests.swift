@@ -8,7 +8,8 @@ import PlantGuideTestSupport
 import Testing
 @testable import PlantGuideServer
 
-/// Installing the on-device model from the web app, with the live wiring against a loopback mirror that sends slowly:
+/// Installing the on-device model from the web app, with the live wiring against a loopback mirror that holds the
+/// first download midway (so that stopping it never races its end):
 /// progress while it runs, one install at a time, stop and resume, then identification on the device.
 @Suite struct ModelInstallRouteTests {
     static let checkpoint = LiveDependenciesTests.testsFolder.appendingPathComponent("PlantClassifierTests/Fixtures/tiny-resnet18.pth")
@@ -35,7 +36,7 @@ import Testing
     @Test func settingsDownloadsShowsProgressStopsResumesAndThenIdentifiesOnTheDevice() async throws {
         let weights = try Data(contentsOf: Self.checkpoint)
         let server = try LoopbackFileServer(
-            files: ["/mirror/resnet18_weights_best_acc.tar": weights], options: .init(bytesPerSecond: 120_000)
+            files: ["/mirror/resnet18_weights_best_acc.tar": weights], options: .init(pauseAfter: 65_536)
         )
         defer { server.stop() }
         let offline = try RefusingPort()
@@ -82,6 +83,7 @@ import Testing
                 #expect(response.status == .seeOther)
             }
             let stopped = try await waitUntil(client) { $0["state"] as? String == "cancelled" }
+            server.proceed()
             #expect(stopped["state"] as? String == "cancelled")
             #expect(ModelStore(dataDirectory: DataDirectory(url: home)).defaultModel() == nil)
             try await client.execute(uri: "/settings", method: .get) { response in
