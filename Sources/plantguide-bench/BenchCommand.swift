@@ -24,7 +24,7 @@ struct BenchCommand: AsyncParsableCommand {
     @Flag(help: "Print the figures as JSON.")
     var json = false
 
-    @Flag(help: "Print the rows with a target or a peer as a Markdown table (the README's benchmark section).")
+    @Flag(help: "Print the rows with a target or a peer as a Markdown table (docs/benchmarks.md).")
     var markdown = false
 
     static let suites: [any BenchmarkSuite] = [

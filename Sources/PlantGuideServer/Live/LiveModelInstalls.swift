@@ -7,7 +7,7 @@ import Synchronization
 /// import as `plantguide model install`). The state lives in memory, so a page reload shows the running download; a
 /// download stopped by a restart resumes from its partial file when started again.
 enum LiveModelInstalls {
-    /// What each model costs, measured on a 2-core x86-64 machine (README, Benchmarks).
+    /// What each model costs, measured on a 2-core x86-64 machine (docs/benchmarks.md).
     static let offered: [(ResNetArchitecture, String, String)] = [
         (.resnet50, "ResNet50", "About 100 MB to download; 35–55 ms per photo on 2 cores and about 140 MiB while identifying: the more accurate (the default)"),
         (.resnet18, "ResNet18", "About 45 MB to download; 15–25 ms per photo on 2 cores and about 130 MiB while identifying: faster, less accurate"),

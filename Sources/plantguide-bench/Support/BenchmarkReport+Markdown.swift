@@ -1,7 +1,7 @@
 import Foundation
 
 extension BenchmarkReport {
-    /// A Markdown table of the rows that have a target or a peer (the README's benchmark section), then the
+    /// A Markdown table of the rows that have a target or a peer (docs/benchmarks.md), then the
     /// machine line. Informational rows are left to the full table and `--json`.
     func markdown() -> String {
         let header = "| measure | PlantGuide | target | met | peer | peer value | ratio |\n|---|---|---|---|---|---|---|"
