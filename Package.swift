@@ -157,13 +157,28 @@ let storePostgres: [Target] = [
     ),
 ]
 
+// MARK: - Composition: the live wiring both executables need (Pl@ntNet quota and cache in the store, password hashing),
+// and form parsing, each a module of its own so the command line imports the web server only to serve.
+let composition: [Target] = [
+    .target(
+        name: "PlantGuideLive",
+        dependencies: [
+            "PlantGuideCore", "PlantImaging", "PlantClassifier", "PlantNetAPI", "PlantStore",
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "_CryptoExtras", package: "swift-crypto"),
+        ],
+        swiftSettings: settings
+    ),
+    .target(name: "PlantForms", dependencies: ["PlantGuideCore"], swiftSettings: settings),
+]
+
 // MARK: - Command line and benchmarks: thin shells over the libraries.
 let shells: [Target] = [
     .target(
         name: "PlantGuideCLI",
         dependencies: [
             "PlantGuideCore", "PlantCatalog", "PlantImaging", "PlantClassifier", "PlantNetAPI", "PlantIdentification",
-            "PlantStore", "PlantStorePostgres", "PlantGuideServer", "PlantNetStub", argumentParser,
+            "PlantStore", "PlantStorePostgres", "PlantGuideLive", "PlantGuideServer", "PlantNetStub", argumentParser,
         ],
         swiftSettings: settings
     ),
@@ -172,7 +187,7 @@ let shells: [Target] = [
         name: "plantguide-bench",
         dependencies: [
             "PlantGuideCore", "PlantCatalog", "PlantImaging", "PlantClassifier", "PlantNetAPI", "PlantIdentification",
-            "PlantStore", "PlantStorePostgres", "PlantNetStub", "PlantGuideServer", argumentParser,
+            "PlantStore", "PlantStorePostgres", "PlantNetStub", "PlantForms", argumentParser,
         ],
         swiftSettings: settings
     ),
@@ -180,7 +195,7 @@ let shells: [Target] = [
     .executableTarget(
         name: "plantguide-fuzz",
         dependencies: [
-            "PlantGuideCore", "PlantCatalog", "PlantImaging", "PlantClassifier", "PlantStore", "PlantGuideServer",
+            "PlantGuideCore", "PlantCatalog", "PlantImaging", "PlantClassifier", "PlantStore", "PlantForms",
             .product(name: "GRDB", package: "GRDB.swift"),
         ],
         swiftSettings: settings
@@ -193,7 +208,7 @@ let shells: [Target] = [
     ),
     .testTarget(
         name: "PlantGuideCLITests",
-        dependencies: ["PlantGuideCLI", "PlantGuideTestSupport"],
+        dependencies: ["PlantGuideCLI", "PlantGuideLive", "PlantGuideTestSupport"],
         swiftSettings: settings
     ),
 ]
@@ -249,10 +264,11 @@ let web: [Target] = [
             "PlantNetAPI",
             "PlantIdentification",
             "PlantClassifier",
+            "PlantGuideLive",
+            "PlantForms",
             hummingbird,
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "Crypto", package: "swift-crypto"),
-            .product(name: "_CryptoExtras", package: "swift-crypto"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -263,6 +279,8 @@ let web: [Target] = [
         name: "PlantGuideServerTests",
         dependencies: [
             "PlantGuideServer",
+            "PlantGuideLive",
+            "PlantForms",
             "PlantClassifier",
             "PlantIdentification",
             "PlantGuideTestSupport",
@@ -300,5 +318,5 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
-    targets: core + catalog + imaging + classifier + outgoingHTTP + plantNet + store + storePostgres + shells + web
+    targets: core + catalog + imaging + classifier + outgoingHTTP + plantNet + store + storePostgres + composition + shells + web
 )

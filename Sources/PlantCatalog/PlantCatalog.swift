@@ -134,6 +134,15 @@ public final class PlantCatalog: Sendable {
         try resolve(name)?.plant
     }
 
+    /// The entry a person means by `name`: a scientific, former or trade name (as ``plant(named:)``), else a common name
+    /// the search matches exactly; `nil` when nothing matches that well or the catalog cannot be read. How a plant added
+    /// to a collection by name finds its catalog entry, on the command line and on the web.
+    public func entry(matching name: String) -> CatalogPlant? {
+        if let plant = try? plant(named: name) { return plant }
+        guard let best = try? search(name, limit: 1).first, best.match.kind == .exact else { return nil }
+        return best.plant
+    }
+
     /// The entry for a scientific, former or trade name (as ``plant(named:)``), and the synonym that led to it when
     /// `name` is not the entry's own name.
     public func resolve(_ name: String) throws(CatalogError) -> (plant: CatalogPlant, synonym: PlantSynonym?)? {

@@ -48,4 +48,11 @@ public enum InputLimits {
     public static func tooLong(_ what: String, characters limit: Int) -> String {
         "The \(what) is longer than \(limit) characters."
     }
+
+    /// `25 MB`, `64 KB`, `512 bytes`: a limit as people read it.
+    public static func bytes(_ count: Int) -> String {
+        if count >= 1_048_576, count % 1_048_576 == 0 { return "\(count / 1_048_576) MB" }
+        if count >= 1024, count % 1024 == 0 { return "\(count / 1024) KB" }
+        return "\(count) bytes"
+    }
 }

@@ -1,3 +1,5 @@
+import PlantGuideCore
+
 /// A decoded photo and what was learned on the way.
 public struct DecodedImage: Sendable {
     /// Upright 8-bit RGB pixels (possibly reduced by JPEG DCT scaling when a smaller size was asked for).

@@ -1,4 +1,5 @@
 import Foundation
+import PlantGuideCore
 
 /// Turns the bytes of a photo (JPEG, PNG, WebP or HEIC, recognised by their signature) into upright
 /// 8-bit RGB pixels, refusing empty, damaged, tiny and oversized images with an ``ImagingError``.

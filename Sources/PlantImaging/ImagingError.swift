@@ -1,3 +1,5 @@
+import PlantGuideCore
+
 /// Everything that can go wrong while reading, preparing or re-encoding a photo. Each case says what
 /// is wrong with the input, so a caller can tell the user (or map it to an exit code / HTTP status).
 public enum ImagingError: Error, Sendable, Equatable {

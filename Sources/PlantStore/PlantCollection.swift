@@ -15,8 +15,14 @@ public struct PlantCollection: Sendable {
     /// The current time.
     public let now: @Sendable () -> Date
     /// Computes the embedding of each photo added through the collection, when a classifier is available; without
-    /// one, photos are indexed later by `plantguide collection reindex`.
-    public var embedder: PhotoEmbedder?
+    /// one, photos are indexed later by `plantguide collection reindex`. Setting it fixes the embedder; the server sets
+    /// ``embedderSource`` instead, so photos are embedded by whichever model is in use when they arrive.
+    public var embedder: PhotoEmbedder? {
+        get { embedderSource() }
+        set { embedderSource = { newValue } }
+    }
+    /// Where ``embedder`` comes from, asked once per photo added.
+    public var embedderSource: @Sendable () -> PhotoEmbedder? = { nil }
     /// Where CPU-heavy work runs (decoding and re-encoding photos, computing embeddings): `nil` runs it in the calling
     /// task, as the command line does; the server gives its work pool, so its request threads stay free.
     public var heavyWork: (any HeavyWorkRunner)?
@@ -204,6 +210,7 @@ public struct PlantCollection: Sendable {
     /// Stores the embedding of a photo just attached to a plant: the one given, else the embedder's. Never fails
     /// the addition: a photo left without one is indexed by `plantguide collection reindex`.
     private func index(_ photo: StoredPhoto, data: Data, embedding: (vector: [Float], model: EmbeddingModel)? = nil) async {
+        let embedder = embedder
         if let embedding, embedder == nil || embedder?.model == embedding.model {
             try? await store.setEmbedding(embedding.vector, model: embedding.model, forPhoto: photo.sha256, now: now())
             return

@@ -8,7 +8,7 @@ import GRDB
 import PlantCatalog
 import PlantClassifier
 import PlantGuideCore
-import PlantGuideServer
+import PlantForms
 import PlantImaging
 import PlantStore
 

@@ -208,6 +208,22 @@ import Testing
         #expect(try json(outcome)["source"] as? String == "plantNetAPI")
     }
 
+    /// The command line keeps the upload rules the web keeps: a file that is no photo, or an empty one, is refused by
+    /// name before anything is decoded or sent.
+    @Test func aFileThatIsNoPhotoIsRefusedByName() throws {
+        let cli = try CommandLineRunner(environment: ["PLANTNET_API_KEY": "stub-key"])
+        defer { cli.cleanUp() }
+        let notes = cli.home.appendingPathComponent("notes.jpg")
+        try Data("shopping list".utf8).write(to: notes)
+        let empty = cli.home.appendingPathComponent("empty.jpg")
+        try Data().write(to: empty)
+        for (file, reason) in [(notes, "it is none of the photo formats read (JPEG, PNG, WebP and HEIC)"), (empty, "the file is empty")] {
+            let outcome = try cli.run(["identify", file.path, "--strategy", "api"])
+            #expect(outcome.status == 1)
+            #expect(outcome.stderr.contains("Cannot read the photo '\(file.path)': \(reason)."), "\(outcome.stderr)")
+        }
+    }
+
     @Test func missingPhotoIsAReadableError() throws {
         let cli = try CommandLineRunner(environment: ["PLANTNET_API_KEY": "stub-key"])
         defer { cli.cleanUp() }

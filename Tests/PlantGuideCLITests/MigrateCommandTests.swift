@@ -1,4 +1,5 @@
 import Foundation
+import PlantGuideLive
 import PlantGuideServer
 import PlantGuideTestSupport
 import PlantStore

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import PlantGuideCore
+import PlantGuideLive
 import PlantStore
 import Testing
 @testable import PlantGuideServer

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import PlantGuideLive
 import Testing
 @testable import PlantGuideServer
 

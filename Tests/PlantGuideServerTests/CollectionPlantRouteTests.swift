@@ -147,8 +147,12 @@ import Testing
 
     static let badUploads = [
         BadUpload(files: [("notes.txt", Data("not a photo".utf8))], status: .unsupportedMediaType, message: "“notes.txt” is not a photo"),
-        BadUpload(files: [], status: .badRequest, message: "Choose a photo to add first."),
-        BadUpload(files: Array(repeating: ("leaf.jpg", jpegBytes), count: 6), status: .badRequest, message: "Add at most 5 photos at a time."),
+        BadUpload(files: [], status: .badRequest, message: "Choose a photo of the plant first."),
+        BadUpload(
+            files: Array(repeating: ("leaf.jpg", jpegBytes), count: 6), status: .badRequest,
+            message: "Send at most 5 photos of one plant at a time (6 were sent)."
+        ),
+        BadUpload(files: [("empty.jpg", Data())], status: .unprocessableContent, message: "“empty.jpg” is empty"),
         BadUpload(files: [("big.jpg", jpegBytes + Data(count: 8192))], status: .contentTooLarge, message: "larger than the limit of 4 KB"),
     ]
 

@@ -164,6 +164,8 @@ import Testing
     @Test(arguments: [
         (["leaf", "flower"], "one organ for every photo"),
         (["habit"], "needs a photo of a leaf"),
+        // Pl@ntNet's rules, checked before the identification is queued (the server once let this through to a 502).
+        (["auto", "habit", "leaf"], "cannot be sent with one whose organ is left to Pl@ntNet (auto)"),
         (["stem"], "Unknown organ"),
     ])
     func organsThatDoNotFitThePhotosAreRefused(organs: [String], message: String) async throws {

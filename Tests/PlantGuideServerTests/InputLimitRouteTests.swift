@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import PlantForms
 import PlantGuideCore
 import Testing
 @testable import PlantGuideServer

@@ -4,6 +4,7 @@ import HTTPTypes
 import HummingbirdTesting
 import PlantClassifier
 import PlantGuideCore
+import PlantGuideLive
 import PlantGuideTestSupport
 import PlantStore
 import Testing
@@ -365,7 +366,7 @@ import Testing
             #expect(detail.history.contains { $0.text.contains(" · on device, \(identified.model ?? "")") })
             try await client.execute(uri: "/collection/photos/\(detail.photoIDs[0])", method: .get) { response in
                 #expect(response.headers[.contentType] == "image/jpeg")
-                #expect(ImageKind(sniffing: Data(buffer: response.body)) == .jpeg)
+                #expect(ImageFormat.detect(Data(buffer: response.body)) == .jpeg)
             }
             let tasks = try await client.execute(uri: "/api/care?days=366", method: .get) { response in
                 try JSONDecoder.iso.decode([DueCareItem].self, from: Data(buffer: response.body))
@@ -465,7 +466,7 @@ import Testing
             try await client.execute(uri: "/collection/photos/\(oldest)/thumbnail", method: .get) { response in
                 #expect(response.status == .ok)
                 #expect(response.headers[.contentType] == "image/jpeg")
-                #expect(ImageKind(sniffing: Data(buffer: response.body)) == .jpeg)
+                #expect(ImageFormat.detect(Data(buffer: response.body)) == .jpeg)
                 #expect(response.body.readableBytes < full.count)
             }
             let (plainHeaders, plainBody) = session.form([])

@@ -5,6 +5,7 @@ import HummingbirdTesting
 import Logging
 import PlantClassifier
 import PlantGuideCore
+import PlantGuideLive
 import PlantGuideTestSupport
 import PlantStore
 import Testing

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import PlantGuideLive
 import Synchronization
 import Testing
 @testable import PlantGuideServer

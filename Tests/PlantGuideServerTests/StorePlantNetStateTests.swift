@@ -1,5 +1,6 @@
 import Foundation
 import PlantGuideCore
+import PlantGuideLive
 import PlantGuideServer
 import PlantGuideTestSupport
 import PlantNetAPI

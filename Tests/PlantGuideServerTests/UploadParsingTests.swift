@@ -1,10 +1,12 @@
 import Foundation
+import PlantForms
+import PlantGuideCore
 import Testing
 @testable import PlantGuideServer
 
 @Suite struct UploadParsingTests {
     @Test(arguments: [
-        (Data([0xFF, 0xD8, 0xFF, 0xDB, 0, 0]), ImageKind?.some(.jpeg)),
+        (Data([0xFF, 0xD8, 0xFF, 0xDB, 0, 0]), ImageFormat?.some(.jpeg)),
         (Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0]), .png),
         (Data("RIFF\u{0}\u{0}\u{0}\u{0}WEBPVP8 ".utf8), .webp),
         (Data("\u{0}\u{0}\u{0}\u{18}ftypheic\u{0}\u{0}".utf8), .heic),
@@ -13,8 +15,8 @@ import Testing
         (Data(), nil),
         (Data([0xFF, 0xD8]), nil),
     ])
-    func imagesAreRecognisedByTheirFirstBytes(data: Data, expected: ImageKind?) {
-        #expect(ImageKind(sniffing: data) == expected)
+    func imagesAreRecognisedByTheirFirstBytes(data: Data, expected: ImageFormat?) {
+        #expect(ImageFormat.detect(data) == expected)
     }
 
     @Test func multipartKeepsFieldsAndBinaryFiles() throws {
@@ -38,7 +40,7 @@ import Testing
         "--b\r\nContent-Type: text/plain\r\n\r\nno name\r\n--b--\r\n",
     ])
     func malformedMultipartIsABadRequest(body: String) {
-        #expect(throws: ServerError.self) {
+        #expect(throws: FormError.self) {
             _ = try FormData.parse(contentType: "multipart/form-data; boundary=b", body: Data(body.utf8))
         }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import NIOCore
+import PlantForms
 import PlantStore
 
 /// The per-request state the server's middleware fills in: the session, its anti-forgery token,

@@ -4,6 +4,7 @@ import Hummingbird
 import Logging
 import PlantCatalog
 import PlantGuideCore
+import PlantGuideLive
 import PlantHTTP
 import PlantStore
 import ServiceLifecycle
@@ -133,10 +134,17 @@ extension ServerDependencies {
         let now: @Sendable () -> Date = { Date() }
         // The same setting as the command line's; `plantguide serve` refuses a value that names neither.
         let hemisphere = Hemisphere(environment: environment) ?? .north
+        // The on-device model is loaded once, for identification and the collection's photo embeddings alike, and again
+        // only when the default model changes (installed or chosen in Settings, or by another replica).
+        let model = SharedModel(directory: directory, threads: 1)
+        let loadModel = { @Sendable in
+            guard model.refresh(), case .failed(let url, _) = model.state else { return }
+            log("on-device model \(url.lastPathComponent) not loaded")
+        }
+        loadModel()
         let store = LiveStore.make(
-            directory: directory, store: sharedStore, catalog: catalog, hemisphere: hemisphere, now: now, log: log
+            directory: directory, store: sharedStore, catalog: catalog, model: model, hemisphere: hemisphere, now: now, log: log
         )
-        // The on-device model is loaded once, and again when Settings changes the model or the threshold.
         let catalogForAnswers = usableCatalog
         let collectionForAnswers = store?.2
         // `plantguide serve` refuses a limit that is not a number of seconds; here such a value means the default.
@@ -149,7 +157,7 @@ extension ServerDependencies {
         let shared = await SharedServerState.live(directory: directory, collection: store?.2, now: now, log: log)
         let loadLocal = { @Sendable (preferences: ServerPreferences) in
             LiveIdentification.localParts(
-                directory: directory, catalog: catalogForAnswers, collection: collectionForAnswers,
+                directory: directory, model: model, catalog: catalogForAnswers, collection: collectionForAnswers,
                 onDeviceTimeout: onDeviceTimeout, preferences: preferences, log: log
             )
         }
@@ -170,6 +178,7 @@ extension ServerDependencies {
         let sharedFiles = Mutex(LiveSettings.sharedFiles(directory))
         let usePreferences = { @Sendable (preferences: ServerPreferences) in
             sharedFiles.withLock { $0 = LiveSettings.sharedFiles(directory) }
+            loadModel()
             let reloaded = loadLocal(preferences)
             local.withLock { $0 = reloaded }
             holder.replace(with: identification())

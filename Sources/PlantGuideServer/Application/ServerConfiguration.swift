@@ -1,4 +1,5 @@
 import Foundation
+import PlantGuideLive
 
 /// How the server runs: where it listens, its limits, and the password when it is exposed.
 public struct ServerConfiguration: Sendable {

@@ -1,11 +1,25 @@
 import Foundation
 import PlantGuideCore
+import PlantNetAPI
 
-/// The plant organ a photo shows, as Pl@ntNet names them.
+/// The plant organ a photo shows, as the web app offers them: Pl@ntNet's organs but "other", whose rules
+/// (``PlantNetAPI/PlantNetRequestRules/validate(organs:)``) apply.
 public enum PlantOrgan: String, Sendable, CaseIterable, Codable {
     case auto, leaf, flower, fruit, bark
     /// The whole plant; Pl@ntNet accepts it only beside a photo of a leaf, flower, fruit or bark.
     case habit
+
+    /// The organ as Pl@ntNet names it.
+    public var plantNet: PlantNetOrgan {
+        switch self {
+        case .auto: .auto
+        case .leaf: .leaf
+        case .flower: .flower
+        case .fruit: .fruit
+        case .bark: .bark
+        case .habit: .habit
+        }
+    }
 
     /// Label for the form.
     public var label: String {
@@ -18,9 +32,6 @@ public enum PlantOrgan: String, Sendable, CaseIterable, Codable {
         case .habit: "Whole plant"
         }
     }
-
-    /// Whether a photo of this organ can be identified on its own (every organ but the whole plant).
-    public var standsAlone: Bool { self != .habit }
 }
 
 /// Which identifier to ask.

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import PlantForms
 import PlantGuideCore
 
 /// What can go wrong while serving a request, with the HTTP status each case maps to at the edge.
@@ -73,7 +74,7 @@ extension ServerError: CustomStringConvertible, LocalizedError {
         switch self {
         case .badRequest(let message): message
         case .notFound(let what): "\(what) was not found."
-        case .unsupportedImage(let detail): "Only JPEG, PNG, WebP and HEIC photos are accepted (\(detail))."
+        case .unsupportedImage(let detail): "Only \(ImageFormat.acceptedNames) photos are accepted (\(detail))."
         case .payloadTooLarge(let limit): "The request body is larger than the limit of \(Self.bytes(limit))."
         case .tooLarge(let message): message
         case .uriTooLong(let limit): "The address is longer than the limit of \(Self.bytes(limit))."
@@ -94,9 +95,13 @@ extension ServerError: CustomStringConvertible, LocalizedError {
     public var errorDescription: String? { description }
 
     /// `25 MB`, `64 KB`, `512 bytes`: limits as people read them.
-    static func bytes(_ count: Int) -> String {
-        if count >= 1_048_576, count % 1_048_576 == 0 { return "\(count / 1_048_576) MB" }
-        if count >= 1024, count % 1024 == 0 { return "\(count / 1024) KB" }
-        return "\(count) bytes"
+    static func bytes(_ count: Int) -> String { InputLimits.bytes(count) }
+
+    /// The answer to a form that could not be read: 400 when malformed, 413 when over a limit.
+    init(_ error: FormError) {
+        switch error {
+        case .malformed(let message): self = .badRequest(message)
+        case .tooLarge(let message): self = .tooLarge(message)
+        }
     }
 }

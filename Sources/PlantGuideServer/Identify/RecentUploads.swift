@@ -17,7 +17,7 @@ final class RecentUploads: Sendable {
         /// One sent photo and what it shows.
         struct Photo: Sendable {
             var data: Data
-            var kind: ImageKind
+            var kind: ImageFormat
             var organ: PlantOrgan
         }
 
@@ -127,7 +127,7 @@ final class RecentUploads: Sendable {
         guard let row, let outcome = try? Self.decoder.decode(IdentifyOutcome.self, from: Data(row.outcome.utf8)) else { return nil }
         var photos: [Upload.Photo] = []
         for photo in row.photos {
-            guard let data = shared.folder.data(sha256: photo.sha256), let kind = ImageKind(rawValue: photo.kind) else {
+            guard let data = shared.folder.data(sha256: photo.sha256), let kind = ImageFormat(rawValue: photo.kind) else {
                 shared.log("a photo of a recent upload is missing from \(shared.folder.url.path)")
                 return nil
             }

@@ -3,6 +3,7 @@ import Foundation
 import PlantCatalog
 import PlantClassifier
 import PlantGuideCore
+import PlantGuideLive
 import PlantIdentification
 import PlantImaging
 import PlantNetAPI
@@ -26,12 +27,14 @@ enum LiveIdentification {
         var preferences: ServerPreferences
     }
 
-    /// Loads the installed on-device model, if any, and the enricher.
+    /// Builds identification over the loaded on-device model, if any, and the enricher.
+    /// - Parameter model: the process's one copy of the default model (also the collection's photo embedder); loaded by
+    ///   its owner, not here.
     /// - Parameter onDeviceTimeout: how long one on-device identification may take; then it fails (and the hybrid
     ///   asks Pl@ntNet, when it can) instead of holding the request.
     /// - Parameter preferences: the identification settings to use; `nil` reads them from the data directory's file.
     static func localParts(
-        directory: DataDirectory, catalog: PlantCatalog?, collection: PlantCollection?,
+        directory: DataDirectory, model: SharedModel, catalog: PlantCatalog?, collection: PlantCollection?,
         onDeviceTimeout: Duration = OnDeviceIdentifier.defaultTimeout, preferences: ServerPreferences? = nil,
         log: @escaping @Sendable (String) -> Void
     ) -> LocalParts {
@@ -43,37 +46,36 @@ enum LiveIdentification {
         let threshold = parts.preferences.threshold
         // The same threshold decides when an answer is shown as "not sure".
         parts.enricher.uncertainty.minimumConfidence = threshold
-        if let url = ModelStore(dataDirectory: directory).defaultModel() {
-            do {
-                // The server limits concurrent identifications itself, so each uses one thread.
-                let classifier = try Classifier(contentsOf: url, threads: 1)
-                // Photos are matched against the collection's stored embeddings ("Is this Spike?").
-                let exemplars = collection.map { ExemplarSnapshot(store: $0.store, model: classifier.embeddingModel, log: log) }
-                let recognizer = exemplars.map { exemplars in
-                    CollectionRecognizer.live(
-                        settings: recognitionSettings(log: log), version: { _ in exemplars.version },
-                        exemplars: { _ in exemplars.exemplars }
-                    )
-                }
-                // Decoding and inference run on the work pool, never on the threads that serve requests.
-                // The limit counts from when a pool thread takes the photos, not while they wait for one.
-                parts.onDevice = .limited(to: onDeviceTimeout, identifyWithEmbeddings: { photos, top, started in
-                    // The stored exemplars are brought up to date here, so the work pool only reads memory.
-                    await exemplars?.refresh()
-                    return try await WorkPool.shared.run {
-                        started()
-                        return try classifier.identifyWithEmbeddings(photos: photos, top: top, threshold: threshold, collection: recognizer)
-                    }
-                })
-                parts.embedder = .live(classifier: classifier)
-                parts.rescoreModel = (classifier.manifest.displayName, { photo in
-                    try await WorkPool.shared.run { try classifier.identify(photos: [photo], top: 5, threshold: threshold) }
-                })
-                parts.onDeviceSummary = "on-device model \(url.deletingPathExtension().lastPathComponent) (\(classifier.manifest.classes) species)"
-            } catch {
-                parts.onDeviceMissing = "the installed model cannot be loaded: \(error)"
-                log("on-device model not loaded: \(type(of: error))")
+        switch model.state {
+        case .none:
+            break
+        case .failed(_, let reason):
+            parts.onDeviceMissing = "the installed model cannot be loaded: \(reason)"
+        case .loaded(let loaded):
+            let classifier = loaded.classifier
+            // Photos are matched against the collection's stored embeddings ("Is this Spike?").
+            let exemplars = collection.map { ExemplarSnapshot(store: $0.store, model: classifier.embeddingModel, log: log) }
+            let recognizer = exemplars.map { exemplars in
+                CollectionRecognizer.live(
+                    settings: recognitionSettings(log: log), version: { _ in exemplars.version },
+                    exemplars: { _ in exemplars.exemplars }
+                )
             }
+            // Decoding and inference run on the work pool, never on the threads that serve requests.
+            // The limit counts from when a pool thread takes the photos, not while they wait for one.
+            parts.onDevice = .limited(to: onDeviceTimeout, identifyWithEmbeddings: { photos, top, started in
+                // The stored exemplars are brought up to date here, so the work pool only reads memory.
+                await exemplars?.refresh()
+                return try await WorkPool.shared.run {
+                    started()
+                    return try classifier.identifyWithEmbeddings(photos: photos, top: top, threshold: threshold, collection: recognizer)
+                }
+            })
+            parts.embedder = loaded.embedder
+            parts.rescoreModel = (classifier.manifest.displayName, { photo in
+                try await WorkPool.shared.run { try classifier.identify(photos: [photo], top: 5, threshold: threshold) }
+            })
+            parts.onDeviceSummary = "on-device model \(loaded.url.deletingPathExtension().lastPathComponent) (\(classifier.manifest.classes) species)"
         }
         return parts
     }
@@ -171,7 +173,7 @@ enum LiveIdentification {
                 case .onDevice: .onDevice
                 case .plantNet: .api
                 }
-            let organs = request.organs.map { PlantNetOrgan(rawValue: $0.rawValue) ?? .auto }
+            let organs = request.organs.map(\.plantNet)
             do {
                 let result = try await hybrid.identify(
                     photos: request.photos, organs: organs, strategy: strategy,

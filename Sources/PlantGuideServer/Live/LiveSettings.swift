@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import PlantClassifier
 import PlantGuideCore
+import PlantGuideLive
 import PlantNetAPI
 
 /// API key, quota, cache and model facts from the data directory.

@@ -2,6 +2,7 @@ import Foundation
 import PlantCatalog
 import PlantClassifier
 import PlantGuideCore
+import PlantGuideLive
 import PlantImaging
 import PlantStore
 
@@ -11,8 +12,8 @@ enum LiveStore {
     /// line) when the database cannot be opened. The collection itself is returned too, for the identification layer's
     /// learned names and care summaries.
     static func make(
-        directory: DataDirectory, store: (any CollectionStore)?, catalog: PlantCatalog, hemisphere: Hemisphere,
-        now: @escaping @Sendable () -> Date, log: @escaping @Sendable (String) -> Void
+        directory: DataDirectory, store: (any CollectionStore)?, catalog: PlantCatalog, model: SharedModel,
+        hemisphere: Hemisphere, now: @escaping @Sendable () -> Date, log: @escaping @Sendable (String) -> Void
     ) -> (CollectionCapability, CareCapability, PlantCollection)? {
         var collection: PlantCollection
         do {
@@ -20,28 +21,18 @@ enum LiveStore {
             // Every request acts for its own household: the store refuses collection operations outside one.
             let records: any CollectionStore = try store ?? CollectionDatabase.open(in: directory).requiringScope()
             collection = try PlantCollection.open(
-                in: directory, encoder: photoEncoder(), lookup: lookup(catalog), now: now, store: records
+                in: directory, encoder: LivePhotoEncoder.make(), lookup: { catalog.entry(matching: $0) }, now: now, store: records
             )
         } catch {
             log("collection not opened: \(error)")
             return nil
         }
-        collection.embedder = embedder(directory, log: log)
+        // Photos are embedded by the model identification uses (one copy in memory), whichever is in use when they
+        // arrive; without a model they wait for the background re-index.
+        collection.embedderSource = { model.loaded?.embedder }
         collection.heavyWork = WorkPool.shared
         let planner = CarePlanner(store: collection.store, hemisphere: hemisphere, timeZone: .current, now: now)
         return (collectionCapability(collection, planner: planner), careCapability(planner, timeZone: .current), collection)
-    }
-
-    /// Embeds uploaded photos with the installed default model (its own copy, one thread), so they are recognised
-    /// at once; without a model they wait for `plantguide collection reindex`.
-    private static func embedder(_ directory: DataDirectory, log: @Sendable (String) -> Void) -> PhotoEmbedder? {
-        guard let url = ModelStore(dataDirectory: directory).defaultModel() else { return nil }
-        do {
-            return .live(classifier: try Classifier(contentsOf: url, threads: 1))
-        } catch {
-            log("photos will not be embedded: the model cannot be loaded (\(type(of: error)))")
-            return nil
-        }
     }
 
     private static func collectionCapability(_ collection: PlantCollection, planner: CarePlanner) -> CollectionCapability {
@@ -265,24 +256,4 @@ enum LiveStore {
         return calendar.date(from: DateComponents(year: parts.year, month: parts.month, day: parts.day, hour: 9)) ?? Date()
     }
 
-    private static func lookup(_ catalog: PlantCatalog) -> @Sendable (String) -> CatalogPlant? {
-        { name in
-            if let plant = try? catalog.plant(named: name) { return plant }
-            guard let best = try? catalog.search(name, limit: 1).first, best.match.kind == .exact else { return nil }
-            return best.plant
-        }
-    }
-
-    /// Photos are decoded and re-encoded as JPEG (no EXIF or GPS kept), with a 256-pixel thumbnail.
-    private static func photoEncoder() -> PhotoEncoder {
-        let photo = UploadPreparer(maxLongSide: 2048, quality: 90, maxBytes: 4_000_000)
-        let thumbnail = UploadPreparer(maxLongSide: 256, quality: 80, maxBytes: 200_000)
-        return PhotoEncoder { original in
-            let prepared = try photo.prepare(original)
-            let small = try thumbnail.prepare(prepared.jpeg)
-            return EncodedPhoto(
-                data: prepared.jpeg, mediaType: "image/jpeg", width: prepared.width, height: prepared.height, thumbnail: small.jpeg
-            )
-        }
-    }
 }

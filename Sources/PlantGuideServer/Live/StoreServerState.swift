@@ -1,5 +1,6 @@
 import Foundation
 import PlantGuideCore
+import PlantGuideLive
 import PlantStore
 
 /// Where the identification settings chosen in Settings are kept: a household's settings in the collection's store

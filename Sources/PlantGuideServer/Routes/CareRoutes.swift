@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import PlantForms
 import PlantStore
 import PlantGuideCore
 

@@ -54,14 +54,9 @@ struct CollectionRoutes {
         }
         router.post("/collection/:id/photos") { request, context in
             let (collection, id) = (try require(), try Self.id(context))
-            // The same checks and limits as identifying: at most 5 photos, each one by its content.
+            // The same checks and limits as identifying (PhotoUploadRules), each photo judged by its content.
             let form = try await request.formData(context: context, limit: configuration.maxUploadBytes)
-            let files = form.files.filter { $0.field == "photo" && !$0.data.isEmpty }
-            guard !files.isEmpty else { throw ServerError.badRequest("Choose a photo to add first.") }
-            guard files.count <= 5 else { throw ServerError.badRequest("Add at most 5 photos at a time.") }
-            for file in files where ImageKind(sniffing: file.data) == nil {
-                throw ServerError.unsupportedImage("“\(file.filename)” is not a photo")
-            }
+            let (files, _) = try form.photos()
             for file in files { try await collection.addPhoto(id, file.data) }
             return Self.backToPlant(id)
         }
@@ -136,7 +131,7 @@ struct CollectionRoutes {
     /// A photo's bytes with their media type, judged by content; 404 when there is none.
     private static func image(_ id: String?, _ lookup: @Sendable (String) async throws -> Data?) async throws -> Response {
         guard let id, let data = try await lookup(id) else { throw ServerError.notFound("The photo") }
-        let kind = ImageKind(sniffing: data) ?? .jpeg
+        let kind = ImageFormat.detect(data) ?? .jpeg
         return Response(
             status: .ok, headers: [.contentType: kind.mediaType, .cacheControl: "private, max-age=86400"],
             body: .init(byteBuffer: ByteBuffer(bytes: data))

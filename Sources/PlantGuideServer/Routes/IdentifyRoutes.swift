@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import PlantCatalog
 import PlantGuideCore
+import PlantNetAPI
 
 /// The Identify page, its results, and `POST /api/identify`.
 struct IdentifyRoutes {
@@ -52,7 +53,7 @@ struct IdentifyRoutes {
         }
         // A reference photo of a Pl@ntNet answer, kept on this server (named by its SHA-256, so it never changes).
         router.get("/identify/reference-photos/:id") { _, context in
-            guard let id = context.parameters.get("id"), let data = identification?.referencePhoto(id), let kind = ImageKind(sniffing: data)
+            guard let id = context.parameters.get("id"), let data = identification?.referencePhoto(id), let kind = ImageFormat.detect(data)
             else { throw ServerError.notFound("The reference photo") }
             return Response(
                 status: .ok, headers: [.contentType: kind.mediaType, .cacheControl: "private, max-age=31536000, immutable"],
@@ -98,18 +99,7 @@ struct IdentifyRoutes {
         }
         let started = ContinuousClock.now
         let form = try await request.formData(context: context, limit: configuration.maxUploadBytes)
-        // A file input left empty still sends a part, with no name and no bytes (the camera input beside a chosen
-        // library photo, without JavaScript): that is no photo, not a bad one.
-        let files = form.files.filter { ($0.field == "photo" || $0.field == "images") && !($0.data.isEmpty && $0.filename.isEmpty) }
-        guard !files.isEmpty else { throw ServerError.badRequest("Choose a photo of the plant first.") }
-        guard files.count <= 5 else { throw ServerError.badRequest("Send at most 5 photos of one plant.") }
-        var kinds: [ImageKind] = []
-        for file in files {
-            guard let kind = ImageKind(sniffing: file.data) else {
-                throw ServerError.unsupportedImage("“\(file.filename)” is not a photo")
-            }
-            kinds.append(kind)
-        }
+        let (files, kinds) = try form.photos()
         let organs = try Self.organs(form.fields.filter { $0.name == "organ" || $0.name == "organs" }.map(\.value), photos: files.count)
         let strategy = try form["strategy"].map { text in
             guard let strategy = IdentifyStrategy(rawValue: text) else { throw ServerError.badRequest("Unknown strategy “\(text)”.") }
@@ -165,8 +155,9 @@ struct IdentifyRoutes {
         }
     }
 
-    /// One organ per photo: none (all "auto"), one for every photo, or exactly one per photo. A photo of the whole
-    /// plant needs a photo of a leaf, flower, fruit or bark beside it, as Pl@ntNet requires.
+    /// One organ per photo: none (all "auto"), one for every photo, or exactly one per photo, which together keep
+    /// Pl@ntNet's rules (``PlantNetAPI/PlantNetRequestRules/validate(organs:)``), so a request Pl@ntNet would refuse
+    /// is refused here, before the identification is queued.
     static func organs(_ values: [String], photos: Int) throws(ServerError) -> [PlantOrgan] {
         var organs: [PlantOrgan] = []
         for text in values {
@@ -180,10 +171,11 @@ struct IdentifyRoutes {
         }
         let all = organs.isEmpty ? Array(repeating: PlantOrgan.auto, count: photos)
             : organs.count == 1 ? Array(repeating: organs[0], count: photos) : organs
-        guard all.contains(where: \.standsAlone) else {
-            throw ServerError.badRequest(
-                "A photo of the whole plant needs a photo of a leaf, flower, fruit or bark beside it; or choose “Let PlantGuide decide”."
-            )
+        do throws(PlantNetError) {
+            try PlantNetRequestRules.validate(organs: all.map(\.plantNet))
+        } catch {
+            guard case .invalidRequest(let reason) = error else { throw ServerError.badRequest(error.description) }
+            throw ServerError.badRequest(reason.prefix(1).uppercased() + reason.dropFirst())
         }
         return all
     }

@@ -25,8 +25,8 @@ enum OpenAPIDocument {
         (408, "The request body did not arrive in full within 60 seconds."),
         (413, "The body is larger than its limit (\(ServerError.bytes(InputLimits.jsonBodyBytes)) for JSON and forms, the upload limit for photos), or a photo has too many pixels; the message says which."),
         (414, "The address (path and query) is longer than \(ServerError.bytes(InputLimits.urlBytes))."),
-        (415, "An upload that is not a JPEG, PNG, WebP or HEIC photo (judged by its content)."),
-        (422, "A well-formed request with a value that is refused: a text over its limit, a photo too damaged or too small to read."),
+        (415, "An upload that is not a \(ImageFormat.acceptedNames) photo (judged by its content)."),
+        (422, "A well-formed request with a value that is refused: a text over its limit, a photo that is empty, too damaged or too small to read."),
         (429, "Too many failed log-ins: 5 for one account or 20 from one client address within 15 minutes; retry after the given seconds."),
         (501, "The feature is not installed or configured on this server (catalog, model, API key, collection store)."),
         (502, "The identification service below the server failed; the message says why."),
@@ -318,8 +318,8 @@ enum OpenAPIDocument {
         },
         "/api/identify": {
           "post": {
-            "summary": "Identify a plant from 1–5 photos",
-            "description": "Photos are checked by content (JPEG, PNG, WebP, HEIC): anything else is 415, a damaged or too small photo 422, too many bytes or pixels 413. Work is bounded by a concurrency limit and a queue; when both are full the answer is 503 with Retry-After.",
+            "summary": "Identify a plant from 1–\#(PhotoUploadRules.maximumPhotos) photos",
+            "description": "Photos are checked by content (\#(ImageFormat.acceptedNames)): anything else is 415, an empty, damaged or too small photo 422, too many bytes or pixels 413. Work is bounded by a concurrency limit and a queue; when both are full the answer is 503 with Retry-After.",
             "requestBody": {
               "required": true,
               "content": {
@@ -327,9 +327,9 @@ enum OpenAPIDocument {
                   "schema": {
                     "type": "object", "required": ["photo"], "additionalProperties": false,
                     "properties": {
-                      "photo": { "type": "string", "contentMediaType": "application/octet-stream", "description": "A photo; repeat the part (up to 5) for more photos of one plant." },
+                      "photo": { "type": "string", "contentMediaType": "application/octet-stream", "description": "A photo; repeat the part (up to \#(PhotoUploadRules.maximumPhotos)) for more photos of one plant." },
                       "organ": { "type": "string", "enum": ["auto", "leaf", "flower", "fruit", "bark", "habit"],
-                        "description": "What the photos show: one part for all photos, or one per photo in their order. A photo of the whole plant (habit) needs one of a leaf, flower, fruit or bark beside it (else 400)." },
+                        "description": "What the photos show: one part for all photos, or one per photo in their order. A photo of the whole plant (habit) needs one of a leaf, flower, fruit or bark beside it, and is not sent with auto (else 400: Pl@ntNet's rules)." },
                       "strategy": { "type": "string", "enum": ["auto", "on-device", "plantnet"] },
                       "_csrf": { "type": "string", "description": "The token, when not sent as X-CSRF-Token." }
                     }

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import PlantGuideCore
+import PlantGuideLive
 import PlantStore
 
 /// Settings → Users: owners list their household's accounts, add members or owners to it, remove accounts and reset
@@ -153,32 +154,6 @@ struct UserRoutes {
 /// `GET /api/users`: the accounts, never their password hashes.
 struct UserList: Encodable, Sendable {
     var users: [UserSummary]
-}
-
-/// One account as `GET /api/users` and `plantguide user list --json` show it: never its password hash.
-public struct UserSummary: Encodable, Sendable {
-    /// The log-in name.
-    public var name: String
-    /// `owner` or `member`.
-    public var role: String
-    /// The household's id.
-    public var household: Int64
-    /// The household's name, when it was read with the account.
-    public var householdName: String?
-    /// When the account was made.
-    public var createdAt: Date
-    /// When its password was last set.
-    public var passwordChangedAt: Date
-
-    /// The summary of an account, with its household's name when known.
-    public init(_ account: UserAccount, householdName: String? = nil) {
-        name = account.name
-        role = account.role.rawValue
-        household = account.householdId
-        self.householdName = householdName
-        createdAt = account.createdAt
-        passwordChangedAt = account.passwordChangedAt
-    }
 }
 
 /// `POST /api/users`.

@@ -1,5 +1,6 @@
 import Foundation
 import PlantGuideCore
+import PlantGuideLive
 import PlantStore
 import Synchronization
 

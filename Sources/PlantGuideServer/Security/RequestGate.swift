@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import PlantForms
 import PlantGuideCore
 import PlantStore
 
@@ -150,7 +151,7 @@ struct RequestGate: RouterMiddleware {
             guard sessions.verifyCSRF(token, sessionID: context.sessionID) else { throw ServerError.csrfRejected }
             return try await next(request, context)
         }
-        guard hasSession, let encoding = try FormData.encoding(of: request.headers[.contentType]) else {
+        guard hasSession, let encoding = try FormData.requestEncoding(of: request.headers[.contentType]) else {
             throw ServerError.csrfRejected
         }
         // A browser's photo upload carries its token in the form, so this may parse megabytes (off these threads).
@@ -283,7 +284,7 @@ extension Request {
         if let form = context.form { return form }
         var request = self
         let body = try await request.collectBody(upTo: limit, within: RequestGate.bodyTimeout)
-        guard let encoding = try FormData.encoding(of: headers[.contentType]) else {
+        guard let encoding = try FormData.requestEncoding(of: headers[.contentType]) else {
             throw ServerError.badRequest("Send the form as multipart/form-data or application/x-www-form-urlencoded.")
         }
         return try await FormData.parseOffRequestThreads(encoding, body: Data(buffer: body))

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import PlantGuideLive
 import Synchronization
 
 /// Sessions of a browser or API client.

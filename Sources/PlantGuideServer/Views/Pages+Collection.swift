@@ -83,8 +83,8 @@ extension Pages {
                 \(photoGrid(detail.photos, name: name, plantPath: plantPath, context: context))
                 <form class="card" method="post" action="\(plantPath)/photos" enctype="multipart/form-data">\(Layout.csrfField(context))
                 <label for="add-photo">Add photos</label>
-                <input type="file" id="add-photo" name="photo" accept="image/jpeg,image/png,image/webp,image/heic,image/heif" multiple required>
-                <span class="meta">JPEG, PNG, WebP or HEIC, up to 5 at a time and \(ServerError.bytes(uploadLimit)) in all. \
+                <input type="file" id="add-photo" name="photo" accept="\(ImageFormat.allCases.map(\.mediaType).joined(separator: ",")),image/heif" multiple required>
+                <span class="meta">\(ImageFormat.acceptedNames), up to \(PhotoUploadRules.maximumPhotos) at a time and \(ServerError.bytes(uploadLimit)) in all. \
                 Location and camera details are not kept.</span>
                 <p><button type="submit">Add photos</button></p>
                 </form>

@@ -35,17 +35,17 @@ extension Pages {
             title: "Identify", tab: .identify, context: context,
             body: """
                 <h1>Identify a plant</h1>
-                <p>Photograph one plant. Up to 5 photos of it — a leaf, a flower, the whole plant — identify it better than one.</p>
+                <p>Photograph one plant. Up to \(PhotoUploadRules.maximumPhotos) photos of it — a leaf, a flower, the whole plant — identify it better than one.</p>
                 <form class="card" method="post" action="/identify" enctype="multipart/form-data" data-identify
-                 data-loading="Identifying…" data-max-photos="5" data-max-bytes="\(limit)">
+                 data-loading="Identifying…" data-max-photos="\(PhotoUploadRules.maximumPhotos)" data-max-bytes="\(limit)">
                 \(Layout.csrfField(context))
                 <fieldset>
-                <legend>Photos of one plant (1 to 5)</legend>
+                <legend>Photos of one plant (1 to \(PhotoUploadRules.maximumPhotos))</legend>
                 <label for="camera">Take a photo</label>
                 <input id="camera" name="photo" type="file" accept="image/*" capture="environment" aria-describedby="photo-help">
                 <label for="library">Or choose photos</label>
                 <input id="library" name="photo" type="file" accept="image/*" multiple aria-describedby="photo-help">
-                <p id="photo-help" class="meta">JPEG, PNG, WebP or HEIC; up to \(limit / 1_048_576) MB in all.</p>
+                <p id="photo-help" class="meta">\(ImageFormat.acceptedNames); up to \(limit / 1_048_576) MB in all.</p>
                 <ol class="previews" id="previews" aria-label="Chosen photos"></ol>
                 <p class="notice error" id="photo-error" role="alert" hidden></p>
                 <div id="organ-all">

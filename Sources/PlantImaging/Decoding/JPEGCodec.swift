@@ -1,4 +1,5 @@
 import CPlantImaging
+import PlantGuideCore
 
 /// libjpeg-turbo, through the setjmp shim. The only file that touches its pointers.
 enum JPEGCodec {

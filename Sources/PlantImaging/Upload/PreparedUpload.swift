@@ -1,4 +1,5 @@
 import Foundation
+import PlantGuideCore
 
 /// A photo made ready for the online identification service, with the hashes the cache keys on.
 public struct PreparedUpload: Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import PlantGuideCore
 
 /// One photo ready to send: already re-encoded as JPEG by the upload preparation, with its organ.
 public struct PlantNetImage: Sendable, Hashable {
@@ -49,9 +50,28 @@ public struct PlantNetOptions: Sendable, Hashable, Codable {
 /// The rules the service enforces, checked before anything is sent.
 public enum PlantNetRequestRules {
     /// At most this many photos per request.
-    public static let maximumImages = 5
+    public static let maximumImages = PhotoUploadRules.maximumPhotos
     /// At most this many bytes of photos per request (50 MB).
     public static let maximumTotalBytes = 50 * 1_048_576
+
+    /// Throws `invalidRequest` when photos of these organs (one per photo) cannot be sent together: a photo of the whole
+    /// plant (habit) or of something else (other) needs one of a primary organ beside it (leaf, flower, fruit, bark, or
+    /// auto), and is not combined with auto. The one place these rules are kept: the web app and the command line
+    /// check organs here before anything is sent.
+    public static func validate(organs: [PlantNetOrgan]) throws(PlantNetError) {
+        guard organs.contains(where: \.isPrimary) else {
+            throw .invalidRequest(
+                "a photo of the whole plant (habit) or of something else (other) needs a photo of a leaf, flower, fruit or "
+                    + "bark beside it, or one whose organ is left to Pl@ntNet (auto)."
+            )
+        }
+        if organs.contains(.auto), organs.contains(where: { $0 == .habit || $0 == .other }) {
+            throw .invalidRequest(
+                "a photo of the whole plant (habit) or of something else (other) cannot be sent with one whose organ is "
+                    + "left to Pl@ntNet (auto): name the organ of each photo."
+            )
+        }
+    }
 
     /// Throws `invalidRequest` or `payloadTooLarge` when the images cannot be sent as they are.
     public static func validate(_ images: [PlantNetImage], options: PlantNetOptions) throws(PlantNetError) {
@@ -59,15 +79,7 @@ public enum PlantNetRequestRules {
         guard images.count <= maximumImages else {
             throw .invalidRequest("at most \(maximumImages) photos of one plant per request (got \(images.count)).")
         }
-        let organs = images.map(\.organ)
-        if !organs.contains(where: \.isPrimary) {
-            throw .invalidRequest(
-                "habit and other need a photo of a primary organ beside them (leaf, flower, fruit, bark or auto)."
-            )
-        }
-        if organs.contains(.auto), organs.contains(where: { $0 == .habit || $0 == .other }) {
-            throw .invalidRequest("habit and other cannot be combined with auto; name the primary organ.")
-        }
+        try validate(organs: images.map(\.organ))
         let total = images.reduce(0) { $0 + $1.jpeg.count }
         guard total <= maximumTotalBytes else { throw .payloadTooLarge(bytes: total) }
         guard !options.project.isEmpty, options.project.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })

@@ -83,11 +83,8 @@ public final class ReferenceImageStore: Sendable {
         return id
     }
 
-    /// JPEG, PNG or WebP by their first bytes.
+    /// JPEG, PNG or WebP by their first bytes: what every browser shows.
     static func isPhoto(_ data: Data) -> Bool {
-        let bytes = [UInt8](data.prefix(12))
-        if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return true }
-        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return true }
-        return bytes.count == 12 && bytes.starts(with: Array("RIFF".utf8)) && Array(bytes[8..<12]) == Array("WEBP".utf8)
+        ImageFormat.detect(data)?.isShownByEveryBrowser ?? false
     }
 }

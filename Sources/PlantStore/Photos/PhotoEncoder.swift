@@ -1,4 +1,5 @@
 import Foundation
+import PlantGuideCore
 
 /// What an encoder made of a photo: the file to keep and, optionally, a thumbnail.
 public struct EncodedPhoto: Sendable {
@@ -42,13 +43,6 @@ public struct PhotoEncoder: Sendable {
 
     /// The MIME type that a file's first bytes announce (`application/octet-stream` if none).
     public static func mediaType(of data: Data) -> String {
-        let bytes = [UInt8](data.prefix(12))
-        if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return "image/jpeg" }
-        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return "image/png" }
-        if bytes.count >= 12, bytes[0..<4] == [0x52, 0x49, 0x46, 0x46], bytes[8..<12] == [0x57, 0x45, 0x42, 0x50] {
-            return "image/webp"
-        }
-        if bytes.count >= 12, bytes[4..<8] == [0x66, 0x74, 0x79, 0x70] { return "image/heic" }
-        return "application/octet-stream"
+        ImageFormat.detect(data)?.mediaType ?? "application/octet-stream"
     }
 }

@@ -226,13 +226,7 @@ public struct PhotoLibrary: Sendable {
 
     /// The file-name extension for a media type.
     public static func fileExtension(for mediaType: String) -> String {
-        switch mediaType {
-        case "image/jpeg": "jpg"
-        case "image/png": "png"
-        case "image/webp": "webp"
-        case "image/heic": "heic"
-        default: "bin"
-        }
+        ImageFormat(mediaType: mediaType)?.fileExtension ?? "bin"
     }
 
     private func fileURL(sha: String, mediaType: String) -> URL {

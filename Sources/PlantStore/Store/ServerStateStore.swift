@@ -12,7 +12,7 @@ public enum HouseholdSettingKey: String, Sendable, CaseIterable {
 public struct RecentUploadPhoto: Codable, Sendable, Hashable {
     /// The SHA-256 of the photo's bytes, 64 lowercase hexadecimal digits.
     public var sha256: String
-    /// The image format (an `ImageKind` raw value).
+    /// The image format (an `ImageFormat` raw value).
     public var kind: String
     /// What the photo shows (a `PlantOrgan` raw value).
     public var organ: String

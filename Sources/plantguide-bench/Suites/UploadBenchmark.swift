@@ -1,5 +1,5 @@
 import Foundation
-import PlantGuideServer
+import PlantForms
 import PlantImaging
 import PlantNetStub
 

@@ -3,6 +3,7 @@ import Foundation
 import PlantCatalog
 import PlantClassifier
 import PlantGuideCore
+import PlantGuideLive
 import PlantStore
 
 /// The live collection, care planner and catalog for one command run: the one place the command
@@ -32,7 +33,7 @@ struct CollectionEnvironment {
         let store = try CommandDatabase.open(in: directory)
         var collection = PlantCollection(
             store: store, photos: PhotoLibrary(directory: directory, encoder: LivePhotoEncoder.make()),
-            careGuide: try CareGuide.bundled(), lookup: Self.lookup(in: catalog), now: now
+            careGuide: try CareGuide.bundled(), lookup: { catalog.entry(matching: $0) }, now: now
         )
         collection.embedder = embedder
         let planner = CarePlanner(store: store, hemisphere: hemisphere, timeZone: .current, now: now)
@@ -62,15 +63,6 @@ struct CollectionEnvironment {
     func recognizer(settings: RecognitionSettings, model: EmbeddingModel) async throws -> CollectionRecognizer {
         let exemplars = try await store.exemplars(model: model)
         return .live(settings: settings) { requested in requested == model ? exemplars : [] }
-    }
-
-    /// Finds a catalog entry by scientific name, or by a common name that matches exactly.
-    static func lookup(in catalog: PlantCatalog) -> @Sendable (String) -> CatalogPlant? {
-        { name in
-            if let plant = try? catalog.plant(named: name) { return plant }
-            guard let best = try? catalog.search(name, limit: 1).first, best.match.kind == .exact else { return nil }
-            return best.plant
-        }
     }
 
     private static func hemisphere(_ environment: [String: String]) throws -> Hemisphere {

@@ -37,8 +37,8 @@ enum HybridIdentify {
         var onDeviceTimeout = OnDeviceIdentifier.defaultTimeout.inSeconds
 
         func validate(photoCount: Int) throws {
-            guard (1...PlantNetRequestRules.maximumImages).contains(photoCount) else {
-                throw ValidationError("Give 1 to \(PlantNetRequestRules.maximumImages) photos of the same plant.")
+            guard (1...PhotoUploadRules.maximumPhotos).contains(photoCount) else {
+                throw ValidationError("Give 1 to \(PhotoUploadRules.maximumPhotos) photos of the same plant.")
             }
             guard organs.count <= photoCount else {
                 throw ValidationError("\(organs.count) --organ values for \(photoCount) photo(s): give at most one per photo.")
@@ -47,10 +47,9 @@ enum HybridIdentify {
             guard !project.isEmpty, project.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
                 throw ValidationError("--project '\(project)' is not a project name (try all, weurope, k-world-flora).")
             }
-            let organs = organs + Array(repeating: PlantNetOrgan.auto, count: photoCount - organs.count)
-            let dummy = organs.map { PlantNetImage(jpeg: Data(), organ: $0, sha256: "") }
-            do {
-                try PlantNetRequestRules.validate(dummy, options: PlantNetOptions(project: project))
+            // Pl@ntNet's organ rules, kept in one place, before anything is read or sent.
+            do throws(PlantNetError) {
+                try PlantNetRequestRules.validate(organs: organs + Array(repeating: PlantNetOrgan.auto, count: photoCount - organs.count))
             } catch {
                 throw ValidationError("\(error)")
             }
@@ -104,13 +103,25 @@ enum HybridIdentify {
         )
     }
 
+    /// The bytes of a photo named on the command line, checked as every upload is (``PhotoUploadRules``): not empty,
+    /// and a photo by its content.
     static func readPhoto(_ path: String) throws(PhotoError) -> Data {
+        let data: Data
         do {
-            return try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe)
+            data = try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe)
         } catch {
             let reason = FileManager.default.fileExists(atPath: path) ? "it cannot be opened" : "no such file"
             throw PhotoError(path: path, reason: reason)
         }
+        do throws(PhotoUploadError) {
+            _ = try PhotoUploadRules.check(data, named: path)
+        } catch {
+            switch error {
+            case .empty: throw PhotoError(path: path, reason: "the file is empty")
+            default: throw PhotoError(path: path, reason: "it is none of the photo formats read (\(ImageFormat.acceptedNames))")
+            }
+        }
+        return data
     }
 
     /// A photo named on the command line could not be read.

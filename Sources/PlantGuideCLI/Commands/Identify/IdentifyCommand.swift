@@ -12,7 +12,8 @@ struct IdentifyCommand: AsyncParsableCommand {
         commandName: "identify",
         abstract: "Identify a plant from photos of it, on the device and/or with Pl@ntNet.",
         discussion: """
-            Up to 5 photos of the same plant are combined into one answer. A folder, more than 5 files, \
+            Up to \(PhotoUploadRules.maximumPhotos) photos of the same plant are combined into one answer. A folder, more \
+            than \(PhotoUploadRules.maximumPhotos) files, \
             or --batch identifies each photo on its own, with a progress bar.
 
             Strategies: on-device (offline), api (Pl@ntNet only), on-device-first (the default: Pl@ntNet \

@@ -1,6 +1,6 @@
 import Foundation
 import PlantGuideCore
-import PlantGuideServer
+import PlantGuideLive
 import PlantNetAPI
 import PlantStore
 

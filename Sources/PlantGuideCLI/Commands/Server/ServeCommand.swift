@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import PlantClassifier
 import PlantGuideCore
+import PlantGuideLive
 import PlantGuideServer
 import PlantStore
 import PlantStorePostgres

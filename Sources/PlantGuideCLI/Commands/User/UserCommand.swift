@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import PlantGuideCore
-import PlantGuideServer
+import PlantGuideLive
 import PlantStore
 
 /// `plantguide user`: the accounts that log in to the web app.

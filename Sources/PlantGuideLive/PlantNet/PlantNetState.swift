@@ -2,7 +2,6 @@ import Foundation
 import PlantGuideCore
 import PlantNetAPI
 import PlantStore
-import Synchronization
 
 /// The Pl@ntNet quota and answer cache as the server and the command line use them: in the collection's store when it
 /// opens (every process and replica counts one quota and shares one cache), in the data directory's JSON files
@@ -52,7 +51,7 @@ public struct PlantNetState: Sendable {
 
     /// Where an imported file is kept: `NAME.imported`, or `NAME.imported-<time>` when an earlier import's copy is there
     /// (never overwritten: two processes starting at once must not delete each other's copy).
-    static func keptAside(_ file: URL) -> URL {
+    package static func keptAside(_ file: URL) -> URL {
         let plain = file.appendingPathExtension("imported")
         guard FileManager.default.fileExists(atPath: plain.path) else { return plain }
         return file.appendingPathExtension("imported-\(Int(Date().timeIntervalSince1970))-\(UUID().uuidString.prefix(8))")

@@ -1,6 +1,20 @@
 import Foundation
 import PlantGuideCore
 
+/// Why a submitted form could not be read.
+public enum FormError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The body or its `Content-Type` is malformed (no boundary, a part without a name, a body cut short).
+    case malformed(String)
+    /// A part of the form is over its limit (too many fields, a text field too long).
+    case tooLarge(String)
+
+    public var description: String {
+        switch self {
+        case .malformed(let message), .tooLarge(let message): message
+        }
+    }
+}
+
 /// A submitted form: text fields and uploaded files, from `application/x-www-form-urlencoded` or
 /// `multipart/form-data`.
 public struct FormData: Sendable {
@@ -25,24 +39,24 @@ public struct FormData: Sendable {
     }
 
     /// What kind of form a `Content-Type` announces, checked before any of the body is read.
-    enum Encoding: Equatable {
+    public enum Encoding: Equatable, Sendable {
         case urlEncoded
         case multipart(boundary: String)
     }
 
     /// The form encoding of a `Content-Type`; `nil` when it is neither form encoding.
-    /// - Throws: ``ServerError/badRequest(_:)`` for a multipart type without a boundary or with one
+    /// - Throws: ``FormError/malformed(_:)`` for a multipart type without a boundary or with one
     ///   longer than ``PlantGuideCore/InputLimits/boundaryCharacters``.
-    static func encoding(of contentType: String?) throws(ServerError) -> Encoding? {
+    public static func encoding(of contentType: String?) throws(FormError) -> Encoding? {
         guard let contentType else { return nil }
         let lowered = contentType.lowercased()
         if lowered.hasPrefix("application/x-www-form-urlencoded") { return .urlEncoded }
         guard lowered.hasPrefix("multipart/form-data") else { return nil }
         guard let boundary = Self.parameter("boundary", in: contentType) else {
-            throw .badRequest("The multipart form has no boundary.")
+            throw .malformed("The multipart form has no boundary.")
         }
         guard boundary.utf8.count <= InputLimits.boundaryCharacters else {
-            throw .badRequest("The multipart boundary is longer than \(InputLimits.boundaryCharacters) characters (RFC 2046).")
+            throw .malformed("The multipart boundary is longer than \(InputLimits.boundaryCharacters) characters (RFC 2046).")
         }
         return .multipart(boundary: boundary)
     }
@@ -51,20 +65,13 @@ public struct FormData: Sendable {
     ///
     /// Time is linear in the body. Forms with more than ``PlantGuideCore/InputLimits/formParts`` parts or a
     /// text field over ``PlantGuideCore/InputLimits/formFieldBytes`` are refused (413).
-    public static func parse(contentType: String?, body: Data) throws(ServerError) -> FormData? {
+    public static func parse(contentType: String?, body: Data) throws(FormError) -> FormData? {
         guard let encoding = try encoding(of: contentType) else { return nil }
         return try parse(encoding, body: body)
     }
 
-    /// Parses a body of a known form encoding; a large one (a photo upload is megabytes) on the work pool, so
-    /// the threads serving other requests stay free. Parsing is linear in the body either way.
-    static func parseOffRequestThreads(_ encoding: Encoding, body: Data) async throws -> FormData {
-        guard body.count > 256 * 1024 else { return try parse(encoding, body: body) }
-        return try await WorkPool.shared.run { try parse(encoding, body: body) }
-    }
-
     /// Parses a body of a known form encoding.
-    static func parse(_ encoding: Encoding, body: Data) throws(ServerError) -> FormData {
+    public static func parse(_ encoding: Encoding, body: Data) throws(FormError) -> FormData {
         switch encoding {
         case .urlEncoded: try FormData(checkedURLEncoded: String(decoding: body, as: UTF8.self))
         case .multipart(let boundary): try MultipartParser(boundary: boundary).parse(body)
@@ -79,7 +86,7 @@ public struct FormData: Sendable {
     }
 
     /// Parses `a=1&b=two+words`, refusing more parts or longer fields than the limits.
-    init(checkedURLEncoded text: String) throws(ServerError) {
+    init(checkedURLEncoded text: String) throws(FormError) {
         for pair in text.split(separator: "&", omittingEmptySubsequences: true) {
             guard fields.count < InputLimits.formParts else { throw Self.tooManyParts }
             guard pair.utf8.count <= InputLimits.formFieldBytes * 3 else { throw Self.fieldTooLarge }  // %XX triples a byte
@@ -97,12 +104,13 @@ public struct FormData: Sendable {
         return (decode(parts[0]), parts.count > 1 ? decode(parts[1]) : "")
     }
 
-    static let tooManyParts = ServerError.tooLarge("The form has more than \(InputLimits.formParts) fields.")
-    static let fieldTooLarge = ServerError.tooLarge(
-        "A form field is larger than the limit of \(ServerError.bytes(InputLimits.formFieldBytes))."
+    static let tooManyParts = FormError.tooLarge("The form has more than \(InputLimits.formParts) fields.")
+    static let fieldTooLarge = FormError.tooLarge(
+        "A form field is larger than the limit of \(InputLimits.bytes(InputLimits.formFieldBytes))."
     )
 
-    init() {}
+    /// An empty form.
+    public init() {}
 
     static func parameter(_ name: String, in header: String) -> String? {
         for piece in header.split(separator: ";").dropFirst() {
@@ -123,16 +131,16 @@ public struct FormData: Sendable {
 struct MultipartParser {
     let boundary: String
 
-    func parse(_ body: Data) throws(ServerError) -> FormData {
+    func parse(_ body: Data) throws(FormError) -> FormData {
         // Read in place: a photo upload is megabytes, and a copy would double the memory it holds.
-        try body.withUnsafeBytes { bytes in Result { () throws(ServerError) in try parse(bytes) } }.get()
+        try body.withUnsafeBytes { bytes in Result { () throws(FormError) in try parse(bytes) } }.get()
     }
 
-    private func parse(_ bytes: UnsafeRawBufferPointer) throws(ServerError) -> FormData {
+    private func parse(_ bytes: UnsafeRawBufferPointer) throws(FormError) -> FormData {
         let opening = ByteFinder(Array("--\(boundary)".utf8))
         var form = FormData()
         guard var position = opening.firstIndex(in: bytes, from: 0) else {
-            throw .badRequest("The multipart form is malformed (no opening boundary).")
+            throw .malformed("The multipart form is malformed (no opening boundary).")
         }
         position += opening.count
         let separator = ByteFinder(Array("\r\n--\(boundary)".utf8))
@@ -142,18 +150,18 @@ struct MultipartParser {
             // After a boundary: "--" ends the body, CRLF starts a part.
             if bytes.count >= position + 2, bytes[position] == 0x2D, bytes[position + 1] == 0x2D { break }
             guard bytes.count >= position + 2, bytes[position] == 13, bytes[position + 1] == 10 else {
-                throw .badRequest("The multipart form is malformed (bad boundary line).")
+                throw .malformed("The multipart form is malformed (bad boundary line).")
             }
             parts += 1
             guard parts <= InputLimits.formParts else { throw FormData.tooManyParts }
             position += 2
             guard let headersStop = headerEnd.firstIndex(in: bytes, from: position) else {
-                throw .badRequest("The multipart form is malformed (part headers do not end).")
+                throw .malformed("The multipart form is malformed (part headers do not end).")
             }
             let headers = String(decoding: bytes[position..<headersStop], as: UTF8.self)
             let contentStart = headersStop + 4
             guard let contentStop = separator.firstIndex(in: bytes, from: contentStart) else {
-                throw .badRequest("The multipart form is malformed (a part does not end).")
+                throw .malformed("The multipart form is malformed (a part does not end).")
             }
             try add(headers: headers, content: bytes[contentStart..<contentStop], to: &form)
             position = contentStop + separator.count
@@ -161,7 +169,7 @@ struct MultipartParser {
         return form
     }
 
-    private func add(headers: String, content: Slice<UnsafeRawBufferPointer>, to form: inout FormData) throws(ServerError) {
+    private func add(headers: String, content: Slice<UnsafeRawBufferPointer>, to form: inout FormData) throws(FormError) {
         var disposition: String?
         for line in headers.split(separator: "\r\n") {
             let pair = line.split(separator: ":", maxSplits: 1)
@@ -170,7 +178,7 @@ struct MultipartParser {
             }
         }
         guard let disposition, let name = FormData.parameter("name", in: disposition) else {
-            throw .badRequest("The multipart form has a part without a name.")
+            throw .malformed("The multipart form has a part without a name.")
         }
         if let filename = FormData.parameter("filename", in: disposition) {
             form.files.append(.init(field: name, filename: filename, data: Data(content)))
@@ -185,12 +193,12 @@ struct MultipartParser {
 
 /// Finds a byte string in a buffer in time linear in the buffer (Knuth–Morris–Pratt): after a partial
 /// match fails, the scan resumes from the longest border of what matched instead of backing up.
-struct ByteFinder {
+package struct ByteFinder {
     private let needle: [UInt8]
     /// `border[i]`: length of the longest proper prefix of `needle[0...i]` that is also its suffix.
     private let border: [Int]
 
-    init(_ needle: [UInt8]) {
+    package init(_ needle: [UInt8]) {
         self.needle = needle
         var border = [Int](repeating: 0, count: needle.count)
         var length = 0
@@ -205,7 +213,7 @@ struct ByteFinder {
     var count: Int { needle.count }
 
     /// Where `needle` first starts in `haystack` at or after `start`, or `nil`.
-    func firstIndex(in haystack: [UInt8], from start: Int) -> Int? {
+    package func firstIndex(in haystack: [UInt8], from start: Int) -> Int? {
         haystack.withUnsafeBytes { firstIndex(in: $0, from: start) }
     }
 
@@ -214,7 +222,7 @@ struct ByteFinder {
     /// While nothing is matched, the scan jumps with `memchr` to the next byte that could start the needle
     /// (what the automaton would do one byte at a time), so a photo, where the delimiter's first byte is rare,
     /// is crossed at memory speed and the worst case stays linear.
-    func firstIndex(in haystack: UnsafeRawBufferPointer, from start: Int) -> Int? {
+    package func firstIndex(in haystack: UnsafeRawBufferPointer, from start: Int) -> Int? {
         guard !needle.isEmpty else { return start <= haystack.count ? start : nil }
         guard let base = haystack.baseAddress else { return nil }
         let first = Int32(needle[0])

@@ -1,4 +1,5 @@
-/// The photo formats PlantGuide reads, recognised from their first bytes (never from a file name).
+/// The photo formats PlantGuide reads, recognised from their first bytes (never from a file name or the type a browser
+/// claims): the one sniffer of the decoder, the server's uploads, the photo library and Pl@ntNet's reference photos.
 public enum ImageFormat: String, Sendable, Codable, CaseIterable {
     case jpeg
     case png
@@ -14,6 +15,41 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
         case .heic: "HEIC"
         }
     }
+
+    /// The media type to store and serve the photo with.
+    public var mediaType: String {
+        switch self {
+        case .jpeg: "image/jpeg"
+        case .png: "image/png"
+        case .webp: "image/webp"
+        case .heic: "image/heic"
+        }
+    }
+
+    /// The file-name extension for photos of this format.
+    public var fileExtension: String {
+        switch self {
+        case .jpeg: "jpg"
+        case .png: "png"
+        case .webp: "webp"
+        case .heic: "heic"
+        }
+    }
+
+    /// The format a media type names, or `nil`.
+    public init?(mediaType: String) {
+        guard let format = Self.allCases.first(where: { $0.mediaType == mediaType }) else { return nil }
+        self = format
+    }
+
+    /// "JPEG, PNG, WebP and HEIC": the formats, for messages.
+    public static let acceptedNames: String = {
+        let names = allCases.map(\.displayName)
+        return names.dropLast().joined(separator: ", ") + " and " + names[names.count - 1]
+    }()
+
+    /// Whether a browser shows photos of this format in an `<img>` (HEIC is shown by Safari only).
+    public var isShownByEveryBrowser: Bool { self != .heic }
 
     /// The format whose signature `bytes` start with, or `nil`.
     public static func detect(_ bytes: some Collection<UInt8>) -> ImageFormat? {

@@ -57,7 +57,7 @@ public struct PasswordHash: Sendable, Hashable, CustomStringConvertible {
     /// PBKDF2 (RFC 8018) with HMAC-SHA256 and one 32-byte block, by BoringSSL through swift-crypto: a log-in at
     /// 600,000 iterations costs a fraction of the CPU the HMAC loop below does (``deriveByHMAC``), which only
     /// stands in should the library refuse.
-    static func derive(password: Data, salt: Data, iterations: Int) -> Data {
+    package static func derive(password: Data, salt: Data, iterations: Int) -> Data {
         let rounds = max(iterations, 1)
         guard let key = try? KDF.Insecure.PBKDF2.deriveKey(
             from: password, salt: salt, using: .sha256, outputByteCount: 32, unsafeUncheckedRounds: rounds
@@ -66,7 +66,7 @@ public struct PasswordHash: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// PBKDF2 with HMAC-SHA256 written out over swift-crypto's HMAC: the stand-in for ``derive``.
-    static func deriveByHMAC(password: Data, salt: Data, iterations: Int) -> Data {
+    package static func deriveByHMAC(password: Data, salt: Data, iterations: Int) -> Data {
         let key = SymmetricKey(data: password)
         var block = salt
         block.append(contentsOf: [0, 0, 0, 1])
@@ -81,13 +81,13 @@ public struct PasswordHash: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// `count` bytes from the system's secure random source (salts, session ids, tokens, secrets).
-func secureRandomBytes(_ count: Int) -> Data {
+package func secureRandomBytes(_ count: Int) -> Data {
     var generator = SystemRandomNumberGenerator()
     return Data((0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) })
 }
 
 /// Compares two byte strings in time that depends only on their lengths.
-func constantTimeEqual(_ lhs: some Collection<UInt8>, _ rhs: some Collection<UInt8>) -> Bool {
+package func constantTimeEqual(_ lhs: some Collection<UInt8>, _ rhs: some Collection<UInt8>) -> Bool {
     guard lhs.count == rhs.count else { return false }
     var difference: UInt8 = 0
     for (left, right) in zip(lhs, rhs) { difference |= left ^ right }
