@@ -266,7 +266,7 @@ import Testing
             }
             #expect(try await post([("action", "add"), ("name", "carol"), ("role", "member"), ("password", "carol passphrase")]) == .seeOther)
             #expect(try database.user(named: "carol")?.role == .member)
-            #expect(try await post([("action", "add"), ("name", "Carol"), ("password", "carol passphrase")]) == .unprocessableContent)
+            #expect(try await post([("action", "add"), ("name", "Carol"), ("password", "carol passphrase")]) == .conflict, "a name taken in another letter case")
             #expect(try await post([("action", "add"), ("name", "dave"), ("password", "short")]) == .unprocessableContent)
             #expect(try await post([("action", "passwd"), ("name", "bob"), ("password", "bob's new passphrase")]) == .seeOther)
             #expect(try await Self.state(client, cookie: bob).loggedIn == false, "a reset ends bob's log-in")
@@ -313,7 +313,7 @@ import Testing
             #expect(added == .created)
             #expect(addedBody.contains(#""name":"carol""#) && addedBody.contains(#""role":"member""#), "\(addedBody)")
             #expect(try database.user(named: "carol")?.role == .member)
-            #expect(try await send(.post, "/api/users", #"{"name":"CAROL","password":"carol passphrase"}"#).0 == .unprocessableContent)
+            #expect(try await send(.post, "/api/users", #"{"name":"CAROL","password":"carol passphrase"}"#).0 == .conflict)
             #expect(try await send(.post, "/api/users", #"{"name":"dave","password":"short"}"#).0 == .unprocessableContent)
             #expect(try await send(.post, "/api/users", #"{"name":"dave","password":"dave passphrase","role":"admin"}"#).0 == .unprocessableContent)
             #expect(try await send(.post, "/api/users", #"{"name":"da ve","password":"dave passphrase"}"#).0 == .unprocessableContent)

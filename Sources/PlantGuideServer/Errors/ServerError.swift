@@ -22,6 +22,8 @@ public enum ServerError: Error, Sendable, Equatable {
     /// The request is well formed but a value in it is refused (a nickname over its limit, a photo too
     /// damaged or too small to read); the message says which and why.
     case unprocessable(String)
+    /// The request clashes with what exists (an account name taken, in any letter case).
+    case conflict(String)
     /// The account logged in may not do this (a member changing what only an owner may).
     case forbidden(String)
     /// A form or API call arrived without the anti-forgery token of its session.
@@ -51,6 +53,7 @@ public enum ServerError: Error, Sendable, Equatable {
         case .uriTooLong: .uriTooLong
         case .requestTimeout: .requestTimeout
         case .unprocessable: .unprocessableContent
+        case .conflict: .conflict
         case .csrfRejected, .forbidden: .forbidden
         case .unauthenticated, .invalidCredentials, .userNameRequired: .unauthorized
         case .tooManyLoginAttempts: .tooManyRequests
@@ -80,6 +83,7 @@ extension ServerError: CustomStringConvertible, LocalizedError {
         case .uriTooLong(let limit): "The address is longer than the limit of \(Self.bytes(limit))."
         case .requestTimeout(let seconds): "The request body did not arrive within \(counted(seconds, "second")). Check the connection and send it again."
         case .unprocessable(let message): message
+        case .conflict(let message): message
         case .forbidden(let message): message
         case .csrfRejected: "The form has expired or did not come from this site. Reload the page and try again."
         case .unauthenticated: "Log in first."

@@ -26,6 +26,7 @@ enum OpenAPIDocument {
         (413, "The body is larger than its limit (\(ServerError.bytes(InputLimits.jsonBodyBytes)) for JSON and forms, the upload limit for photos), or a photo has too many pixels; the message says which."),
         (414, "The address (path and query) is longer than \(ServerError.bytes(InputLimits.urlBytes))."),
         (415, "An upload that is not a \(ImageFormat.acceptedNames) photo (judged by its content)."),
+        (409, "The name is taken: an account of that name exists already, in any letter case."),
         (422, "A well-formed request with a value that is refused: a text over its limit, a photo that is empty, too damaged or too small to read."),
         (429, "Too many failed log-ins: 5 for one account or 20 from one client address within 15 minutes; retry after the given seconds."),
         (501, "The feature is not installed or configured on this server (catalog, model, API key, collection store)."),
@@ -430,8 +431,8 @@ enum OpenAPIDocument {
             "requestBody": { "required": true, "content": { "application/json": { "schema": { "type": "object", "required": ["name", "password"], "properties": {
               "name": { "type": "string", "minLength": 1, "maxLength": 64, "pattern": "^[A-Za-z0-9._-]+$", "description": "Unique in any letter case." },
               "password": { "type": "string", "minLength": 8, "description": "8 characters or more; stored as a PBKDF2-SHA256 hash." },
-              "role": { "type": "string", "enum": ["owner", "member"], "default": "member" } } } } } },
-            "responses": { "201": { "description": "Added", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/User" } } } }, \#(errors([400, 403, 422, 501] + unsafeRequest)) }
+              "role": { "type": ["string", "null"], "enum": ["owner", "member", null], "default": "member", "description": "null or left out: member." } } } } } },
+            "responses": { "201": { "description": "Added", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/User" } } } }, \#(errors([400, 403, 409, 422, 501] + unsafeRequest)) }
           }
         },
         "/api/users/{name}": {

@@ -114,7 +114,8 @@ struct UserRoutes {
         } catch let error as StoreError {
             switch error {
             case .userNotFound: throw ServerError.notFound("The account '\(name)'")
-            case .userExists, .lastOwner, .invalid: throw ServerError.unprocessable(error.description)
+            case .userExists: throw ServerError.conflict(error.description)
+            case .lastOwner, .invalid: throw ServerError.unprocessable(error.description)
             default: throw error
             }
         }
