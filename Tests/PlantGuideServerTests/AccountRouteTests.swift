@@ -299,6 +299,10 @@ import Testing
                     ($0.status, $0.text)
                 }
             }
+            // A server with accounts describes itself as one: reading needs the logged-in session.
+            let (documented, document) = try await send(.get, "/openapi.json")
+            #expect(documented == .ok)
+            #expect(document == OpenAPIDocument.withAccounts)
             let (listed, list) = try await send(.get, "/api/users")
             #expect(listed == .ok)
             let users = try #require(

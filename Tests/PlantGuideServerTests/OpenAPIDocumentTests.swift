@@ -28,6 +28,8 @@ import Testing
                 let document = try #require(try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any])
                 #expect((document["openapi"] as? String)?.hasPrefix("3.1") == true)
                 try #expect(Self.documentedRoutes(document) == Self.apiRoutes)
+                // A server without accounts says reading needs nothing.
+                #expect(response.text == OpenAPIDocument.open)
             }
         }
     }
@@ -58,14 +60,15 @@ import Testing
         }
     }
 
-    static func document() throws -> [String: Any] {
-        try #require(try JSONSerialization.jsonObject(with: Data(OpenAPIDocument.json.utf8)) as? [String: Any])
+    static func document(requiresLogin: Bool = false) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(OpenAPIDocument.json(requiresLogin: requiresLogin).utf8)) as? [String: Any])
     }
 
     /// The refusals the request gate gives before any route runs are documented on every operation they can reach,
     /// and reading needs no credentials unless the server is exposed.
-    @Test func everyOperationDocumentsTheGatesAnswersAndItsAuth() throws {
-        let paths = try #require(try Self.document()["paths"] as? [String: [String: [String: Any]]])
+    @Test(arguments: [false, true])
+    func everyOperationDocumentsTheGatesAnswersAndItsAuth(requiresLogin: Bool) throws {
+        let paths = try #require(try Self.document(requiresLogin: requiresLogin)["paths"] as? [String: [String: [String: Any]]])
         for (path, operations) in paths {
             for (method, operation) in operations {
                 let route = "\(method.uppercased()) \(path)"
@@ -74,7 +77,8 @@ import Testing
                 if path != "/api/session" { #expect(codes.contains("401"), "\(route)") }
                 let security = operation["security"] as? [[String: [String]]]
                 if method == "get" {
-                    #expect(security == (path == "/api/session" ? [] : [[:], ["session": []]]), "\(route)")
+                    let reading: [[String: [String]]] = requiresLogin ? [["session": []]] : []
+                    #expect(security == (path == "/api/session" ? [] : reading), "\(route)")
                 } else {
                     #expect(codes.isSuperset(of: ["403", "408", "413"]), "\(route)")
                     #expect(security == nil, "\(route) uses the document's cookie and anti-forgery token")
@@ -115,6 +119,14 @@ import Testing
                     #expect(response.status == .methodNotAllowed, "\(path)")
                     #expect(response.headers[.allow] == allow, "\(path)")
                     try #expect(response.errorBody().status == 405)
+                }
+            }
+            // A state-changing method an address does not answer is 405 too, without a session or token: there is
+            // nothing to forge, so the anti-forgery check does not answer first.
+            for (path, method) in [("/api/care", HTTPRequest.Method.put), ("/api/catalog/categories", .post), ("/api/status", .delete)] {
+                try await client.execute(uri: path, method: method) { response in
+                    #expect(response.status == .methodNotAllowed, "\(method) \(path)")
+                    #expect(response.headers[.allow] != nil)
                 }
             }
             try await client.execute(uri: "/api/nothing", method: .trace) { response in

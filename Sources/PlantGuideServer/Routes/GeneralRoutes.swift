@@ -31,10 +31,10 @@ struct GeneralRoutes {
                 )
             )
         }
-        router.get("/openapi.json") { _, _ in
+        router.get("/openapi.json") { _, context in
             Response(
                 status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
-                body: .init(byteBuffer: ByteBuffer(string: OpenAPIDocument.json))
+                body: .init(byteBuffer: ByteBuffer(string: OpenAPIDocument.json(requiresLogin: context.requiresLogin)))
             )
         }
         router.get("/static/app.css") { _, _ in Self.asset(StaticAssets.stylesheet, type: "text/css; charset=utf-8") }

@@ -48,10 +48,18 @@ enum OpenAPIDocument {
     private static let blankClass = CollectionRoutes.blankScalars.sorted { $0.value < $1.value }
         .map { "\\u" + String(format: "%04X", $0.value) }.joined()
 
-    /// Reading operations: open to anyone on a loopback server without a password, a logged-in session otherwise.
-    private static let readSecurity = #""security": [{}, { "session": [] }]"#
+    /// The document a server without accounts serves: reading needs nothing (it listens on loopback only).
+    static let open = document(readSecurity: #""security": []"#)
+    /// The document a server with accounts serves: reading needs a logged-in session too.
+    static let withAccounts = document(readSecurity: #""security": [{ "session": [] }]"#)
 
-    static let json = #"""
+    /// The document that describes this server as it is now: a server becomes one with accounts when the first is
+    /// added (`plantguide user add`), so it is chosen per request.
+    static func json(requiresLogin: Bool) -> String { requiresLogin ? withAccounts : open }
+
+    /// The document, with `readSecurity` the security of reading operations.
+    private static func document(readSecurity: String) -> String {
+        #"""
     {
       "openapi": "3.1.0",
       "info": {
@@ -455,10 +463,11 @@ enum OpenAPIDocument {
       }
     }
     """#
+    }
 
     /// The methods each documented API address answers (HEAD wherever GET), for the 405 answer's `Allow`.
     private static let addresses: [(segments: [Substring], methods: [String])] = {
-        guard let document = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any],
+        guard let document = try? JSONSerialization.jsonObject(with: Data(open.utf8)) as? [String: Any],
               let paths = document["paths"] as? [String: [String: Any]]
         else { return [] }
         return paths.map { path, operations in

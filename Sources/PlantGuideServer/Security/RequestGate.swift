@@ -114,6 +114,11 @@ struct RequestGate: RouterMiddleware {
         let path = request.uri.path
         var response: Response
         if request.method == .post || request.method == .put || request.method == .delete || request.method == .patch {
+            // A method an API address does not answer is 405 (with `Allow`, from the error middleware) before any
+            // anti-forgery check: there is nothing to forge.
+            if let methods = OpenAPIDocument.methods(atPath: path), !methods.contains(request.method.rawValue) {
+                throw HTTPError(.notFound)
+            }
             // Photo uploads wait for room in the identify queue: its bound keeps their bodies and decoding in check.
             if Self.isIdentifyUpload(path) || Self.isPhotoUpload(path) {
                 response = try await identifyQueue.admit {
