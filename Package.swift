@@ -163,7 +163,7 @@ let composition: [Target] = [
     .target(
         name: "PlantGuideLive",
         dependencies: [
-            "PlantGuideCore", "PlantImaging", "PlantClassifier", "PlantNetAPI", "PlantStore",
+            "PlantGuideCore", "PlantCatalog", "PlantImaging", "PlantClassifier", "PlantNetAPI", "PlantIdentification", "PlantStore",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "_CryptoExtras", package: "swift-crypto"),
         ],

@@ -1,39 +1,31 @@
 import Foundation
 import PlantCatalog
 import PlantGuideCore
+import PlantGuideLive
 import PlantIdentification
 import PlantStore
 
-/// The answer enrichment the command line uses: the catalog, the species directory, the names learned from
-/// Pl@ntNet (in the collection database) and the care guide. A part that cannot be read is left out with a
-/// warning; an answer is never refused for it.
-enum LiveEnrichment {
+extension LiveEnrichment {
+    /// The command line's enricher: the shared one over the catalog and the collection database's learned names, which
+    /// it opens here; each part that cannot be read is a yellow warning on the console.
     static func make(
         language: String, console: Console, directory: DataDirectory = .resolve(), catalog: PlantCatalog? = nil
     ) -> AnswerEnricher {
-        var enricher = AnswerEnricher(language: language)
+        let warn = { (message: String) in console.warn(console.style("warning: \(message)", .yellow)) }
         let catalog = catalog ?? PlantCatalog()
+        var loaded: PlantCatalog?
         do {
             try catalog.load()
-            enricher.catalog = catalog
+            loaded = catalog
         } catch {
-            console.warn(console.style("warning: the plant catalog is unavailable, so answers are not enriched: \(error)", .yellow))
+            warn("the plant catalog is unavailable, so answers are not enriched: \(error)")
         }
-        let species = SpeciesDirectory()
+        var learnedNames: LearnedNames?
         do {
-            try species.load()
-            enricher.directory = species
+            learnedNames = try CommandDatabase.open(in: directory).learnedNames
         } catch {
-            console.warn(console.style("warning: the species directory is unavailable, so on-device answers lack common names: \(error)", .yellow))
+            warn("names learned from Pl@ntNet are not used or kept: \(error)")
         }
-        do {
-            enricher.learnedNames = try CommandDatabase.open(in: directory).learnedNames
-        } catch {
-            console.warn(console.style("warning: names learned from Pl@ntNet are not used or kept: \(error)", .yellow))
-        }
-        if let guide = try? CareGuide.bundled() {
-            enricher.careProfile = { plant in guide.profile(for: plant, name: plant.scientificName) }
-        }
-        return enricher
+        return make(language: language, catalog: loaded, learnedNames: learnedNames, warn: warn)
     }
 }

@@ -127,7 +127,7 @@ enum LiveIdentification {
                     let started = ContinuousClock.now
                     let images = try await WorkPool.shared.run {
                         try photos.enumerated().map { index, photo in
-                            try prepare(photo, organ: index < organs.count ? organs[index] : .auto)
+                            try LivePlantNet.prepare(photo, organ: index < organs.count ? organs[index] : .auto)
                         }
                     }
                     let prepared = ContinuousClock.now - started
@@ -177,7 +177,7 @@ enum LiveIdentification {
             do {
                 let result = try await hybrid.identify(
                     photos: request.photos, organs: organs, strategy: strategy,
-                    options: PlantNetOptions(project: "all", language: "en", includeRelatedImages: true)
+                    options: PlantNetOptions(project: "all", language: LiveEnrichment.defaultLanguage, includeRelatedImages: true)
                 )
                 // "Offline" only when Pl@ntNet was asked and could not be reached: not when it was not asked because the
                 // device was confident, and not without a key (then it is simply not used).
@@ -192,7 +192,7 @@ enum LiveIdentification {
             }
         }
         if hasOnline {
-            let options = PlantNetOptions(project: "all", language: "en", includeRelatedImages: true)
+            let options = PlantNetOptions(project: "all", language: LiveEnrichment.defaultLanguage, includeRelatedImages: true)
             capability.recheck = { photos, organs in await hybrid.recheck(photos: photos, organs: organs, options: options) }
             capability.quota = quotaNow
         }
@@ -206,18 +206,9 @@ enum LiveIdentification {
     static func enricher(
         catalog: PlantCatalog?, collection: PlantCollection?, log: @escaping @Sendable (String) -> Void
     ) -> AnswerEnricher {
-        var enricher = AnswerEnricher(catalog: catalog, learnedNames: collection?.store.learnedNames)
-        let directory = SpeciesDirectory()
-        do {
-            try directory.load()
-            enricher.directory = directory
-        } catch {
-            log("species directory not loaded: \(error)")
-        }
-        if let guide = collection?.careGuide {
-            enricher.careProfile = { plant in guide.profile(for: plant, name: plant.scientificName) }
-        }
-        return enricher
+        LiveEnrichment.make(
+            catalog: catalog, learnedNames: collection?.store.learnedNames, careGuide: collection?.careGuide, warn: log
+        )
     }
 
     /// The answer for a failed identification. A photo the decoder refuses is the client's fault: 413
@@ -261,10 +252,6 @@ enum LiveIdentification {
     }
 
     /// JPEG q 90, long side ≤ 1280 px, metadata stripped, as Pl@ntNet wants it.
-    @Sendable static func prepare(_ photo: Data, organ: PlantNetOrgan) throws -> PlantNetImage {
-        let prepared = try UploadPreparer().prepare(photo)
-        return PlantNetImage(jpeg: prepared.jpeg, organ: organ, sha256: prepared.originalSHA256, perceptualHash: prepared.perceptualHash)
-    }
 }
 
 /// Each household's exemplars for the loaded model, read from the store before each identification (asynchronously:

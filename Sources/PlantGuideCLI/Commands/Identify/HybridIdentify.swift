@@ -3,6 +3,7 @@ import Foundation
 import PlantCatalog
 import PlantClassifier
 import PlantGuideCore
+import PlantGuideLive
 import PlantIdentification
 import PlantImaging
 import PlantNetAPI
@@ -74,7 +75,7 @@ enum HybridIdentify {
         var onlineMissing = "no Pl@ntNet API key is configured."
         var online: OnlineIdentifier?
         switch setup.service(console: console, verbose: options.verbose) {
-        case .success(let service): online = .live(service: service, prepare: prepare)
+        case .success(let service): online = .live(service: service, prepare: LivePlantNet.prepare)
         case .failure(let error): onlineMissing = error.description
         }
         return HybridIdentifier(
@@ -95,13 +96,6 @@ enum HybridIdentify {
         )
     }
 
-    /// The upload preparation: JPEG q 90, long side ≤ 1280 px, metadata stripped; hashes of the original.
-    @Sendable static func prepare(_ photo: Data, organ: PlantNetOrgan) throws -> PlantNetImage {
-        let prepared = try UploadPreparer().prepare(photo)
-        return PlantNetImage(
-            jpeg: prepared.jpeg, organ: organ, sha256: prepared.originalSHA256, perceptualHash: prepared.perceptualHash
-        )
-    }
 
     /// The bytes of a photo named on the command line, checked as every upload is (``PhotoUploadRules``): not empty,
     /// and a photo by its content.

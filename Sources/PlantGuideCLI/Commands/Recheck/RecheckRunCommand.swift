@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PlantGuideCore
+import PlantGuideLive
 import PlantIdentification
 import PlantNetAPI
 import PlantStore
@@ -101,7 +102,7 @@ enum RecheckSetup {
         var online: OnlineIdentifier?
         var missing = "no Pl@ntNet API key is configured."
         switch setup.service(console: console, verbose: verbose) {
-        case .success(let service): online = .live(service: service, prepare: HybridIdentify.prepare)
+        case .success(let service): online = .live(service: service, prepare: LivePlantNet.prepare)
         case .failure(let error): missing = error.description
         }
         return HybridIdentifier(
