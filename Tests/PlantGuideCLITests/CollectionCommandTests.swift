@@ -66,6 +66,23 @@ import Testing
         #expect(try runner.jsonArray(["collection", "list", "--json"]).isEmpty)
     }
 
+    /// Every command that takes a plant's id reads it the same way (`12`, `#12`) and refuses anything else with one
+    /// sentence that says what an id is, before the database is opened.
+    @Test(arguments: [
+        ["collection", "show"], ["collection", "remove"], ["collection", "photo", "list"], ["care", "snooze"],
+    ])
+    func plantIDsAreReadOneWay(command: [String]) throws {
+        let runner = try collectionRunner()
+        defer { runner.cleanUp() }
+        let tail = command.first == "care" ? ["water", "--days", "2"] : []
+        let wrong = try runner.run(command + ["plant-one"] + tail)
+        #expect(wrong.status == 64)
+        #expect(wrong.stderr.contains("'plant-one' is not a plant id; ids are whole numbers"), "\(wrong.stderr)")
+        let unknown = try runner.run(command + ["#42"] + tail)
+        #expect(unknown.status == 1)
+        #expect(unknown.stderr.contains("42"), "\(unknown.stderr)")
+    }
+
     @Test func addRefusesTextOverTheLimits() throws {
         let runner = try collectionRunner()
         defer { runner.cleanUp() }

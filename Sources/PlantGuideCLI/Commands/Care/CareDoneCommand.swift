@@ -13,8 +13,8 @@ struct CareDoneCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "The plant's id.")
-    var id: String
+    @Argument(help: "The plant's id.", transform: PlantID.init(parsing:))
+    var id: PlantID
 
     @Argument(help: "The task: water, fertilize, repot, mist or prune.")
     var task: CareTask
@@ -28,7 +28,6 @@ struct CareDoneCommand: AsyncParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
-        _ = try parsePlantId(id)
         _ = try parseDay(date, option: "--date")
     }
 
@@ -36,7 +35,7 @@ struct CareDoneCommand: AsyncParsableCommand {
         let console = Console()
         let planner = try CollectionEnvironment.load().planner
         let (event, next) = try await planner.markDone(
-            plantId: try parsePlantId(id), task: task, on: try parseDay(date, option: "--date"), note: note
+            plantId: id.value, task: task, on: try parseDay(date, option: "--date"), note: note
         )
         if output.json {
             try console.printJSON(DoneJSON(event: event, next: next))

@@ -15,8 +15,8 @@ struct CareScheduleCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "The plant's id.")
-    var id: String
+    @Argument(help: "The plant's id.", transform: PlantID.init(parsing:))
+    var id: PlantID
 
     @Option(help: "The task to change.")
     var task: CareTask?
@@ -39,7 +39,6 @@ struct CareScheduleCommand: AsyncParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
-        _ = try parsePlantId(id)
         let changes = every != nil || winter != nil || pause || resume || reset
         if changes && task == nil { throw ValidationError("Name the task to change with --task.") }
         for value in [every, winter].compactMap({ $0 }) where !(1...3650).contains(value) {
@@ -51,7 +50,7 @@ struct CareScheduleCommand: AsyncParsableCommand {
     func run() async throws {
         let console = Console()
         let environment = try CollectionEnvironment.load()
-        let plantId = try parsePlantId(id)
+        let plantId = id.value
         if let task {
             let (every, winter, pause, resume, reset) = (every, winter, pause, resume, reset)
             try await environment.store.updateScheduleSettings(plantId: plantId, task: task) { settings in

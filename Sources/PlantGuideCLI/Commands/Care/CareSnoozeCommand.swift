@@ -15,8 +15,8 @@ struct CareSnoozeCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "The plant's id.")
-    var id: String
+    @Argument(help: "The plant's id.", transform: PlantID.init(parsing:))
+    var id: PlantID
 
     @Argument(help: "The task: water, fertilize, repot, mist or prune.")
     var task: CareTask
@@ -27,14 +27,13 @@ struct CareSnoozeCommand: AsyncParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
-        _ = try parsePlantId(id)
         guard (1...365).contains(days) else { throw ValidationError("--days must be between 1 and 365.") }
     }
 
     func run() async throws {
         let console = Console()
         let planner = try CollectionEnvironment.load().planner
-        let next = try await planner.snooze(plantId: try parsePlantId(id), task: task, days: days)
+        let next = try await planner.snooze(plantId: id.value, task: task, days: days)
         if output.json {
             try console.printJSON(next)
             return

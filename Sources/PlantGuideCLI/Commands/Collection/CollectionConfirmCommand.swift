@@ -17,20 +17,18 @@ struct CollectionConfirmCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "The plant's id (see `collection list`).")
-    var id: String
+    @Argument(help: "The plant's id (see `collection list`).", transform: PlantID.init(parsing:))
+    var id: PlantID
 
     @Argument(help: "The species (scientific name); by default the plant's catalog species.")
     var species: [String] = []
 
     @OptionGroup var output: OutputOptions
 
-    func validate() throws { _ = try parsePlantId(id) }
-
     func run() async throws {
         let console = Console()
         let environment = try CollectionEnvironment.load()
-        let plantId = try parsePlantId(id)
+        let plantId = id.value
         guard let plant = try await environment.store.plant(id: plantId) else { throw StoreError.plantNotFound(plantId) }
         let given = species.joined(separator: " ").trimmingCharacters(in: .whitespaces)
         guard let name = given.isEmpty ? plant.species : given else {
@@ -61,17 +59,15 @@ struct CollectionUnconfirmCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "The plant's id (see `collection list`).")
-    var id: String
+    @Argument(help: "The plant's id (see `collection list`).", transform: PlantID.init(parsing:))
+    var id: PlantID
 
     @OptionGroup var output: OutputOptions
-
-    func validate() throws { _ = try parsePlantId(id) }
 
     func run() async throws {
         let console = Console()
         let environment = try CollectionEnvironment.load()
-        let plantId = try parsePlantId(id)
+        let plantId = id.value
         guard let plant = try await environment.store.plant(id: plantId) else { throw StoreError.plantNotFound(plantId) }
         let withdrawn = try await environment.store.unconfirmSpecies(ofPlant: plantId)
         if output.json {

@@ -82,12 +82,23 @@ struct CollectionEnvironment {
     }
 }
 
-/// Parses a plant id argument.
-func parsePlantId(_ text: String) throws -> Int64 {
-    guard let id = Int64(text.trimmingCharacters(in: CharacterSet(charactersIn: "# "))), id > 0 else {
-        throw ValidationError("'\(text)' is not a plant id; ids are whole numbers (see `plantguide collection list`).")
+/// A plant's id as a person types it: `12`, `#12` or ` 12 `; a whole number above 0.
+struct PlantID: ExpressibleByArgument, Hashable, Sendable {
+    /// The id in the store.
+    var value: Int64
+
+    init?(argument: String) {
+        guard let value = Int64(argument.trimmingCharacters(in: CharacterSet(charactersIn: "# "))), value > 0 else { return nil }
+        self.value = value
     }
-    return id
+
+    /// The id in `text`, or an error that says what an id looks like and where to find one.
+    init(parsing text: String) throws {
+        guard let id = PlantID(argument: text) else {
+            throw ValidationError("'\(text)' is not a plant id; ids are whole numbers (see `plantguide collection list`).")
+        }
+        self = id
+    }
 }
 
 /// Parses a `YYYY-MM-DD` option.

@@ -11,20 +11,18 @@ struct CollectionPhotoAddCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "The plant's id.")
-    var id: String
+    @Argument(help: "The plant's id.", transform: PlantID.init(parsing:))
+    var id: PlantID
 
     @Argument(help: "The photo file.")
     var photo: String
 
     @OptionGroup var output: OutputOptions
 
-    func validate() throws { _ = try parsePlantId(id) }
-
     func run() async throws {
         let console = Console()
         let environment = try CollectionEnvironment.load(embedder: CollectionEnvironment.defaultEmbedder())
-        let stored = try await environment.collection.addPhoto(try readInputFile(photo), toPlant: try parsePlantId(id))
+        let stored = try await environment.collection.addPhoto(try readInputFile(photo), toPlant: id.value)
         if output.json {
             try console.printJSON(PhotoJSON(photo: stored, library: environment.collection.photos))
         } else {

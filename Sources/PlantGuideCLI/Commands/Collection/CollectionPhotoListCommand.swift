@@ -14,17 +14,15 @@ struct CollectionPhotoListCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "The plant's id.")
-    var id: String
+    @Argument(help: "The plant's id.", transform: PlantID.init(parsing:))
+    var id: PlantID
 
     @OptionGroup var output: OutputOptions
-
-    func validate() throws { _ = try parsePlantId(id) }
 
     func run() async throws {
         let console = Console()
         let environment = try CollectionEnvironment.load()
-        let photos = try await environment.store.photos(ofPlant: try parsePlantId(id))
+        let photos = try await environment.store.photos(ofPlant: id.value)
         if output.json {
             try console.printJSON(photos.map { PlantPhotoJSON($0, library: environment.collection.photos) })
             return

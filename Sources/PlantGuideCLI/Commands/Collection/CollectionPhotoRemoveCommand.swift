@@ -11,20 +11,18 @@ struct CollectionPhotoRemoveCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "The plant's id.")
-    var id: String
+    @Argument(help: "The plant's id.", transform: PlantID.init(parsing:))
+    var id: PlantID
 
     @Argument(help: "The photo: its SHA-256 or a unique start of it (6 characters or more).")
     var photo: String
 
     @OptionGroup var output: OutputOptions
 
-    func validate() throws { _ = try parsePlantId(id) }
-
     func run() async throws {
         let console = Console()
         let environment = try CollectionEnvironment.load()
-        let plantId = try parsePlantId(id)
+        let plantId = id.value
         let entry = try await resolvePlantPhoto(photo, plantId: plantId, store: environment.store)
         try await environment.collection.removePhoto(entry.photo.sha256, fromPlant: plantId)
         if output.json {

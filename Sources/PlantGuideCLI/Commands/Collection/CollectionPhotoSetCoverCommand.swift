@@ -13,20 +13,18 @@ struct CollectionPhotoSetCoverCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "The plant's id.")
-    var id: String
+    @Argument(help: "The plant's id.", transform: PlantID.init(parsing:))
+    var id: PlantID
 
     @Argument(help: "The photo: its SHA-256 or a unique start of it (6 characters or more).")
     var photo: String
 
     @OptionGroup var output: OutputOptions
 
-    func validate() throws { _ = try parsePlantId(id) }
-
     func run() async throws {
         let console = Console()
         let environment = try CollectionEnvironment.load()
-        let plantId = try parsePlantId(id)
+        let plantId = id.value
         let entry = try await resolvePlantPhoto(photo, plantId: plantId, store: environment.store)
         try await environment.store.setCoverPhoto(entry.photo.sha256, ofPlant: plantId, now: environment.now())
         if output.json {

@@ -11,17 +11,15 @@ struct CollectionRemoveCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "The plant's id (see `collection list`).")
-    var id: String
+    @Argument(help: "The plant's id (see `collection list`).", transform: PlantID.init(parsing:))
+    var id: PlantID
 
     @OptionGroup var output: OutputOptions
-
-    func validate() throws { _ = try parsePlantId(id) }
 
     func run() async throws {
         let console = Console()
         let environment = try CollectionEnvironment.load()
-        let plantId = try parsePlantId(id)
+        let plantId = id.value
         guard let plant = try await environment.store.plant(id: plantId) else { throw StoreError.plantNotFound(plantId) }
         try await environment.collection.removePlant(id: plantId)
         if output.json {

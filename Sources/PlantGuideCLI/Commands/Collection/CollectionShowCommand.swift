@@ -14,17 +14,15 @@ struct CollectionShowCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "The plant's id (see `collection list`).")
-    var id: String
+    @Argument(help: "The plant's id (see `collection list`).", transform: PlantID.init(parsing:))
+    var id: PlantID
 
     @OptionGroup var output: OutputOptions
-
-    func validate() throws { _ = try parsePlantId(id) }
 
     func run() async throws {
         let console = Console()
         let environment = try CollectionEnvironment.load()
-        let plantId = try parsePlantId(id)
+        let plantId = id.value
         let details = try await environment.store.details(ofPlant: plantId)
         let schedule = try await environment.planner.schedule(forPlant: plantId)
         let rechecks = try await environment.store.rechecks(ofIdentifications: details.identifications.map(\.id))
