@@ -39,6 +39,8 @@ import Testing
         #expect(best["inCatalog"] is Bool)
         let sent = try #require(stub.requests.last)
         #expect(sent.parts.first { $0.name == "organs" }?.text == "leaf")
+        // Asked as the web app asks: the answer cache they share then has the reference photos the web shows.
+        #expect(sent.query["include-related-images"] == "true")
         let jpeg = try #require(sent.parts.first { $0.name == "images" })
         #expect(jpeg.data.starts(with: [0xFF, 0xD8]))  // re-encoded as JPEG by the upload preparation
 

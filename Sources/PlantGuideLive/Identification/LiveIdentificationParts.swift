@@ -39,8 +39,14 @@ public enum LiveEnrichment {
     }
 }
 
-/// How photos are made ready for Pl@ntNet, on the command line and in the web app alike.
+/// How Pl@ntNet is asked, on the command line and in the web app alike.
 public enum LivePlantNet {
+    /// The options of an identification: with the reference photos of each candidate, always, because the command
+    /// line and the web app share one answer cache (whose key leaves the option out) and the web shows them.
+    public static func options(project: String = "all", language: String = LiveEnrichment.defaultLanguage) -> PlantNetOptions {
+        PlantNetOptions(project: project, language: language, includeRelatedImages: true)
+    }
+
     /// A photo as Pl@ntNet receives it: JPEG quality 90, long side at most 1280 pixels, metadata stripped; hashed
     /// (SHA-256 and a perceptual hash) from the original, for the answer cache.
     @Sendable public static func prepare(_ photo: Data, organ: PlantNetOrgan) throws -> PlantNetImage {

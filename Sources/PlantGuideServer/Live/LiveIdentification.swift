@@ -177,7 +177,7 @@ enum LiveIdentification {
             do {
                 let result = try await hybrid.identify(
                     photos: request.photos, organs: organs, strategy: strategy,
-                    options: PlantNetOptions(project: "all", language: LiveEnrichment.defaultLanguage, includeRelatedImages: true)
+                    options: LivePlantNet.options()
                 )
                 // "Offline" only when Pl@ntNet was asked and could not be reached: not when it was not asked because the
                 // device was confident, and not without a key (then it is simply not used).
@@ -192,7 +192,7 @@ enum LiveIdentification {
             }
         }
         if hasOnline {
-            let options = PlantNetOptions(project: "all", language: LiveEnrichment.defaultLanguage, includeRelatedImages: true)
+            let options = LivePlantNet.options()
             capability.recheck = { photos, organs in await hybrid.recheck(photos: photos, organs: organs, options: options) }
             capability.quota = quotaNow
         }

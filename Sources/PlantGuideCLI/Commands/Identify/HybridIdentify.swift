@@ -56,7 +56,7 @@ enum HybridIdentify {
             }
         }
 
-        var plantNetOptions: PlantNetOptions { PlantNetOptions(project: project, language: language) }
+        var plantNetOptions: PlantNetOptions { LivePlantNet.options(project: project, language: language) }
 
         /// `--on-device-timeout` as a duration.
         var onDeviceLimit: Duration { .seconds(onDeviceTimeout) }

@@ -49,7 +49,7 @@ struct RecheckRunCommand: AsyncParsableCommand {
         let environment = try CollectionEnvironment.load()
         let setup = PlantNetSetup()
         let identifier = RecheckSetup.identifier(setup: setup, language: language, verbose: verbose, console: console)
-        let options = PlantNetOptions(language: language)
+        let options = LivePlantNet.options(language: language)
         let quota = setup.quota(console: console)
         let drain = RecheckDrain(
             collection: environment.collection, reserve: reserve,
