@@ -8,6 +8,7 @@ public enum FormError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A part of the form is over its limit (too many fields, a text field too long).
     case tooLarge(String)
 
+    /// The sentence for the person who sent the form.
     public var description: String {
         switch self {
         case .malformed(let message), .tooLarge(let message): message
@@ -40,7 +41,9 @@ public struct FormData: Sendable {
 
     /// What kind of form a `Content-Type` announces, checked before any of the body is read.
     public enum Encoding: Equatable, Sendable {
+        /// `application/x-www-form-urlencoded`.
         case urlEncoded
+        /// `multipart/form-data` with its boundary.
         case multipart(boundary: String)
     }
 
@@ -64,7 +67,7 @@ public struct FormData: Sendable {
     /// Parses a body according to its `Content-Type`; `nil` when the type is neither form encoding.
     ///
     /// Time is linear in the body. Forms with more than ``PlantGuideCore/InputLimits/formParts`` parts or a
-    /// text field over ``PlantGuideCore/InputLimits/formFieldBytes`` are refused (413).
+    /// text field over ``PlantGuideCore/InputLimits/formFieldBytes`` are refused (``FormError/tooLarge(_:)``).
     public static func parse(contentType: String?, body: Data) throws(FormError) -> FormData? {
         guard let encoding = try encoding(of: contentType) else { return nil }
         return try parse(encoding, body: body)

@@ -18,11 +18,12 @@ import Testing
         #expect(ImageFormat.allCases.filter(\.isShownByEveryBrowser) == [.jpeg, .png, .webp])
     }
 
-    /// HEIF brands count as the major brand or a compatible one; other ISO media files (a video) are no photo, and a
-    /// PNG needs its whole signature.
+    /// HEIF brands count as the major brand or a compatible one; other ISO media files (a video, an AVIF image) are no
+    /// photo, and a PNG needs its whole signature.
     @Test(arguments: [
         (Data("\u{0}\u{0}\u{0}\u{18}ftypheic\u{0}\u{0}\u{0}\u{0}".utf8), ImageFormat?.some(.heic)),
-        (Data("\u{0}\u{0}\u{0}\u{1C}ftypavif\u{0}\u{0}\u{0}\u{0}mif1heic".utf8), .heic),
+        (Data("\u{0}\u{0}\u{0}\u{1C}ftypmif1\u{0}\u{0}\u{0}\u{0}heicmiaf".utf8), .heic),
+        (Data("\u{0}\u{0}\u{0}\u{1C}ftypavif\u{0}\u{0}\u{0}\u{0}mif1miaf".utf8), nil),
         (Data("\u{0}\u{0}\u{0}\u{18}ftypisom\u{0}\u{0}\u{0}\u{0}isomavc1".utf8), nil),
         (Data([0x89, 0x50, 0x4E, 0x47, 0, 0, 0, 0]), nil),
     ])

@@ -165,7 +165,7 @@ import Testing
         (["leaf", "flower"], "one organ for every photo"),
         (["habit"], "needs a photo of a leaf"),
         // Pl@ntNet's rules, checked before the identification is queued (the server once let this through to a 502).
-        (["auto", "habit", "leaf"], "cannot be sent with one whose organ is left to Pl@ntNet (auto)"),
+        (["auto", "habit", "leaf"], "cannot go with one left to “Let PlantGuide decide”"),
         (["stem"], "Unknown organ"),
     ])
     func organsThatDoNotFitThePhotosAreRefused(organs: [String], message: String) async throws {

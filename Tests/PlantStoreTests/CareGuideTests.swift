@@ -13,6 +13,25 @@ import Testing
         #expect(guide.genera.count >= 60)
     }
 
+    /// A pet owner is never told "not toxic" on a claim nobody checked: the guide refuses a row that says "no" while
+    /// its source says it was not verified, and every "no" of the bundled guide names its reference.
+    @Test func notToxicIsOnlySaidWithAReference() throws {
+        let header = "kind\tname\tlight\twater_growing_days\twater_winter_days\tfertilize_days\tmist_days\trepot_days\t"
+            + "prune_days\thumidity\ttemp_min_c\ttemp_max_c\ttoxic_cats\ttoxic_dogs\ttoxicity_source\n"
+        let unchecked = "genus\tCtenanthe\tmedium\t5\t9\t30\t4\t730\t-\thigh\t18\t29\tno\tno\tnot verified for this group\n"
+        #expect(throws: StoreError.self) { try CareGuide(tsv: header + unchecked) }
+        let guide = try CareGuide.bundled()
+        for profile in Array(guide.genera.values) + Array(guide.categoryDefaults.values)
+        where !profile.toxicToCats || !profile.toxicToDogs {
+            #expect(!profile.toxicitySource.lowercased().contains("not verified"), "\(profile.basis)")
+            #expect(profile.toxicitySource.count > 10, "\(profile.basis): \(profile.toxicitySource)")
+        }
+        // The 17 genera that said "no" on an unchecked claim are treated as toxic until a reference is found.
+        for genus in ["ctenanthe", "stromanthe", "lithops", "phoenix", "neoregelia"] {
+            #expect(guide.genera[genus]?.toxicToCats == true, "\(genus)")
+        }
+    }
+
     @Test func everyBundledProfileIsPlausible() throws {
         let guide = try CareGuide.bundled()
         for profile in Array(guide.genera.values) + Array(guide.categoryDefaults.values) {

@@ -60,8 +60,9 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
         if matches([0xFF, 0xD8, 0xFF]) { return .jpeg }
         if matches([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
         if matches(Array("RIFF".utf8)) && matches(Array("WEBP".utf8), at: 8) { return .webp }
-        // ISO base media file: a 'ftyp' box whose major or compatible brands name HEIF/HEVC images.
-        if matches(Array("ftyp".utf8), at: 4) {
+        // ISO base media file: a 'ftyp' box whose major or compatible brands name HEIF/HEVC images; an AVIF file (whose
+        // compatible brands name HEIF's container, mif1) is not one.
+        if matches(Array("ftyp".utf8), at: 4), !matches(Array("avif".utf8), at: 8), !matches(Array("avis".utf8), at: 8) {
             let brands: Set<String> = ["heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1"]
             var offset = 8
             while offset + 4 <= head.count {

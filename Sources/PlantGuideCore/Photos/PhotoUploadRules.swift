@@ -34,6 +34,7 @@ public enum PhotoUploadError: Error, Sendable, Equatable, CustomStringConvertibl
     /// A file is none of the photo formats PlantGuide reads.
     case notAPhoto(name: String)
 
+    /// The sentence for the person who sent the photos.
     public var description: String {
         switch self {
         case .noPhoto: "Choose a photo of the plant first."

@@ -1,3 +1,4 @@
+import PlantGuideCore
 import PlantImaging
 import PlantStore
 
@@ -17,7 +18,7 @@ public enum LivePhotoEncoder {
             let prepared = try photo.prepare(original)
             let small = try thumbnail.prepare(prepared.jpeg)
             return EncodedPhoto(
-                data: prepared.jpeg, mediaType: "image/jpeg", width: prepared.width, height: prepared.height,
+                data: prepared.jpeg, mediaType: ImageFormat.jpeg.mediaType, width: prepared.width, height: prepared.height,
                 thumbnail: small.jpeg
             )
         }

@@ -55,15 +55,20 @@ public final class SharedModel: Sendable {
         if case .loaded(let loaded) = state { loaded } else { nil }
     }
 
-    /// Loads the default model when it is not the one in use (another file, or the same file rewritten), or forgets the
-    /// one in use when no default is installed any more. Cheap when nothing changed: one `stat`.
+    /// Loads the default model when it is not the one in use (another file, or the same file rewritten) or failed to load
+    /// last time, or forgets the one in use when no default is installed any more. Cheap when nothing changed: one
+    /// `stat`. A load takes the calling thread for as long as it runs (about a second for ResNet50).
     /// - Returns: whether the model in use changed.
     @discardableResult
     public func refresh() -> Bool {
         loading.withLock { _ in
             let url = ModelStore(dataDirectory: directory).defaultModel()
             let fingerprint = url.map(Self.fingerprint)
-            guard fingerprint != slot.withLock({ $0.fingerprint }) else { return false }
+            // The same file as before is loaded again only when it failed to load (a passing cause, such as memory).
+            let (previous, failed) = slot.withLock { slot in
+                (slot.fingerprint, { if case .failed = slot.state { true } else { false } }())
+            }
+            guard fingerprint != previous || failed else { return false }
             let state: State
             if let url {
                 do {

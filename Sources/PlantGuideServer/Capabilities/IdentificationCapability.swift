@@ -6,7 +6,8 @@ import PlantNetAPI
 /// (``PlantNetAPI/PlantNetRequestRules/validate(organs:)``) apply.
 public enum PlantOrgan: String, Sendable, CaseIterable, Codable {
     case auto, leaf, flower, fruit, bark
-    /// The whole plant; Pl@ntNet accepts it only beside a photo of a leaf, flower, fruit or bark.
+    /// The whole plant; Pl@ntNet accepts it only beside a photo of a leaf, flower, fruit or bark, and not beside one
+    /// left to it (auto).
     case habit
 
     /// The organ as Pl@ntNet names it.

@@ -250,8 +250,6 @@ enum LiveIdentification {
     static func referenceImages(_ directory: DataDirectory, http: HTTPClient) -> ReferenceImageStore {
         ReferenceImageStore(directory: directory.appending("reference-photos"), http: http)
     }
-
-    /// JPEG q 90, long side ≤ 1280 px, metadata stripped, as Pl@ntNet wants it.
 }
 
 /// Each household's exemplars for the loaded model, read from the store before each identification (asynchronously:

@@ -171,13 +171,19 @@ struct IdentifyRoutes {
         }
         let all = organs.isEmpty ? Array(repeating: PlantOrgan.auto, count: photos)
             : organs.count == 1 ? Array(repeating: organs[0], count: photos) : organs
-        do throws(PlantNetError) {
-            try PlantNetRequestRules.validate(organs: all.map(\.plantNet))
-        } catch {
-            guard case .invalidRequest(let reason) = error else { throw ServerError.badRequest(error.description) }
-            throw ServerError.badRequest(reason.prefix(1).uppercased() + reason.dropFirst())
+        // Pl@ntNet's rules, in the form's words.
+        switch PlantNetRequestRules.problem(organs: all.map(\.plantNet)) {
+        case nil:
+            return all
+        case .noPrimaryOrgan:
+            throw ServerError.badRequest(
+                "A photo of the whole plant needs a photo of a leaf, flower, fruit or bark beside it."
+            )
+        case .secondaryWithAuto:
+            throw ServerError.badRequest(
+                "A photo of the whole plant cannot go with one left to “\(PlantOrgan.auto.label)”: choose Leaf, Flower, Fruit or Bark for the other photos."
+            )
         }
-        return all
     }
 }
 

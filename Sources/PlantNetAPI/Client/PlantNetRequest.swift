@@ -59,18 +59,35 @@ public enum PlantNetRequestRules {
     /// auto), and is not combined with auto. The one place these rules are kept: the web app and the command line
     /// check organs here before anything is sent.
     public static func validate(organs: [PlantNetOrgan]) throws(PlantNetError) {
-        guard organs.contains(where: \.isPrimary) else {
+        switch problem(organs: organs) {
+        case nil:
+            return
+        case .noPrimaryOrgan:
             throw .invalidRequest(
                 "a photo of the whole plant (habit) or of something else (other) needs a photo of a leaf, flower, fruit or "
                     + "bark beside it, or one whose organ is left to Pl@ntNet (auto)."
             )
-        }
-        if organs.contains(.auto), organs.contains(where: { $0 == .habit || $0 == .other }) {
+        case .secondaryWithAuto:
             throw .invalidRequest(
                 "a photo of the whole plant (habit) or of something else (other) cannot be sent with one whose organ is "
                     + "left to Pl@ntNet (auto): name the organ of each photo."
             )
         }
+    }
+
+    /// Why photos of these organs cannot be sent together, for callers that word it in their own vocabulary.
+    public enum OrganProblem: Sendable, Equatable {
+        /// Only habit and other: no photo of a primary organ.
+        case noPrimaryOrgan
+        /// habit or other beside auto.
+        case secondaryWithAuto
+    }
+
+    /// What ``validate(organs:)`` refuses in these organs, or `nil` when Pl@ntNet takes them.
+    public static func problem(organs: [PlantNetOrgan]) -> OrganProblem? {
+        guard organs.contains(where: \.isPrimary) else { return .noPrimaryOrgan }
+        if organs.contains(.auto), organs.contains(where: { $0 == .habit || $0 == .other }) { return .secondaryWithAuto }
+        return nil
     }
 
     /// Throws `invalidRequest` or `payloadTooLarge` when the images cannot be sent as they are.

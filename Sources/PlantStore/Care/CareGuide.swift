@@ -139,13 +139,19 @@ public struct CareGuide: Sendable {
         guard let humidity = HumidityLevel(rawValue: try text("humidity")) else {
             throw .careGuide("line \(line): unknown humidity")
         }
+        // "Not toxic" is a claim a pet owner acts on: it must name the reference it was checked against. A row whose
+        // source says it was not checked is treated as toxic, so it may not say "no".
+        let source = try text("toxicity_source")
+        let toxicToCats = try yesNo("toxic_cats"), toxicToDogs = try yesNo("toxic_dogs")
+        if source.lowercased().contains("not verified"), !toxicToCats || !toxicToDogs {
+            throw .careGuide("line \(line): says not toxic, but its source says the claim was not verified ('\(source)')")
+        }
         return CareProfile(
             light: light, waterGrowingDays: try required("water_growing_days"),
             waterWinterDays: try required("water_winter_days"), fertilizeGrowingDays: try days("fertilize_days"),
             mistDays: try days("mist_days"), repotDays: try days("repot_days"), pruneDays: try days("prune_days"),
             humidity: humidity, minTemperature: try int("temp_min_c"), maxTemperature: try int("temp_max_c"),
-            toxicToCats: try yesNo("toxic_cats"), toxicToDogs: try yesNo("toxic_dogs"),
-            toxicitySource: try text("toxicity_source"), basis: basis
+            toxicToCats: toxicToCats, toxicToDogs: toxicToDogs, toxicitySource: source, basis: basis
         )
     }
 }

@@ -96,7 +96,6 @@ enum HybridIdentify {
         )
     }
 
-
     /// The bytes of a photo named on the command line, checked as every upload is (``PhotoUploadRules``): not empty,
     /// and a photo by its content.
     static func readPhoto(_ path: String) throws(PhotoError) -> Data {

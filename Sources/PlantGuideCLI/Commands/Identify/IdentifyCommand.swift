@@ -64,8 +64,8 @@ struct IdentifyCommand: AsyncParsableCommand {
     @Flag(help: "File the answer, with the first photo, in the collection's identification history.")
     var save = false
 
-    @Option(help: "With --save: the collection plant (id) the answer belongs to.")
-    var plant: Int64?
+    @Option(help: "With --save: the collection plant (id) the answer belongs to.", transform: PlantID.init(parsing:))
+    var plant: PlantID?
 
     @Flag(help: "With --save: add the identified species to the collection as a new plant.")
     var createPlant = false
@@ -181,7 +181,7 @@ struct IdentifyCommand: AsyncParsableCommand {
                 photos.append((try HybridIdentify.readPhoto(path), organ.rawValue))
             }
             return try await environment.collection.fileIdentification(
-                identification, photo: save ? photos.first?.data : nil, plantId: save ? plant : nil, createPlant: save && createPlant,
+                identification, photo: save ? photos.first?.data : nil, plantId: save ? plant?.value : nil, createPlant: save && createPlant,
                 room: room, recheck: recheck.map { (reason: $0, photos: photos) }
             )
         } catch where !save {
