@@ -28,6 +28,7 @@ enum PostgresSchema {
         Migration(id: "pg7", statements: pg7),
         Migration(id: "pg8", statements: pg8),
         Migration(id: "pg9", statements: pg9),
+        Migration(id: "pg10", statements: pg10),
     ]
 
     /// The advisory lock every migrating transaction takes first, so concurrent migrators run one after another.
@@ -697,4 +698,13 @@ enum PostgresSchema {
             ),
         ]
     }()
+
+    /// SQLite's v18: care profiles copied from the guide while 17 of its rows said "not toxic" on a claim their own
+    /// source said was not verified now say toxic, as the guide does.
+    static let pg10: [String] = [
+        """
+        UPDATE careProfile SET toxicToCats = true, toxicToDogs = true
+        WHERE toxicitySource ILIKE '%not verified%' AND (NOT toxicToCats OR NOT toxicToDogs)
+        """,
+    ]
 }

@@ -25,6 +25,7 @@ enum Schema {
         migrator.registerMigration("v15", migrate: addOwnership)
         migrator.registerMigration("v16", migrate: addChangeStamps)
         migrator.registerMigration("v17", migrate: logPlantChanges)
+        migrator.registerMigration("v18", migrate: treatUncheckedToxicityAsToxic)
         return migrator
     }
 
@@ -574,5 +575,15 @@ enum Schema {
         }
         sql += changeStampTriggers(logsPlants: true)
         try db.execute(sql: sql)
+    }
+
+    /// v18: care profiles copied from the guide while 17 of its rows said "not toxic" on a claim their own source said
+    /// was not verified now say toxic, as the guide does: a pet owner is never told "no" on an unchecked claim.
+    private static func treatUncheckedToxicityAsToxic(_ db: Database) throws {
+        // LIKE is ASCII case-insensitive in SQLite (PostgreSQL's pg10 says ILIKE).
+        try db.execute(sql: """
+            UPDATE careProfile SET toxicToCats = 1, toxicToDogs = 1
+            WHERE toxicitySource LIKE '%not verified%' AND (toxicToCats = 0 OR toxicToDogs = 0)
+            """)
     }
 }
