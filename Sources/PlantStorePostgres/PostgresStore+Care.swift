@@ -10,10 +10,12 @@ import PostgresNIO
 /// Every change locks the plant's row first, so two replicas changing one plant's care take turns: a settings change
 /// reads the settings the other one stored, never an older copy it would then overwrite.
 extension PostgresStore: CareStore {
-    public func logCare(plantId: Int64, task: CareTask, day: CalendarDay, note: String?, now: Date) async throws(StoreError)
-        -> CareEvent {
+    public func logCare(
+        plantId: Int64, task: CareTask, day: CalendarDay, note: String?, soil: SoilReading?, now: Date
+    ) async throws(StoreError) -> CareEvent {
         let scope = try scope("log care")
         let note = try CareEvent.checkedNote(note)
+        try CareEvent.check(soil: soil, task: task)
         let now = now.roundedToMilliseconds
         return try await writeCare(of: plantId, household: scope.household, "log care") { connection in
             guard try await Self.lockPlant(plantId, household: scope.household, on: connection, logger: self.logger) else {
@@ -21,21 +23,42 @@ extension PostgresStore: CareStore {
             }
             var event = CareEvent(
                 id: 0, uuid: UUID().uuidString.lowercased(), plantId: plantId, task: task, day: day, note: note, createdAt: now,
-                recordedBy: scope.userName
+                recordedBy: scope.userName, soil: soil
             )
             let rows = try await connection.query("""
-                INSERT INTO careEvent (uuid, plantId, task, day, note, createdAt, recordedBy)
+                INSERT INTO careEvent (uuid, plantId, task, day, note, createdAt, recordedBy, soil)
                 VALUES (\(event.uuid), \(plantId), \(task.rawValue), \(PostgresDay(day)), \(note), \(PostgresInstant(now)),
-                    \(scope.userName))
+                    \(scope.userName), \(soil?.rawValue))
                 RETURNING id
                 """, logger: self.logger)
             for try await id in rows.decode(Int64.self) { event.id = id }
-            try await connection.query(
-                "UPDATE careSchedule SET snoozedUntil = NULL WHERE plantId = \(plantId) AND task = \(task.rawValue)",
-                logger: self.logger
-            )
+            // A check is not the task done: the snooze it may set stays.
+            if soil == nil {
+                try await connection.query(
+                    "UPDATE careSchedule SET snoozedUntil = NULL WHERE plantId = \(plantId) AND task = \(task.rawValue)",
+                    logger: self.logger
+                )
+            }
             try await Self.touchPlant(plantId, at: now, on: connection, logger: self.logger)
             return event
+        }
+    }
+
+    public func removeLastCareEntry(plantId: Int64) async throws(StoreError) -> CareEvent? {
+        let household = try scope("undo a care entry").household
+        return try await writeCare(of: plantId, household: household, "undo a care entry") { connection in
+            guard try await Self.lockPlant(plantId, household: household, on: connection, logger: self.logger) else {
+                throw StoreError.plantNotFound(plantId)
+            }
+            let rows = try await connection.query("""
+                DELETE FROM careEvent WHERE id = (
+                    SELECT id FROM careEvent WHERE plantId = \(plantId) ORDER BY createdAt DESC, id DESC LIMIT 1
+                )
+                RETURNING \(unescaped: Self.eventColumns)
+                """, logger: self.logger)
+            var removed: CareEvent?
+            for try await row in rows.decode(EventRow.self) { removed = try Self.event(row) }
+            return removed
         }
     }
 
@@ -62,11 +85,14 @@ extension PostgresStore: CareStore {
             // The change is of this plant's settings for this task, whatever the closure did to the keys.
             (settings.plantId, settings.task) = (plantId, task)
             try await connection.query("""
-                INSERT INTO careSchedule (plantId, task, growingDays, restDays, paused, snoozedUntil)
+                INSERT INTO careSchedule (
+                    plantId, task, growingDays, restDays, paused, snoozedUntil, learnedGrowing, learnedRest, learnedSince
+                )
                 VALUES (\(settings.plantId), \(settings.task.rawValue), \(settings.growingDays), \(settings.restDays), \(settings.paused),
-                    \(settings.snoozedUntil.bound))
+                    \(settings.snoozedUntil.bound), \(settings.learnedGrowing), \(settings.learnedRest), \(settings.learnedSince.bound))
                 ON CONFLICT (plantId, task) DO UPDATE SET growingDays = excluded.growingDays, restDays = excluded.restDays,
-                    paused = excluded.paused, snoozedUntil = excluded.snoozedUntil
+                    paused = excluded.paused, snoozedUntil = excluded.snoozedUntil, learnedGrowing = excluded.learnedGrowing,
+                    learnedRest = excluded.learnedRest, learnedSince = excluded.learnedSince
                 """, logger: self.logger)
             return settings
         }
@@ -271,16 +297,21 @@ extension PostgresStore {
     /// The `careEvent` columns ``event(_:)`` reads, in its order.
     static let eventColumns =
         "careEvent.id, careEvent.uuid, careEvent.plantId, careEvent.task, careEvent.day, careEvent.note, careEvent.createdAt, "
-        + "careEvent.recordedBy"
+        + "careEvent.recordedBy, careEvent.soil"
     /// A row of ``eventColumns``.
-    typealias EventRow = (Int64, String, Int64, String, PostgresDay, String?, PostgresInstant, String?)
+    typealias EventRow = (Int64, String, Int64, String, PostgresDay, String?, PostgresInstant, String?, String?)
 
     /// The care event of a row of ``eventColumns``.
     static func event(_ row: EventRow) throws -> CareEvent {
         guard let task = CareTask(rawValue: row.3) else { throw StoreError.invalid("care event \(row.0) has an unreadable task or day") }
+        var soil: SoilReading?
+        if let text = row.8 {
+            guard let reading = SoilReading(rawValue: text) else { throw StoreError.invalid("care event \(row.0) has an unknown soil reading") }
+            soil = reading
+        }
         return CareEvent(
             id: row.0, uuid: row.1, plantId: row.2, task: task, day: row.4.day, note: row.5, createdAt: row.6.date,
-            recordedBy: row.7
+            recordedBy: row.7, soil: soil
         )
     }
 
@@ -300,15 +331,16 @@ extension PostgresStore {
     /// The `careSchedule` columns ``settings(_:)`` reads, in its order.
     static let scheduleColumns =
         "careSchedule.plantId, careSchedule.task, careSchedule.growingDays, careSchedule.restDays, careSchedule.paused, "
-        + "careSchedule.snoozedUntil"
+        + "careSchedule.snoozedUntil, careSchedule.learnedGrowing, careSchedule.learnedRest, careSchedule.learnedSince"
     /// A row of ``scheduleColumns``.
-    typealias ScheduleRow = (Int64, String, Int?, Int?, Bool, PostgresDay?)
+    typealias ScheduleRow = (Int64, String, Int?, Int?, Bool, PostgresDay?, Double?, Double?, PostgresDay?)
 
     /// The schedule settings of a row of ``scheduleColumns``.
     static func settings(_ row: ScheduleRow) throws -> CareScheduleSettings {
         guard let task = CareTask(rawValue: row.1) else { throw StoreError.invalid("care schedule of plant \(row.0) has an unknown task") }
         return CareScheduleSettings(
-            plantId: row.0, task: task, growingDays: row.2, restDays: row.3, paused: row.4, snoozedUntil: row.5?.day
+            plantId: row.0, task: task, growingDays: row.2, restDays: row.3, paused: row.4, snoozedUntil: row.5?.day,
+            learnedGrowing: row.6, learnedRest: row.7, learnedSince: row.8?.day
         )
     }
 

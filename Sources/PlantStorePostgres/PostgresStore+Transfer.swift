@@ -109,9 +109,12 @@ extension PostgresStore: TransferStore {
                     summary.plantsAdded += 1
                     for schedule in plant.schedules {
                         try await connection.query("""
-                            INSERT INTO careSchedule (plantId, task, growingDays, restDays, paused, snoozedUntil)
+                            INSERT INTO careSchedule (
+                                plantId, task, growingDays, restDays, paused, snoozedUntil, learnedGrowing, learnedRest, learnedSince
+                            )
                             VALUES (\(inserted.id), \(schedule.task.rawValue), \(schedule.growingDays), \(schedule.restDays),
-                                \(schedule.paused), \(schedule.snoozedUntil.bound))
+                                \(schedule.paused), \(schedule.snoozedUntil.bound), \(schedule.learnedGrowing.flatMap(IntervalLearner.clamped)),
+                                \(schedule.learnedRest.flatMap(IntervalLearner.clamped)), \(schedule.learnedSince.bound))
                             """, logger: logger)
                     }
                 }
@@ -126,9 +129,9 @@ extension PostgresStore: TransferStore {
                     let (uuid, present) = try await Self.importUUID("careEvent", event.uuid, household: household, on: connection, logger: logger)
                     if present != nil { continue }
                     let rows = try await connection.query("""
-                        INSERT INTO careEvent (uuid, plantId, task, day, note, createdAt)
+                        INSERT INTO careEvent (uuid, plantId, task, day, note, createdAt, soil)
                         VALUES (\(uuid), \(plantId), \(event.task.rawValue), \(PostgresDay(event.day)), \(event.note),
-                            \(PostgresInstant(event.createdAt)))
+                            \(PostgresInstant(event.createdAt)), \(event.soil?.rawValue))
                         ON CONFLICT (uuid) DO NOTHING RETURNING 1
                         """, logger: logger)
                     for try await _ in rows.decode(Int.self) { summary.eventsAdded += 1 }

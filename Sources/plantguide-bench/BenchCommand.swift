@@ -35,6 +35,7 @@ struct BenchCommand: AsyncParsableCommand {
         StoreBenchmark(),
         RecognitionBenchmark(),
         UploadBenchmark(),
+        CareBenchmark(),
     ]
 
     func validate() throws {

@@ -52,6 +52,67 @@ import Testing
         #expect(shown.stdout.contains("paused"))
     }
 
+    @Test func soilChecksTeachTheIntervalAndEveryDateSaysWhy() throws {
+        var runner = try collectionRunner(now: "2026-06-01T09:00:00Z")
+        defer { runner.cleanUp() }
+        _ = try runner.jsonObject(["collection", "add", "Boston fern", "--room", "Bathroom", "--json"])
+        _ = try runner.jsonObject(["collection", "add", "Maidenhair fern", "--room", "Bathroom", "--json"])
+        _ = try runner.jsonObject(["collection", "add", "Moth orchid", "--json"])
+        // Both bathroom plants watered yesterday, in one go.
+        let both = try runner.jsonArray(["care", "done", "water", "--room", "bathroom", "--date", "yesterday", "--json"])
+        #expect(both.count == 2)
+        #expect(both.allSatisfy { ($0["event"] as? [String: Any])?["day"] as? String == "2026-05-31" })
+        // The fern (every 4 days) comes due; its soil is still wet: the watering moves and the interval grows.
+        runner.environment["PLANTGUIDE_NOW"] = "2026-06-04T09:00:00Z"
+        let checked = try runner.jsonObject(["care", "check", "1", "water", "--wet", "--json"])
+        let next = try #require(checked["next"] as? [String: Any])
+        #expect((checked["event"] as? [String: Any])?["soil"] as? String == "wet")
+        #expect((next["dueOn"] as? String ?? "") > "2026-06-04")
+        #expect((next["intervalDays"] as? Int ?? 0) > 4)
+        #expect(next["lastDone"] as? String == "2026-05-31")
+        let explanation = try #require(checked["explanation"] as? [String: Any])
+        #expect(explanation["guide"] as? Int == 4 && explanation["source"] as? String == "learned")
+        #expect((explanation["because"] as? [String])?.first?.contains("still wet when due once in June 2026") == true)
+        // The plant's page in the terminal, `care due --explain` and `collection show --json` say why.
+        let schedule = try runner.run(["care", "schedule", "1"])
+        #expect(schedule.stdout.contains("the guide for genus Nephrolepis says 4 in the growing season; the soil was still wet"))
+        let shown = try runner.jsonObject(["collection", "show", "1", "--json"])
+        let water = try #require((shown["schedule"] as? [[String: Any]])?.first { $0["task"] as? String == "water" })
+        #expect((water["explanation"] as? [String: Any])?["interval"] as? Int == next["intervalDays"] as? Int)
+        let explained = try runner.run(["care", "due", "--days", "30", "--explain"])
+        #expect(explained.stdout.contains("says 4 in the growing season"))
+        // Undo removes the check; the guide's 4 days come back.
+        let undone = try runner.jsonObject(["care", "undo", "1", "--json"])
+        #expect((undone["removed"] as? [String: Any])?["soil"] as? String == "wet")
+        let back = try #require((undone["schedule"] as? [[String: Any]])?.first { $0["task"] as? String == "water" })
+        #expect(back["intervalDays"] as? Int == 4 && back["dueOn"] as? String == "2026-06-04")
+        // Refused, nothing logged: no reading, both readings, another task, a future day, an unknown plant or room.
+        for arguments in [
+            ["care", "check", "1"], ["care", "check", "1", "--wet", "--dry"], ["care", "check", "1", "mist", "--wet"],
+            ["care", "check", "1", "--wet", "--date", "2026-06-05"], ["care", "check", "99", "--wet"],
+            ["care", "done", "water", "--room", "Attic"], ["care", "done", "1", "2", "water", "--room", "Bathroom"],
+            ["care", "done", "1", "99", "water"], ["care", "done", "1", "1", "water"], ["care", "done", "--due"],
+        ] {
+            let result = try runner.run(arguments)
+            #expect(result.status != 0, "\(arguments)")
+            #expect(!result.stderr.isEmpty, "\(arguments)")
+        }
+        let log = try runner.jsonObject(["collection", "show", "1", "--json"])
+        #expect((log["events"] as? [Any])?.count == 1)
+        // Everything due today, at once.
+        let dueList = try runner.jsonObject(["care", "due", "--days", "0", "--json"])
+        let dueWater = ((dueList["rooms"] as? [[String: Any]]) ?? []).flatMap { ($0["tasks"] as? [[String: Any]]) ?? [] }
+            .filter { $0["task"] as? String == "water" }.compactMap { $0["plantId"] as? Int }
+        #expect(dueWater.contains(1))
+        let dueNow = try runner.jsonArray(["care", "done", "water", "--due", "--json"])
+        #expect(dueNow.compactMap { ($0["event"] as? [String: Any])?["plantId"] as? Int } == dueWater)
+        let after = try runner.jsonObject(["care", "due", "--days", "0", "--json"])
+        #expect(!(((after["rooms"] as? [[String: Any]]) ?? []).flatMap { ($0["tasks"] as? [[String: Any]]) ?? [] }
+            .contains { $0["task"] as? String == "water" }))
+        let nothing = try runner.run(["care", "undo", "3"])
+        #expect(nothing.status != 0 && nothing.stderr.contains("nothing to undo"))
+    }
+
     @Test func snoozeMovesTheDayCareDueAndTheCalendarShow() throws {
         let runner = try collectionRunner(now: "2026-06-01T09:00:00Z")
         defer { runner.cleanUp() }

@@ -151,3 +151,82 @@ import Testing
         #expect(next.intervalDays == 14)
     }
 }
+
+@Suite struct CareLearningPlannerTests {
+    private func setUp() throws -> (TemporaryHome, CollectionDatabase, TestClock, CarePlanner) {
+        let home = try TemporaryHome()
+        let database = try home.open()
+        let clock = TestClock("2026-06-01T10:00:00Z")
+        let planner = CarePlanner(store: database, hemisphere: .north, timeZone: TimeZone(identifier: "UTC") ?? .current) {
+            clock.now
+        }
+        return (home, database, clock, planner)
+    }
+
+    @Test func soilStillWetMovesTheWateringAndTeachesTheInterval() async throws {
+        let (home, database, clock, planner) = try setUp()
+        defer { home.cleanUp() }
+        let fern = try database.addPlant(NewPlant(name: "Fern"), profile: .fixture(water: 7), now: clock.now)
+        try await planner.markDone(plantId: fern.id, task: .water)
+        clock.advance(days: 7)
+        #expect(try await planner.due(withinDays: 0).tasks.map(\.task) == [.water])
+        let (check, next) = try await planner.checkSoil(plantId: fern.id, reading: .wet)
+        #expect(check.soil == .wet && check.day == planner.today)
+        let due = try #require(next.dueOn)
+        #expect(due > planner.today)
+        #expect(try await planner.due(withinDays: 0).tasks.isEmpty)
+        // The interval grew, and the plant says why.
+        #expect((next.intervalDays ?? 0) > 7)
+        let water = try #require(try await planner.explain(plantId: fern.id).first { $0.task == .water })
+        #expect(water.source == .learned && water.guide == 7 && water.interval == next.intervalDays)
+        #expect(water.because.count == 1 && water.because[0].contains("still wet when due once in June 2026 (+"))
+        #expect(water.text.hasPrefix("every \(next.intervalDays ?? 0) days: the guide for test says 7 in the growing season;"))
+        // A check is not a watering: the last day done stays.
+        #expect(next.lastDone == CalendarDay("2026-06-01"))
+        // Undo forgets the check: the guide's interval and due day come back.
+        let undone = try #require(try await planner.undoLastEntry(plantId: fern.id))
+        #expect(undone.removed.id == check.id)
+        let back = try #require(undone.schedule.first { $0.task == .water })
+        #expect(back.intervalDays == 7 && back.dueOn == CalendarDay("2026-06-08"))
+    }
+
+    @Test func drySoilMakesTheWateringDueTodayAndBackToTheGuideForgets() async throws {
+        let (home, database, clock, planner) = try setUp()
+        defer { home.cleanUp() }
+        let fern = try database.addPlant(NewPlant(name: "Fern"), profile: .fixture(water: 10), now: clock.now)
+        try await planner.markDone(plantId: fern.id, task: .water)
+        for _ in 0..<3 {
+            clock.advance(days: 5)
+            let (_, next) = try await planner.checkSoil(plantId: fern.id, reading: .dry)
+            #expect(next.dueOn == planner.today)
+            try await planner.markDone(plantId: fern.id, task: .water)
+        }
+        let learned = try #require(try await planner.schedule(forPlant: fern.id).first { $0.task == .water })
+        #expect((learned.intervalDays ?? 10) < 10)
+        let explained = try #require(try await planner.explain(plantId: fern.id).first { $0.task == .water })
+        #expect(explained.because.first?.contains("already dry when checked") == true)
+        let reset = try await planner.backToGuide(plantId: fern.id, task: .water)
+        #expect(reset.intervalDays == 10)
+        #expect(try await planner.explain(plantId: fern.id).first { $0.task == .water }?.source == .guide)
+        // A check in the future is refused; nothing is logged.
+        let count = try database.events(plantId: fern.id).count
+        await #expect(throws: StoreError.self) {
+            try await planner.checkSoil(plantId: fern.id, reading: .wet, on: planner.today.adding(days: 1))
+        }
+        #expect(try database.events(plantId: fern.id).count == count)
+        await #expect(throws: StoreError.self) { try await planner.checkSoil(plantId: 404, reading: .wet) }
+    }
+
+    @Test func anIntervalSetByHandIsNotMovedByTheLog() async throws {
+        let (home, database, clock, planner) = try setUp()
+        defer { home.cleanUp() }
+        let fern = try database.addPlant(NewPlant(name: "Fern"), profile: .fixture(water: 7), now: clock.now)
+        try database.updateScheduleSettings(plantId: fern.id, task: .water) { $0.growingDays = 4 }
+        try await planner.markDone(plantId: fern.id, task: .water)
+        clock.advance(days: 4)
+        let (_, next) = try await planner.checkSoil(plantId: fern.id, reading: .wet)
+        #expect(next.intervalDays == 4)
+        let water = try #require(try await planner.explain(plantId: fern.id).first { $0.task == .water })
+        #expect(water.source == .set && water.text.hasPrefix("every 4 days: set by hand"))
+    }
+}

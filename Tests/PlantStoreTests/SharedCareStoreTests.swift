@@ -57,6 +57,47 @@ extension TestStore {
     }
 
     @Test(arguments: StateBackend.allCases)
+    func soilChecksAreLoggedButAreNotTheTaskDoneAndTheLastEntryCanBeUndone(_ backend: StateBackend) async throws {
+        let now = now
+        try await backend.withTestStores(2) { stores in
+            let care = stores[0].care, other = stores[1].care
+            let fern = try await stores[0].plants.addPlant(NewPlant(name: "Fern"), profile: .fixture(), photo: nil, now: now)
+            try await care.logCare(plantId: fern.id, task: .water, day: day("2026-11-10"), note: nil, now: now)
+            try await care.updateScheduleSettings(plantId: fern.id, task: .water) { $0.snoozedUntil = day("2026-11-26") }
+            let check = try await other.logCare(
+                plantId: fern.id, task: .water, day: day("2026-11-17"), note: nil, soil: .wet, now: now.addingTimeInterval(60)
+            )
+            #expect(check.soil == .wet && check.summary == "checked the soil: still wet")
+            // A check leaves the last day done and the snooze as they were.
+            let state = try #require(try await care.careStates(plantId: fern.id, room: nil).first)
+            #expect(state.lastDone[CareTask.water] == day("2026-11-10"))
+            #expect(state.settings[CareTask.water]?.snoozedUntil == day("2026-11-26"))
+            #expect(try await care.events(plantId: fern.id).first == check)
+            // Learned intervals are stored and read back as they were written.
+            let learned = try await other.updateScheduleSettings(plantId: fern.id, task: .water) { settings in
+                settings.learnedGrowing = 1.25
+                settings.learnedRest = 0.75
+                settings.learnedSince = day("2026-11-01")
+            }
+            #expect(try await care.careStates(plantId: fern.id, room: nil).first?.settings[CareTask.water] == learned)
+            // A check is of watering only; out of bounds factors are refused by the database.
+            await #expect(throws: StoreError.self) {
+                try await care.logCare(plantId: fern.id, task: .mist, day: day("2026-11-17"), note: nil, soil: .dry, now: now)
+            }
+            await #expect(throws: StoreError.self) {
+                try await care.updateScheduleSettings(plantId: fern.id, task: .water) { $0.learnedGrowing = 3 }
+            }
+            // Undo takes the newest entry by when it was logged, whatever its day.
+            #expect(try await other.removeLastCareEntry(plantId: fern.id) == check)
+            let watering = try #require(try await care.events(plantId: fern.id).first)
+            #expect(try await care.removeLastCareEntry(plantId: fern.id) == watering)
+            #expect(try await care.careStates(plantId: fern.id, room: nil).first?.lastDone[CareTask.water] == nil)
+            #expect(try await care.removeLastCareEntry(plantId: fern.id) == nil)
+            await expectPlantNotFound(404) { try await care.removeLastCareEntry(plantId: 404) }
+        }
+    }
+
+    @Test(arguments: StateBackend.allCases)
     func settingsAndProfilesChangeWhatTheSchedulerReads(_ backend: StateBackend) async throws {
         let now = now
         try await backend.withTestStores(2) { stores in

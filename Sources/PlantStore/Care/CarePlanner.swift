@@ -18,6 +18,8 @@ public struct ScheduledTask: Sendable, Hashable, Codable {
     public var paused: Bool
     /// Days past due (0 when due today or later).
     public var overdueDays: Int
+    /// Why the interval is what it is; only when asked for (``CarePlanner/explainedSchedule(forPlant:)``).
+    public var explanation: IntervalExplanation? = nil
 
     /// Whether the task is past due.
     public var isOverdue: Bool { overdueDays > 0 }
@@ -48,7 +50,7 @@ public struct CarePlanner: Sendable {
     public let scheduler: CareScheduler
     /// The time zone that decides which calendar day "now" is.
     public let timeZone: TimeZone
-    private let now: @Sendable () -> Date
+    let now: @Sendable () -> Date
 
     /// A planner over `store`.
     public init(
@@ -102,7 +104,8 @@ public struct CarePlanner: Sendable {
         let today = today
         let day = day ?? today
         guard day <= today else { throw .invalid("Care can't be logged for a future day (\(day)); today is \(today).") }
-        let event = try await store.logCare(plantId: plantId, task: task, day: day, note: note, now: now())
+        let event = try await store.logCare(plantId: plantId, task: task, day: day, note: note, soil: nil, now: now())
+        if IntervalLearner.learns(task) { try await relearn(plantId: plantId, task: task) }
         let next = try await schedule(forPlant: plantId).first { $0.task == task }
         guard let next else { throw .plantNotFound(plantId) }
         return (event, next)

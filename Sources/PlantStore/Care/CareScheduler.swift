@@ -22,12 +22,17 @@ public struct CareScheduler: Sendable {
         effective(TaskIntervals(growing: profile.growingInterval(for: task), rest: profile.restInterval(for: task)), settings: settings)
     }
 
-    /// `base` with a plant's own settings applied.
+    /// `base` with a plant's own settings applied: paused, intervals set by hand, else the guide's with what was learned
+    /// from the care log (see ``IntervalLearner``).
     public func effective(_ base: TaskIntervals, settings: CareScheduleSettings?) -> TaskIntervals {
         guard let settings else { return base }
         if settings.paused { return TaskIntervals(growing: nil, rest: nil) }
         if let growing = settings.growingDays { return TaskIntervals(growing: growing, rest: settings.restDays ?? growing) }
-        return TaskIntervals(growing: base.growing, rest: settings.restDays ?? base.rest)
+        let learnedGrowing = settings.learnedGrowing, learnedRest = settings.learnedRest
+        return TaskIntervals(
+            growing: base.growing.map { IntervalLearner.interval(guide: $0, factor: learnedGrowing) },
+            rest: settings.restDays ?? base.rest.map { IntervalLearner.interval(guide: $0, factor: learnedRest) }
+        )
     }
 
     /// The interval that applies on `day`, if the task is done in that season.

@@ -75,27 +75,46 @@ public struct PlantCareState: Sendable, Hashable {
 }
 
 extension CollectionDatabase {
-    /// Logs care given to a plant and clears the task's snooze, in one transaction.
+    /// Logs care given to a plant and clears the task's snooze, in one transaction; or, with `soil`, a check of the soil
+    /// before watering (the snooze stays).
     @discardableResult
     public func logCare(
-        plantId: Int64, task: CareTask, day: CalendarDay, note: String? = nil, now: Date
+        plantId: Int64, task: CareTask, day: CalendarDay, note: String? = nil, soil: SoilReading? = nil, now: Date
     ) throws(StoreError) -> CareEvent {
         let note = try CareEvent.checkedNote(note)
+        try CareEvent.check(soil: soil, task: task)
         let now = now.roundedToMilliseconds
         let scope = try self.scope("log care")
         return try writeCare(of: plantId, household: scope.household, "log care") { db in
             guard try Self.plantExists(plantId, in: scope.household, db: db) else { throw StoreError.plantNotFound(plantId) }
             var event = CareEvent(
                 id: 0, uuid: UUID().uuidString.lowercased(), plantId: plantId, task: task, day: day,
-                note: note, createdAt: now, recordedBy: scope.userName
+                note: note, createdAt: now, recordedBy: scope.userName, soil: soil
             )
             try event.insert(db)
             event.id = db.lastInsertedRowID
-            try db.execute(
-                sql: "UPDATE careSchedule SET snoozedUntil = NULL WHERE plantId = ? AND task = ?",
-                arguments: [plantId, task.rawValue]
-            )
+            // A check is not the task done: the snooze it may set stays.
+            if soil == nil {
+                try db.execute(
+                    sql: "UPDATE careSchedule SET snoozedUntil = NULL WHERE plantId = ? AND task = ?",
+                    arguments: [plantId, task.rawValue]
+                )
+            }
             try db.execute(sql: "UPDATE plant SET updatedAt = max(updatedAt, ?) WHERE id = ?", arguments: [now, plantId])
+            return event
+        }
+    }
+
+    /// Removes the newest entry of a plant's care log (by when it was logged) and returns it; `nil` when there is none.
+    @discardableResult
+    public func removeLastCareEntry(plantId: Int64) throws(StoreError) -> CareEvent? {
+        let household = try self.scope("undo a care entry").household
+        return try writeCare(of: plantId, household: household, "undo a care entry") { db in
+            guard try Self.plantExists(plantId, in: household, db: db) else { throw StoreError.plantNotFound(plantId) }
+            guard let event = try CareEvent.fetchOne(
+                db, sql: "SELECT * FROM careEvent WHERE plantId = ? ORDER BY createdAt DESC, id DESC LIMIT 1", arguments: [plantId]
+            ) else { return nil }
+            try db.execute(sql: "DELETE FROM careEvent WHERE id = ?", arguments: [event.id])
             return event
         }
     }

@@ -80,7 +80,9 @@ extension CollectionDatabase {
                     for schedule in plant.schedules {
                         try CareScheduleSettings(
                             plantId: inserted.id, task: schedule.task, growingDays: schedule.growingDays,
-                            restDays: schedule.restDays, paused: schedule.paused, snoozedUntil: schedule.snoozedUntil
+                            restDays: schedule.restDays, paused: schedule.paused, snoozedUntil: schedule.snoozedUntil,
+                            learnedGrowing: schedule.learnedGrowing.flatMap(IntervalLearner.clamped),
+                            learnedRest: schedule.learnedRest.flatMap(IntervalLearner.clamped), learnedSince: schedule.learnedSince
                         ).insert(db)
                     }
                 }
@@ -95,9 +97,9 @@ extension CollectionDatabase {
                     let (uuid, present) = try Self.importUUID("careEvent", event.uuid, household: household, db: db)
                     if present != nil { continue }
                     try db.execute(sql: """
-                        INSERT INTO careEvent (uuid, plantId, task, day, note, createdAt) VALUES (?, ?, ?, ?, ?, ?)
+                        INSERT INTO careEvent (uuid, plantId, task, day, note, createdAt, soil) VALUES (?, ?, ?, ?, ?, ?, ?)
                         """, arguments: [uuid, plantId, event.task.rawValue,
-                                         event.day.description, event.note, event.createdAt])
+                                         event.day.description, event.note, event.createdAt, event.soil?.rawValue])
                     summary.eventsAdded += db.changesCount
                 }
             }

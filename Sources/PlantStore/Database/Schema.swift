@@ -26,6 +26,7 @@ enum Schema {
         migrator.registerMigration("v16", migrate: addChangeStamps)
         migrator.registerMigration("v17", migrate: logPlantChanges)
         migrator.registerMigration("v18", migrate: treatUncheckedToxicityAsToxic)
+        migrator.registerMigration("v19", migrate: addSoilChecksAndLearnedIntervals)
         return migrator
     }
 
@@ -584,6 +585,43 @@ enum Schema {
         try db.execute(sql: """
             UPDATE careProfile SET toxicToCats = 1, toxicToDogs = 1
             WHERE toxicitySource LIKE '%not verified%' AND (toxicToCats = 0 OR toxicToDogs = 0)
+            """)
+    }
+
+    /// v19: soil checks in the care log (`careEvent.soil`, `wet` or `dry`, of watering only; a check is not the task
+    /// done, so the last-done triggers skip it) and the intervals learned from the log per plant and task
+    /// (`careSchedule.learned*`, see `IntervalLearner`).
+    private static func addSoilChecksAndLearnedIntervals(_ db: Database) throws {
+        try db.execute(sql: """
+            ALTER TABLE careEvent ADD COLUMN soil TEXT CHECK (soil IS NULL OR (soil IN ('wet', 'dry') AND task = 'water'));
+            ALTER TABLE careSchedule ADD COLUMN learnedGrowing REAL
+                CHECK (learnedGrowing IS NULL OR learnedGrowing BETWEEN 0.5 AND 2.0);
+            ALTER TABLE careSchedule ADD COLUMN learnedRest REAL CHECK (learnedRest IS NULL OR learnedRest BETWEEN 0.5 AND 2.0);
+            ALTER TABLE careSchedule ADD COLUMN learnedSince TEXT CHECK (learnedSince IS NULL OR (\(isDay("learnedSince"))));
+            DROP TRIGGER careEvent_inserted;
+            DROP TRIGGER careEvent_deleted;
+            DROP TRIGGER careEvent_updated;
+            CREATE TRIGGER careEvent_inserted AFTER INSERT ON careEvent WHEN new.soil IS NULL BEGIN
+                INSERT INTO careLastDone (plantId, task, day) VALUES (new.plantId, new.task, new.day)
+                    ON CONFLICT (plantId, task) DO UPDATE SET day = max(day, excluded.day);
+            END;
+            CREATE TRIGGER careEvent_deleted AFTER DELETE ON careEvent WHEN old.soil IS NULL BEGIN
+                DELETE FROM careLastDone WHERE plantId = old.plantId AND task = old.task;
+                INSERT INTO careLastDone (plantId, task, day)
+                    SELECT plantId, task, MAX(day) FROM careEvent
+                    WHERE plantId = old.plantId AND task = old.task AND soil IS NULL
+                        AND EXISTS (SELECT 1 FROM plant WHERE id = old.plantId)
+                    GROUP BY plantId, task;
+            END;
+            CREATE TRIGGER careEvent_updated AFTER UPDATE OF plantId, task, day, soil ON careEvent BEGIN
+                DELETE FROM careLastDone WHERE (plantId = old.plantId AND task = old.task)
+                    OR (plantId = new.plantId AND task = new.task);
+                INSERT OR REPLACE INTO careLastDone (plantId, task, day)
+                    SELECT plantId, task, MAX(day) FROM careEvent
+                    WHERE soil IS NULL
+                        AND ((plantId = old.plantId AND task = old.task) OR (plantId = new.plantId AND task = new.task))
+                    GROUP BY plantId, task;
+            END;
             """)
     }
 }

@@ -16,11 +16,14 @@ public struct CareEvent: Sendable, Hashable, Codable, Identifiable {
     public var createdAt: Date
     /// The name of the account that logged it (`nil` from the command line, or before there were accounts).
     public var recordedBy: String? = nil
+    /// For a soil check (of watering only), what the soil was like; `nil` when the task was done. A check is not the
+    /// task done: it moves the schedule and teaches the plant's interval (``IntervalLearner``).
+    public var soil: SoilReading? = nil
 
     /// A care event as a store reads or writes it.
     package init(
         id: Int64, uuid: String, plantId: Int64, task: CareTask, day: CalendarDay, note: String?, createdAt: Date,
-        recordedBy: String? = nil
+        recordedBy: String? = nil, soil: SoilReading? = nil
     ) {
         self.id = id
         self.uuid = uuid
@@ -30,6 +33,16 @@ public struct CareEvent: Sendable, Hashable, Codable, Identifiable {
         self.note = note
         self.createdAt = createdAt
         self.recordedBy = recordedBy
+        self.soil = soil
+    }
+
+    /// What the entry says, e.g. "watered" or "checked the soil: still wet".
+    public var summary: String {
+        switch soil {
+        case nil: task.pastTense
+        case .wet: "checked the soil: still wet"
+        case .dry: "checked the soil: dry"
+        }
     }
 }
 
@@ -48,6 +61,9 @@ extension CareEvent: FetchableRecord, PersistableRecord {
         note = row["note"]
         createdAt = row.timestamp("createdAt")
         recordedBy = row["recordedBy"]
+        guard let soilText = row["soil"] as String? else { return }
+        guard let soil = SoilReading(rawValue: soilText) else { throw StoreError.invalid("care event \(id) has an unknown soil reading") }
+        self.soil = soil
     }
 
     public func encode(to container: inout PersistenceContainer) throws {
@@ -60,5 +76,6 @@ extension CareEvent: FetchableRecord, PersistableRecord {
         container["note"] = note
         container["createdAt"] = createdAt
         container["recordedBy"] = recordedBy
+        container["soil"] = soil?.rawValue
     }
 }

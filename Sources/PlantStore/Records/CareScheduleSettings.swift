@@ -15,11 +15,19 @@ public struct CareScheduleSettings: Sendable, Hashable, Codable {
     public var paused: Bool
     /// Not due before this day (cleared when the task is done).
     public var snoozedUntil: CalendarDay?
+    /// The growing season's interval learned from the care log, over the guide's (see ``IntervalLearner``); `nil`
+    /// while nothing is learned. Kept from the log by ``CarePlanner``; an interval set by hand wins over it.
+    public var learnedGrowing: Double?
+    /// The rest season's learned interval over the guide's.
+    public var learnedRest: Double?
+    /// The day the plant went back to the guide for this task: the log before it is not learned from.
+    public var learnedSince: CalendarDay?
 
     /// Settings for one plant and task.
     public init(
         plantId: Int64, task: CareTask, growingDays: Int? = nil, restDays: Int? = nil, paused: Bool = false,
-        snoozedUntil: CalendarDay? = nil
+        snoozedUntil: CalendarDay? = nil, learnedGrowing: Double? = nil, learnedRest: Double? = nil,
+        learnedSince: CalendarDay? = nil
     ) {
         self.plantId = plantId
         self.task = task
@@ -27,6 +35,9 @@ public struct CareScheduleSettings: Sendable, Hashable, Codable {
         self.restDays = restDays
         self.paused = paused
         self.snoozedUntil = snoozedUntil
+        self.learnedGrowing = learnedGrowing
+        self.learnedRest = learnedRest
+        self.learnedSince = learnedSince
     }
 }
 
@@ -43,6 +54,9 @@ extension CareScheduleSettings: FetchableRecord, PersistableRecord {
         restDays = row["restDays"]
         paused = row["paused"]
         snoozedUntil = (row["snoozedUntil"] as String?).flatMap(CalendarDay.init)
+        learnedGrowing = row["learnedGrowing"]
+        learnedRest = row["learnedRest"]
+        learnedSince = (row["learnedSince"] as String?).flatMap(CalendarDay.init)
     }
 
     public func encode(to container: inout PersistenceContainer) throws {
@@ -52,5 +66,8 @@ extension CareScheduleSettings: FetchableRecord, PersistableRecord {
         container["restDays"] = restDays
         container["paused"] = paused
         container["snoozedUntil"] = snoozedUntil?.description
+        container["learnedGrowing"] = learnedGrowing
+        container["learnedRest"] = learnedRest
+        container["learnedSince"] = learnedSince?.description
     }
 }

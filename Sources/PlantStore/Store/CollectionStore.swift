@@ -76,10 +76,13 @@ public protocol PlantsStore: Sendable {
 public protocol CareStore: Sendable {
     // MARK: Care
 
-    /// Records a care task done on a day.
+    /// Records a care task done on a day, or with `soil` a check of the soil before watering (`task` is then `.water`).
     @discardableResult
-    func logCare(plantId: Int64, task: CareTask, day: CalendarDay, note: String?, now: Date) async throws(StoreError)
-        -> CareEvent
+    func logCare(plantId: Int64, task: CareTask, day: CalendarDay, note: String?, soil: SoilReading?, now: Date)
+        async throws(StoreError) -> CareEvent
+    /// Removes the newest entry of a plant's care log (by when it was logged) and returns it; `nil` when there is none.
+    @discardableResult
+    func removeLastCareEntry(plantId: Int64) async throws(StoreError) -> CareEvent?
     /// The care log, newest first, of one plant or of all.
     func events(plantId: Int64?) async throws(StoreError) -> [CareEvent]
     /// Changes one task's schedule settings of a plant; returns them as stored.

@@ -43,6 +43,10 @@ public struct CollectionExport: Sendable, Codable, Hashable {
         public var restDays: Int?
         public var paused: Bool
         public var snoozedUntil: CalendarDay?
+        /// The learned intervals (see ``CareScheduleSettings/learnedGrowing``); absent in archives before they existed.
+        public var learnedGrowing: Double?
+        public var learnedRest: Double?
+        public var learnedSince: CalendarDay?
     }
 
     public struct ExportedPhotoLink: Sendable, Codable, Hashable {
@@ -62,6 +66,8 @@ public struct CollectionExport: Sendable, Codable, Hashable {
         public var day: CalendarDay
         public var note: String?
         public var createdAt: Date
+        /// For a soil check, what the soil was like; absent for care done (and in archives before checks existed).
+        public var soil: SoilReading?
     }
 
     public struct ExportedPhoto: Sendable, Codable, Hashable {

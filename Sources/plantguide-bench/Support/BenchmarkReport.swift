@@ -30,7 +30,7 @@ struct BenchmarkRow: Codable, Sendable {
 
     init(
         suite: String, name: String, value: Double, unit: String,
-        below limit: Double? = nil, peer: (name: String, value: Double)? = nil
+        below limit: Double? = nil, atLeast floor: Double? = nil, peer: (name: String, value: Double)? = nil
     ) {
         self.suite = suite
         self.name = name
@@ -39,6 +39,10 @@ struct BenchmarkRow: Codable, Sendable {
         if let limit {
             target = "< \(Self.format(limit)) \(unit)"
             met = value < limit
+        }
+        if let floor {
+            target = "≥ \(Self.format(floor)) \(unit)"
+            met = value >= floor
         }
         peerName = peer?.name
         peerValue = peer?.value

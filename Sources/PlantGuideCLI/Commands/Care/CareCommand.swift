@@ -14,12 +14,15 @@ struct CareCommand: AsyncParsableCommand {
             Examples:
               plantguide care due                      Today and the next 7 days, by room.
               plantguide care done 3 water
+              plantguide care check 3 --wet            The soil was still wet: wait, and learn.
+              plantguide care due --explain            Why each date was chosen.
+              plantguide care undo 3                   Remove the last entry logged for plant 3.
               plantguide care snooze 3 fertilize --days 5
               plantguide care ics --output plants.ics
             """,
         subcommands: [
-            CareDueCommand.self, CareDoneCommand.self, CareSnoozeCommand.self, CareScheduleCommand.self,
-            CareICSCommand.self,
+            CareDueCommand.self, CareDoneCommand.self, CareCheckCommand.self, CareUndoCommand.self, CareSnoozeCommand.self,
+            CareScheduleCommand.self, CareICSCommand.self,
         ]
     )
 }

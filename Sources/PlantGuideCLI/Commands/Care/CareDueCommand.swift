@@ -20,6 +20,9 @@ struct CareDueCommand: AsyncParsableCommand {
     @Option(help: "Only this room.")
     var room: String?
 
+    @Flag(help: "Say why each interval is what it is (the guide, what was learned, or set by hand).")
+    var explain = false
+
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
@@ -29,7 +32,10 @@ struct CareDueCommand: AsyncParsableCommand {
     func run() async throws {
         let console = Console()
         let planner = try CollectionEnvironment.load().planner
-        let list = try await planner.due(withinDays: days, room: room)
+        var list = try await planner.due(withinDays: days, room: room)
+        if explain {
+            for index in list.rooms.indices { list.rooms[index].tasks = try await planner.explained(list.rooms[index].tasks) }
+        }
         if output.json {
             try console.printJSON(list)
             return
@@ -40,7 +46,10 @@ struct CareDueCommand: AsyncParsableCommand {
         }
         for room in list.rooms {
             console.print(console.style(room.room ?? "No room", .cyan))
-            for task in room.tasks { console.print(console.scheduleLine(task, today: list.today, showPlant: true)) }
+            for task in room.tasks {
+                console.print(console.scheduleLine(task, today: list.today, showPlant: true))
+                if let explanation = task.explanation { console.print(console.style("             " + explanation.text, .dim)) }
+            }
         }
         let overdue = list.tasks.filter(\.isOverdue).count
         console.print(counted(list.tasks.count, "task") + (overdue > 0 ? ", \(overdue) overdue" : ""))

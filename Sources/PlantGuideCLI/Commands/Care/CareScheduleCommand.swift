@@ -5,13 +5,17 @@ import PlantStore
 struct CareScheduleCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "schedule",
-        abstract: "Show a plant's schedule, and optionally change a task's interval or pause it.",
+        abstract: "Show a plant's schedule and why, and optionally change a task's interval or pause it.",
         discussion: """
             Examples:
               plantguide care schedule 3
               plantguide care schedule 3 --task water --every 5 --winter 12
               plantguide care schedule 3 --task mist --pause
               plantguide care schedule 3 --task water --reset
+
+            Each line says where its interval comes from: the care guide, what the care log taught \
+            (`care check`, care done early), or an interval set by hand. --reset goes back to the guide and \
+            forgets what was learned.
             """
     )
 
@@ -33,7 +37,7 @@ struct CareScheduleCommand: AsyncParsableCommand {
     @Flag(help: "Switch a paused task back on.")
     var resume = false
 
-    @Flag(help: "Go back to the care guide's intervals.")
+    @Flag(help: "Go back to the care guide's intervals, forgetting what was set by hand or learned.")
     var reset = false
 
     @OptionGroup var output: OutputOptions
@@ -51,6 +55,8 @@ struct CareScheduleCommand: AsyncParsableCommand {
         let console = Console()
         let environment = try CollectionEnvironment.load()
         let plantId = id.value
+        let planner = environment.planner
+        if let task, reset { try await planner.backToGuide(plantId: plantId, task: task) }
         if let task {
             let (every, winter, pause, resume, reset) = (every, winter, pause, resume, reset)
             try await environment.store.updateScheduleSettings(plantId: plantId, task: task) { settings in
@@ -65,12 +71,15 @@ struct CareScheduleCommand: AsyncParsableCommand {
                 if resume { settings.paused = false }
             }
         }
-        let schedule = try await environment.planner.schedule(forPlant: plantId)
+        let schedule = try await planner.explainedSchedule(forPlant: plantId)
         if output.json {
             try console.printJSON(schedule)
             return
         }
         if let first = schedule.first { console.print(console.style(first.plantName, .bold) + console.style(" (#\(first.plantId))", .dim)) }
-        for entry in schedule { console.print(console.scheduleLine(entry, today: environment.planner.today)) }
+        for entry in schedule {
+            console.print(console.scheduleLine(entry, today: planner.today))
+            if let explanation = entry.explanation { console.print(console.style("             " + explanation.text, .dim)) }
+        }
     }
 }

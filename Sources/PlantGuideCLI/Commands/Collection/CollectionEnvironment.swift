@@ -101,10 +101,20 @@ struct PlantID: ExpressibleByArgument, Hashable, Sendable {
     }
 }
 
-/// Parses a `YYYY-MM-DD` option.
-func parseDay(_ text: String?, option: String) throws -> CalendarDay? {
+/// Parses a `YYYY-MM-DD` option; given `today`, also the words `today` and `yesterday`.
+func parseDay(_ text: String?, option: String, today: CalendarDay? = nil) throws -> CalendarDay? {
     guard let text else { return nil }
-    guard let day = CalendarDay(text) else { throw ValidationError("\(option) must be a date like 2026-03-01, not '\(text)'.") }
+    if let today {
+        switch text.lowercased() {
+        case "today": return today
+        case "yesterday": return today.adding(days: -1)
+        default: break
+        }
+    }
+    guard let day = CalendarDay(text) else {
+        let words = today == nil ? "" : ", 'today' or 'yesterday'"
+        throw ValidationError("\(option) must be a date like 2026-03-01\(words), not '\(text)'.")
+    }
     return day
 }
 

@@ -24,7 +24,7 @@ struct CollectionShowCommand: AsyncParsableCommand {
         let environment = try CollectionEnvironment.load()
         let plantId = id.value
         let details = try await environment.store.details(ofPlant: plantId)
-        let schedule = try await environment.planner.schedule(forPlant: plantId)
+        let schedule = try await environment.planner.explainedSchedule(forPlant: plantId)
         let rechecks = try await environment.store.rechecks(ofIdentifications: details.identifications.map(\.id))
         let suggestions = try await environment.store.suggestions(plantId: plantId, includeResolved: false)
         if output.json {

@@ -140,10 +140,12 @@ package enum CollectionCopy {
         Table("careEvent", key: ["id"], identity: true, [
             Column("id", .integer), Column("uuid", .text), Column("plantId", .integer), Column("task", .text),
             Column("day", .day), Column("note", .text), Column("createdAt", .instant), Column("recordedBy", .text),
+            Column("soil", .text),
         ]),
         Table("careSchedule", key: ["plantId", "task"], [
             Column("plantId", .integer), Column("task", .text), Column("growingDays", .integer), Column("restDays", .integer),
-            Column("paused", .boolean), Column("snoozedUntil", .day),
+            Column("paused", .boolean), Column("snoozedUntil", .day), Column("learnedGrowing", .real),
+            Column("learnedRest", .real), Column("learnedSince", .day),
         ]),
         Table("careLastDone", key: ["plantId", "task"], derived: true, [
             Column("plantId", .integer), Column("task", .text), Column("day", .day),

@@ -17,11 +17,15 @@ extension CollectionExport {
                 acquiredOn: plant.acquiredOn, notes: plant.notes, createdAt: plant.createdAt, updatedAt: plant.updatedAt,
                 careProfile: profiles[plant.id],
                 schedules: (schedules[plant.id] ?? []).map {
-                    .init(task: $0.task, growingDays: $0.growingDays, restDays: $0.restDays, paused: $0.paused, snoozedUntil: $0.snoozedUntil)
+                    .init(
+                        task: $0.task, growingDays: $0.growingDays, restDays: $0.restDays, paused: $0.paused,
+                        snoozedUntil: $0.snoozedUntil, learnedGrowing: $0.learnedGrowing, learnedRest: $0.learnedRest,
+                        learnedSince: $0.learnedSince
+                    )
                 },
                 photos: links[plant.id] ?? [],
                 events: (events[plant.id] ?? []).map {
-                    .init(uuid: $0.uuid, task: $0.task, day: $0.day, note: $0.note, createdAt: $0.createdAt)
+                    .init(uuid: $0.uuid, task: $0.task, day: $0.day, note: $0.note, createdAt: $0.createdAt, soil: $0.soil)
                 }
             )
         }

@@ -61,6 +61,13 @@ extension CareEvent {
         }
         return note.nonEmpty
     }
+
+    /// Refuses a soil reading on another task than watering: the soil tells when to water, nothing else.
+    package static func check(soil: SoilReading?, task: CareTask) throws(StoreError) {
+        if soil != nil && task != .water {
+            throw .invalid("A soil check belongs to watering, not to \(task.rawValue).")
+        }
+    }
 }
 
 extension FiledIdentification {
