@@ -453,6 +453,7 @@ def plant_page(j):
     j.screenshot("collection-plant")
 
     plant_path = "/" + j.driver.current_url.split("/", 3)[3]
+    j.plant_path = plant_path
     j.open(plant_path + "/remove")
     j.check("This cannot be undone" in j.driver.page_source, "removing a plant asks first")
     j.screenshot("collection-remove")
@@ -498,6 +499,8 @@ def collection_and_care(j, status, identified, binary, home):
             after = len(j.driver.find_elements(By.XPATH, "//button[starts-with(normalize-space(), 'Mark done')]"))
             j.check(after == before - 1, f"mark done removes the task ({before} → {after})")
             j.screenshot("care-done")
+    if identified and status.get("care"):
+        soil_check(j)
     j.open("/settings")
     # Every identification is counted in the statistics, in a table with a caption and headers.
     captions = [c.text for c in j.driver.find_elements(By.CSS_SELECTOR, "section[aria-labelledby='statistics'] caption")]
@@ -515,6 +518,39 @@ def collection_and_care(j, status, identified, binary, home):
     j.check(text.startswith("BEGIN:VCALENDAR") and (not identified or "BEGIN:VEVENT" in text),
             "the calendar lists the care tasks")
     j.screenshot("settings-calendar")
+
+
+def soil_check(j):
+    """Back on the plant's page: undo the watering just marked done (the 60-day-old one is the last again, so watering
+    is overdue), then say the soil is still wet: the watering moves to a later day and the page says why."""
+    j.open(j.plant_path)
+
+    def water():
+        return j.driver.find_element(By.CSS_SELECTOR, "li[data-task$='-water']")
+
+    def log_entries():
+        return len(j.driver.find_elements(By.CSS_SELECTOR, "#care-title ~ ul.events li"))
+
+    before = log_entries()
+    undo = j.driver.find_element(By.XPATH, "//button[normalize-space()='Undo the last entry']")
+    undo.click()
+    j.wait(EC.staleness_of(undo))
+    j.wait(lambda d: "Browser test plant Mk II" in d.title)
+    j.check(log_entries() == before - 1, f"undo removes the last care entry ({before} → {log_entries()})")
+    j.check("overdue" in water().text, "with the last watering undone, watering is overdue again")
+    old = water()
+    old.find_element(By.XPATH, ".//button[starts-with(normalize-space(), 'Still wet')]").click()
+    j.wait(EC.staleness_of(old))
+    j.wait(lambda d: "Browser test plant Mk II" in d.title)
+    due = water().find_element(By.CSS_SELECTOR, "time").get_attribute("datetime")[:10]
+    today = time.strftime("%Y-%m-%d", time.localtime())
+    j.check(due > today, f"soil still wet moves the watering past today ({due})")
+    j.check("overdue" not in water().text, "the watering is no longer overdue")
+    why = water().find_element(By.CSS_SELECTOR, ".why").text
+    j.check("the soil was still wet when due once" in why and "the guide for" in why, f"the page says why: {why!r}")
+    j.check("Checked the soil: still wet" in j.driver.page_source, "the care log shows the check")
+    j.accessible("plant page after a soil check")
+    j.screenshot("plant-soil-check")
 
 
 def recheck_journey(j):

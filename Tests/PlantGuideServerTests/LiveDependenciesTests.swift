@@ -420,6 +420,72 @@ import Testing
         }
     }
 
+    @Test func soilChecksAndUndoOnThePlantPageAndTheAPIWithTheRealStore() async throws {
+        let home = try Self.makeHome(withModel: false)
+        defer { try? FileManager.default.removeItem(at: home) }
+        let dependencies = await ServerDependencies.live(dataDirectory: home, environment: [:])
+        try await makeApp(dependencies: dependencies).test(.live) { client in
+            let session = try await Session.open(client)
+            let (headers, body) = session.form([("scientificName", "Dracaena trifasciata")])
+            let location = try await client.execute(uri: "/collection", method: .post, headers: headers, body: body) { response in
+                #expect(response.status == .seeOther)
+                return response.headers[.location] ?? ""
+            }
+            let plant = String(location.split(separator: "/").last ?? "")
+            let task = "\(plant)-water"
+            var apiHeaders = session.headers
+            apiHeaders[RequestGate.csrfHeader] = session.csrf
+            func detail() async throws -> CollectionEntryDetail {
+                try await client.execute(uri: "/api/collection/\(plant)", method: .get, headers: session.headers) { response in
+                    try JSONDecoder.iso.decode(CollectionEntryDetail.self, from: Data(buffer: response.body))
+                }
+            }
+            // Watering is not due this week; the soil is found dry: it is due today.
+            let water = try #require(try await detail().schedule.first { $0.action == "Water" })
+            #expect(water.checksSoil && water.explanation?.hasPrefix("every \(water.intervalDays ?? 0) days: the guide for genus Dracaena") == true)
+            try await client.execute(uri: "/api/care/\(task)/check?soil=dry", method: .post, headers: apiHeaders) { response in
+                #expect(response.status == .noContent)
+            }
+            let items = try await client.execute(uri: "/api/care?days=1", method: .get, headers: session.headers) { response in
+                try JSONDecoder.iso.decode([DueCareItem].self, from: Data(buffer: response.body))
+            }
+            #expect(items.contains { $0.id == task })
+            // The plant page's form: still wet; the log shows both checks, newest first.
+            let (checkHeaders, checkBody) = session.form([("soil", "wet"), ("back", location)])
+            try await client.execute(uri: "/care/\(task)/check", method: .post, headers: checkHeaders, body: checkBody) { response in
+                #expect(response.status == .seeOther)
+                #expect(response.headers[.location] == location)
+            }
+            #expect(try await detail().careLog.map(\.text) == ["Checked the soil: still wet", "Checked the soil: dry"])
+            let page = try await client.execute(uri: location, method: .get, headers: session.headers) { $0.text }
+            #expect(page.contains("Still wet") && page.contains("class=\"meta why\"") && page.contains("Undo the last entry"))
+            // Undo on the page, then through the API; then there is nothing left to undo.
+            let (undoHeaders, undoBody) = session.form([("back", location)])
+            try await client.execute(uri: "/care/undo/\(plant)", method: .post, headers: undoHeaders, body: undoBody) { response in
+                #expect(response.status == .seeOther)
+            }
+            #expect(try await detail().careLog.map(\.text) == ["Checked the soil: dry"])
+            try await client.execute(uri: "/api/care/undo/\(plant)", method: .post, headers: apiHeaders) { response in
+                #expect(response.status == .ok)
+                #expect(response.text.contains("Checked the soil: dry on "))
+            }
+            try await client.execute(uri: "/api/care/undo/\(plant)", method: .post, headers: apiHeaders) { response in
+                #expect(response.status == .notFound)
+            }
+            // Refused, nothing logged: a reading that is neither, a check of another task, an unknown task or plant.
+            for (uri, status) in [
+                ("/api/care/\(task)/check?soil=soggy", HTTPResponse.Status.badRequest), ("/api/care/\(task)/check", .badRequest),
+                ("/api/care/\(plant)-repot/check?soil=wet", .badRequest), ("/api/care/999-water/check?soil=wet", .notFound),
+                ("/api/care/undo/999", .notFound), ("/api/care/undo/x", .notFound),
+            ] {
+                try await client.execute(uri: uri, method: .post, headers: apiHeaders) { response in
+                    #expect(response.status == status, "\(uri)")
+                }
+            }
+            #expect(try await detail().careLog.isEmpty)
+        }
+    }
+
     /// The plant page's forms against the real SQLite store and photo library: photos (thumbnails served, a cover
     /// chosen, one removed, a damaged one refused), Done and Snooze, the edit form, and removal.
     @Test func thePlantPageKeepsPhotosCareAndEditsInTheRealStore() async throws {

@@ -10,7 +10,8 @@ import Testing
         "GET /api/session", "POST /api/session", "DELETE /api/session", "GET /api/status",
         "GET /api/catalog/plants", "GET /api/catalog/plants/{name}", "GET /api/catalog/categories",
         "POST /api/identify", "GET /api/collection", "POST /api/collection", "GET /api/collection/{id}", "PATCH /api/collection/{id}",
-        "GET /api/care", "POST /api/care/{id}/done", "POST /api/care/{id}/snooze",
+        "GET /api/care", "POST /api/care/{id}/done", "POST /api/care/{id}/snooze", "POST /api/care/{id}/check",
+        "POST /api/care/undo/{plant}",
         "GET /api/settings", "PUT /api/settings/api-key", "GET /api/model/install", "POST /api/model/install",
         "GET /api/users", "POST /api/users", "DELETE /api/users/{name}", "PUT /api/users/{name}/password",
     ]

@@ -39,6 +39,12 @@ extension TestStore {
         try await care.logCare(plantId: fern.id, task: .water, day: day("2026-11-20"), note: "rain water", now: now)
         try await care.logCare(plantId: fern.id, task: .water, day: day("2026-11-23"), note: nil, now: now)
         try await care.logCare(plantId: cactus.id, task: .repot, day: day("2026-10-01"), note: "bigger pot", now: now)
+        // A soil check and learned intervals travel too (a check must not come back as a watering).
+        try await care.logCare(plantId: fern.id, task: .water, day: day("2026-11-27"), note: nil, soil: .wet, now: now)
+        try await care.updateScheduleSettings(plantId: fern.id, task: .water) {
+            $0.learnedGrowing = 1.5
+            $0.learnedSince = day("2026-11-01")
+        }
         _ = try await store.fileIdentification(
             sampleIdentification("Nephrolepis exaltata", at: now), photo: shared, plantId: fern.id, chosenSpecies: "Nephrolepis exaltata",
             now: now
@@ -60,13 +66,15 @@ extension TestStore {
         #expect(exported.plants.count == 3)
         #expect(exported.photos.count == 3)
         #expect(exported.identifications.count == 3)
-        #expect(exported.plants.map(\.events.count).reduce(0, +) == 3)
+        #expect(exported.plants.map(\.events.count).reduce(0, +) == 4)
+        #expect(exported.plants.flatMap(\.events).filter { $0.soil == .wet }.count == 1)
+        #expect(exported.plants.flatMap(\.schedules).contains { $0.learnedGrowing == 1.5 && $0.learnedSince == day("2026-11-01") })
         try await target.withTestStores(2) { stores in
             let summary = try await stores[0].transfer.importRows(exported)
             #expect(summary.plantsAdded == 3)
             #expect(summary.plantsAlreadyPresent == 0)
             #expect(summary.photosAdded == 3)
-            #expect(summary.eventsAdded == 3)
+            #expect(summary.eventsAdded == 4)
             #expect(summary.identificationsAdded == 3)
             // Read back through another connection: the same export, row for row and field for field.
             let again = try await stores[1].transfer.exportSnapshot(now: now, generator: "PlantGuide test")

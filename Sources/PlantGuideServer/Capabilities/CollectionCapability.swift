@@ -107,11 +107,19 @@ public struct CollectionCareTask: Sendable, Codable, Hashable {
     public var snoozedUntil: Date?
     /// Days past its due day (0 when not overdue).
     public var overdueDays: Int
+    /// Why the interval is what it is, e.g. "every 9 days: the guide for genus Goeppertia says 7 in the growing season;
+    /// the soil was still wet when due twice in October 2026 (+2)".
+    public var explanation: String?
+    /// Whether the soil can be checked for this task (watering).
+    public var checksSoil: Bool
 
     /// Creates a task.
     public init(
-        id: String, action: String, due: Date?, intervalDays: Int?, lastDone: Date?, snoozedUntil: Date? = nil, overdueDays: Int = 0
+        id: String, action: String, due: Date?, intervalDays: Int?, lastDone: Date?, snoozedUntil: Date? = nil, overdueDays: Int = 0,
+        explanation: String? = nil, checksSoil: Bool = false
     ) {
+        self.explanation = explanation
+        self.checksSoil = checksSoil
         self.id = id
         self.action = action
         self.due = due

@@ -80,15 +80,17 @@ enum LiveStore {
                     .sorted { $0.date > $1.date }
                 let careLog = details.events.map { event in
                     CollectionEvent(
-                        date: day(event.day), text: event.task.pastTense.capitalized + (event.note.map { ": \($0)" } ?? ""),
+                        date: day(event.day), text: event.summary.prefix(1).uppercased() + event.summary.dropFirst()
+                            + (event.note.map { ": \($0)" } ?? ""),
                         by: event.recordedBy
                     )
                 }
-                let schedule = try await planner.schedule(forPlant: number).map { task in
+                let schedule = try await planner.explainedSchedule(forPlant: number).map { task in
                     CollectionCareTask(
                         id: "\(number)-\(task.task.rawValue)", action: task.task.rawValue.capitalized, due: task.dueOn.map(day),
                         intervalDays: task.intervalDays, lastDone: task.lastDone.map(day), snoozedUntil: task.snoozedUntil.map(day),
-                        overdueDays: task.overdueDays
+                        overdueDays: task.overdueDays, explanation: task.explanation?.text,
+                        checksSoil: task.task == .water && task.dueOn != nil
                     )
                 }
                 return CollectionEntryDetail(
@@ -217,6 +219,21 @@ enum LiveStore {
                 let today = planner.today
                 let tasks = try await planner.upcoming(through: today.adding(days: 60))
                 return ICalendarWriter(now: Date()).calendar(for: tasks, today: today)
+            },
+            checkSoil: { id, soil in
+                guard let reading = SoilReading(rawValue: soil) else {
+                    throw ServerError.badRequest("Say what the soil was like: wet or dry.")
+                }
+                let (plant, task) = try await scheduledTask(id, planner: planner)
+                guard task == .water else { throw ServerError.badRequest("A soil check belongs to watering, not to \(task.rawValue).") }
+                _ = try await planner.checkSoil(plantId: plant, reading: reading)
+            },
+            undoLast: { id in
+                guard let plant = plantID(id), try await planner.store.plant(id: plant) != nil else {
+                    throw ServerError.notFound("That plant in your collection")
+                }
+                guard let (removed, _) = try await planner.undoLastEntry(plantId: plant) else { return nil }
+                return removed.summary.prefix(1).uppercased() + removed.summary.dropFirst() + " on \(removed.day)"
             }
         )
     }

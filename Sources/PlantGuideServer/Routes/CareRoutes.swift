@@ -26,6 +26,16 @@ struct CareRoutes {
             try await require().snooze(try Self.id(context), try Self.days(form["days"]))
             return Response.redirect(to: Self.back(form), type: .normal)
         }
+        router.post("/care/:id/check") { request, context in
+            let form = try await request.formData(context: context, limit: InputLimits.formBodyBytes)
+            try await require().checkSoil(try Self.id(context), form["soil"] ?? "")
+            return Response.redirect(to: Self.back(form), type: .normal)
+        }
+        router.post("/care/undo/:plant") { request, context in
+            let form = try await request.formData(context: context, limit: InputLimits.formBodyBytes)
+            _ = try await require().undoLast(context.parameters.get("plant") ?? "")
+            return Response.redirect(to: Self.back(form), type: .normal)
+        }
         router.get("/care/calendar.ics") { _, _ in
             let text = try await require().calendar()
             return Response(
@@ -56,11 +66,26 @@ struct CareRoutes {
             try await require().markDone(try Self.id(context))
             return Response(status: .noContent)
         }
+        router.post("/api/care/:id/check") { request, context in
+            try await require().checkSoil(try Self.id(context), request.queryValue("soil") ?? "")
+            return Response(status: .noContent)
+        }
+        router.post("/api/care/undo/:plant") { _, context in
+            guard let removed = try await require().undoLast(context.parameters.get("plant") ?? "") else {
+                throw ServerError.notFound("A care entry to undo")
+            }
+            return JSONResponse.make(UndoneEntry(removed: removed))
+        }
         router.post("/api/care/:id/snooze") { request, context in
             let days = try Self.days(request.queryValue("days") ?? "1")
             try await require().snooze(try Self.id(context), days)
             return Response(status: .noContent)
         }
+    }
+
+    /// What `POST /api/care/undo/{plant}` answers.
+    private struct UndoneEntry: Encodable {
+        var removed: String
     }
 
     private func require() throws -> CareCapability {

@@ -235,7 +235,9 @@ enum OpenAPIDocument {
                 "items": { "type": "object", "required": ["id", "action", "overdueDays"], "properties": {
                   "id": { "type": "string" }, "action": { "type": "string" }, "due": { "type": "string", "format": "date-time" },
                   "intervalDays": { "type": "integer" }, "lastDone": { "type": "string", "format": "date-time" },
-                  "snoozedUntil": { "type": "string", "format": "date-time" }, "overdueDays": { "type": "integer", "minimum": 0 } } } }
+                  "snoozedUntil": { "type": "string", "format": "date-time" }, "overdueDays": { "type": "integer", "minimum": 0 },
+                  "explanation": { "type": "string", "description": "Why the interval is what it is: the care guide's, learned from the care log, or set by hand." },
+                  "checksSoil": { "type": "boolean", "description": "Whether /api/care/{id}/check takes a soil check for this task (watering)." } } } }
             }
           },
           "NewCollectionEntry": {
@@ -393,6 +395,20 @@ enum OpenAPIDocument {
           "post": {
             "summary": "Mark a task done", "parameters": [{ "$ref": "#/components/parameters/Id" }],
             "responses": { "204": { "$ref": "#/components/responses/NoContent" }, \#(errors([404, 501] + unsafeRequest)) }
+          }
+        },
+        "/api/care/{id}/check": {
+          "post": {
+            "summary": "Say what the soil was like when watering came due: wet moves it on a few days, dry makes it due today; both teach the plant's interval",
+            "parameters": [{ "$ref": "#/components/parameters/Id" }, { "name": "soil", "in": "query", "required": true, "schema": { "type": "string", "enum": ["wet", "dry"] } }],
+            "responses": { "204": { "$ref": "#/components/responses/NoContent" }, \#(errors([400, 404, 501] + unsafeRequest)) }
+          }
+        },
+        "/api/care/undo/{plant}": {
+          "post": {
+            "summary": "Remove a plant's newest care entry (care done or a soil check)",
+            "parameters": [{ "name": "plant", "in": "path", "required": true, "schema": { "type": "string" } }],
+            "responses": { "200": { "description": "What the removed entry said", "content": { "application/json": { "schema": { "type": "object", "required": ["removed"], "properties": { "removed": { "type": "string" } } } } } }, \#(errors([404, 501] + unsafeRequest)) }
           }
         },
         "/api/care/{id}/snooze": {

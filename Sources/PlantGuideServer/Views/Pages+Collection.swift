@@ -96,6 +96,7 @@ extension Pages {
                 \(schedule(detail.schedule, name: name, plantPath: plantPath, context: context))
                 <h3>Care log</h3>
                 \(events(detail.careLog, empty: "No care recorded yet."))
+                \(undo(detail.careLog.isEmpty, plantPath: plantPath, context: context))
                 </section>
                 <section class="history-part" aria-labelledby="history-title">
                 <h2 id="history-title">History</h2>
@@ -228,18 +229,37 @@ extension Pages {
                 <option value="7">7 days</option></select>\
                 <button type="submit" class="secondary">Snooze<span class="visually-hidden">: \(task.action) \(name)</span></button></form>
                 """
+            let why: HTML = task.explanation.map { "<p class=\"meta why\">Why: \($0)</p>" } ?? ""
+            let soil: HTML = !task.checksSoil ? "" : """
+                <form method="post" action="/care/\(urlComponent(task.id))/check" class="row soil">\(Layout.csrfField(context))\(back)\
+                <span class="meta">Soil when due:</span>\
+                <button type="submit" name="soil" value="wet" class="secondary">Still wet<span class="visually-hidden">: \(name)</span></button>\
+                <button type="submit" name="soil" value="dry" class="secondary">Dry<span class="visually-hidden">: \(name)</span></button></form>
+                """
             return """
                 <li data-task="\(task.id)"><strong>\(task.action)</strong>\(overdue)
                 <span class="meta">\(due)\(when)</span>
+                \(why)
                 <div class="row">
                 <form method="post" action="/care/\(urlComponent(task.id))/done">\(Layout.csrfField(context))\(back)\
                 <button type="submit">Done<span class="visually-hidden">: \(task.action) \(name)</span></button></form>
                 \(snooze)
-                </div></li>
+                </div>
+                \(soil)</li>
                 """
         }
         return "<ul class=\"plants tasks\">\(items)</ul>"
     }
 
     private static func days(_ count: Int) -> String { count == 1 ? "day" : "\(count) days" }
+
+    /// The form that removes the care entry logged last (a mistaken tap), coming back to the plant's page.
+    private static func undo(_ empty: Bool, plantPath: String, context: AppRequestContext) -> HTML {
+        guard !empty, let plant = plantPath.split(separator: "/").last else { return "" }
+        return """
+            <form method="post" action="/care/undo/\(urlComponent(String(plant)))">\(Layout.csrfField(context))\
+            <input type="hidden" name="back" value="\(plantPath)">\
+            <button type="submit" class="secondary">Undo the last entry</button></form>
+            """
+    }
 }

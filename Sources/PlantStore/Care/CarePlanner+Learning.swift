@@ -146,8 +146,8 @@ extension CarePlanner {
             return IntervalExplanation(
                 task: task, season: season, interval: interval, guide: guideDays, source: source, basis: profile.basis,
                 because: because,
-                text: Self.sentence(task: task, season: season, interval: interval, guide: guideDays, source: source,
-                                    basis: profile.basis, because: because)
+                text: Self.sentence(season: season, interval: interval, guide: guide, source: source, basis: profile.basis,
+                                    because: because)
             )
         }
     }
@@ -184,19 +184,26 @@ extension CarePlanner {
 
     /// The explanation in a sentence.
     private static func sentence(
-        task: CareTask, season: CareSeason, interval: Int?, guide: Int?, source: IntervalExplanation.Source, basis: String,
+        season: CareSeason, interval: Int?, guide: TaskIntervals, source: IntervalExplanation.Source, basis: String,
         because: [String]
     ) -> String {
-        let guideText = guide.map { "the guide for \(basis) says \($0) \(season.phrase)" }
-            ?? "the guide for \(basis) advises none \(season.phrase)"
+        let guideText: String
+        switch (guide.growing, guide.rest) {
+        case (nil, nil): guideText = "the guide for \(basis) advises none"
+        case let (growing?, rest?) where growing == rest: guideText = "the guide for \(basis) says \(growing)"
+        case let (growing?, nil): guideText = "the guide for \(basis) says \(growing) in the growing season, none in winter"
+        case let (nil, rest?): guideText = "the guide for \(basis) says \(rest) in winter, none in the growing season"
+        case let (growing?, rest?): guideText = "the guide for \(basis) says \(season == .growing ? growing : rest) \(season.phrase)"
+        }
+        let every = "every \(interval.map(String.init) ?? "?") days"
         switch source {
         case .paused: return "paused for this plant"
-        case .none: return "not needed: \(guideText)"
-        case .set: return "every \(interval.map(String.init) ?? "?") days: set by hand (\(guideText))"
-        case .guide: return "every \(interval.map(String.init) ?? "?") days: \(guideText)"
+        case .none: return "not needed \(season.phrase): \(guideText)"
+        case .set: return "\(every): set by hand (\(guideText))"
+        case .guide: return "\(every): \(guideText)"
         case .learned:
-            let evidence = because.isEmpty ? "learned from earlier seasons' care" : because.joined(separator: "; ")
-            return "every \(interval.map(String.init) ?? "?") days: \(guideText); \(evidence)"
+            let evidence = because.isEmpty ? "learned from earlier care" : because.joined(separator: "; ")
+            return "\(every): \(guideText); \(evidence)"
         }
     }
 }

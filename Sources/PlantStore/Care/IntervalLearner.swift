@@ -113,8 +113,9 @@ public struct LearnedIntervals: Sendable, Hashable {
 /// check well before the due day, says `L ≤ c`; watering on time or late without a check says nothing (it does not tell
 /// whether the soil was still wet). The learned interval is the most likely mean of `L` given these bounds, each cycle's
 /// `L` spread ±``spread`` around the mean, with the guide's interval as a weak prior (``priorSpread``), within
-/// ``bounds`` of the guide. Each season learns from its own cycles (the season the cycle started in), the latest
-/// ``memory`` of them, so a plant that grows or moves is followed. The whole log is read again on every entry, so an
+/// ``bounds`` of the guide. Each season learns from its own cycles (the season of the day a cycle's evidence came in: the
+/// watering that closed it, or the latest check of the cycle still open; a cycle across the change of season counts
+/// whole for the later one), the latest ``memory`` of them, so a plant that grows or moves is followed. The whole log is read again on every entry, so an
 /// entry removed is forgotten, and everything before ``learn(guide:log:since:)``'s `since` (set by "back to the
 /// guide") is ignored.
 public struct IntervalLearner: Sendable {
@@ -184,7 +185,7 @@ public struct IntervalLearner: Sendable {
                 if gap > 0 { cycle?.dry = min(open.dry ?? .max, gap) }
             case nil:
                 guard gap > 0 else { continue }
-                let season = season(of: open.start)
+                let season = season(of: entry.day)
                 if var state = seasons[season], let (bound, kind) = open.evidence(closedAfter: gap, due: state.dueDays) {
                     let before = state.mean
                     state.add(bound)
@@ -196,7 +197,7 @@ public struct IntervalLearner: Sendable {
         }
         // Wet checks of the cycle still open count now: the interval grows the day the soil is found wet.
         if let open = cycle, let wet = open.wet, open.dry == nil {
-            let season = season(of: open.start)
+            let season = season(of: open.start.adding(days: wet))
             if var state = seasons[season] {
                 let before = state.mean
                 state.add(Bound(low: Double(wet), high: nil))
