@@ -709,15 +709,22 @@ enum PostgresSchema {
         """,
     ]
 
-    /// SQLite's v19: soil checks in the care log (`careEvent.soil`; the last-done function skips them) and the intervals
-    /// learned from it (`careSchedule.learned*`).
+    /// SQLite's v19: soil checks in the care log (`careEvent.soil`; the last-done function skips them), the intervals
+    /// learned from it (`careSchedule.learned*`), and the household settings `care.hemisphere` and `care.timeZone`.
     static let pg11: [String] = [
+        "ALTER TABLE householdSetting DROP CONSTRAINT householdsetting_key_check",
+        """
+        ALTER TABLE householdSetting ADD CONSTRAINT householdsetting_key_check
+            CHECK (key IN ('identify.strategy', 'identify.threshold', 'care.hemisphere', 'care.timeZone'))
+        """,
         "ALTER TABLE careEvent ADD COLUMN soil text CHECK (soil IS NULL OR (soil IN ('wet', 'dry') AND task = 'water'))",
         """
         ALTER TABLE careSchedule
             ADD COLUMN learnedGrowing double precision CHECK (learnedGrowing IS NULL OR learnedGrowing BETWEEN 0.5 AND 2.0),
             ADD COLUMN learnedRest double precision CHECK (learnedRest IS NULL OR learnedRest BETWEEN 0.5 AND 2.0),
-            ADD COLUMN learnedSince date
+            ADD COLUMN learnedSince date,
+            ADD COLUMN conditions text
+                CHECK (conditions IS NULL OR (json_typeof(conditions::json) = 'object' AND task = 'water'))
         """,
         """
         CREATE OR REPLACE FUNCTION careEvent_keepLastDone() RETURNS trigger LANGUAGE plpgsql AS $$

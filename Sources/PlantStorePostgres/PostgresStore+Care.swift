@@ -86,13 +86,14 @@ extension PostgresStore: CareStore {
             (settings.plantId, settings.task) = (plantId, task)
             try await connection.query("""
                 INSERT INTO careSchedule (
-                    plantId, task, growingDays, restDays, paused, snoozedUntil, learnedGrowing, learnedRest, learnedSince
+                    plantId, task, growingDays, restDays, paused, snoozedUntil, learnedGrowing, learnedRest, learnedSince, conditions
                 )
                 VALUES (\(settings.plantId), \(settings.task.rawValue), \(settings.growingDays), \(settings.restDays), \(settings.paused),
-                    \(settings.snoozedUntil.bound), \(settings.learnedGrowing), \(settings.learnedRest), \(settings.learnedSince.bound))
+                    \(settings.snoozedUntil.bound), \(settings.learnedGrowing), \(settings.learnedRest), \(settings.learnedSince.bound),
+                    \(CareScheduleSettings.encoded(settings.conditions)))
                 ON CONFLICT (plantId, task) DO UPDATE SET growingDays = excluded.growingDays, restDays = excluded.restDays,
                     paused = excluded.paused, snoozedUntil = excluded.snoozedUntil, learnedGrowing = excluded.learnedGrowing,
-                    learnedRest = excluded.learnedRest, learnedSince = excluded.learnedSince
+                    learnedRest = excluded.learnedRest, learnedSince = excluded.learnedSince, conditions = excluded.conditions
                 """, logger: self.logger)
             return settings
         }
@@ -331,16 +332,18 @@ extension PostgresStore {
     /// The `careSchedule` columns ``settings(_:)`` reads, in its order.
     static let scheduleColumns =
         "careSchedule.plantId, careSchedule.task, careSchedule.growingDays, careSchedule.restDays, careSchedule.paused, "
-        + "careSchedule.snoozedUntil, careSchedule.learnedGrowing, careSchedule.learnedRest, careSchedule.learnedSince"
+        + "careSchedule.snoozedUntil, careSchedule.learnedGrowing, careSchedule.learnedRest, careSchedule.learnedSince, "
+        + "careSchedule.conditions"
     /// A row of ``scheduleColumns``.
-    typealias ScheduleRow = (Int64, String, Int?, Int?, Bool, PostgresDay?, Double?, Double?, PostgresDay?)
+    typealias ScheduleRow = (Int64, String, Int?, Int?, Bool, PostgresDay?, Double?, Double?, PostgresDay?, String?)
 
     /// The schedule settings of a row of ``scheduleColumns``.
     static func settings(_ row: ScheduleRow) throws -> CareScheduleSettings {
         guard let task = CareTask(rawValue: row.1) else { throw StoreError.invalid("care schedule of plant \(row.0) has an unknown task") }
         return CareScheduleSettings(
             plantId: row.0, task: task, growingDays: row.2, restDays: row.3, paused: row.4, snoozedUntil: row.5?.day,
-            learnedGrowing: row.6, learnedRest: row.7, learnedSince: row.8?.day
+            learnedGrowing: row.6, learnedRest: row.7, learnedSince: row.8?.day,
+            conditions: try CareScheduleSettings.conditions(decoding: row.9, plantId: row.0)
         )
     }
 

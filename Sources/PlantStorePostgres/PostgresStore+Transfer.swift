@@ -110,11 +110,13 @@ extension PostgresStore: TransferStore {
                     for schedule in plant.schedules {
                         try await connection.query("""
                             INSERT INTO careSchedule (
-                                plantId, task, growingDays, restDays, paused, snoozedUntil, learnedGrowing, learnedRest, learnedSince
+                                plantId, task, growingDays, restDays, paused, snoozedUntil, learnedGrowing, learnedRest, learnedSince,
+                                conditions
                             )
                             VALUES (\(inserted.id), \(schedule.task.rawValue), \(schedule.growingDays), \(schedule.restDays),
                                 \(schedule.paused), \(schedule.snoozedUntil.bound), \(schedule.learnedGrowing.flatMap(IntervalLearner.clamped)),
-                                \(schedule.learnedRest.flatMap(IntervalLearner.clamped)), \(schedule.learnedSince.bound))
+                                \(schedule.learnedRest.flatMap(IntervalLearner.clamped)), \(schedule.learnedSince.bound),
+                                \(schedule.task == .water ? CareScheduleSettings.encoded(try? schedule.conditions?.checked()) : nil))
                             """, logger: logger)
                     }
                 }

@@ -113,6 +113,72 @@ import Testing
         #expect(nothing.status != 0 && nothing.stderr.contains("nothing to undo"))
     }
 
+    @Test func conditionsScaleTheWateringOfAPlantOrARoom() throws {
+        let runner = try collectionRunner(now: "2026-06-01T09:00:00Z")
+        defer { runner.cleanUp() }
+        _ = try runner.jsonObject(["collection", "add", "Boston fern", "--room", "Bathroom", "--json"])
+        _ = try runner.jsonObject(["collection", "add", "Maidenhair fern", "--room", "Bathroom", "--json"])
+        // A big self-watering pot: the fern's 4 days grow (×√(30/15) × 1.5, within 2×).
+        let shown = try runner.jsonObject(["care", "conditions", "1", "--pot", "30", "--material", "self-watering", "--json"])
+        #expect((shown["conditions"] as? [String: Any])?["potCentimetres"] as? Int == 30)
+        #expect((shown["water"] as? [String: Any])?["intervalDays"] as? Int == 8)
+        let explanation = ((shown["water"] as? [String: Any])?["explanation"] as? [String: Any])?["text"] as? String ?? ""
+        #expect(explanation.contains("pot 30 cm ×1.40, self-watering pot ×1.50"))
+        // Every plant of a room: options not given keep their value.
+        let room = try runner.jsonArray(["care", "conditions", "--room", "bathroom", "--light", "low", "--json"])
+        #expect(room.count == 2)
+        #expect((room.first?["conditions"] as? [String: Any])?["potMaterial"] as? String == "self-watering")
+        #expect(room.allSatisfy { ($0["conditions"] as? [String: Any])?["light"] as? String == "low" })
+        let text = try runner.run(["care", "conditions", "1"])
+        #expect(text.stdout.contains("pot 30 cm, self-watering, low light"))
+        // Refused, nothing changed.
+        for arguments in [
+            ["care", "conditions", "1", "--pot", "0"], ["care", "conditions", "1", "--pot", "1000"],
+            ["care", "conditions", "1", "--light", "dim"], ["care", "conditions", "--room", "Attic", "--heater"],
+            ["care", "conditions", "1", "--clear", "--heater"], ["care", "conditions"], ["care", "conditions", "99", "--heater"],
+        ] {
+            let result = try runner.run(arguments)
+            #expect(result.status != 0 && !result.stderr.isEmpty, "\(arguments)")
+        }
+        let cleared = try runner.jsonObject(["care", "conditions", "1", "--clear", "--json"])
+        #expect((cleared["water"] as? [String: Any])?["intervalDays"] as? Int == 4)
+    }
+
+    @Test func theHouseholdsHemisphereAndTimeZoneApplyAtOnce() throws {
+        let runner = try collectionRunner(now: "2026-06-01T13:00:00Z")
+        defer { runner.cleanUp() }
+        _ = try runner.jsonObject(["collection", "add", "Boston fern", "--json"])
+        func waterInterval() throws -> Int? {
+            try runner.jsonArray(["care", "schedule", "1", "--json"]).first { $0["task"] as? String == "water" }?["intervalDays"] as? Int
+        }
+        // June in the north: the growing season's 4 days.
+        #expect(try waterInterval() == 4)
+        let shown = try runner.jsonObject(["household", "set", "--json"])
+        #expect(shown["hemisphere"] as? String == "north" && shown["hemisphereIsSet"] as? Bool == false)
+        let set = try runner.jsonObject(["household", "set", "--hemisphere", "south", "--time-zone", "Pacific/Auckland", "--json"])
+        #expect(set["hemisphere"] as? String == "south" && set["hemisphereIsSet"] as? Bool == true)
+        #expect(set["timeZone"] as? String == "Pacific/Auckland" && set["timeZoneIsSet"] as? Bool == true)
+        // June in the south is winter: 7 days. 13:00 UTC is already tomorrow in Auckland.
+        #expect(try waterInterval() == 7)
+        let done = try runner.jsonObject(["care", "done", "1", "water", "--json"])
+        #expect((done["event"] as? [String: Any])?["day"] as? String == "2026-06-02")
+        // Refused, nothing changed.
+        for arguments in [
+            ["household", "set", "--hemisphere", "east"], ["household", "set", "--time-zone", "Mars/Olympus_Mons"],
+            ["household", "set", "--time-zone", "../../etc/passwd"],
+        ] {
+            let result = try runner.run(arguments)
+            #expect(result.status != 0 && !result.stderr.isEmpty, "\(arguments)")
+        }
+        #expect(try runner.jsonObject(["household", "set", "--json"])["timeZone"] as? String == "Pacific/Auckland")
+        // A zone the system knows without listing it.
+        #expect(try runner.jsonObject(["household", "set", "--time-zone", "Etc/UTC", "--json"])["timeZone"] as? String == "Etc/UTC")
+        // Back to the defaults: the environment's north and UTC.
+        let reset = try runner.jsonObject(["household", "set", "--hemisphere", "default", "--time-zone", "default", "--json"])
+        #expect(reset["hemisphereIsSet"] as? Bool == false && reset["timeZoneIsSet"] as? Bool == false)
+        #expect(try waterInterval() == 4)
+    }
+
     @Test func snoozeMovesTheDayCareDueAndTheCalendarShow() throws {
         let runner = try collectionRunner(now: "2026-06-01T09:00:00Z")
         defer { runner.cleanUp() }

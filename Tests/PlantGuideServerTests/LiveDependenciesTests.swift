@@ -483,6 +483,115 @@ import Testing
                 }
             }
             #expect(try await detail().careLog.isEmpty)
+            // Where it lives, from the page's form: a big self-watering pot lengthens the watering.
+            let guideInterval = try #require(try await detail().schedule.first { $0.action == "Water" }?.intervalDays)
+            let (conditionHeaders, conditionBody) = session.form([
+                ("pot", "30"), ("material", "self-watering"), ("light", ""), ("back", location),
+            ])
+            try await client.execute(uri: "/care/conditions/\(plant)", method: .post, headers: conditionHeaders, body: conditionBody) { response in
+                #expect(response.status == .seeOther)
+            }
+            let conditioned = try await detail()
+            #expect(conditioned.conditions == PlantConditions(potCentimetres: 30, potMaterial: .selfWatering))
+            #expect((conditioned.schedule.first { $0.action == "Water" }?.intervalDays ?? 0) > guideInterval)
+            let conditionsPage = try await client.execute(uri: location, method: .get, headers: session.headers) { $0.text }
+            #expect(conditionsPage.contains("Where it lives: pot 30 cm, self-watering"))
+            for fields in [[("pot", "0")], [("pot", "ten")], [("material", "gold")], [("light", "dim")]] {
+                let (badHeaders, badBody) = session.form(fields)
+                try await client.execute(uri: "/care/conditions/\(plant)", method: .post, headers: badHeaders, body: badBody) { response in
+                    #expect(response.status == .badRequest, "\(fields)")
+                }
+            }
+            #expect(try await detail().conditions?.potCentimetres == 30)
+        }
+    }
+
+    @Test func severalTasksAreLoggedAtOnceOnTheCarePageAllCheckedFirst() async throws {
+        let home = try Self.makeHome(withModel: false)
+        defer { try? FileManager.default.removeItem(at: home) }
+        let dependencies = await ServerDependencies.live(dataDirectory: home, environment: [:])
+        try await makeApp(dependencies: dependencies).test(.live) { client in
+            let session = try await Session.open(client)
+            var plants: [String] = []
+            for name in ["Dracaena trifasciata", "Monstera deliciosa"] {
+                let (headers, body) = session.form([("scientificName", name)])
+                plants.append(try await client.execute(uri: "/collection", method: .post, headers: headers, body: body) { response in
+                    String((response.headers[.location] ?? "").split(separator: "/").last ?? "")
+                })
+            }
+            func log(_ plant: String) async throws -> [CollectionEvent] {
+                try await client.execute(uri: "/api/collection/\(plant)", method: .get, headers: session.headers) { response in
+                    try JSONDecoder.iso.decode(CollectionEntryDetail.self, from: Data(buffer: response.body))
+                }.careLog
+            }
+            // Refused, nothing logged: an unknown task among them, a day other than today or yesterday, nothing ticked.
+            for fields in [
+                [("task", "\(plants[0])-water"), ("task", "999-water")], [("task", "\(plants[0])-water"), ("day", "tomorrow")],
+                [("day", "today")],
+            ] {
+                let (headers, body) = session.form(fields)
+                try await client.execute(uri: "/care/done", method: .post, headers: headers, body: body) { response in
+                    #expect(response.status.code >= 400, "\(fields)")
+                }
+            }
+            let firstLog = try await log(plants[0]), secondLog = try await log(plants[1])
+            #expect(firstLog.isEmpty && secondLog.isEmpty)
+            let (headers, body) = session.form([("task", "\(plants[0])-water"), ("task", "\(plants[1])-water"), ("day", "yesterday")])
+            try await client.execute(uri: "/care/done", method: .post, headers: headers, body: body) { response in
+                #expect(response.status == .seeOther)
+                #expect(response.headers[.location] == "/care?done=2")
+            }
+            let yesterday = Calendar(identifier: .gregorian).date(byAdding: .day, value: -1, to: Date()) ?? Date()
+            for plant in plants {
+                let entries = try await log(plant)
+                #expect(entries.map(\.text) == ["Watered"])
+                #expect(entries.first.map { Calendar(identifier: .gregorian).isDate($0.date, inSameDayAs: yesterday) } == true)
+            }
+            let page = try await client.execute(uri: "/care?done=2", method: .get, headers: session.headers) { $0.text }
+            #expect(page.contains("2 tasks logged."))
+        }
+    }
+
+    @Test func theHouseholdsSeasonsAndTimeZoneAreChosenInSettingsAndApplyAtOnce() async throws {
+        let home = try Self.makeHome(withModel: false)
+        defer { try? FileManager.default.removeItem(at: home) }
+        let dependencies = await ServerDependencies.live(dataDirectory: home, environment: ["PLANTGUIDE_HEMISPHERE": "north"])
+        try await makeApp(dependencies: dependencies).test(.live) { client in
+            let session = try await Session.open(client)
+            let (headers, body) = session.form([("scientificName", "Dracaena trifasciata")])
+            let location = try await client.execute(uri: "/collection", method: .post, headers: headers, body: body) { response in
+                response.headers[.location] ?? ""
+            }
+            let plant = String(location.split(separator: "/").last ?? "")
+            func water() async throws -> CollectionCareTask? {
+                try await client.execute(uri: "/api/collection/\(plant)", method: .get, headers: session.headers) { response in
+                    try JSONDecoder.iso.decode(CollectionEntryDetail.self, from: Data(buffer: response.body))
+                }.schedule.first { $0.action == "Water" }
+            }
+            let month = Calendar(identifier: .gregorian).component(.month, from: Date())
+            let northWinter = Hemisphere.north.isRestSeason(month: month)
+            let before = try #require(try await water())
+            let settings = try await client.execute(uri: "/settings", method: .get, headers: session.headers) { $0.text }
+            #expect(settings.contains("Seasons and time zone") && settings.contains("Northern hemisphere (this server&#39;s default)"))
+            let (careHeaders, careBody) = session.form([("hemisphere", "south"), ("timeZone", "Australia/Sydney")])
+            try await client.execute(uri: "/settings/care", method: .post, headers: careHeaders, body: careBody) { response in
+                #expect(response.status == .seeOther)
+                #expect(response.headers[.location] == "/settings?care=1#care")
+            }
+            let after = try await client.execute(uri: "/settings?care=1", method: .get, headers: session.headers) { $0.text }
+            #expect(after.contains("Southern hemisphere (chosen for this household)") && after.contains("Australia/Sydney"))
+            // The other season's interval now (Dracaena: 10 days growing, 21 at rest).
+            let moved = try #require(try await water())
+            #expect(moved.intervalDays != before.intervalDays)
+            #expect(moved.explanation?.contains(northWinter ? "in the growing season" : "in winter") == true)
+            // Refused, nothing changed: an unknown hemisphere or time zone, or nothing chosen.
+            for fields in [[("hemisphere", "east")], [("timeZone", "Mars/Olympus_Mons")], [("nothing", "1")]] {
+                let (badHeaders, badBody) = session.form(fields)
+                try await client.execute(uri: "/settings/care", method: .post, headers: badHeaders, body: badBody) { response in
+                    #expect(response.status == .badRequest, "\(fields)")
+                }
+            }
+            #expect(try await water()?.intervalDays == moved.intervalDays)
         }
     }
 

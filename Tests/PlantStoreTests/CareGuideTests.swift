@@ -32,6 +32,25 @@ import Testing
         }
     }
 
+    /// An unchecked claim is said as unknown everywhere (never as safe, nor as a known fact); a checked one as it is.
+    @Test func toxicityNobodyCheckedIsShownAsUnknown() throws {
+        let guide = try CareGuide.bundled()
+        var unknown = 0, known = 0
+        for profile in Array(guide.genera.values) + Array(guide.categoryDefaults.values) {
+            if profile.toxicityIsKnown {
+                known += 1
+                #expect(!profile.petToxicity.hasPrefix("Unknown"), "\(profile.basis)")
+                #expect(!profile.summary.contains("unknown"), "\(profile.basis)")
+            } else {
+                unknown += 1
+                #expect(profile.petToxicity == "Unknown: keep away from cats and dogs until you know", "\(profile.basis)")
+                #expect(profile.summary.contains("toxicity to pets unknown"), "\(profile.basis)")
+            }
+        }
+        #expect(unknown >= PlantCategory.allCases.count && known > 0)
+        #expect(guide.categoryDefaults[.fern]?.toxicityIsKnown == false)
+    }
+
     @Test func everyBundledProfileIsPlausible() throws {
         let guide = try CareGuide.bundled()
         for profile in Array(guide.genera.values) + Array(guide.categoryDefaults.values) {

@@ -229,4 +229,38 @@ import Testing
         let water = try #require(try await planner.explain(plantId: fern.id).first { $0.task == .water })
         #expect(water.source == .set && water.text.hasPrefix("every 4 days: set by hand"))
     }
+
+    @Test func whereAPlantLivesScalesItsWateringAndSaysSo() async throws {
+        let (home, database, clock, planner) = try setUp()
+        defer { home.cleanUp() }
+        let fern = try database.addPlant(NewPlant(name: "Fern"), profile: .fixture(water: 10, winterWater: 20), now: clock.now)
+        // June: the growing season. A 30 cm terracotta pot in direct sun, outdoors for the summer.
+        let conditions = PlantConditions(potCentimetres: 30, potMaterial: .terracotta, light: .directSun, outdoorsInSummer: true)
+        let expected = 1.4 * 0.85 * 0.8 * 0.6  // the pot's √2 is capped at 1.4
+        let water = try await planner.setConditions(plantId: fern.id, conditions)
+        #expect(water.intervalDays == Int((10 * max(expected, 0.5)).rounded()))
+        #expect(try await planner.conditions(ofPlant: fern.id) == conditions)
+        let explained = try #require(try await planner.explain(plantId: fern.id).first { $0.task == .water })
+        #expect(explained.conditions.map(\.condition) == ["pot 30 cm", "terracotta pot", "direct sun light", "outdoors for the summer"])
+        #expect(explained.text.contains("the guide for test says 10 in the growing season; pot 30 cm ×1.40, terracotta pot ×0.85"))
+        // A heater matters in winter only: not now.
+        #expect(conditions.factors(season: .rest).map(\.condition) == ["pot 30 cm", "terracotta pot", "direct sun light"])
+        // Refused, nothing changed: a pot of 0 cm or 10 m.
+        for pot in [0, 1000] {
+            await #expect(throws: StoreError.self) {
+                try await planner.setConditions(plantId: fern.id, PlantConditions(potCentimetres: pot))
+            }
+        }
+        #expect(try await planner.conditions(ofPlant: fern.id) == conditions)
+        // Learning is relative to the guide as the conditions scale it: wet on the due day lengthens it from there.
+        let before = try #require(water.intervalDays)
+        try await planner.markDone(plantId: fern.id, task: .water)
+        clock.advance(days: before)
+        let (_, next) = try await planner.checkSoil(plantId: fern.id, reading: .wet)
+        #expect((next.intervalDays ?? 0) > before && (next.intervalDays ?? 0) <= 2 * before)
+        // Saying nothing goes back to the guide's 10 days: soil still wet after 6 days says nothing against 10.
+        let cleared = try await planner.setConditions(plantId: fern.id, PlantConditions())
+        #expect(cleared.intervalDays == 10)
+        #expect(try await planner.conditions(ofPlant: fern.id).isEmpty)
+    }
 }

@@ -63,6 +63,15 @@ extension TestStore {
             try await first.setHouseholdSetting(.identifyStrategy, to: "plantNet", household: 1, now: now)
             try await first.setHouseholdSetting(.identifyThreshold, to: "0.85", household: 1, now: now)
             #expect(try await second.householdSettings(household: 1) == [.identifyStrategy: "plantNet", .identifyThreshold: "0.85"])
+            // The care settings (v19, pg11) are kept alike.
+            try await first.setHouseholdSetting(.careHemisphere, to: "south", household: 1, now: now)
+            try await first.setHouseholdSetting(.careTimeZone, to: "Europe/Oslo", household: 1, now: now)
+            let care = CareSettings(
+                settings: try await second.householdSettings(household: 1), defaults: CareSettings(hemisphere: .north, timeZone: .gmt)
+            )
+            #expect(care.hemisphere == .south && care.timeZone.identifier == "Europe/Oslo" && care.hemisphereIsSet && care.timeZoneIsSet)
+            try await second.setHouseholdSetting(.careHemisphere, to: nil, household: 1, now: now)
+            try await second.setHouseholdSetting(.careTimeZone, to: nil, household: 1, now: now)
             try await second.setHouseholdSetting(.identifyThreshold, to: "0.6", household: 1, now: now.addingTimeInterval(5))
             try await second.setHouseholdSetting(.identifyStrategy, to: nil, household: 1, now: now.addingTimeInterval(5))
             #expect(try await first.householdSettings(household: 1) == [.identifyThreshold: "0.6"])

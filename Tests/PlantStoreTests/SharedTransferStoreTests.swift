@@ -44,6 +44,7 @@ extension TestStore {
         try await care.updateScheduleSettings(plantId: fern.id, task: .water) {
             $0.learnedGrowing = 1.5
             $0.learnedSince = day("2026-11-01")
+            $0.conditions = PlantConditions(potCentimetres: 25, potMaterial: .terracotta, light: .directSun, nearHeater: true)
         }
         _ = try await store.fileIdentification(
             sampleIdentification("Nephrolepis exaltata", at: now), photo: shared, plantId: fern.id, chosenSpecies: "Nephrolepis exaltata",
@@ -68,7 +69,9 @@ extension TestStore {
         #expect(exported.identifications.count == 3)
         #expect(exported.plants.map(\.events.count).reduce(0, +) == 4)
         #expect(exported.plants.flatMap(\.events).filter { $0.soil == .wet }.count == 1)
-        #expect(exported.plants.flatMap(\.schedules).contains { $0.learnedGrowing == 1.5 && $0.learnedSince == day("2026-11-01") })
+        #expect(exported.plants.flatMap(\.schedules).contains {
+            $0.learnedGrowing == 1.5 && $0.learnedSince == day("2026-11-01") && $0.conditions?.potCentimetres == 25
+        })
         try await target.withTestStores(2) { stores in
             let summary = try await stores[0].transfer.importRows(exported)
             #expect(summary.plantsAdded == 3)

@@ -91,17 +91,35 @@ public struct CareProfile: Sendable, Codable, Hashable {
 }
 
 extension CareProfile {
+    /// Whether the toxicity facts were checked against a named reference. When not (the source says "not verified"),
+    /// the stored values say toxic, to be safe, and every wording says "unknown": never "not toxic" on an unchecked
+    /// claim, nor "toxic" as if it were known.
+    public var toxicityIsKnown: Bool { !toxicitySource.lowercased().contains("not verified") }
+
+    /// What the profile says about cats and dogs, as a sentence: "Toxic to cats and dogs", "Not toxic to cats or dogs",
+    /// or, when not verified, "Unknown: keep away from cats and dogs until you know".
+    public var petToxicity: String {
+        guard toxicityIsKnown else { return "Unknown: keep away from cats and dogs until you know" }
+        return switch (toxicToCats, toxicToDogs) {
+        case (true, true): "Toxic to cats and dogs"
+        case (true, false): "Toxic to cats, not to dogs"
+        case (false, true): "Toxic to dogs, not to cats"
+        case (false, false): "Not toxic to cats or dogs"
+        }
+    }
+
     /// The profile in one line, e.g. `bright indirect light · water every 7 days (21 in winter) · high humidity ·
     /// 15–30 °C · toxic to cats and dogs`.
     public var summary: String {
         var parts = ["\(light.rawValue) light", "water every \(waterGrowingDays) days (\(waterWinterDays) in winter)"]
         parts.append("\(humidity.rawValue) humidity")
         parts.append("\(minTemperature)–\(maxTemperature) °C")
-        let pets = switch (toxicToCats, toxicToDogs) {
-        case (true, true): "toxic to cats and dogs"
-        case (true, false): "toxic to cats"
-        case (false, true): "toxic to dogs"
-        case (false, false): "not toxic to cats or dogs"
+        let pets = switch (toxicityIsKnown, toxicToCats, toxicToDogs) {
+        case (false, _, _): "toxicity to pets unknown (keep them away)"
+        case (true, true, true): "toxic to cats and dogs"
+        case (true, true, false): "toxic to cats"
+        case (true, false, true): "toxic to dogs"
+        case (true, false, false): "not toxic to cats or dogs"
         }
         parts.append(pets)
         return parts.joined(separator: " · ")

@@ -100,7 +100,7 @@ public func buildRouter(configuration: ServerConfiguration, dependencies: Server
     SettingsRoutes(
         settings: dependencies.settings, modelInstalls: dependencies.modelInstalls, calendarFeed: dependencies.calendarFeed,
         currentIdentification: dependencies.currentIdentification, recheck: dependencies.recheck,
-        statistics: dependencies.statistics
+        statistics: dependencies.statistics, care: dependencies.care
     ).register(on: router)
     return router
 }

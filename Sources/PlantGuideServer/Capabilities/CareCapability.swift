@@ -1,4 +1,6 @@
 import Foundation
+import PlantGuideCore
+import PlantStore
 
 /// A care task that is due: water, fertilise, repot…
 public struct DueCareItem: Sendable, Codable, Hashable {
@@ -38,6 +40,15 @@ public struct CareCapability: Sendable {
     public var checkSoil: @Sendable (_ taskID: String, _ soil: String) async throws -> Void
     /// Removes a plant's newest care entry; returns what it said ("Watered on 2026-11-27"), `nil` when there was none.
     public var undoLast: @Sendable (_ plantID: String) async throws -> String?
+    /// Records several tasks as done, today (`daysAgo` 0) or on a past day, all of them checked first; returns how many.
+    public var markDoneMany: @Sendable (_ taskIDs: [String], _ daysAgo: Int) async throws -> Int
+    /// Says where a plant lives; its watering interval follows at once.
+    public var setConditions: @Sendable (_ plantID: String, _ conditions: PlantConditions) async throws -> Void
+    /// The household's hemisphere and time zone, as its schedules use them.
+    public var settings: @Sendable () async throws -> CareSettings
+    /// Chooses the household's hemisphere (`north`, `south`) and time zone (an IANA name); `nil` keeps one as it is, an
+    /// empty value goes back to the server's.
+    public var changeSettings: @Sendable (_ hemisphere: String?, _ timeZone: String?) async throws -> Void
 
     /// Creates the capability.
     public init(
@@ -50,8 +61,24 @@ public struct CareCapability: Sendable {
         },
         undoLast: @escaping @Sendable (_ plantID: String) async throws -> String? = { _ in
             throw ServerError.capabilityMissing("Undoing care is not available in this build.")
+        },
+        markDoneMany: @escaping @Sendable (_ taskIDs: [String], _ daysAgo: Int) async throws -> Int = { _, _ in
+            throw ServerError.capabilityMissing("Logging several tasks at once is not available in this build.")
+        },
+        setConditions: @escaping @Sendable (_ plantID: String, _ conditions: PlantConditions) async throws -> Void = { _, _ in
+            throw ServerError.capabilityMissing("Plant conditions are not available in this build.")
+        },
+        settings: @escaping @Sendable () async throws -> CareSettings = {
+            CareSettings(hemisphere: .north, timeZone: .current)
+        },
+        changeSettings: @escaping @Sendable (_ hemisphere: String?, _ timeZone: String?) async throws -> Void = { _, _ in
+            throw ServerError.capabilityMissing("This server cannot keep care settings per household.")
         }
     ) {
+        self.settings = settings
+        self.changeSettings = changeSettings
+        self.markDoneMany = markDoneMany
+        self.setConditions = setConditions
         self.due = due
         self.markDone = markDone
         self.snooze = snooze

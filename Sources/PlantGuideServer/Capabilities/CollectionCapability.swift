@@ -1,5 +1,6 @@
 import Foundation
 import PlantGuideCore
+import PlantStore
 
 /// A plant in the user's collection, as the pages show it.
 public struct CollectionEntry: Sendable, Codable, Hashable {
@@ -178,13 +179,16 @@ public struct CollectionEntryDetail: Sendable, Codable, Hashable {
     public var careProfile: CareProfile?
     /// Every care task and when it is next due.
     public var schedule: [CollectionCareTask]
+    /// Where the plant lives (pot, light, heater, outdoors), when anything is said.
+    public var conditions: PlantConditions?
 
     /// Creates a detail.
     public init(
         entry: CollectionEntry, photoIDs: [String], history: [CollectionEvent], careLog: [CollectionEvent],
         photos: [CollectionPhoto] = [], identifications: [CollectionIdentification] = [], careProfile: CareProfile? = nil,
-        schedule: [CollectionCareTask] = []
+        schedule: [CollectionCareTask] = [], conditions: PlantConditions? = nil
     ) {
+        self.conditions = conditions
         self.entry = entry
         self.photoIDs = photoIDs
         self.history = history

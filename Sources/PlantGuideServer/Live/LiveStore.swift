@@ -31,11 +31,16 @@ enum LiveStore {
         // arrive; without a model they wait for the background re-index.
         collection.embedderSource = { model.loaded?.embedder }
         collection.heavyWork = WorkPool.shared
-        let planner = CarePlanner(store: collection.store, hemisphere: hemisphere, timeZone: .current, now: now)
-        return (collectionCapability(collection, planner: planner), careCapability(planner, timeZone: .current), collection)
+        // Each household's schedules follow its own hemisphere and time zone (Settings), the server's where it has none.
+        let planners = HouseholdPlanners(
+            base: CarePlanner(store: collection.store, hemisphere: hemisphere, timeZone: .current, now: now),
+            settings: collection.store as? any ServerStateStore,
+            defaults: CareSettings(hemisphere: hemisphere, timeZone: .current)
+        )
+        return (collectionCapability(collection, planners: planners), careCapability(planners, timeZone: .current), collection)
     }
 
-    private static func collectionCapability(_ collection: PlantCollection, planner: CarePlanner) -> CollectionCapability {
+    private static func collectionCapability(_ collection: PlantCollection, planners: HouseholdPlanners) -> CollectionCapability {
         let database = collection.store
         return CollectionCapability(
             list: { room in
@@ -85,6 +90,8 @@ enum LiveStore {
                         by: event.recordedBy
                     )
                 }
+                let planner = try await planners.current()
+                let conditions = try await planner.conditions(ofPlant: number)
                 let schedule = try await planner.explainedSchedule(forPlant: number).map { task in
                     CollectionCareTask(
                         id: "\(number)-\(task.task.rawValue)", action: task.task.rawValue.capitalized, due: task.dueOn.map(day),
@@ -95,7 +102,8 @@ enum LiveStore {
                 }
                 return CollectionEntryDetail(
                     entry: entry(details.plant, photoID: cover), photoIDs: photos.map(\.id), history: history, careLog: careLog,
-                    photos: photos, identifications: identifications, careProfile: details.profile, schedule: schedule
+                    photos: photos, identifications: identifications, careProfile: details.profile, schedule: schedule,
+                    conditions: conditions.isEmpty ? nil : conditions
                 )
             },
             add: { new in
@@ -195,9 +203,10 @@ enum LiveStore {
         }
     }
 
-    private static func careCapability(_ planner: CarePlanner, timeZone: TimeZone) -> CareCapability {
+    private static func careCapability(_ planners: HouseholdPlanners, timeZone: TimeZone) -> CareCapability {
         CareCapability(
             due: { through in
+                let planner = try await planners.current()
                 let days = max(0, CalendarDay(through, in: timeZone).days(since: planner.today))
                 return try await planner.due(withinDays: days).tasks.compactMap { task in
                     guard let due = task.dueOn else { return nil }
@@ -208,14 +217,17 @@ enum LiveStore {
                 }
             },
             markDone: { id in
+                let planner = try await planners.current()
                 let (plant, task) = try await scheduledTask(id, planner: planner)
                 _ = try await planner.markDone(plantId: plant, task: task)
             },
             snooze: { id, days in
+                let planner = try await planners.current()
                 let (plant, task) = try await scheduledTask(id, planner: planner)
                 _ = try await planner.snooze(plantId: plant, task: task, days: days)
             },
             calendar: {
+                let planner = try await planners.current()
                 let today = planner.today
                 let tasks = try await planner.upcoming(through: today.adding(days: 60))
                 return ICalendarWriter(now: Date()).calendar(for: tasks, today: today)
@@ -224,17 +236,43 @@ enum LiveStore {
                 guard let reading = SoilReading(rawValue: soil) else {
                     throw ServerError.badRequest("Say what the soil was like: wet or dry.")
                 }
+                let planner = try await planners.current()
                 let (plant, task) = try await scheduledTask(id, planner: planner)
                 guard task == .water else { throw ServerError.badRequest("A soil check belongs to watering, not to \(task.rawValue).") }
                 _ = try await planner.checkSoil(plantId: plant, reading: reading)
             },
             undoLast: { id in
+                let planner = try await planners.current()
                 guard let plant = plantID(id), try await planner.store.plant(id: plant) != nil else {
                     throw ServerError.notFound("That plant in your collection")
                 }
                 guard let (removed, _) = try await planner.undoLastEntry(plantId: plant) else { return nil }
                 return removed.summary.prefix(1).uppercased() + removed.summary.dropFirst() + " on \(removed.day)"
-            }
+            },
+            markDoneMany: { ids, daysAgo in
+                let planner = try await planners.current()
+                guard (0...7).contains(daysAgo) else { throw ServerError.badRequest("Care can be logged for the last 7 days.") }
+                // Every task is checked before anything is logged.
+                var tasks: [(Int64, CareTask)] = []
+                for id in ids { tasks.append(try await scheduledTask(id, planner: planner)) }
+                let day = planner.today.adding(days: -daysAgo)
+                for (plant, task) in tasks { _ = try await planner.markDone(plantId: plant, task: task, on: day) }
+                return tasks.count
+            },
+            setConditions: { id, conditions in
+                let planner = try await planners.current()
+                guard let plant = plantID(id), try await planner.store.plant(id: plant) != nil else {
+                    throw ServerError.notFound("That plant in your collection")
+                }
+                do {
+                    try await planner.setConditions(plantId: plant, conditions)
+                } catch let error as StoreError {
+                    if case .invalid(let message) = error { throw ServerError.badRequest(message) }
+                    throw error
+                }
+            },
+            settings: { try await planners.settingsOfCurrent() },
+            changeSettings: { hemisphere, timeZone in try await planners.change(hemisphere: hemisphere, timeZone: timeZone) }
         )
     }
 
@@ -274,3 +312,43 @@ enum LiveStore {
     }
 
 }
+
+/// The care planner of the household a request acts for (``HouseholdScope/current``): its hemisphere and time zone from
+/// its settings (`care.hemisphere`, `care.timeZone`), the server's where it chose none. Read on every request, so a
+/// change in Settings (or by `plantguide household set`, or on another replica) applies at once.
+struct HouseholdPlanners: Sendable {
+    /// The planner with the server's settings.
+    let base: CarePlanner
+    /// Where households' settings are kept; `nil` when the store keeps none.
+    let settings: (any ServerStateStore)?
+    /// The server's hemisphere and time zone.
+    let defaults: CareSettings
+
+    /// The planner for the current household.
+    func current() async throws -> CarePlanner {
+        base.with(try await settingsOfCurrent())
+    }
+
+    /// The current household's hemisphere and time zone.
+    func settingsOfCurrent() async throws -> CareSettings {
+        guard let settings, let household = HouseholdScope.current?.household else { return defaults }
+        return CareSettings(settings: try await settings.householdSettings(household: household), defaults: defaults)
+    }
+
+    /// Chooses the current household's hemisphere and time zone (see ``CareSettings/changes(hemisphere:timeZone:)``).
+    func change(hemisphere: String?, timeZone: String?) async throws {
+        guard let settings, let household = HouseholdScope.current?.household else {
+            throw ServerError.capabilityMissing("This server cannot keep care settings per household.")
+        }
+        let changes: [(HouseholdSettingKey, String?)]
+        do {
+            changes = try CareSettings.changes(hemisphere: hemisphere, timeZone: timeZone)
+        } catch {
+            throw ServerError.badRequest("\(error)")
+        }
+        for (key, value) in changes {
+            try await settings.setHouseholdSetting(key, to: value, household: household, now: base.now())
+        }
+    }
+}
+

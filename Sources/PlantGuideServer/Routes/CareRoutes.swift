@@ -11,11 +11,31 @@ struct CareRoutes {
     let now: @Sendable () -> Date
 
     func register(on router: Router<AppRequestContext>) {
-        router.get("/care") { _, context in
+        router.get("/care") { request, context in
             guard let care else { return Response.html(Pages.careUnavailable(context: context)) }
             let current = now()
             let tasks = try await care.due(Self.endOfWeek(from: current))
-            return Response.html(Pages.care(tasks, now: current, context: context))
+            let done = request.queryValue("done").flatMap(Int.init)
+            return Response.html(Pages.care(tasks, now: current, done: done, context: context))
+        }
+        // Several tasks at once: those ticked, or every task due today (or overdue); today or yesterday.
+        router.post("/care/done") { request, context in
+            let form = try await request.formData(context: context, limit: InputLimits.formBodyBytes)
+            let care = try require()
+            var ids = form.fields.filter { $0.name == "task" }.map(\.value)
+            if form["all"] == "1" {
+                let endOfToday = Self.endOfToday(from: now())
+                ids = try await care.due(endOfToday).filter { $0.due < endOfToday }.map(\.id)
+            }
+            guard !ids.isEmpty else { throw ServerError.badRequest("Tick the tasks you did, or choose all that are due today.") }
+            guard ids.count <= 500 else { throw ServerError.badRequest("Log at most 500 tasks at once.") }
+            let daysAgo = switch form["day"] ?? "today" {
+            case "today": 0
+            case "yesterday": 1
+            default: throw ServerError.badRequest("Say whether it was done today or yesterday.")
+            }
+            let count = try await care.markDoneMany(Array(Set(ids)).sorted(), daysAgo)
+            return Response.redirect(to: "/care?done=\(count)", type: .normal)
         }
         router.post("/care/:id/done") { _, context in
             try await require().markDone(try Self.id(context))
@@ -29,6 +49,12 @@ struct CareRoutes {
         router.post("/care/:id/check") { request, context in
             let form = try await request.formData(context: context, limit: InputLimits.formBodyBytes)
             try await require().checkSoil(try Self.id(context), form["soil"] ?? "")
+            return Response.redirect(to: Self.back(form), type: .normal)
+        }
+        // Where a plant lives, from its page's form: every field is sent; an empty one says nothing.
+        router.post("/care/conditions/:plant") { request, context in
+            let form = try await request.formData(context: context, limit: InputLimits.formBodyBytes)
+            try await require().setConditions(context.parameters.get("plant") ?? "", try Self.conditions(form))
             return Response.redirect(to: Self.back(form), type: .normal)
         }
         router.post("/care/undo/:plant") { request, context in
@@ -83,6 +109,30 @@ struct CareRoutes {
         }
     }
 
+    /// The conditions a plant page's form says.
+    static func conditions(_ form: FormData) throws -> PlantConditions {
+        var conditions = PlantConditions()
+        if let text = form["pot"]?.trimmingCharacters(in: .whitespaces), !text.isEmpty {
+            guard let pot = Int(text), PlantConditions.potRange.contains(pot) else {
+                throw ServerError.badRequest(
+                    "A pot is \(PlantConditions.potRange.lowerBound) to \(PlantConditions.potRange.upperBound) cm across, not \(text)."
+                )
+            }
+            conditions.potCentimetres = pot
+        }
+        if let text = form["material"], !text.isEmpty {
+            guard let material = PotMaterial(rawValue: text) else { throw ServerError.badRequest("Choose the pot's material from the list.") }
+            conditions.potMaterial = material
+        }
+        if let text = form["light"], !text.isEmpty {
+            guard let light = LightLevel(rawValue: text) else { throw ServerError.badRequest("Choose the spot's light from the list.") }
+            conditions.light = light
+        }
+        conditions.nearHeater = form["heater"] == "1"
+        conditions.outdoorsInSummer = form["outdoors"] == "1"
+        return conditions
+    }
+
     /// What `POST /api/care/undo/{plant}` answers.
     private struct UndoneEntry: Encodable {
         var removed: String
@@ -109,6 +159,12 @@ struct CareRoutes {
             throw ServerError.badRequest("Days must be a whole number from 1 to \(maximum).")
         }
         return days
+    }
+
+    /// The end of today: what the Care page lists as due today.
+    static func endOfToday(from date: Date) -> Date {
+        let calendar = Calendar(identifier: .gregorian)
+        return calendar.date(byAdding: .day, value: 1, to: calendar.startOfDay(for: date)) ?? date.addingTimeInterval(86400)
     }
 
     /// The end of the seventh day from now: "this week" on the Care page.

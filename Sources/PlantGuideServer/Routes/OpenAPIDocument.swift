@@ -237,7 +237,12 @@ enum OpenAPIDocument {
                   "intervalDays": { "type": "integer" }, "lastDone": { "type": "string", "format": "date-time" },
                   "snoozedUntil": { "type": "string", "format": "date-time" }, "overdueDays": { "type": "integer", "minimum": 0 },
                   "explanation": { "type": "string", "description": "Why the interval is what it is: the care guide's, learned from the care log, or set by hand." },
-                  "checksSoil": { "type": "boolean", "description": "Whether /api/care/{id}/check takes a soil check for this task (watering)." } } } }
+                  "checksSoil": { "type": "boolean", "description": "Whether /api/care/{id}/check takes a soil check for this task (watering)." } } } },
+              "conditions": { "type": "object", "description": "Where the plant lives, when anything is said: each scales the guide's watering interval.", "properties": {
+                "potCentimetres": { "type": "integer", "minimum": 4, "maximum": 150 },
+                "potMaterial": { "type": "string", "enum": ["plastic", "terracotta", "ceramic", "self-watering"] },
+                "light": { "type": "string", "enum": ["low", "medium", "bright indirect", "direct sun"] },
+                "nearHeater": { "type": "boolean" }, "outdoorsInSummer": { "type": "boolean" } } }
             }
           },
           "NewCollectionEntry": {

@@ -13,6 +13,8 @@ struct SettingsRoutes {
     let recheck: RecheckCapability?
     /// The identification log behind the statistics panel; no panel when `nil`.
     var statistics: StatisticsCapability?
+    /// Care schedules, for the household's hemisphere and time zone; no Care section when `nil`.
+    var care: CareCapability?
 
     /// How many of the latest identifications the statistics panel sums up.
     static let statisticsWindow = 100
@@ -44,6 +46,13 @@ struct SettingsRoutes {
                 )
             }
             let modelFiles = await settings?.models() ?? ([], nil)
+            var place: Pages.CarePlaceState?
+            if let care {
+                place = Pages.CarePlaceState(
+                    settings: try await care.settings(), saved: request.queryValue("care") == "1",
+                    mayChange: context.user == nil || context.user?.role == .owner
+                )
+            }
             return Response.html(Pages.settings(
                 try await facts(), saved: saved, feed: feed, choices: choices, recheck: recheckState,
                 statistics: await statisticsPanel(context: context), modelProblem: settings?.modelProblem(),
@@ -52,7 +61,7 @@ struct SettingsRoutes {
                         choices: installs.choices(), status: installs.status(), files: modelFiles, mayChange: context.mayChangeInstallation
                     )
                 },
-                context: context
+                care: place, context: context
             ))
         }
         // Send the re-check queue now, or re-score saved identifications with the loaded model.
@@ -93,6 +102,17 @@ struct SettingsRoutes {
             let model = form["model"].flatMap { $0.isEmpty ? nil : $0 }
             try await settings.savePreferences(ServerPreferences(defaultStrategy: strategy, threshold: threshold), model)
             return Response.redirect(to: "/settings?preferences=1#identification", type: .normal)
+        }
+        // The household's hemisphere and time zone, for its care schedules: applied from the next page on.
+        router.post("/settings/care") { request, context in
+            try RequestGate.requireOwner(context)
+            guard let care else { throw ServerError.capabilityMissing("Care schedules are not available in this build yet.") }
+            let form = try await request.formData(context: context, limit: InputLimits.formBodyBytes)
+            guard form["hemisphere"] != nil || form["timeZone"] != nil else {
+                throw ServerError.badRequest("Choose a hemisphere or a time zone.")
+            }
+            try await care.changeSettings(form["hemisphere"], form["timeZone"])
+            return Response.redirect(to: "/settings?care=1#care", type: .normal)
         }
         // Make a new secret calendar address (the old one stops working) or turn it off.
         router.post("/settings/calendar-feed") { request, context in

@@ -1,4 +1,5 @@
 import Foundation
+import PlantGuideCore
 
 extension Pages {
     static func careUnavailable(context: AppRequestContext) -> HTML {
@@ -11,17 +12,22 @@ extension Pages {
         )
     }
 
-    static func care(_ tasks: [DueCareItem], now: Date, context: AppRequestContext) -> HTML {
+    static func care(_ tasks: [DueCareItem], now: Date, done: Int? = nil, context: AppRequestContext) -> HTML {
         let calendar = Calendar(identifier: .gregorian)
         let endOfToday = calendar.date(byAdding: .day, value: 1, to: calendar.startOfDay(for: now)) ?? now
         let today = tasks.filter { $0.due < endOfToday }
         let week = tasks.filter { $0.due >= endOfToday }
-        func list(_ tasks: [DueCareItem], empty: String) -> HTML {
+        func list(_ tasks: [DueCareItem], empty: String, selectable: Bool) -> HTML {
             guard !tasks.isEmpty else { return "<p>\(empty)</p>" }
             let items: [HTML] = tasks.map { task in
                 let overdue: HTML = task.due < calendar.startOfDay(for: now) ? " <span class=\"badge\">overdue</span>" : ""
+                // The tick belongs to the form below the list (a form cannot hold the task's own forms).
+                let tick: HTML = !selectable ? "" : """
+                    <input type="checkbox" form="care-many" name="task" value="\(task.id)" id="tick-\(task.id)" \
+                    aria-label="Select \(task.action) \(task.plantName)">
+                    """
                 return """
-                    <li class="card" data-task="\(task.id)"><strong>\(task.action)</strong> \
+                    <li class="card" data-task="\(task.id)">\(tick)<strong>\(task.action)</strong> \
                     <a href="/collection/\(urlComponent(task.plantID))">\(task.plantName)</a>\(overdue)
                     <span class="meta">Due <time datetime="\(task.due.formatted(.iso8601))">\(task.due.formatted(date: .abbreviated, time: .omitted))</time></span>
                     <div class="row">
@@ -39,12 +45,26 @@ extension Pages {
             title: "Care", tab: .care, context: context,
             body: """
                 <h1>Care</h1>
+                \(done.map { "<div class=\"notice ok\" role=\"status\">\(counted($0, "task")) logged.</div>" as HTML } ?? "")
                 <h2>Due today <span class="badge">\(today.count)</span></h2>
-                \(list(today, empty: "Nothing due today."))
+                \(list(today, empty: "Nothing due today.", selectable: true))
+                \(today.isEmpty ? "" : many(context: context))
                 <h2>Later this week <span class="badge">\(week.count)</span></h2>
-                \(list(week, empty: "Nothing else this week."))
+                \(list(week, empty: "Nothing else this week.", selectable: false))
                 <p><a href="/care/calendar.ics">Subscribe to the care calendar (iCalendar)</a> — add this address to your calendar app.</p>
                 """
         )
+    }
+
+    /// Logging several of today's tasks at once: the ticked ones, or all of them; done today or yesterday.
+    private static func many(context: AppRequestContext) -> HTML {
+        """
+        <form id="care-many" method="post" action="/care/done" class="card">\(Layout.csrfField(context))
+        <label for="care-many-day">Done</label>
+        <select id="care-many-day" name="day"><option value="today">today</option><option value="yesterday">yesterday</option></select>
+        <p class="row"><button type="submit">Mark the ticked tasks done</button>
+        <button type="submit" name="all" value="1" class="secondary">Mark everything due today done</button></p>
+        </form>
+        """
     }
 }

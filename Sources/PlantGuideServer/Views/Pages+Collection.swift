@@ -94,6 +94,7 @@ extension Pages {
                 \(careProfile(detail.careProfile))
                 <h3>Schedule</h3>
                 \(schedule(detail.schedule, name: name, plantPath: plantPath, context: context))
+                \(conditionsForm(detail.conditions ?? PlantConditions(), plantPath: plantPath, context: context))
                 <h3>Care log</h3>
                 \(events(detail.careLog, empty: "No care recorded yet."))
                 \(undo(detail.careLog.isEmpty, plantPath: plantPath, context: context))
@@ -191,13 +192,7 @@ extension Pages {
 
     private static func careProfile(_ profile: CareProfile?) -> HTML {
         guard let profile else { return "<p>No care profile: the general care schedule applies.</p>" }
-        let toxicity: String
-        switch (profile.toxicToCats, profile.toxicToDogs) {
-        case (true, true): toxicity = "Toxic to cats and dogs"
-        case (true, false): toxicity = "Toxic to cats, not to dogs"
-        case (false, true): toxicity = "Toxic to dogs, not to cats"
-        case (false, false): toxicity = "Not toxic to cats or dogs"
-        }
+        let toxicity = profile.petToxicity
         return """
             <dl class="facts">
             <dt>Light</dt><dd>\(profile.light.rawValue.prefix(1).uppercased() + profile.light.rawValue.dropFirst())</dd>
@@ -252,6 +247,35 @@ extension Pages {
     }
 
     private static func days(_ count: Int) -> String { count == 1 ? "day" : "\(count) days" }
+
+    /// "Where it lives": pot, light, heater and summer outdoors, which scale the watering interval.
+    private static func conditionsForm(_ conditions: PlantConditions, plantPath: String, context: AppRequestContext) -> HTML {
+        guard let plant = plantPath.split(separator: "/").last else { return "" }
+        func option(_ value: String, _ label: String, _ selected: Bool) -> HTML {
+            "<option value=\"\(value)\"\(selected ? " selected" : "")>\(label)</option>"
+        }
+        let materials: [HTML] = [option("", "not said", conditions.potMaterial == nil)]
+            + PotMaterial.allCases.map { option($0.rawValue, $0.rawValue, conditions.potMaterial == $0) }
+        let lights: [HTML] = [option("", "not said", conditions.light == nil)]
+            + LightLevel.allCases.map { option($0.rawValue, $0.rawValue, conditions.light == $0) }
+        let checked: (Bool) -> String = { $0 ? " checked" : "" }
+        return """
+            <details class="conditions"\(conditions.isEmpty ? "" : " open")><summary>Where it lives: \(conditions.summary)</summary>
+            <form method="post" action="/care/conditions/\(urlComponent(String(plant)))">\(Layout.csrfField(context))\
+            <input type="hidden" name="back" value="\(plantPath)">
+            <label for="conditions-pot">Pot diameter (cm)</label>
+            <input type="number" id="conditions-pot" name="pot" min="\(PlantConditions.potRange.lowerBound)" max="\(PlantConditions.potRange.upperBound)" value="\(conditions.potCentimetres.map(String.init) ?? "")">
+            <label for="conditions-material">Pot material</label>
+            <select id="conditions-material" name="material">\(materials)</select>
+            <label for="conditions-light">Light of the spot</label>
+            <select id="conditions-light" name="light">\(lights)</select>
+            <label><input type="checkbox" name="heater" value="1"\(checked(conditions.nearHeater))> Near a heater or radiator</label>
+            <label><input type="checkbox" name="outdoors" value="1"\(checked(conditions.outdoorsInSummer))> Outdoors for the summer</label>
+            <p class="meta">Each scales the care guide's watering interval (PlantGuide's rule of thumb); soil checks then correct it.</p>
+            <p><button type="submit" class="secondary">Save where it lives</button></p>
+            </form></details>
+            """
+    }
 
     /// The form that removes the care entry logged last (a mistaken tap), coming back to the plant's page.
     private static func undo(_ empty: Bool, plantPath: String, context: AppRequestContext) -> HTML {

@@ -76,13 +76,7 @@ extension Pages {
         let light = profile.light == .directSun ? "Direct sun" : "\(sentenceCase(profile.light.rawValue)) light"
         let feeding = profile.fertilizeGrowingDays.map { "Every \(counted($0, "day")) in the growing season, none in winter" }
         let mist = profile.mistDays.map { "; mist every \(counted($0, "day")) (every \(counted($0 * 2, "day")) in winter)" } ?? ""
-        let pets: String =
-            switch (profile.toxicToCats, profile.toxicToDogs) {
-            case (true, true): "Toxic to cats and dogs"
-            case (true, false): "Toxic to cats, not to dogs"
-            case (false, true): "Toxic to dogs, not to cats"
-            case (false, false): "Not toxic to cats or dogs"
-            }
+        let pets = profile.petToxicity
         let watering =
             "Every \(counted(profile.waterGrowingDays, "day")) in the growing season, every \(counted(profile.waterWinterDays, "day")) in winter"
         let repotting = profile.repotDays.map { "Every \(interval($0))" } ?? "Not needed"

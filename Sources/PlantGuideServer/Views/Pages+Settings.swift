@@ -4,6 +4,57 @@ import PlantNetAPI
 import PlantStore
 
 extension Pages {
+    /// The household's hemisphere and time zone as Settings shows them.
+    struct CarePlaceState {
+        var settings: CareSettings
+        /// The page comes back after a change.
+        var saved: Bool
+        /// Whether this user may change them (an owner, or anyone on a server without accounts).
+        var mayChange: Bool
+    }
+
+    /// "Seasons and time zone": which months are winter and which day is today, for this household's care schedules.
+    static func carePlaceSection(_ state: CarePlaceState, context: AppRequestContext) -> HTML {
+        let settings = state.settings
+        let half = settings.hemisphere == .north ? "Northern" : "Southern"
+        let winter = settings.hemisphere == .north ? "October to March" : "April to September"
+        let whose: (Bool) -> String = { $0 ? "chosen for this household" : "this server's default" }
+        let zoneName = settings.timeZone.identifier
+        let facts: HTML = """
+            <p>\(half) hemisphere (\(whose(settings.hemisphereIsSet))): winter, when plants rest and are watered less and not fed, \
+            is \(winter). Time zone \(zoneName) (\(whose(settings.timeZoneIsSet))): it decides which day is today.</p>
+            """
+        let saved: HTML = state.saved ? "<div class=\"notice ok\" role=\"status\">Saved: every schedule follows it from now on.</div>" : ""
+        guard state.mayChange else {
+            return "<section class=\"card\" aria-labelledby=\"care\"><h2 id=\"care\">Seasons and time zone</h2>\(facts)<p class=\"meta\">Only an owner can change them.</p></section>"
+        }
+        func option(_ value: String, _ label: String, selected: Bool) -> HTML {
+            "<option value=\"\(value)\"\(selected ? " selected" : "")>\(label)</option>"
+        }
+        let hemispheres: [HTML] = [
+            option("north", "Northern (winter October–March)", selected: settings.hemisphere == .north),
+            option("south", "Southern (winter April–September)", selected: settings.hemisphere == .south),
+        ]
+        // The zone in use is always offered, even when the system's list names it otherwise (Etc/UTC).
+        let zones = (["UTC", zoneName] + TimeZone.knownTimeZoneIdentifiers.sorted()).reduce(into: [String]()) { list, name in
+            if !list.contains(name) { list.append(name) }
+        }
+        let zoneOptions: [HTML] = zones.map { option($0, $0, selected: $0 == zoneName) }
+        return """
+            <section class="card" aria-labelledby="care"><h2 id="care">Seasons and time zone</h2>
+            \(saved)
+            \(facts)
+            <form method="post" action="/settings/care">\(Layout.csrfField(context))
+            <label for="care-hemisphere">Hemisphere</label>
+            <select id="care-hemisphere" name="hemisphere">\(hemispheres)</select>
+            <label for="care-time-zone">Time zone</label>
+            <select id="care-time-zone" name="timeZone">\(zoneOptions)</select>
+            <p><button type="submit">Save seasons and time zone</button></p>
+            </form>
+            </section>
+            """
+    }
+
     /// The calendar subscription as Settings shows it: its address when it is on.
     struct CalendarFeedState {
         var address: String?
@@ -39,7 +90,7 @@ extension Pages {
     static func settings(
         _ facts: SettingsBody, saved: Bool, feed: CalendarFeedState? = nil, choices: IdentificationChoices? = nil,
         recheck: RecheckState? = nil, statistics: StatisticsPanel? = nil, modelProblem: String? = nil,
-        models: ModelInstallState? = nil, context: AppRequestContext
+        models: ModelInstallState? = nil, care: CarePlaceState? = nil, context: AppRequestContext
     ) -> HTML {
         func table(_ rows: [SettingsBody.Row], empty: String) -> HTML {
             guard !rows.isEmpty else { return "<p>\(empty)</p>" }
@@ -53,6 +104,7 @@ extension Pages {
                 body: """
                     <h1>Settings</h1>
                     \(identification)
+                    \(care.map { carePlaceSection($0, context: context) } ?? "")
                     \(Layout.unavailable("Changing settings", how: "<p>This build cannot store an API key or show quota and cache figures yet. Set <code>PLANTNET_API_KEY</code> in the server's environment meanwhile.</p>"))
                     \(feed.map { calendarFeedSection($0, context: context) } ?? "")
                     \(statistics.map(statisticsSection) ?? "")
@@ -107,6 +159,7 @@ extension Pages {
                 </section>
                 \(choices.map { identificationSection($0, context: context) } ?? "")
                 \(recheck.map { recheckSection($0, context: context) } ?? "")
+                \(care.map { carePlaceSection($0, context: context) } ?? "")
                 \(feed.map { calendarFeedSection($0, context: context) } ?? "")
                 <section class="card" aria-labelledby="quota"><h2 id="quota">Quota</h2>\(quota)</section>
                 <section class="card" aria-labelledby="cache"><h2 id="cache">Identification cache</h2>\(table(facts.cache, empty: "No cache figures."))</section>

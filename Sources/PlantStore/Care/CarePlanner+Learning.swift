@@ -29,6 +29,8 @@ public struct IntervalExplanation: Sendable, Hashable, Codable {
     public var source: Source
     /// What the guide's advice is for, e.g. `genus Goeppertia` or `category Cactus`.
     public var basis: String
+    /// Where the plant lives, as far as it scales the guide's interval in this season (pot, light, heater, outdoors).
+    public var conditions: [PlantConditions.Factor]
     /// The evidence that moved the learned interval, oldest first, e.g. "the soil was still wet when due twice in
     /// October 2026 (+2)".
     public var because: [String]
@@ -117,6 +119,24 @@ extension CarePlanner {
         return result
     }
 
+    /// Says where a plant lives (``PlantConditions``; empty: nothing said): its watering intervals are scaled at once,
+    /// and what the log taught is learned again relative to them. Returns the watering as it is now.
+    @discardableResult
+    public func setConditions(plantId: Int64, _ conditions: PlantConditions) async throws(StoreError) -> ScheduledTask {
+        let checked = try conditions.checked()
+        try await store.updateScheduleSettings(plantId: plantId, task: .water) { settings in
+            settings.conditions = checked.isEmpty ? nil : checked
+        }
+        try await relearn(plantId: plantId, task: .water)
+        return try await task(.water, ofPlant: plantId)
+    }
+
+    /// The conditions said for a plant (empty when nothing is).
+    public func conditions(ofPlant plantId: Int64) async throws(StoreError) -> PlantConditions {
+        let details = try await store.details(ofPlant: plantId)
+        return details.scheduleSettings.first { $0.task == .water }?.conditions ?? PlantConditions()
+    }
+
     /// Why each task's interval of a plant is what it is today, in task order.
     public func explain(plantId: Int64) async throws(StoreError) -> [IntervalExplanation] {
         let details = try await store.details(ofPlant: plantId)
@@ -125,6 +145,8 @@ extension CarePlanner {
         return CareTask.allCases.map { task in
             let settings = details.scheduleSettings.first { $0.task == task }
             let guide = TaskIntervals(growing: profile.growingInterval(for: task), rest: profile.restInterval(for: task))
+            let conditioned = settings?.conditions.map { $0.apply(to: guide) } ?? guide
+            let factors = settings?.conditions?.factors(season: season) ?? []
             let intervals = scheduler.effective(guide, settings: settings)
             let guideDays = season == .growing ? guide.growing : guide.rest
             let interval = season == .growing ? intervals.growing : intervals.rest
@@ -138,16 +160,20 @@ extension CarePlanner {
                 source = .none
             } else {
                 let learned = IntervalLearner.learns(task)
-                    ? learner.learn(guide: (guide.growing, guide.rest), log: Self.log(details.events, task: task), since: settings?.learnedSince)
+                    ? learner.learn(
+                        guide: (conditioned.growing, conditioned.rest), log: Self.log(details.events, task: task),
+                        since: settings?.learnedSince
+                    )
                     : .none
                 because = learned.reasons.filter { $0.season == season }.map(\.text)
-                source = because.isEmpty && interval == guideDays ? .guide : .learned
+                let conditionedDays = season == .growing ? conditioned.growing : conditioned.rest
+                source = because.isEmpty && interval == conditionedDays ? .guide : .learned
             }
             return IntervalExplanation(
                 task: task, season: season, interval: interval, guide: guideDays, source: source, basis: profile.basis,
-                because: because,
+                conditions: source == .set || source == .paused ? [] : factors, because: because,
                 text: Self.sentence(season: season, interval: interval, guide: guide, source: source, basis: profile.basis,
-                                    because: because)
+                                    conditions: factors, because: because)
             )
         }
     }
@@ -157,9 +183,11 @@ extension CarePlanner {
         let details = try await store.details(ofPlant: plantId)
         let profile = details.profile ?? CareGuide.fallbackProfile
         let settings = details.scheduleSettings.first { $0.task == task }
+        let guide = TaskIntervals(growing: profile.growingInterval(for: task), rest: profile.restInterval(for: task))
+        // What is learned is relative to the guide as the plant's conditions scale it.
+        let conditioned = settings?.conditions.map { $0.apply(to: guide) } ?? guide
         let learned = learner.learn(
-            guide: (profile.growingInterval(for: task), profile.restInterval(for: task)),
-            log: Self.log(details.events, task: task), since: settings?.learnedSince
+            guide: (conditioned.growing, conditioned.rest), log: Self.log(details.events, task: task), since: settings?.learnedSince
         )
         let growing = learned.growing.flatMap(IntervalLearner.clamped), rest = learned.rest.flatMap(IntervalLearner.clamped)
         guard growing != settings?.learnedGrowing || rest != settings?.learnedRest else { return }
@@ -185,8 +213,10 @@ extension CarePlanner {
     /// The explanation in a sentence.
     private static func sentence(
         season: CareSeason, interval: Int?, guide: TaskIntervals, source: IntervalExplanation.Source, basis: String,
-        because: [String]
+        conditions: [PlantConditions.Factor], because: [String]
     ) -> String {
+        let where_ = conditions.isEmpty ? "" : "; " + conditions.map { "\($0.condition) ×\(String(format: "%.2f", $0.factor))" }
+            .joined(separator: ", ")
         let guideText: String
         switch (guide.growing, guide.rest) {
         case (nil, nil): guideText = "the guide for \(basis) advises none"
@@ -200,10 +230,10 @@ extension CarePlanner {
         case .paused: return "paused for this plant"
         case .none: return "not needed \(season.phrase): \(guideText)"
         case .set: return "\(every): set by hand (\(guideText))"
-        case .guide: return "\(every): \(guideText)"
+        case .guide: return "\(every): \(guideText)\(where_)"
         case .learned:
             let evidence = because.isEmpty ? "learned from earlier care" : because.joined(separator: "; ")
-            return "\(every): \(guideText); \(evidence)"
+            return "\(every): \(guideText)\(where_); \(evidence)"
         }
     }
 }

@@ -50,7 +50,8 @@ public struct CarePlanner: Sendable {
     public let scheduler: CareScheduler
     /// The time zone that decides which calendar day "now" is.
     public let timeZone: TimeZone
-    let now: @Sendable () -> Date
+    /// The clock the planner reads "today" from.
+    public let now: @Sendable () -> Date
 
     /// A planner over `store`.
     public init(

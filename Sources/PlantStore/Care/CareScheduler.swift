@@ -22,13 +22,14 @@ public struct CareScheduler: Sendable {
         effective(TaskIntervals(growing: profile.growingInterval(for: task), rest: profile.restInterval(for: task)), settings: settings)
     }
 
-    /// `base` with a plant's own settings applied: paused, intervals set by hand, else the guide's with what was learned
-    /// from the care log (see ``IntervalLearner``).
+    /// `base` with a plant's own settings applied: paused, intervals set by hand, else the guide's scaled by where the
+    /// plant lives (``PlantConditions``) with what was learned from the care log (see ``IntervalLearner``).
     public func effective(_ base: TaskIntervals, settings: CareScheduleSettings?) -> TaskIntervals {
         guard let settings else { return base }
         if settings.paused { return TaskIntervals(growing: nil, rest: nil) }
         if let growing = settings.growingDays { return TaskIntervals(growing: growing, rest: settings.restDays ?? growing) }
         let learnedGrowing = settings.learnedGrowing, learnedRest = settings.learnedRest
+        let base = settings.conditions.map { $0.apply(to: base) } ?? base
         return TaskIntervals(
             growing: base.growing.map { IntervalLearner.interval(guide: $0, factor: learnedGrowing) },
             rest: settings.restDays ?? base.rest.map { IntervalLearner.interval(guide: $0, factor: learnedRest) }

@@ -82,7 +82,8 @@ extension CollectionDatabase {
                             plantId: inserted.id, task: schedule.task, growingDays: schedule.growingDays,
                             restDays: schedule.restDays, paused: schedule.paused, snoozedUntil: schedule.snoozedUntil,
                             learnedGrowing: schedule.learnedGrowing.flatMap(IntervalLearner.clamped),
-                            learnedRest: schedule.learnedRest.flatMap(IntervalLearner.clamped), learnedSince: schedule.learnedSince
+                            learnedRest: schedule.learnedRest.flatMap(IntervalLearner.clamped), learnedSince: schedule.learnedSince,
+                            conditions: schedule.task == .water ? try? schedule.conditions?.checked() : nil
                         ).insert(db)
                     }
                 }

@@ -589,15 +589,30 @@ enum Schema {
     }
 
     /// v19: soil checks in the care log (`careEvent.soil`, `wet` or `dry`, of watering only; a check is not the task
-    /// done, so the last-done triggers skip it) and the intervals learned from the log per plant and task
-    /// (`careSchedule.learned*`, see `IntervalLearner`).
+    /// done, so the last-done triggers skip it), the intervals learned from the log per plant and task
+    /// (`careSchedule.learned*`, see `IntervalLearner`), where the plant lives (`careSchedule.conditions`, JSON on the
+    /// watering row, see `PlantConditions`), and two more household settings (`care.hemisphere`,
+    /// `care.timeZone`; SQLite cannot change a CHECK, so the table is made again with its rows).
     private static func addSoilChecksAndLearnedIntervals(_ db: Database) throws {
         try db.execute(sql: """
             ALTER TABLE careEvent ADD COLUMN soil TEXT CHECK (soil IS NULL OR (soil IN ('wet', 'dry') AND task = 'water'));
+            CREATE TABLE householdSetting_v19 (
+                householdId INTEGER NOT NULL REFERENCES household(id) ON DELETE CASCADE,
+                key TEXT NOT NULL CHECK (key IN ('identify.strategy', 'identify.threshold', 'care.hemisphere', 'care.timeZone')),
+                value TEXT NOT NULL,
+                updatedAt DATETIME NOT NULL,
+                PRIMARY KEY (householdId, key)
+            ) WITHOUT ROWID;
+            INSERT INTO householdSetting_v19 (householdId, key, value, updatedAt)
+                SELECT householdId, key, value, updatedAt FROM householdSetting;
+            DROP TABLE householdSetting;
+            ALTER TABLE householdSetting_v19 RENAME TO householdSetting;
             ALTER TABLE careSchedule ADD COLUMN learnedGrowing REAL
                 CHECK (learnedGrowing IS NULL OR learnedGrowing BETWEEN 0.5 AND 2.0);
             ALTER TABLE careSchedule ADD COLUMN learnedRest REAL CHECK (learnedRest IS NULL OR learnedRest BETWEEN 0.5 AND 2.0);
             ALTER TABLE careSchedule ADD COLUMN learnedSince TEXT CHECK (learnedSince IS NULL OR (\(isDay("learnedSince"))));
+            ALTER TABLE careSchedule ADD COLUMN conditions TEXT
+                CHECK (conditions IS NULL OR (json_valid(conditions) AND json_type(conditions) = 'object' AND task = 'water'));
             DROP TRIGGER careEvent_inserted;
             DROP TRIGGER careEvent_deleted;
             DROP TRIGGER careEvent_updated;

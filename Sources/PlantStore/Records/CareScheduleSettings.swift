@@ -22,13 +22,17 @@ public struct CareScheduleSettings: Sendable, Hashable, Codable {
     public var learnedRest: Double?
     /// The day the plant went back to the guide for this task: the log before it is not learned from.
     public var learnedSince: CalendarDay?
+    /// Where the plant lives (pot, light, heater, outdoors), kept with its watering (``PlantConditions``): the guide's
+    /// watering intervals are scaled by them before what was learned applies.
+    public var conditions: PlantConditions?
 
     /// Settings for one plant and task.
     public init(
         plantId: Int64, task: CareTask, growingDays: Int? = nil, restDays: Int? = nil, paused: Bool = false,
         snoozedUntil: CalendarDay? = nil, learnedGrowing: Double? = nil, learnedRest: Double? = nil,
-        learnedSince: CalendarDay? = nil
+        learnedSince: CalendarDay? = nil, conditions: PlantConditions? = nil
     ) {
+        self.conditions = conditions
         self.plantId = plantId
         self.task = task
         self.growingDays = growingDays
@@ -57,6 +61,7 @@ extension CareScheduleSettings: FetchableRecord, PersistableRecord {
         learnedGrowing = row["learnedGrowing"]
         learnedRest = row["learnedRest"]
         learnedSince = (row["learnedSince"] as String?).flatMap(CalendarDay.init)
+        conditions = try Self.conditions(decoding: row["conditions"], plantId: plantId)
     }
 
     public func encode(to container: inout PersistenceContainer) throws {
@@ -69,5 +74,28 @@ extension CareScheduleSettings: FetchableRecord, PersistableRecord {
         container["learnedGrowing"] = learnedGrowing
         container["learnedRest"] = learnedRest
         container["learnedSince"] = learnedSince?.description
+        container["conditions"] = Self.encoded(conditions)
     }
 }
+
+extension CareScheduleSettings {
+    /// The conditions as the `conditions` column keeps them: JSON with sorted keys, `NULL` when nothing is said.
+    package static func encoded(_ conditions: PlantConditions?) -> String? {
+        guard let conditions, !conditions.isEmpty else { return nil }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return (try? encoder.encode(conditions)).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The conditions of a `conditions` column.
+    /// - Throws: ``StoreError/invalid(_:)`` for text that is not conditions (a damaged row).
+    package static func conditions(decoding text: String?, plantId: Int64) throws(StoreError) -> PlantConditions? {
+        guard let text else { return nil }
+        do {
+            return try JSONDecoder().decode(PlantConditions.self, from: Data(text.utf8))
+        } catch {
+            throw .invalid("the conditions kept for plant \(plantId) are unreadable")
+        }
+    }
+}
+

@@ -6,6 +6,10 @@ public enum HouseholdSettingKey: String, Sendable, CaseIterable {
     case identifyStrategy = "identify.strategy"
     /// The confidence below which the device asks Pl@ntNet and answers are "not sure" (a decimal number).
     case identifyThreshold = "identify.threshold"
+    /// Which half of the world the household's plants live in (`north` or `south`), for its care schedules.
+    case careHemisphere = "care.hemisphere"
+    /// The household's time zone (an IANA name such as `Europe/Paris`): it decides which day "today" is.
+    case careTimeZone = "care.timeZone"
 }
 
 /// One photo of a recent upload, as the store names it: the file is `uploads/<sha256>` in the data directory.

@@ -47,6 +47,8 @@ public struct CollectionExport: Sendable, Codable, Hashable {
         public var learnedGrowing: Double?
         public var learnedRest: Double?
         public var learnedSince: CalendarDay?
+        /// Where the plant lives (on the watering row); absent when nothing is said.
+        public var conditions: PlantConditions?
     }
 
     public struct ExportedPhotoLink: Sendable, Codable, Hashable {

@@ -47,7 +47,7 @@ struct CareCheckCommand: AsyncParsableCommand {
 
     func run() async throws {
         let console = Console()
-        let planner = try CollectionEnvironment.load().planner
+        let planner = try await CollectionEnvironment.load().planner
         let day = try parseDay(date, option: "--date", today: planner.today)
         let (event, next) = try await planner.checkSoil(plantId: id.value, reading: wet ? .wet : .dry, on: day, note: note)
         let explanation = try await planner.explain(plantId: id.value).first { $0.task == .water }

@@ -17,12 +17,13 @@ struct CareCommand: AsyncParsableCommand {
               plantguide care check 3 --wet            The soil was still wet: wait, and learn.
               plantguide care due --explain            Why each date was chosen.
               plantguide care undo 3                   Remove the last entry logged for plant 3.
+              plantguide care conditions 3 --pot 25 --material terracotta
               plantguide care snooze 3 fertilize --days 5
               plantguide care ics --output plants.ics
             """,
         subcommands: [
             CareDueCommand.self, CareDoneCommand.self, CareCheckCommand.self, CareUndoCommand.self, CareSnoozeCommand.self,
-            CareScheduleCommand.self, CareICSCommand.self,
+            CareScheduleCommand.self, CareConditionsCommand.self, CareICSCommand.self,
         ]
     )
 }

@@ -61,7 +61,7 @@ struct CareDoneCommand: AsyncParsableCommand {
     func run() async throws {
         let console = Console()
         let environment = try CollectionEnvironment.load()
-        let planner = environment.planner
+        let planner = try await environment.planner
         let (ids, task) = try parsed()
         let day = try parseDay(date, option: "--date", today: planner.today) ?? planner.today
         if day > planner.today { throw ValidationError("Care can't be logged for a future day (\(day)); today is \(planner.today).") }

@@ -31,7 +31,7 @@ struct CareDueCommand: AsyncParsableCommand {
 
     func run() async throws {
         let console = Console()
-        let planner = try CollectionEnvironment.load().planner
+        let planner = try await CollectionEnvironment.load().planner
         var list = try await planner.due(withinDays: days, room: room)
         if explain {
             for index in list.rooms.indices { list.rooms[index].tasks = try await planner.explained(list.rooms[index].tasks) }

@@ -32,7 +32,7 @@ struct CareICSCommand: AsyncParsableCommand {
     func run() async throws {
         let console = Console()
         let environment = try CollectionEnvironment.load()
-        let planner = environment.planner
+        let planner = try await environment.planner
         let today = planner.today
         let tasks = try await planner.upcoming(through: today.adding(days: days))
         let text = ICalendarWriter(now: environment.now()).calendar(for: tasks, today: today)

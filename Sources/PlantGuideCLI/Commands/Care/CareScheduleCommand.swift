@@ -55,7 +55,7 @@ struct CareScheduleCommand: AsyncParsableCommand {
         let console = Console()
         let environment = try CollectionEnvironment.load()
         let plantId = id.value
-        let planner = environment.planner
+        let planner = try await environment.planner
         if let task, reset { try await planner.backToGuide(plantId: plantId, task: task) }
         if let task {
             let (every, winter, pause, resume, reset) = (every, winter, pause, resume, reset)

@@ -32,7 +32,7 @@ struct CareSnoozeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let console = Console()
-        let planner = try CollectionEnvironment.load().planner
+        let planner = try await CollectionEnvironment.load().planner
         let next = try await planner.snooze(plantId: id.value, task: task, days: days)
         if output.json {
             try console.printJSON(next)

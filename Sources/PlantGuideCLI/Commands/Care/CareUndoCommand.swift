@@ -22,7 +22,7 @@ struct CareUndoCommand: AsyncParsableCommand {
 
     func run() async throws {
         let console = Console()
-        let planner = try CollectionEnvironment.load().planner
+        let planner = try await CollectionEnvironment.load().planner
         guard let (removed, schedule) = try await planner.undoLastEntry(plantId: id.value) else {
             throw ValidationError("Plant #\(id.value) has no care logged; there is nothing to undo.")
         }

@@ -9,15 +9,16 @@ import PlantStore
 /// The live collection, care planner and catalog for one command run: the one place the command
 /// line chooses implementations for the store.
 ///
-/// Settings come from the environment: `PLANTGUIDE_HEMISPHERE` (`north`, the default, or `south`)
-/// decides which months are winter; `TZ` decides what "today" is; `PLANTGUIDE_NOW` (an ISO 8601
-/// instant) pins the clock for demos and tests.
+/// The household's hemisphere and time zone (`plantguide household set`) decide which months are winter and what
+/// "today" is; where it chose none, the environment does: `PLANTGUIDE_HEMISPHERE` (`north`, the default, or `south`)
+/// and `TZ`. `PLANTGUIDE_NOW` (an ISO 8601 instant) pins the clock for demos and tests.
 struct CollectionEnvironment {
     let directory: DataDirectory
     /// The collection's database: the one `--database` / `PLANTGUIDE_DATABASE_URL` chose, else the data directory's.
     let store: any CommandLineStore
     let collection: PlantCollection
-    let planner: CarePlanner
+    /// The planner with the environment's hemisphere and time zone; ``planner`` adds the household's.
+    let defaultPlanner: CarePlanner
     let catalog: PlantCatalog
     /// The current time (pinned by `PLANTGUIDE_NOW`).
     let now: @Sendable () -> Date
@@ -38,8 +39,23 @@ struct CollectionEnvironment {
         collection.embedder = embedder
         let planner = CarePlanner(store: store, hemisphere: hemisphere, timeZone: .current, now: now)
         return CollectionEnvironment(
-            directory: directory, store: store, collection: collection, planner: planner, catalog: catalog, now: now
+            directory: directory, store: store, collection: collection, defaultPlanner: planner, catalog: catalog, now: now
         )
+    }
+
+    /// The care planner of the household the command acts for: its hemisphere and time zone where it chose them
+    /// (`plantguide household set`), the environment's otherwise. Read when first asked, so commands that never plan
+    /// care do not open the database for it.
+    var planner: CarePlanner {
+        get async throws {
+            let settings = try await store.householdSettings(household: HouseholdScope.current?.household ?? HouseholdScope.home.household)
+            return defaultPlanner.with(CareSettings(settings: settings, defaults: careDefaults))
+        }
+    }
+
+    /// The environment's hemisphere and time zone.
+    var careDefaults: CareSettings {
+        CareSettings(hemisphere: defaultPlanner.scheduler.hemisphere, timeZone: defaultPlanner.timeZone)
     }
 
     /// The embedder of the installed default model, or `nil` when none is installed or it cannot be loaded (photos

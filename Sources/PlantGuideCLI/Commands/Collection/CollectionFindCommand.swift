@@ -124,9 +124,9 @@ extension CollectionEnvironment {
     /// When a plant's watering is due, as the "Is this …?" line says it: "watering due today", "watering due in
     /// 2 days", "watering overdue by 3 days"; `nil` when it is not scheduled or cannot be read.
     func wateringNote(plantId: Int64) async -> String? {
-        guard let task = try? await planner.schedule(forPlant: plantId).first(where: { $0.task == .water }), let due = task.dueOn else {
-            return nil
-        }
+        guard let planner = try? await planner,
+              let task = try? await planner.schedule(forPlant: plantId).first(where: { $0.task == .water }), let due = task.dueOn
+        else { return nil }
         let days = due.days(since: planner.today)
         switch days {
         case ..<0: return "watering overdue by \(counted(-days, "day"))"

@@ -24,7 +24,8 @@ struct CollectionShowCommand: AsyncParsableCommand {
         let environment = try CollectionEnvironment.load()
         let plantId = id.value
         let details = try await environment.store.details(ofPlant: plantId)
-        let schedule = try await environment.planner.explainedSchedule(forPlant: plantId)
+        let planner = try await environment.planner
+        let schedule = try await planner.explainedSchedule(forPlant: plantId)
         let rechecks = try await environment.store.rechecks(ofIdentifications: details.identifications.map(\.id))
         let suggestions = try await environment.store.suggestions(plantId: plantId, includeResolved: false)
         if output.json {
@@ -48,10 +49,10 @@ struct CollectionShowCommand: AsyncParsableCommand {
             console.print(console.style("Care", .cyan) + console.style("  (\(profile.basis))", .dim))
             console.print("  Light \(profile.light.rawValue); humidity \(profile.humidity.rawValue); \(profile.minTemperature)–\(profile.maxTemperature) °C")
             console.print("  Water every \(counted(profile.waterGrowingDays, "day")) in the growing season, \(profile.waterWinterDays) in winter")
-            console.print("  Toxic to cats: \(profile.toxicToCats ? "yes" : "no"); to dogs: \(profile.toxicToDogs ? "yes" : "no") (\(profile.toxicitySource))")
+            console.print("  Pets: \(profile.petToxicity) (\(profile.toxicitySource))")
         }
         console.print(console.style("Schedule", .cyan))
-        for task in schedule { console.print(console.scheduleLine(task, today: environment.planner.today)) }
+        for task in schedule { console.print(console.scheduleLine(task, today: planner.today)) }
         if !details.photos.isEmpty {
             console.print(console.style("Photos", .cyan))
             for photo in details.photos { console.print("  \(environment.collection.photos.url(of: photo).path)") }

@@ -31,7 +31,7 @@ struct WriteStressCommand: AsyncParsableCommand {
     func run() async throws {
         let environment = try CollectionEnvironment.load()
         let profile = environment.collection.careGuide.profile(genus: nil, category: .fern)
-        let today = environment.planner.today
+        let today = try await environment.planner.today
         for index in 0..<count {
             let seed = PlantSeed(
                 plant: NewPlant(name: "Stress plant \(index)", room: "Room \(index % 7)", notes: String(repeating: "n", count: index % 300)),

@@ -7,7 +7,7 @@ import PlantStore
 struct HouseholdCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "household",
-        abstract: "List the households this installation serves, with their accounts and plants.",
+        abstract: "List the households this installation serves; choose a household's hemisphere and time zone.",
         discussion: """
             Each household has its own collection; `plantguide user add NAME --household H` makes one with its first \
             account. Commands that use the collection act for one household: --household NAME, else \
@@ -16,8 +16,9 @@ struct HouseholdCommand: AsyncParsableCommand {
             Examples:
               plantguide household list
               plantguide household list --json
+              plantguide household set --hemisphere south --time-zone Australia/Sydney
             """,
-        subcommands: [HouseholdListCommand.self],
+        subcommands: [HouseholdListCommand.self, HouseholdSetCommand.self],
         defaultSubcommand: HouseholdListCommand.self
     )
 }
@@ -83,4 +84,74 @@ struct HouseholdListCommand: AsyncParsableCommand {
 extension HouseholdListCommand: UsesCollectionDatabase {}
 extension HouseholdListCommand: ServesEveryHousehold {
     static let installationWidePart = "the list of every household"
+}
+
+/// `plantguide household set`: the household's hemisphere and time zone, for its care schedules.
+struct HouseholdSetCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "set",
+        abstract: "Choose the hemisphere and time zone of a household's care schedules (without options: show them).",
+        discussion: """
+            The hemisphere decides which months are winter (October–March in the north, April–September in the \
+            south), when plants are watered less and not fed; the time zone decides which day is today. Both \
+            apply at once, to the command line and the web app (Settings shows and changes them too). Without \
+            a choice a household follows $PLANTGUIDE_HEMISPHERE and the machine's time zone; `default` goes \
+            back to them. The household is --household NAME, else $PLANTGUIDE_HOUSEHOLD, else Home.
+
+            Examples:
+              plantguide household set --hemisphere south --time-zone Australia/Sydney
+              plantguide --household Cabin household set --time-zone Europe/Oslo
+              plantguide household set --hemisphere default
+              plantguide household set --json
+            """
+    )
+
+    @Option(help: "north, south, or default.")
+    var hemisphere: String?
+
+    @Option(help: "An IANA time zone such as Europe/Paris, America/Chicago or UTC; or default.")
+    var timeZone: String?
+
+    @OptionGroup var output: OutputOptions
+
+    /// The settings as printed.
+    struct Shown: Encodable {
+        var household: Int64
+        var hemisphere: String
+        var hemisphereIsSet: Bool
+        var timeZone: String
+        var timeZoneIsSet: Bool
+    }
+
+    func validate() throws {
+        do {
+            _ = try CareSettings.changes(hemisphere: hemisphere, timeZone: timeZone)
+        } catch {
+            throw ValidationError("\(error)")
+        }
+    }
+
+    func run() async throws {
+        let environment = try CollectionEnvironment.load()
+        let household = HouseholdScope.current?.household ?? HouseholdScope.home.household
+        for (key, value) in try CareSettings.changes(hemisphere: hemisphere, timeZone: timeZone) {
+            try await environment.store.setHouseholdSetting(key, to: value, household: household, now: environment.now())
+        }
+        let settings = CareSettings(
+            settings: try await environment.store.householdSettings(household: household), defaults: environment.careDefaults
+        )
+        let shown = Shown(
+            household: household, hemisphere: settings.hemisphere.rawValue, hemisphereIsSet: settings.hemisphereIsSet,
+            timeZone: settings.timeZone.identifier, timeZoneIsSet: settings.timeZoneIsSet
+        )
+        let console = Console()
+        if output.json {
+            try console.printJSON(shown)
+            return
+        }
+        let whose: (Bool) -> String = { $0 ? "" : console.style("  (default)", .dim) }
+        console.print("Hemisphere  \(shown.hemisphere)\(whose(shown.hemisphereIsSet))")
+        console.print("Time zone   \(shown.timeZone)\(whose(shown.timeZoneIsSet))")
+        if hemisphere != nil || timeZone != nil { console.print("Care schedules follow them from now on.") }
+    }
 }

@@ -145,7 +145,7 @@ package enum CollectionCopy {
         Table("careSchedule", key: ["plantId", "task"], [
             Column("plantId", .integer), Column("task", .text), Column("growingDays", .integer), Column("restDays", .integer),
             Column("paused", .boolean), Column("snoozedUntil", .day), Column("learnedGrowing", .real),
-            Column("learnedRest", .real), Column("learnedSince", .day),
+            Column("learnedRest", .real), Column("learnedSince", .day), Column("conditions", .text),
         ]),
         Table("careLastDone", key: ["plantId", "task"], derived: true, [
             Column("plantId", .integer), Column("task", .text), Column("day", .day),

@@ -20,7 +20,7 @@ extension CollectionExport {
                     .init(
                         task: $0.task, growingDays: $0.growingDays, restDays: $0.restDays, paused: $0.paused,
                         snoozedUntil: $0.snoozedUntil, learnedGrowing: $0.learnedGrowing, learnedRest: $0.learnedRest,
-                        learnedSince: $0.learnedSince
+                        learnedSince: $0.learnedSince, conditions: $0.conditions
                     )
                 },
                 photos: links[plant.id] ?? [],
