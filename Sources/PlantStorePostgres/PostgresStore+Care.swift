@@ -21,6 +21,13 @@ extension PostgresStore: CareStore {
             guard try await Self.lockPlant(plantId, household: scope.household, on: connection, logger: self.logger) else {
                 throw StoreError.plantNotFound(plantId)
             }
+            // The plant's row is locked: two replicas count one after the other.
+            let counted = try await connection.query(
+                "SELECT count(*) FROM careEvent WHERE plantId = \(plantId) AND day = \(PostgresDay(day))", logger: self.logger
+            )
+            for try await sameDay in counted.decode(Int.self) {
+                try CareEvent.check(entriesThatDay: sameDay, plantId: plantId, day: day)
+            }
             var event = CareEvent(
                 id: 0, uuid: UUID().uuidString.lowercased(), plantId: plantId, task: task, day: day, note: note, createdAt: now,
                 recordedBy: scope.userName, soil: soil

@@ -409,6 +409,8 @@ import Testing
             }
             let after = try await client.execute(uri: "/care", method: .get, headers: session.headers) { $0.text }
             #expect(after.contains("data-task=\"\(task)\""))
+            // A watering on the Care page takes a soil check too.
+            #expect(after.contains("action=\"/care/\(task)/check\""))
             let items = try await client.execute(uri: "/api/care?days=7", method: .get, headers: session.headers) { response in
                 try JSONDecoder.iso.decode([DueCareItem].self, from: Data(buffer: response.body))
             }
@@ -475,7 +477,7 @@ import Testing
             // Refused, nothing logged: a reading that is neither, a check of another task, an unknown task or plant.
             for (uri, status) in [
                 ("/api/care/\(task)/check?soil=soggy", HTTPResponse.Status.badRequest), ("/api/care/\(task)/check", .badRequest),
-                ("/api/care/\(plant)-repot/check?soil=wet", .badRequest), ("/api/care/999-water/check?soil=wet", .notFound),
+                ("/api/care/\(plant)-repot/check?soil=wet", .notFound), ("/api/care/999-water/check?soil=wet", .notFound),
                 ("/api/care/undo/999", .notFound), ("/api/care/undo/x", .notFound),
             ] {
                 try await client.execute(uri: uri, method: .post, headers: apiHeaders) { response in
@@ -580,6 +582,9 @@ import Testing
             }
             let after = try await client.execute(uri: "/settings?care=1", method: .get, headers: session.headers) { $0.text }
             #expect(after.contains("Southern hemisphere (chosen for this household)") && after.contains("Australia/Sydney"))
+            // The catalog's plant pages show the household's seasons too.
+            let catalogPage = try await client.execute(uri: "/plants/Dracaena%20trifasciata", method: .get, headers: session.headers) { $0.text }
+            #expect(catalogPage.contains("Seasons of the southern hemisphere"))
             // The other season's interval now (Dracaena: 10 days growing, 21 at rest).
             let moved = try #require(try await water())
             #expect(moved.intervalDays != before.intervalDays)

@@ -217,6 +217,23 @@ import Testing
         await #expect(throws: StoreError.self) { try await planner.checkSoil(plantId: 404, reading: .wet) }
     }
 
+    @Test func careBeforeThePlantWasAcquiredOrAYearBeforeItWasAddedIsRefused() async throws {
+        let (home, database, clock, planner) = try setUp()
+        defer { home.cleanUp() }
+        let fern = try database.addPlant(NewPlant(name: "Fern"), profile: .fixture(), now: clock.now)
+        let bought = try database.addPlant(NewPlant(name: "Ivy", acquiredOn: CalendarDay("2026-05-20")), profile: .fixture(), now: clock.now)
+        // Care given before the plant came into the collection is welcome, within a year.
+        try await planner.markDone(plantId: fern.id, task: .water, on: CalendarDay("2026-04-01"))
+        try await planner.markDone(plantId: bought.id, task: .water, on: CalendarDay("2026-05-20"))
+        for (plant, day) in [(fern.id, "2025-05-31"), (bought.id, "2026-05-19")] {
+            await #expect(throws: StoreError.self) { try await planner.markDone(plantId: plant, task: .water, on: CalendarDay(day)) }
+            await #expect(throws: StoreError.self) {
+                try await planner.checkSoil(plantId: plant, reading: .wet, on: CalendarDay(day))
+            }
+        }
+        #expect(try database.events(plantId: nil).count == 2)
+    }
+
     @Test func anIntervalSetByHandIsNotMovedByTheLog() async throws {
         let (home, database, clock, planner) = try setUp()
         defer { home.cleanUp() }

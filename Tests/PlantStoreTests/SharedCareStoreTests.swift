@@ -94,6 +94,17 @@ extension TestStore {
             #expect(try await care.careStates(plantId: fern.id, room: nil).first?.lastDone[CareTask.water] == nil)
             #expect(try await care.removeLastCareEntry(plantId: fern.id) == nil)
             await expectPlantNotFound(404) { try await care.removeLastCareEntry(plantId: 404) }
+            // A day takes 50 entries of one plant; the 51st is refused, and nothing of it is kept. Another day is fine.
+            for index in 0..<50 {
+                try await (index.isMultiple(of: 2) ? care : other).logCare(
+                    plantId: fern.id, task: .mist, day: day("2026-11-20"), note: nil, now: now
+                )
+            }
+            await #expect(throws: StoreError.self) {
+                try await other.logCare(plantId: fern.id, task: .water, day: day("2026-11-20"), note: nil, now: now)
+            }
+            #expect(try await care.events(plantId: fern.id).count == 50)
+            try await care.logCare(plantId: fern.id, task: .water, day: day("2026-11-21"), note: nil, now: now)
         }
     }
 

@@ -82,7 +82,7 @@ public func buildRouter(configuration: ServerConfiguration, dependencies: Server
     ).register(on: router)
     CatalogRoutes(
         catalog: dependencies.catalog, careAdvice: dependencies.careAdvice, canCollect: dependencies.collection != nil,
-        now: dependencies.now
+        now: dependencies.now, care: dependencies.care
     ).register(on: router)
     IdentifyRoutes(
         currentIdentification: dependencies.currentIdentification, collection: dependencies.collection, recheck: dependencies.recheck,

@@ -1,5 +1,4 @@
 import Foundation
-import PlantGuideCore
 import PlantStore
 
 /// A care task that is due: water, fertilise, repot…
@@ -69,7 +68,7 @@ public struct CareCapability: Sendable {
             throw ServerError.capabilityMissing("Plant conditions are not available in this build.")
         },
         settings: @escaping @Sendable () async throws -> CareSettings = {
-            CareSettings(hemisphere: .north, timeZone: .current)
+            throw ServerError.capabilityMissing("This server keeps no care settings per household.")
         },
         changeSettings: @escaping @Sendable (_ hemisphere: String?, _ timeZone: String?) async throws -> Void = { _, _ in
             throw ServerError.capabilityMissing("This server cannot keep care settings per household.")

@@ -238,7 +238,10 @@ enum LiveStore {
                 }
                 let planner = try await planners.current()
                 let (plant, task) = try await scheduledTask(id, planner: planner)
-                guard task == .water else { throw ServerError.badRequest("A soil check belongs to watering, not to \(task.rawValue).") }
+                // Only a watering has a soil check: for any other task there is nothing at that address.
+                guard task == .water else {
+                    throw ServerError.notFound("A soil check of \(task.rawValue) (the soil tells when to water, nothing else)")
+                }
                 _ = try await planner.checkSoil(plantId: plant, reading: reading)
             },
             undoLast: { id in

@@ -13,6 +13,8 @@ struct CatalogRoutes {
     /// Whether plant pages offer "Add to my plants".
     let canCollect: Bool
     let now: @Sendable () -> Date
+    /// The household's hemisphere and time zone, for the plant pages' seasons; the server's when `nil`.
+    var care: CareCapability? = nil
     /// Browse result lists already made: the catalog never changes while the server runs.
     let renderedResults = RenderedBrowseResults()
     /// Search API answers already written, for the same reason.
@@ -20,7 +22,7 @@ struct CatalogRoutes {
 
     func register(on router: Router<AppRequestContext>) {
         router.get("/browse") { request, context in try browsePage(request, context: context) }
-        router.get("/plants/:name") { _, context in try plantPage(context) }
+        router.get("/plants/:name") { _, context in try await plantPage(context) }
         router.get("/api/catalog/plants") { request, _ in try searchAPI(request) }
         router.get("/api/catalog/plants/:name") { _, context in try plantAPI(context) }
         router.get("/api/catalog/categories") { _, _ in try categoriesAPI() }
@@ -106,12 +108,16 @@ struct CatalogRoutes {
         return found
     }
 
-    private func plantPage(_ context: AppRequestContext) throws -> Response {
+    private func plantPage(_ context: AppRequestContext) async throws -> Response {
         let (plant, synonym) = try plantNamed(context)
         let related = try requireCatalog().suggestMatches(for: plant.scientificName, confidence: 1).filter { $0 != plant }
+        // The seasons of the household that asks (Settings), where it chose them; the server's otherwise.
+        let household = try? await care?.settings()
+        let hemisphere = household.map { $0.hemisphere } ?? careAdvice?.hemisphere ?? .north
+        let month = CalendarDay(now(), in: household?.timeZone ?? .current).month
         let model = Pages.PlantModel(
-            plant: plant, related: related, care: careAdvice?.profile(plant), hemisphere: careAdvice?.hemisphere ?? .north,
-            month: CalendarDay(now(), in: .current).month, canCollect: canCollect, notice: synonym?.notice(for: plant)
+            plant: plant, related: related, care: careAdvice?.profile(plant), hemisphere: hemisphere,
+            month: month, canCollect: canCollect, notice: synonym?.notice(for: plant)
         )
         return .html(Pages.plant(model, context: context))
     }

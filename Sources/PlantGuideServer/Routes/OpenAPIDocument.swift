@@ -404,7 +404,7 @@ enum OpenAPIDocument {
         },
         "/api/care/{id}/check": {
           "post": {
-            "summary": "Say what the soil was like when watering came due: wet moves it on a few days, dry makes it due today; both teach the plant's interval",
+            "summary": "Say what the soil was like when watering came due: wet moves it on a few days, dry makes it due today; both teach the plant's interval. Only watering tasks take one: 404 for any other.",
             "parameters": [{ "$ref": "#/components/parameters/Id" }, { "name": "soil", "in": "query", "required": true, "schema": { "type": "string", "enum": ["wet", "dry"] } }],
             "responses": { "204": { "$ref": "#/components/responses/NoContent" }, \#(errors([400, 404, 501] + unsafeRequest)) }
           }

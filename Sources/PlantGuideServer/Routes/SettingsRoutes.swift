@@ -47,9 +47,10 @@ struct SettingsRoutes {
             }
             let modelFiles = await settings?.models() ?? ([], nil)
             var place: Pages.CarePlaceState?
-            if let care {
+            // No section where the server keeps no care settings per household.
+            if let care, let settings = try? await care.settings() {
                 place = Pages.CarePlaceState(
-                    settings: try await care.settings(), saved: request.queryValue("care") == "1",
+                    settings: settings, saved: request.queryValue("care") == "1",
                     mayChange: context.user == nil || context.user?.role == .owner
                 )
             }

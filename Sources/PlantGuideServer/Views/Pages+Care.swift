@@ -36,7 +36,7 @@ extension Pages {
                     <form method="post" action="/care/\(urlComponent(task.id))/snooze">\(Layout.csrfField(context))\
                     <input type="hidden" name="days" value="1">\
                     <button type="submit" class="secondary">Snooze a day<span class="visually-hidden">: \(task.action) \(task.plantName)</span></button></form>
-                    </div></li>
+                    </div>\(soil(task, context: context))</li>
                     """
             }
             return "<ul class=\"plants\">\(items)</ul>"
@@ -54,6 +54,17 @@ extension Pages {
                 <p><a href="/care/calendar.ics">Subscribe to the care calendar (iCalendar)</a> — add this address to your calendar app.</p>
                 """
         )
+    }
+
+    /// "Soil: Still wet / Dry" for a watering: the plant's interval learns from it, and the watering moves.
+    private static func soil(_ task: DueCareItem, context: AppRequestContext) -> HTML {
+        guard task.id.hasSuffix("-water") else { return "" }
+        return """
+            <form method="post" action="/care/\(urlComponent(task.id))/check" class="row soil">\(Layout.csrfField(context))\
+            <span class="meta">Soil:</span>\
+            <button type="submit" name="soil" value="wet" class="secondary">Still wet<span class="visually-hidden">: \(task.plantName)</span></button>\
+            <button type="submit" name="soil" value="dry" class="secondary">Dry<span class="visually-hidden">: \(task.plantName)</span></button></form>
+            """
     }
 
     /// Logging several of today's tasks at once: the ticked ones, or all of them; done today or yesterday.

@@ -128,7 +128,7 @@ extension Pages {
         return """
             <section class="card" aria-labelledby="seasons-title">
             <h2 id="seasons-title">Through the year</h2>
-            <p class="meta">Seasons of the \(half) hemisphere, as this server is set up.</p>
+            <p class="meta">Seasons of the \(half) hemisphere (Settings, "Seasons and time zone").</p>
             \(season(rest: false))
             \(season(rest: true))
             </section>

@@ -53,6 +53,7 @@ extension CarePlanner {
         let today = today
         let day = day ?? today
         guard day <= today else { throw .invalid("A soil check can't be logged for a future day (\(day)); today is \(today).") }
+        try await checkNotBeforeThePlant(plantId, day: day)
         let event = try await store.logCare(plantId: plantId, task: .water, day: day, note: note, soil: reading, now: now())
         try await relearn(plantId: plantId, task: .water)
         var next = try await task(.water, ofPlant: plantId)
@@ -71,6 +72,21 @@ extension CarePlanner {
             }
         }
         return (event, next)
+    }
+
+    /// Refuses care logged before the plant was acquired (when that day is known), or more than a year before it was
+    /// added (care given before it came into the collection is welcome, a mistyped year is not).
+    func checkNotBeforeThePlant(_ plantId: Int64, day: CalendarDay) async throws(StoreError) {
+        guard let plant = try await store.plant(id: plantId) else { throw .plantNotFound(plantId) }
+        let added = CalendarDay(plant.createdAt, in: timeZone)
+        if let acquired = plant.acquiredOn, day < acquired {
+            throw .invalid("\(plant.nickname ?? plant.name) was acquired on \(acquired); care can't be logged for \(day).")
+        }
+        if plant.acquiredOn == nil, day < added.adding(days: -365) {
+            throw .invalid(
+                "\(plant.nickname ?? plant.name) was added on \(added); care can be logged from a year before that, not for \(day)."
+            )
+        }
     }
 
     /// Removes the newest entry of a plant's care log (care done or a soil check), learns again without it, and

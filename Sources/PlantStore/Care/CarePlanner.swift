@@ -105,6 +105,7 @@ public struct CarePlanner: Sendable {
         let today = today
         let day = day ?? today
         guard day <= today else { throw .invalid("Care can't be logged for a future day (\(day)); today is \(today).") }
+        try await checkNotBeforeThePlant(plantId, day: day)
         let event = try await store.logCare(plantId: plantId, task: task, day: day, note: note, soil: nil, now: now())
         if IntervalLearner.learns(task) { try await relearn(plantId: plantId, task: task) }
         let next = try await schedule(forPlant: plantId).first { $0.task == task }

@@ -87,6 +87,10 @@ extension CollectionDatabase {
         let scope = try self.scope("log care")
         return try writeCare(of: plantId, household: scope.household, "log care") { db in
             guard try Self.plantExists(plantId, in: scope.household, db: db) else { throw StoreError.plantNotFound(plantId) }
+            let sameDay = try Int.fetchOne(
+                db, sql: "SELECT count(*) FROM careEvent WHERE plantId = ? AND day = ?", arguments: [plantId, day.description]
+            ) ?? 0
+            try CareEvent.check(entriesThatDay: sameDay, plantId: plantId, day: day)
             var event = CareEvent(
                 id: 0, uuid: UUID().uuidString.lowercased(), plantId: plantId, task: task, day: day,
                 note: note, createdAt: now, recordedBy: scope.userName, soil: soil

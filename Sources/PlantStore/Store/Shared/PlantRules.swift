@@ -62,6 +62,16 @@ extension CareEvent {
         return note.nonEmpty
     }
 
+    /// How many entries one plant's care log takes for one day: more is a script gone wrong, not care.
+    package static let maximumPerDay = 50
+
+    /// Refuses another entry for a day that has ``maximumPerDay`` already.
+    package static func check(entriesThatDay count: Int, plantId: Int64, day: CalendarDay) throws(StoreError) {
+        if count >= maximumPerDay {
+            throw .invalid("Plant \(plantId) has \(maximumPerDay) care entries on \(day) already; that is the most one day takes.")
+        }
+    }
+
     /// Refuses a soil reading on another task than watering: the soil tells when to water, nothing else.
     package static func check(soil: SoilReading?, task: CareTask) throws(StoreError) {
         if soil != nil && task != .water {
