@@ -467,9 +467,9 @@ enum OpenAPIDocument {
         "/api/users/{name}": {
           "delete": {
             "summary": "Remove an account (owners only); its log-ins end",
-            "description": "The last owner cannot be removed (422). A name no account has is 404.",
+            "description": "The last owner cannot be removed (409). A name no account has is 404.",
             "parameters": [{ "name": "name", "in": "path", "required": true, "schema": { "type": "string" } }],
-            "responses": { "204": { "$ref": "#/components/responses/NoContent" }, \#(errors([404, 422, 501] + unsafeRequest)) }
+            "responses": { "204": { "$ref": "#/components/responses/NoContent" }, \#(errors([404, 409, 501] + unsafeRequest)) }
           }
         },
         "/api/users/{name}/password": {

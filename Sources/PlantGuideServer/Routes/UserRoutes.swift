@@ -114,8 +114,9 @@ struct UserRoutes {
         } catch let error as StoreError {
             switch error {
             case .userNotFound: throw ServerError.notFound("The account '\(name)'")
-            case .userExists: throw ServerError.conflict(error.description)
-            case .lastOwner, .invalid: throw ServerError.unprocessable(error.description)
+            // The last owner is a fine request against the household's state (someone must own it): a conflict.
+            case .userExists, .lastOwner: throw ServerError.conflict(error.description)
+            case .invalid: throw ServerError.unprocessable(error.description)
             default: throw error
             }
         }
