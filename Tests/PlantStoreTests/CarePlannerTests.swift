@@ -3,16 +3,19 @@ import PlantGuideCore
 import Testing
 @testable import PlantStore
 
-@Suite struct CarePlannerTests {
-    private func setUp() throws -> (TemporaryHome, CollectionDatabase, TestClock, CarePlanner) {
-        let home = try TemporaryHome()
-        let database = try home.open()
-        let clock = TestClock("2026-06-01T10:00:00Z")
-        let planner = CarePlanner(store: database, hemisphere: .north, timeZone: TimeZone(identifier: "UTC") ?? .current) {
-            clock.now
-        }
-        return (home, database, clock, planner)
+/// A planner over a new collection file, in the north, on UTC days, its clock at 2026-06-01 10:00 UTC.
+private func plannerOnANewCollection() throws -> (TemporaryHome, CollectionDatabase, TestClock, CarePlanner) {
+    let home = try TemporaryHome()
+    let database = try home.open()
+    let clock = TestClock("2026-06-01T10:00:00Z")
+    let planner = CarePlanner(store: database, hemisphere: .north, timeZone: TimeZone(identifier: "UTC") ?? .current) {
+        clock.now
     }
+    return (home, database, clock, planner)
+}
+
+@Suite struct CarePlannerTests {
+    private func setUp() throws -> (TemporaryHome, CollectionDatabase, TestClock, CarePlanner) { try plannerOnANewCollection() }
 
     @Test func dueListGroupsByRoomAndFindsOverdueTasks() async throws {
         let (home, database, clock, planner) = try setUp()
@@ -153,15 +156,7 @@ import Testing
 }
 
 @Suite struct CareLearningPlannerTests {
-    private func setUp() throws -> (TemporaryHome, CollectionDatabase, TestClock, CarePlanner) {
-        let home = try TemporaryHome()
-        let database = try home.open()
-        let clock = TestClock("2026-06-01T10:00:00Z")
-        let planner = CarePlanner(store: database, hemisphere: .north, timeZone: TimeZone(identifier: "UTC") ?? .current) {
-            clock.now
-        }
-        return (home, database, clock, planner)
-    }
+    private func setUp() throws -> (TemporaryHome, CollectionDatabase, TestClock, CarePlanner) { try plannerOnANewCollection() }
 
     @Test func soilStillWetMovesTheWateringAndTeachesTheInterval() async throws {
         let (home, database, clock, planner) = try setUp()

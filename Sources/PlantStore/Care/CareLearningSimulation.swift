@@ -51,7 +51,7 @@ package struct CareLearningSimulation: Sendable {
     package func run(guides: [Int]) -> Result {
         let candidates = guides.filter { Double($0) * 2 >= 4 && Double($0) / 2 <= 20 }
         precondition(!candidates.isEmpty, "no guide interval fits 4–20 days")
-        var random = SplitMix(seed: seed)
+        var random = SplitMix64(seed: seed)
         let learner = IntervalLearner(everyDayIn: .growing)
         var guideErrors = 0.0, learnedErrors = 0.0, oracleHits = 0, noWorse = 0, checks = 0
         let milestones = [3, 5, 10].filter { $0 <= cycles }
@@ -106,20 +106,5 @@ package struct CareLearningSimulation: Sendable {
             withinADay: hits.mapValues { Double($0) / count }, oracleWithinADayAfter3: Double(oracleHits) / count,
             noWorseThanGuide: Double(noWorse) / count, checksPerCycle: Double(checks) / (count * Double(cycles))
         )
-    }
-
-    /// A small, fast, seedable generator (SplitMix64), so a run repeats exactly.
-    private struct SplitMix {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        /// Uniform in [0, 1).
-        mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
     }
 }

@@ -19,7 +19,7 @@ struct RecognitionBenchmark: BenchmarkSuite {
         let photos = PhotoLibrary(directory: directory, encoder: .storingOriginal)
         let model = EmbeddingModel(name: "resnet50-plantnet300k", checksum: String(repeating: "5", count: 64))
         let start = Date(timeIntervalSince1970: 1_780_000_000)
-        var generator = BenchRandom(seed: 7)
+        var generator = SplitMix64(seed: 7)
         func vector() -> [Float] {
             // Non-negative like pooled ReLU features, then scaled to length 1.
             let raw = (0..<dimension).map { _ in Float(generator.next() % 1000) / 1000 }
@@ -72,18 +72,5 @@ struct RecognitionBenchmark: BenchmarkSuite {
             BenchmarkRow(suite: name, name: "search 10 nearest p95", value: Measure.percentile(searches, 0.95) * ms, unit: "ms", below: 2),
             BenchmarkRow(suite: name, name: "neighbours found", value: Double(found), unit: "photos"),
         ]
-    }
-}
-
-/// SplitMix64, so every run stores the same vectors.
-private struct BenchRandom {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

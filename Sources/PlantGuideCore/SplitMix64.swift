@@ -1,0 +1,24 @@
+/// A small, fast, seedable pseudo-random generator (SplitMix64): the same seed gives the same numbers on every machine,
+/// so simulations and benchmarks repeat exactly. Not for anything secret.
+public struct SplitMix64: Sendable {
+    private var state: UInt64
+
+    /// A generator starting from `seed`.
+    public init(seed: UInt64) {
+        state = seed
+    }
+
+    /// The next 64 random bits.
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// A number drawn evenly from [0, 1).
+    public mutating func unit() -> Double {
+        Double(next() >> 11) / Double(UInt64(1) << 53)
+    }
+}
