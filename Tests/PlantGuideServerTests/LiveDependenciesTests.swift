@@ -422,6 +422,39 @@ import Testing
         }
     }
 
+    @Test func theCarePageGroupsTasksByRoomAndSaysWhyEachDateIsWhatItIs() async throws {
+        let home = try Self.makeHome(withModel: false)
+        defer { try? FileManager.default.removeItem(at: home) }
+        let dependencies = await ServerDependencies.live(dataDirectory: home, environment: [:])
+        try await makeApp(dependencies: dependencies).test(.live) { client in
+            let session = try await Session.open(client)
+            var tasks: [String] = []
+            for (name, room) in [("Dracaena trifasciata", "Hall"), ("Monstera deliciosa", "Bathroom")] {
+                let (headers, body) = session.form([("scientificName", name), ("room", room)])
+                let plant = try await client.execute(uri: "/collection", method: .post, headers: headers, body: body) { response in
+                    String((response.headers[.location] ?? "").split(separator: "/").last ?? "")
+                }
+                tasks.append("\(plant)-water")
+                let (snoozeHeaders, snoozeBody) = session.form([("days", "2")])
+                try await client.execute(uri: "/care/\(plant)-water/snooze", method: .post, headers: snoozeHeaders, body: snoozeBody) {
+                    #expect($0.status == .seeOther)
+                }
+            }
+            let page = try await client.execute(uri: "/care", method: .get, headers: session.headers) { $0.text }
+            let bathroom = try #require(page.range(of: "<h3>Bathroom</h3>")), hall = try #require(page.range(of: "<h3>Hall</h3>"))
+            #expect(bathroom.lowerBound < hall.lowerBound)
+            let monstera = try #require(page.range(of: "data-task=\"\(tasks[1])\""))
+            #expect(bathroom.upperBound < monstera.lowerBound && monstera.lowerBound < hall.lowerBound)
+            #expect(page.contains("Why: every "))
+            #expect(page.contains("the guide for genus Dracaena says"))
+            let items = try await client.execute(uri: "/api/care?days=7", method: .get, headers: session.headers) { response in
+                try JSONDecoder.iso.decode([DueCareItem].self, from: Data(buffer: response.body))
+            }
+            #expect(items.map(\.room) == ["Bathroom", "Hall"])
+            #expect(items.allSatisfy { $0.why?.hasPrefix("every ") == true })
+        }
+    }
+
     @Test func soilChecksAndUndoOnThePlantPageAndTheAPIWithTheRealStore() async throws {
         let home = try Self.makeHome(withModel: false)
         defer { try? FileManager.default.removeItem(at: home) }

@@ -25,7 +25,7 @@ import Testing
     ]
 
     /// Every migration this version knows.
-    static let allMigrations = ["pg1", "pg2", "pg3", "pg4", "pg5", "pg6", "pg7", "pg8", "pg9", "pg10", "pg11"]
+    static let allMigrations = ["pg1", "pg2", "pg3", "pg4", "pg5", "pg6", "pg7", "pg8", "pg9", "pg10", "pg11", "pg12"]
 
     @Test func migratingTwiceAppliesEachMigrationOnce() async throws {
         try await TestPostgres.withSchema { location, options in
@@ -71,6 +71,29 @@ import Testing
         }
     }
 
+    /// pg12: a profile copied from a guide row whose toxicity the ASPCA facts changed takes the new value; others stay.
+    @Test func pg12GivesCopiedProfilesTheCheckedToxicity() async throws {
+        try await TestPostgres.withSchema { location, options in
+            // pg9 takes a lock that only a transaction may (the store's migrate runs each in one), so the whole schema is
+            // made and pg12's statements run again over rows as they were before it.
+            try await PostgresStore.withStore(location, options: options) { store async throws in
+                func plant(_ id: Int, _ name: String, basis: String, toxic: Bool) -> [String] {
+                    [
+                        "INSERT INTO plant (id, uuid, name, createdAt, updatedAt, householdId) VALUES (\(id), '\(Self.uuid(id))', '\(name)', '\(Self.t0)', '\(Self.t0)', 1)",
+                        "INSERT INTO careProfile (plantId, light, waterGrowingDays, waterWinterDays, humidity, minTemperature, maxTemperature, toxicToCats, toxicToDogs, toxicitySource, basis) VALUES (\(id), 'medium', 7, 14, 'medium', 10, 30, \(toxic), \(toxic), 'ASPCA toxic and non-toxic plant list', '\(basis)')",
+                    ]
+                }
+                for row in plant(7, "Air plant", basis: "genus Tillandsia", toxic: false)
+                    + plant(8, "Monstera", basis: "genus Monstera", toxic: true) {
+                    try await store.execute(row, operation: "add a row before pg12")
+                }
+                for statement in PostgresSchema.pg12 { try await store.execute(statement, operation: "apply pg12") }
+                #expect(try await count(store, "careProfile WHERE plantId = 7 AND toxicToCats AND toxicToDogs AND toxicitySource LIKE 'not verified: no ASPCA entry%'") == 1)
+                #expect(try await count(store, "careProfile WHERE plantId = 8 AND toxicitySource = 'ASPCA toxic and non-toxic plant list'") == 1)
+            }
+        }
+    }
+
     /// A collection from before households (pg5) moves whole into household 1: plants, identifications (filed and
     /// unsaved), care events and the identification log.
     @Test func pg6PutsEveryExistingRowIntoHouseholdOne() async throws {
@@ -88,7 +111,7 @@ import Testing
                     "INSERT INTO careProfile (plantId, light, waterGrowingDays, waterWinterDays, humidity, minTemperature, maxTemperature, toxicToCats, toxicToDogs, toxicitySource, basis) VALUES (7, 'medium', 5, 9, 'high', 18, 29, FALSE, FALSE, 'Not verified for this group; treated as toxic to be safe', 'genus Stromanthe')",
                 ]
                 for row in old { try await store.execute(row, operation: "add a row before households") }
-                #expect(try await store.migrate() == ["pg6", "pg7", "pg8", "pg9", "pg10", "pg11"])
+                #expect(try await store.migrate() == ["pg6", "pg7", "pg8", "pg9", "pg10", "pg11", "pg12"])
                 // pg10: a profile that said "not toxic" on an unchecked claim says toxic (in any letter case).
                 #expect(try await count(store, "careProfile WHERE toxicToCats AND toxicToDogs") == 1)
                 for table in ["plant", "identification", "identificationRun"] {
@@ -408,7 +431,7 @@ import Testing
                 ] {
                     try await store.execute(row, operation: "add a row before pg7")
                 }
-                #expect(try await store.migrate() == ["pg7", "pg8", "pg9", "pg10", "pg11"])
+                #expect(try await store.migrate() == ["pg7", "pg8", "pg9", "pg10", "pg11", "pg12"])
                 #expect(try await count(store, "careLastDays") == 2)
                 // pg8 gives every household a change stamp, so no household with plants is read at stamp 0.
                 #expect(try await count(store, "changeStamp") == (try await count(store, "household")))

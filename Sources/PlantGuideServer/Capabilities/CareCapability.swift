@@ -13,14 +13,23 @@ public struct DueCareItem: Sendable, Codable, Hashable {
     public var action: String
     /// When it is due.
     public var due: Date
+    /// The plant's room; `nil` when it has none.
+    public var room: String?
+    /// Why the task comes round when it does, e.g. "every 9 days: the guide for genus Goeppertia says 7 in the growing
+    /// season; the soil was still wet when due twice in October 2026 (+2)"; `nil` when not explained.
+    public var why: String?
 
     /// Creates a task.
-    public init(id: String, plantID: String, plantName: String, action: String, due: Date) {
+    public init(
+        id: String, plantID: String, plantName: String, action: String, due: Date, room: String? = nil, why: String? = nil
+    ) {
         self.id = id
         self.plantID = plantID
         self.plantName = plantName
         self.action = action
         self.due = due
+        self.room = room
+        self.why = why
     }
 }
 

@@ -91,8 +91,8 @@ enum LiveStore {
                     )
                 }
                 let planner = try await planners.current()
-                let conditions = try await planner.conditions(ofPlant: number)
-                let schedule = try await planner.explainedSchedule(forPlant: number).map { task in
+                let conditions = details.conditions
+                let schedule = try await planner.explainedSchedule(forPlant: number, details: details).map { task in
                     CollectionCareTask(
                         id: "\(number)-\(task.task.rawValue)", action: task.task.rawValue.capitalized, due: task.dueOn.map(day),
                         intervalDays: task.intervalDays, lastDone: task.lastDone.map(day), snoozedUntil: task.snoozedUntil.map(day),
@@ -203,16 +203,24 @@ enum LiveStore {
         }
     }
 
+    /// How many due tasks say why their date is what it is (each reads its plant's log).
+    static let explainedTasks = 200
+
     private static func careCapability(_ planners: HouseholdPlanners, timeZone: TimeZone) -> CareCapability {
         CareCapability(
             due: { through in
                 let planner = try await planners.current()
                 let days = max(0, CalendarDay(through, in: timeZone).days(since: planner.today))
-                return try await planner.due(withinDays: days).tasks.compactMap { task in
+                let tasks = try await planner.due(withinDays: days).tasks
+                // Why each date is what it is reads each plant's log: said for the first tasks (a page's worth), not for
+                // a whole large household's list.
+                let explained = try await planner.explained(Array(tasks.prefix(Self.explainedTasks)))
+                return (explained + tasks.dropFirst(Self.explainedTasks)).compactMap { task in
                     guard let due = task.dueOn else { return nil }
                     return DueCareItem(
                         id: "\(task.plantId)-\(task.task.rawValue)", plantID: String(task.plantId), plantName: task.plantName,
-                        action: task.task.rawValue.capitalized, due: date(due, timeZone: timeZone)
+                        action: task.task.rawValue.capitalized, due: date(due, timeZone: timeZone), room: task.room,
+                        why: task.explanation?.text
                     )
                 }
             },

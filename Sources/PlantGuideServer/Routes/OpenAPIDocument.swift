@@ -259,7 +259,9 @@ enum OpenAPIDocument {
             "type": "object",
             "properties": {
               "id": { "type": "string" }, "plantID": { "type": "string" }, "plantName": { "type": "string" },
-              "action": { "type": "string" }, "due": { "type": "string", "format": "date-time" }
+              "action": { "type": "string" }, "due": { "type": "string", "format": "date-time" },
+              "room": { "type": ["string", "null"], "description": "The plant's room; null when it has none." },
+              "why": { "type": ["string", "null"], "description": "Why the task comes round when it does (the interval, the guide, conditions and what the plant's care log taught); null for tasks past the first 200." }
             }
           },
           "ModelInstall": {

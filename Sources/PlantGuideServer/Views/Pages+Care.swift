@@ -29,7 +29,8 @@ extension Pages {
                 return """
                     <li class="card" data-task="\(task.id)">\(tick)<strong>\(task.action)</strong> \
                     <a href="/collection/\(urlComponent(task.plantID))">\(task.plantName)</a>\(overdue)
-                    <span class="meta">Due <time datetime="\(task.due.formatted(.iso8601))">\(task.due.formatted(date: .abbreviated, time: .omitted))</time></span>
+                    <span class="meta">Due <time datetime="\(task.due.formatted(.iso8601))">\(task.due.formatted(date: .abbreviated, time: .omitted))</time></span>\
+                    \(task.why.map { "<p class=\"meta why\">Why: \($0)</p>" as HTML } ?? "")
                     <div class="row">
                     <form method="post" action="/care/\(urlComponent(task.id))/done">\(Layout.csrfField(context))\
                     <button type="submit">Mark done<span class="visually-hidden">: \(task.action) \(task.plantName)</span></button></form>
@@ -41,16 +42,32 @@ extension Pages {
             }
             return "<ul class=\"plants\">\(items)</ul>"
         }
+        /// Tasks room by room (as the due list orders them) when the plants live in more than one room.
+        func byRoom(_ tasks: [DueCareItem], empty: String, selectable: Bool) -> HTML {
+            var rooms: [(room: String?, tasks: [DueCareItem])] = []
+            for task in tasks {
+                if let last = rooms.indices.last, rooms[last].room == task.room {
+                    rooms[last].tasks.append(task)
+                } else {
+                    rooms.append((task.room, [task]))
+                }
+            }
+            guard rooms.count > 1 else { return list(tasks, empty: empty, selectable: selectable) }
+            let sections: [HTML] = rooms.map { group in
+                "<h3>\(group.room ?? "No room")</h3>\(list(group.tasks, empty: empty, selectable: selectable))"
+            }
+            return "\(sections)"
+        }
         return Layout.page(
             title: "Care", tab: .care, context: context,
             body: """
                 <h1>Care</h1>
                 \(done.map { "<div class=\"notice ok\" role=\"status\">\(counted($0, "task")) logged.</div>" as HTML } ?? "")
                 <h2>Due today <span class="badge">\(today.count)</span></h2>
-                \(list(today, empty: "Nothing due today.", selectable: true))
+                \(byRoom(today, empty: "Nothing due today.", selectable: true))
                 \(today.isEmpty ? "" : many(context: context))
                 <h2>Later this week <span class="badge">\(week.count)</span></h2>
-                \(list(week, empty: "Nothing else this week.", selectable: false))
+                \(byRoom(week, empty: "Nothing else this week.", selectable: false))
                 <p><a href="/care/calendar.ics">Subscribe to the care calendar (iCalendar)</a> — add this address to your calendar app.</p>
                 """
         )

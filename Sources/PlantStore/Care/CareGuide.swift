@@ -128,24 +128,39 @@ public struct CareGuide: Sendable {
             guard let value = Int(try text(key)) else { throw .careGuide("line \(line): \(key) is not a number") }
             return value
         }
-        func yesNo(_ key: String) throws(StoreError) -> Bool {
+        func verdict(_ key: String) throws(StoreError) -> Bool? {
             switch try text(key) {
             case "yes": return true
             case "no": return false
-            case let other: throw .careGuide("line \(line): \(key) must be yes or no, not '\(other)'")
+            case "unknown": return nil
+            case let other: throw .careGuide("line \(line): \(key) must be yes, no or unknown, not '\(other)'")
             }
         }
         guard let light = LightLevel(rawValue: try text("light")) else { throw .careGuide("line \(line): unknown light") }
         guard let humidity = HumidityLevel(rawValue: try text("humidity")) else {
             throw .careGuide("line \(line): unknown humidity")
         }
-        // "Not toxic" is a claim a pet owner acts on: it must name the reference it was checked against. A row whose
-        // source says it was not checked is treated as toxic, so it may not say "no".
+        // Toxicity is yes, no or unknown for cats and dogs. A known value names the reference it was checked against;
+        // an unknown one is stored as toxic, to be safe, with a source that says it was not verified, so that every
+        // wording says "unknown" (`CareProfile.toxicityIsKnown`): never "not toxic" on a claim nobody checked.
         let source = try text("toxicity_source")
-        let toxicToCats = try yesNo("toxic_cats"), toxicToDogs = try yesNo("toxic_dogs")
-        if source.lowercased().contains("not verified"), !toxicToCats || !toxicToDogs {
+        let unverified = source.lowercased().contains("not verified")
+        let cats = try verdict("toxic_cats"), dogs = try verdict("toxic_dogs")
+        switch (cats, dogs) {
+        case (nil, nil):
+            guard unverified else {
+                throw .careGuide("line \(line): toxicity is unknown, so its source must say 'not verified' ('\(source)')")
+            }
+        case (nil, _), (_, nil):
+            throw .careGuide("line \(line): toxicity is unknown for one animal only; say unknown for both or for neither")
+        case (false, _) where unverified, (_, false) where unverified:
             throw .careGuide("line \(line): says not toxic, but its source says the claim was not verified ('\(source)')")
+        case _ where unverified:
+            throw .careGuide("line \(line): says toxic, but its source says the claim was not verified: say unknown")
+        default:
+            break
         }
+        let toxicToCats = cats ?? true, toxicToDogs = dogs ?? true
         return CareProfile(
             light: light, waterGrowingDays: try required("water_growing_days"),
             waterWinterDays: try required("water_winter_days"), fertilizeGrowingDays: try days("fertilize_days"),

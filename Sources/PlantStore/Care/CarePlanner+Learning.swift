@@ -113,9 +113,13 @@ extension CarePlanner {
         return try await self.task(task, ofPlant: plantId)
     }
 
-    /// Every task of one plant with why its interval is what it is, in task order.
-    public func explainedSchedule(forPlant plantId: Int64) async throws(StoreError) -> [ScheduledTask] {
-        let explanations = try await explain(plantId: plantId)
+    /// Every task of one plant with why its interval is what it is, in task order. Pass the plant's details when they
+    /// were read already, so they are not read again.
+    public func explainedSchedule(
+        forPlant plantId: Int64, details: PlantDetails? = nil
+    ) async throws(StoreError) -> [ScheduledTask] {
+        let explanations: [IntervalExplanation]
+        if let details { explanations = explain(details) } else { explanations = try await explain(plantId: plantId) }
         return try await schedule(forPlant: plantId).map { task in
             var task = task
             task.explanation = explanations.first { $0.task == task.task }
@@ -149,19 +153,21 @@ extension CarePlanner {
 
     /// The conditions said for a plant (empty when nothing is).
     public func conditions(ofPlant plantId: Int64) async throws(StoreError) -> PlantConditions {
-        let details = try await store.details(ofPlant: plantId)
-        return details.scheduleSettings.first { $0.task == .water }?.conditions ?? PlantConditions()
+        try await store.details(ofPlant: plantId).conditions
     }
 
     /// Why each task's interval of a plant is what it is today, in task order.
     public func explain(plantId: Int64) async throws(StoreError) -> [IntervalExplanation] {
-        let details = try await store.details(ofPlant: plantId)
+        explain(try await store.details(ofPlant: plantId))
+    }
+
+    /// Why each task's interval of a plant is what it is today, in task order, from details already read.
+    public func explain(_ details: PlantDetails) -> [IntervalExplanation] {
         let season = CareSeason(of: today, hemisphere: scheduler.hemisphere)
         let profile = details.profile ?? CareGuide.fallbackProfile
         return CareTask.allCases.map { task in
             let settings = details.scheduleSettings.first { $0.task == task }
-            let guide = TaskIntervals(growing: profile.growingInterval(for: task), rest: profile.restInterval(for: task))
-            let conditioned = settings?.conditions.map { $0.apply(to: guide) } ?? guide
+            let (guide, conditioned) = intervals(task, profile: profile, settings: settings)
             let factors = settings?.conditions?.factors(season: season) ?? []
             let intervals = scheduler.effective(guide, settings: settings)
             let guideDays = season == .growing ? guide.growing : guide.rest
@@ -175,12 +181,7 @@ extension CarePlanner {
             } else if interval == nil {
                 source = .none
             } else {
-                let learned = IntervalLearner.learns(task)
-                    ? learner.learn(
-                        guide: (conditioned.growing, conditioned.rest), log: Self.log(details.events, task: task),
-                        since: settings?.learnedSince
-                    )
-                    : .none
+                let learned = IntervalLearner.learns(task) ? learn(task, conditioned: conditioned, details: details) : .none
                 because = learned.reasons.filter { $0.season == season }.map(\.text)
                 let conditionedDays = season == .growing ? conditioned.growing : conditioned.rest
                 source = because.isEmpty && interval == conditionedDays ? .guide : .learned
@@ -197,20 +198,32 @@ extension CarePlanner {
     /// Learns a task's intervals again from the plant's whole log and stores them.
     func relearn(plantId: Int64, task: CareTask) async throws(StoreError) {
         let details = try await store.details(ofPlant: plantId)
-        let profile = details.profile ?? CareGuide.fallbackProfile
         let settings = details.scheduleSettings.first { $0.task == task }
-        let guide = TaskIntervals(growing: profile.growingInterval(for: task), rest: profile.restInterval(for: task))
-        // What is learned is relative to the guide as the plant's conditions scale it.
-        let conditioned = settings?.conditions.map { $0.apply(to: guide) } ?? guide
-        let learned = learner.learn(
-            guide: (conditioned.growing, conditioned.rest), log: Self.log(details.events, task: task), since: settings?.learnedSince
-        )
+        let conditioned = intervals(task, profile: details.profile ?? CareGuide.fallbackProfile, settings: settings).conditioned
+        let learned = learn(task, conditioned: conditioned, details: details)
         let growing = learned.growing.flatMap(IntervalLearner.clamped), rest = learned.rest.flatMap(IntervalLearner.clamped)
         guard growing != settings?.learnedGrowing || rest != settings?.learnedRest else { return }
         try await store.updateScheduleSettings(plantId: plantId, task: task) { settings in
             settings.learnedGrowing = growing
             settings.learnedRest = rest
         }
+    }
+
+    /// A task's intervals by the guide, and as the plant's conditions scale them (what learning is relative to).
+    private func intervals(
+        _ task: CareTask, profile: CareProfile, settings: CareScheduleSettings?
+    ) -> (guide: TaskIntervals, conditioned: TaskIntervals) {
+        let guide = TaskIntervals(growing: profile.growingInterval(for: task), rest: profile.restInterval(for: task))
+        return (guide, settings?.conditions.map { $0.apply(to: guide) } ?? guide)
+    }
+
+    /// What the plant's log teaches about a task, relative to its conditioned guide.
+    private func learn(_ task: CareTask, conditioned: TaskIntervals, details: PlantDetails) -> LearnedIntervals {
+        let settings = details.scheduleSettings.first { $0.task == task }
+        return learner.learn(
+            guide: (conditioned.growing, conditioned.rest), log: Self.log(details.events, task: task),
+            since: settings?.learnedSince
+        )
     }
 
     /// One task of one plant, as the schedule shows it.

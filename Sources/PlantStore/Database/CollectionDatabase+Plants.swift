@@ -357,6 +357,11 @@ public struct PlantDetails: Sendable, Hashable, Codable {
         self.events = events
         self.identifications = identifications
     }
+
+    /// Where the plant lives, as said for its watering (empty when nothing is).
+    public var conditions: PlantConditions {
+        scheduleSettings.first { $0.task == .water }?.conditions ?? PlantConditions()
+    }
 }
 
 extension Optional where Wrapped == String {

@@ -27,6 +27,7 @@ enum Schema {
         migrator.registerMigration("v17", migrate: logPlantChanges)
         migrator.registerMigration("v18", migrate: treatUncheckedToxicityAsToxic)
         migrator.registerMigration("v19", migrate: addSoilChecksAndLearnedIntervals)
+        migrator.registerMigration("v20", migrate: followTheCheckedToxicity)
         return migrator
     }
 
@@ -586,6 +587,21 @@ enum Schema {
             UPDATE careProfile SET toxicToCats = 1, toxicToDogs = 1
             WHERE toxicitySource LIKE '%not verified%' AND (toxicToCats = 0 OR toxicToDogs = 0)
             """)
+    }
+
+    /// v20: care profiles copied from the guide take the toxicity the guide gives their genus since every value was
+    /// checked against the ASPCA facts (``CareGuideRevisions/toxicity2026November``).
+    private static func followTheCheckedToxicity(_ db: Database) throws {
+        for revision in CareGuideRevisions.toxicity2026November {
+            try db.execute(
+                sql: """
+                    UPDATE careProfile SET toxicToCats = ?, toxicToDogs = ?, toxicitySource = ?
+                    WHERE basis = ? AND (toxicToCats <> ? OR toxicToDogs <> ? OR toxicitySource <> ?)
+                    """,
+                arguments: [revision.cats, revision.dogs, revision.source, revision.basis, revision.cats, revision.dogs,
+                            revision.source]
+            )
+        }
     }
 
     /// v19: soil checks in the care log (`careEvent.soil`, `wet` or `dry`, of watering only; a check is not the task

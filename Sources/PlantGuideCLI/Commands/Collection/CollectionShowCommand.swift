@@ -25,7 +25,7 @@ struct CollectionShowCommand: AsyncParsableCommand {
         let plantId = id.value
         let details = try await environment.store.details(ofPlant: plantId)
         let planner = try await environment.planner
-        let schedule = try await planner.explainedSchedule(forPlant: plantId)
+        let schedule = try await planner.explainedSchedule(forPlant: plantId, details: details)
         let rechecks = try await environment.store.rechecks(ofIdentifications: details.identifications.map(\.id))
         let suggestions = try await environment.store.suggestions(plantId: plantId, includeResolved: false)
         if output.json {
