@@ -172,6 +172,13 @@ let composition: [Target] = [
         swiftSettings: settings
     ),
     .target(name: "PlantForms", dependencies: ["PlantGuideCore"], swiftSettings: settings),
+    // Care reminders: each channel's daily digest, sent once (ntfy, webhook), for the server's scheduler and the CLI.
+    .target(name: "PlantReminders", dependencies: ["PlantGuideCore", "PlantStore"] + httpClient, swiftSettings: settings),
+    .testTarget(
+        name: "PlantRemindersTests",
+        dependencies: ["PlantReminders", "PlantStore", "PlantStorePostgres", "PlantGuideTestSupport"],
+        swiftSettings: settings
+    ),
 ]
 
 // MARK: - Command line and benchmarks: thin shells over the libraries.
@@ -180,7 +187,8 @@ let shells: [Target] = [
         name: "PlantGuideCLI",
         dependencies: [
             "PlantGuideCore", "PlantCatalog", "PlantImaging", "PlantClassifier", "PlantNetAPI", "PlantIdentification",
-            "PlantStore", "PlantStorePostgres", "PlantGuideLive", "PlantGuideServer", "PlantNetStub", argumentParser,
+            "PlantStore", "PlantStorePostgres", "PlantGuideLive", "PlantGuideServer", "PlantNetStub", "PlantReminders",
+            argumentParser,
         ],
         swiftSettings: settings
     ),
@@ -268,6 +276,7 @@ let web: [Target] = [
             "PlantClassifier",
             "PlantGuideLive",
             "PlantForms",
+            "PlantReminders",
             hummingbird,
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "Crypto", package: "swift-crypto"),
@@ -286,6 +295,7 @@ let web: [Target] = [
             "PlantClassifier",
             "PlantIdentification",
             "PlantGuideTestSupport",
+            "PlantReminders",
             hummingbird,
             .product(name: "HummingbirdTesting", package: "hummingbird"),
             .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -41,6 +41,7 @@ public struct PlantGuideCommand: AsyncParsableCommand {
             ServeCommand.self,
             CollectionCommand.self,
             CareCommand.self,
+            NotifyCommand.self,
             ExportCommand.self,
             ImportCommand.self,
             BackupCommand.self,

@@ -236,6 +236,9 @@ struct PostgresColumns {
         return PostgresInstant(microsecondsSince2000: microseconds).date
     }
 
+    /// A `timestamptz` column, `nil` for NULL.
+    mutating func optionalInstant() throws(StoreError) -> Date? { try optional(Self.instant) }
+
     /// An integer column, `nil` for NULL.
     mutating func optionalInt64() throws(StoreError) -> Int64? { try optional(Self.integer) }
 

@@ -2,10 +2,12 @@ import Foundation
 import Hummingbird
 import HTTPTypes
 import HummingbirdTesting
+import Logging
 import PlantClassifier
 import PlantGuideCore
 import PlantGuideLive
 import PlantGuideTestSupport
+import PlantReminders
 import PlantStore
 import Testing
 @testable import PlantGuideServer
@@ -419,6 +421,41 @@ import Testing
                 [.day], from: Calendar(identifier: .gregorian).startOfDay(for: Date()), to: snoozed.due
             ).day
             #expect(days == 2)
+        }
+    }
+
+    /// The server sends the day's digest itself, on the code path `notify run` takes: a channel whose hour has passed
+    /// gets it within a moment of starting, once.
+    @Test func theServerSendsTheDaysCareDigestOnItsOwn() async throws {
+        let home = try Self.makeHome(withModel: false)
+        defer { try? FileManager.default.removeItem(at: home) }
+        let receiver = try LoopbackReceiver()
+        do {
+            let database = try CollectionDatabase.open(in: DataDirectory(url: home))
+            try database.setHouseholdSetting(.careTimeZone, to: "UTC", household: 1, now: Date())
+            let today = CalendarDay(Date(), in: .gmt)
+            let profile = try CareGuide.bundled().profile(genus: "Nephrolepis", category: nil)
+            let fern = try database.addPlant(
+                NewPlant(name: "Boston fern", room: "Bathroom"), profile: profile, photo: nil, now: today.start(in: .gmt)
+            )
+            let interval = CareSeason(of: today, hemisphere: .north) == .growing ? profile.waterGrowingDays : profile.waterWinterDays
+            try database.logCare(plantId: fern.id, task: .water, day: today.adding(days: -interval), now: Date())
+            _ = try database.addReminderChannel(
+                NewReminderChannel(kind: .ntfy, target: receiver.url("/plants"), minuteOfDay: 0), household: 1, now: Date()
+            )
+        }
+        let dependencies = await ServerDependencies.live(
+            dataDirectory: home, environment: ["PLANTGUIDE_ALLOW_LOCAL_TARGETS": "1", "PLANTGUIDE_HEMISPHERE": "north"]
+        )
+        #expect(dependencies.reminders != nil)
+        var logger = Logger(label: "plantguide.test")
+        logger.logLevel = .critical
+        let app = try buildApplication(configuration: ServerConfiguration(), dependencies: dependencies, logger: logger)
+        try await app.test(.router) { _ in
+            let deadline = Date().addingTimeInterval(15)
+            while receiver.requests.isEmpty, Date() < deadline { try await Task.sleep(for: .milliseconds(100)) }
+            #expect(receiver.requests.count == 1)
+            #expect(receiver.requests.first?.text.contains("- Water Boston fern") == true)
         }
     }
 

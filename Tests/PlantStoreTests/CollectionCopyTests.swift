@@ -7,7 +7,7 @@ import PlantStorePostgres
 import Testing
 
 /// Every part the SQLite store has, through the protocols.
-private typealias FullStore = CollectionStore & AccountStore & PlantNetStateStore & ServerStateStore
+private typealias FullStore = CollectionStore & AccountStore & PlantNetStateStore & ServerStateStore & ReminderStore
 
 /// `plantguide migrate`'s copy: an SQLite collection with a row in every table, copied into a fresh PostgreSQL schema,
 /// must come out the same (rows, ids, exports), keep working there (new ids, log-ins, quota), and a second copy is
@@ -108,6 +108,14 @@ private typealias FullStore = CollectionStore & AccountStore & PlantNetStateStor
                             recheckIdentificationId: saved.id, createdAt: now, expiresAt: now.addingTimeInterval(3600)),
             keepPerSession: 10
         )
+        let channel = try await store.addReminderChannel(
+            NewReminderChannel(kind: .ntfy, target: "https://ntfy.sh/plants-é", token: "tk_1", minuteOfDay: 450), household: 1, now: now
+        )
+        let digestDay = try #require(CalendarDay("2026-11-24"))
+        _ = try await store.claimReminderDigest(channel: channel.id, day: digestDay, now: now, lease: 300)
+        try await store.finishReminderDigest(
+            channel: channel.id, day: digestDay, outcome: .failed("answered 503", retryAt: now), now: now
+        )
         return Seeded(removedPlantId: doomed.id, aliceId: alice.id)
     }
 
@@ -119,7 +127,7 @@ private typealias FullStore = CollectionStore & AccountStore & PlantNetStateStor
         let sqliteRows = try database.rowsForCopy()
         let empty = sqliteRows.filter(\.rows.isEmpty).map(\.table.name)
         #expect(empty.isEmpty, "the seed leaves tables empty: \(empty)")
-        #expect(sqliteRows.map(\.table.name).count == 24)
+        #expect(sqliteRows.map(\.table.name).count == 26)
 
         try await TestPostgres.withSchema { location, options in
             try await PostgresStore.withStore(location, options: options) { store in

@@ -31,6 +31,7 @@ private struct ParsedCalendar {
         #expect(logical.first == "BEGIN:VCALENDAR")
         #expect(logical.last == "END:VCALENDAR")
         var current: [String: Property]?
+        var inAlarm = false
         for line in logical {
             let colon = try #require(line.firstIndex(of: ":"))
             let head = line[..<colon].split(separator: ";").map(String.init)
@@ -42,6 +43,9 @@ private struct ParsedCalendar {
             }
             let value = Self.unescape(String(line[line.index(after: colon)...]))
             switch (name, value) {
+            case ("BEGIN", "VALARM"): inAlarm = true
+            case ("END", "VALARM"): inAlarm = false
+            case (_, _) where inAlarm: current?["VALARM." + name] = Property(name: name, parameters: parameters, value: value)
             case ("BEGIN", "VEVENT"): current = [:]
             case ("END", "VEVENT"):
                 events.append(try #require(current))
@@ -97,6 +101,23 @@ private struct ParsedCalendar {
         #expect(overdue["DTSTART"]?.value == "20260601")
         #expect(overdue["DESCRIPTION"]?.value.contains("Overdue since 2026-05-20.") == true)
         #expect(overdue["LOCATION"] == nil)
+        // Each event alerts at 08:00 local (the all-day event starts at local midnight).
+        #expect(event["VALARM.ACTION"]?.value == "DISPLAY")
+        #expect(event["VALARM.TRIGGER"]?.value == "PT8H" && event["VALARM.TRIGGER"]?.parameters["RELATED"] == "START")
+        #expect(event["VALARM.DESCRIPTION"]?.value == "Water \(name)")
+    }
+
+    @Test func theAlarmFollowsTheReminderTimeOrIsLeftOut() throws {
+        let tasks = [task("Fern", room: nil, due: "2026-06-07")]
+        func trigger(_ minute: Int?) throws -> String? {
+            let text = ICalendarWriter(now: Date(timeIntervalSince1970: 1_780_000_000), alarmMinute: minute)
+                .calendar(for: tasks, today: day("2026-06-01"))
+            return try ParsedCalendar(text).events.first?["VALARM.TRIGGER"]?.value
+        }
+        #expect(try trigger(450) == "PT7H30M")
+        #expect(try trigger(0) == "PT0S")
+        #expect(try trigger(45) == "PT45M")
+        #expect(try trigger(nil) == nil)
     }
 
     @Test func foldingNeverSplitsACharacter() {

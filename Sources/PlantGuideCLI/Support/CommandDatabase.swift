@@ -5,7 +5,7 @@ import PlantStorePostgres
 
 /// What a command that uses the collection reads and writes: the collection, the accounts (for `--household`) and
 /// the Pl@ntNet quota, cache and identification log.
-typealias CommandLineStore = CollectionStore & AccountStore & PlantNetStateStore & ServerStateStore
+typealias CommandLineStore = CollectionStore & AccountStore & PlantNetStateStore & ServerStateStore & ReminderStore
 
 /// The database the commands that use the collection work on for one run of `plantguide`: `--database URL`, else
 /// `PLANTGUIDE_DATABASE_URL`, else the data directory's `collection.sqlite`, as for `serve`. PostgreSQL is connected

@@ -6,6 +6,7 @@ import PlantCatalog
 import PlantGuideCore
 import PlantGuideLive
 import PlantHTTP
+import PlantReminders
 import PlantStore
 import ServiceLifecycle
 import Synchronization
@@ -36,6 +37,8 @@ public func buildApplication(
     if let recheck = dependencies.recheck { services.append(RecheckService(recheck: recheck, logger: logger)) }
     // What other replicas changed (settings) is picked up in the background too, and expired uploads are forgotten.
     if let refresh = dependencies.refresh { services.append(RefreshService(refresh: refresh)) }
+    // Care reminders go out at each channel's time of day; between rounds the service sleeps.
+    if let reminders = dependencies.reminders { services.append(ReminderService(runner: reminders, logger: logger)) }
     return Application(
         responder: responder,
         // Idle connections (and request heads sent too slowly) are closed after the idle timeout; one address
@@ -202,6 +205,14 @@ extension ServerDependencies {
             log: log
         )
         dependencies.calendarFeed = shared.calendarFeed
+        // Reminders are sent from the collection's store (claim rows keep each digest to one replica).
+        if let reminderStore = (sharedStore ?? store?.2.store) as? any ReminderStore & ServerStateStore & CollectionStore {
+            dependencies.reminders = ReminderRunner(
+                store: reminderStore, careDefaults: CareSettings(hemisphere: hemisphere, timeZone: .current),
+                targets: ReminderTargets(environment: environment),
+                publicURL: environment["PLANTGUIDE_PUBLIC_URL"].flatMap { URL(string: $0) }
+            )
+        }
         dependencies.recentUploads = shared.uploads
         if shared.isShared {
             // Settings another replica saved are put in use here within one interval.

@@ -3,6 +3,7 @@ import Foundation
 import NIOPosix
 import PlantCatalog
 import PlantHTTP
+import PlantReminders
 
 /// What the server can do, as optional capabilities. A page whose capability is `nil` says plainly that
 /// the feature is not available yet and how to enable it, instead of failing or pretending.
@@ -38,6 +39,8 @@ public struct ServerDependencies: Sendable {
     /// Work that keeps this server in step with other replicas (settings saved there, expired uploads), run in the
     /// background every ``ServerRefresh/interval``; `nil` when there is none.
     public var refresh: ServerRefresh?
+    /// Sends each reminder channel's daily digest in the background; `nil` when the store keeps no reminders.
+    public var reminders: ReminderRunner?
     /// Recent identifications, in the collection's store when there is one (shared by replicas); in memory when `nil`.
     var recentUploads: RecentUploads?
     /// The clock.

@@ -1,7 +1,8 @@
 import Foundation
 import PlantGuideCore
 
-/// Writes upcoming care tasks as an iCalendar (RFC 5545) file of all-day events.
+/// Writes upcoming care tasks as an iCalendar (RFC 5545) file of all-day events, each with an alarm (VALARM) at the
+/// reminder time of day, so that phone calendars alert instead of only listing the day.
 ///
 /// Each plant-and-task pair has one UID (`<plant uuid>-<task>@plantguide`), so when the file is
 /// fetched again after a task is done, a subscribed calendar moves the event instead of adding a
@@ -9,10 +10,13 @@ import PlantGuideCore
 public struct ICalendarWriter: Sendable {
     /// Stamped on every event as DTSTAMP.
     public var now: Date
+    /// The local time of day each event's alarm goes off, in minutes after midnight (480: 08:00); `nil`: no alarm.
+    public var alarmMinute: Int?
 
-    /// A writer stamping events with `now`.
-    public init(now: Date) {
+    /// A writer stamping events with `now`, alarms at `alarmMinute` (default 08:00).
+    public init(now: Date, alarmMinute: Int? = 480) {
         self.now = now
+        self.alarmMinute = alarmMinute.map { min(max($0, 0), 1_439) }
     }
 
     /// The calendar text for `tasks`; overdue tasks are placed on `today`.
@@ -42,10 +46,26 @@ public struct ICalendarWriter: Sendable {
                 "DESCRIPTION:\(Self.escape(description))",
             ]
             if let room = task.room { lines.append("LOCATION:\(Self.escape(room))") }
-            lines += ["CATEGORIES:\(task.task.rawValue)", "TRANSP:TRANSPARENT", "END:VEVENT"]
+            lines += ["CATEGORIES:\(task.task.rawValue)", "TRANSP:TRANSPARENT"]
+            if let alarmMinute {
+                // An all-day event starts at the day's local midnight, so the alarm is that many hours after its start.
+                lines += [
+                    "BEGIN:VALARM", "ACTION:DISPLAY",
+                    "DESCRIPTION:\(Self.escape("\(task.task.rawValue.capitalized) \(task.plantName)"))",
+                    "TRIGGER;RELATED=START:\(Self.duration(minutes: alarmMinute))", "END:VALARM",
+                ]
+            }
+            lines.append("END:VEVENT")
         }
         lines.append("END:VCALENDAR")
         return lines.map(Self.fold).joined(separator: "\r\n") + "\r\n"
+    }
+
+    /// A non-negative RFC 5545 duration of whole minutes: `PT8H`, `PT7H30M`, `PT0S`.
+    static func duration(minutes: Int) -> String {
+        let hours = minutes / 60, rest = minutes % 60
+        if hours == 0 && rest == 0 { return "PT0S" }
+        return "PT" + (hours > 0 ? "\(hours)H" : "") + (rest > 0 ? "\(rest)M" : "")
     }
 
     /// The stable UID of a plant's task.

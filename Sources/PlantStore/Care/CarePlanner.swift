@@ -41,6 +41,13 @@ public struct DueList: Sendable, Hashable, Codable {
 
     /// Every task in the list.
     public var tasks: [ScheduledTask] { rooms.flatMap(\.tasks) }
+
+    /// A list of these rooms' tasks.
+    public init(today: CalendarDay, through: CalendarDay, rooms: [Room]) {
+        self.today = today
+        self.through = through
+        self.rooms = rooms
+    }
 }
 
 /// Care schedules over the collection: what is due, marking done, snoozing. Time is injected.

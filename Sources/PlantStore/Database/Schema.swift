@@ -28,6 +28,7 @@ enum Schema {
         migrator.registerMigration("v18", migrate: treatUncheckedToxicityAsToxic)
         migrator.registerMigration("v19", migrate: addSoilChecksAndLearnedIntervals)
         migrator.registerMigration("v20", migrate: followTheCheckedToxicity)
+        migrator.registerMigration("v21", migrate: addReminders)
         return migrator
     }
 
@@ -586,6 +587,37 @@ enum Schema {
         try db.execute(sql: """
             UPDATE careProfile SET toxicToCats = 1, toxicToDogs = 1
             WHERE toxicitySource LIKE '%not verified%' AND (toxicToCats = 0 OR toxicToDogs = 0)
+            """)
+    }
+
+    /// v21: reminder channels per household (`reminderChannel`: ntfy or webhook, where, the access token, the local
+    /// time of day, on or off with why) and one claim row per channel and day (`reminderDigest`), whose primary key is
+    /// what makes each digest go out once.
+    private static func addReminders(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE reminderChannel (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                householdId INTEGER NOT NULL REFERENCES household(id) ON DELETE CASCADE,
+                kind TEXT NOT NULL CHECK (kind IN ('ntfy', 'webhook')),
+                target TEXT NOT NULL CHECK (length(target) BETWEEN 1 AND 2000),
+                token TEXT CHECK (token IS NULL OR length(token) BETWEEN 1 AND 2000),
+                minuteOfDay INTEGER NOT NULL CHECK (minuteOfDay BETWEEN 0 AND 1439),
+                enabled BOOLEAN NOT NULL DEFAULT 1,
+                note TEXT,
+                createdAt DATETIME NOT NULL
+            );
+            CREATE INDEX reminderChannel_household ON reminderChannel (householdId);
+            CREATE TABLE reminderDigest (
+                channelId INTEGER NOT NULL REFERENCES reminderChannel(id) ON DELETE CASCADE,
+                day TEXT NOT NULL CHECK (day GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]'),
+                attempts INTEGER NOT NULL CHECK (attempts >= 1),
+                claimedAt DATETIME NOT NULL,
+                sentAt DATETIME,
+                tasks INTEGER NOT NULL DEFAULT 0 CHECK (tasks >= 0),
+                lastError TEXT,
+                retryAt DATETIME,
+                PRIMARY KEY (channelId, day)
+            );
             """)
     }
 

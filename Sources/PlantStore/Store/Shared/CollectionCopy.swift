@@ -198,6 +198,15 @@ package enum CollectionCopy {
             Column("outcome", .text), Column("recheckIdentificationId", .integer), Column("createdAt", .instant),
             Column("expiresAt", .instant),
         ]),
+        Table("reminderChannel", key: ["id"], identity: true, [
+            Column("id", .integer), Column("householdId", .integer), Column("kind", .text), Column("target", .text),
+            Column("token", .text), Column("minuteOfDay", .integer), Column("enabled", .boolean), Column("note", .text),
+            Column("createdAt", .instant),
+        ]),
+        Table("reminderDigest", key: ["channelId", "day"], [
+            Column("channelId", .integer), Column("day", .day), Column("attempts", .integer), Column("claimedAt", .instant),
+            Column("sentAt", .instant), Column("tasks", .integer), Column("lastError", .text), Column("retryAt", .instant),
+        ]),
     ]
 
     /// A timestamp as whole milliseconds, as both stores keep it.

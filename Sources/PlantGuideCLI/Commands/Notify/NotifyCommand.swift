@@ -1,0 +1,258 @@
+import ArgumentParser
+import Foundation
+import PlantGuideCore
+import PlantReminders
+import PlantStore
+
+struct NotifyCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "notify",
+        abstract: "Care reminders: a daily digest of what is due, sent to ntfy or a webhook at your hour.",
+        discussion: """
+            Each channel gets one digest a day at its time of day (default 08:00) in the household's time zone \
+            (`plantguide household set --time-zone`): the tasks due that day or overdue, room by room. Nothing is sent \
+            on a day with nothing due. `plantguide serve` sends them; `notify run` sends what is due right now, exactly \
+            as the server would, so a cron job can do it instead.
+
+            Targets must be https URLs on public addresses; set PLANTGUIDE_ALLOW_LOCAL_TARGETS=1 for an ntfy server on \
+            your home network (http, private addresses). Set PLANTGUIDE_PUBLIC_URL (e.g. https://plants.example.org) to \
+            put a link to the Care page in each digest.
+
+            Examples:
+              plantguide notify add ntfy https://ntfy.sh/my-plants-7f3a --at 07:30
+              NTFY_TOKEN=tk_… plantguide notify add ntfy https://ntfy.example.org/plants --token-env NTFY_TOKEN
+              plantguide notify add webhook https://ha.example.org/api/webhook/plants
+              plantguide notify test 1                Send a test message now.
+              plantguide notify run --dry-run         What would be sent now.
+              plantguide notify channels
+              plantguide notify remove 1
+            """,
+        subcommands: [
+            NotifyChannelsCommand.self, NotifyAddCommand.self, NotifyRemoveCommand.self, NotifyTestCommand.self,
+            NotifyRunCommand.self,
+        ]
+    )
+}
+
+extension ReminderChannelKind: ExpressibleByArgument {
+    public static var allValueStrings: [String] { allCases.map(\.rawValue) }
+}
+
+/// A local time of day as people type it: `8`, `08:00`, `7:30`.
+struct TimeOfDay: ExpressibleByArgument, Sendable {
+    var minuteOfDay: Int
+
+    init?(argument: String) {
+        let parts = argument.trimmingCharacters(in: .whitespaces).split(separator: ":", omittingEmptySubsequences: false)
+        guard (1...2).contains(parts.count), let hour = Int(parts[0]), (0...23).contains(hour) else { return nil }
+        let minute = parts.count == 2 ? Int(parts[1]) : 0
+        guard let minute, (0...59).contains(minute), parts.count == 1 || parts[1].count == 2 else { return nil }
+        minuteOfDay = hour * 60 + minute
+    }
+}
+
+extension NotifyCommand {
+    /// The household the command acts for.
+    static var household: Int64 { HouseholdScope.current?.household ?? HouseholdScope.home.household }
+
+    /// The runner over the command's store, with the environment's defaults.
+    static func runner(_ environment: CollectionEnvironment) throws -> ReminderRunner {
+        let variables = ProcessInfo.processInfo.environment
+        var publicURL: URL?
+        if let text = variables["PLANTGUIDE_PUBLIC_URL"], !text.isEmpty {
+            guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
+                throw ValidationError("PLANTGUIDE_PUBLIC_URL must be an http(s) address like https://plants.example.org, not '\(text)'.")
+            }
+            publicURL = url
+        }
+        return ReminderRunner(
+            store: environment.store, careDefaults: environment.careDefaults,
+            targets: ReminderTargets(environment: variables), publicURL: publicURL
+        )
+    }
+
+    static func line(_ channel: ReminderChannel, console: Console) -> String {
+        var text = console.style("#\(channel.id)", .bold) + "  " + channel.kind.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
+            + channel.shownTarget + "  at " + channel.timeOfDay
+        if channel.token != nil { text += console.style("  token set", .dim) }
+        if !channel.enabled { text += console.style("  off", .yellow) }
+        if let note = channel.note { text += "\n     " + console.style(note, channel.enabled ? .dim : .yellow) }
+        return text
+    }
+}
+
+struct NotifyChannelsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "channels", abstract: "List the household's reminder channels (targets shown shortened)."
+    )
+
+    @OptionGroup var output: OutputOptions
+
+    func run() async throws {
+        let environment = try CollectionEnvironment.load()
+        let channels = try await environment.store.reminderChannels(household: NotifyCommand.household)
+        let console = Console()
+        if output.json {
+            try console.printJSON(channels)
+            return
+        }
+        guard !channels.isEmpty else {
+            console.print("No reminder channels yet. Add one: plantguide notify add ntfy https://ntfy.sh/<your-topic>")
+            return
+        }
+        for channel in channels { console.print(NotifyCommand.line(channel, console: console)) }
+    }
+}
+
+struct NotifyAddCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "add",
+        abstract: "Add a channel: ntfy (the digest as text to a topic URL) or webhook (the digest as JSON).",
+        discussion: """
+            An ntfy topic URL is as good as a password for anyone who knows it: choose a long, random topic, or protect \
+            it with an access token (--token-env names the environment variable holding it, so it never appears in \
+            your shell's history).
+            """
+    )
+
+    @Argument(help: "ntfy or webhook.")
+    var kind: ReminderChannelKind
+
+    @Argument(help: "The URL to POST to, e.g. https://ntfy.sh/my-plants-7f3a.")
+    var url: String
+
+    @Option(name: .customLong("at"), help: "The local time of day to send the digest (HH:MM, default 08:00).")
+    var time: TimeOfDay?
+
+    @Option(help: "The environment variable holding an access token, sent as `Authorization: Bearer …`.")
+    var tokenEnv: String?
+
+    @OptionGroup var output: OutputOptions
+
+    func run() async throws {
+        var token: String?
+        if let tokenEnv {
+            guard let value = ProcessInfo.processInfo.environment[tokenEnv], !value.isEmpty else {
+                throw ValidationError("The environment variable \(tokenEnv) is not set (it should hold the access token).")
+            }
+            token = value
+        }
+        let targets = ReminderTargets(environment: ProcessInfo.processInfo.environment)
+        if let problem = targets.problem(with: url) {
+            throw ValidationError("That target cannot be used: \(problem).")
+        }
+        let environment = try CollectionEnvironment.load()
+        let channel = try await environment.store.addReminderChannel(
+            NewReminderChannel(kind: kind, target: url, token: token, minuteOfDay: time?.minuteOfDay ?? 480),
+            household: NotifyCommand.household, now: environment.now()
+        )
+        let console = Console()
+        if output.json {
+            try console.printJSON(channel)
+            return
+        }
+        console.print("Added " + NotifyCommand.line(channel, console: console))
+        console.print("Check it reaches you: plantguide notify test \(channel.id)")
+    }
+}
+
+struct NotifyRemoveCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove a reminder channel.")
+
+    @Argument(help: "The channel's id (see `notify channels`).")
+    var id: Int64
+
+    func run() async throws {
+        let environment = try CollectionEnvironment.load()
+        guard try await environment.store.removeReminderChannel(id: id, household: NotifyCommand.household) else {
+            throw ValidationError("There is no reminder channel #\(id) (see `plantguide notify channels`).")
+        }
+        Console().print("Removed reminder channel #\(id).")
+    }
+}
+
+struct NotifyTestCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "test", abstract: "Send a test message to a channel now (no digest is recorded)."
+    )
+
+    @Argument(help: "The channel's id (see `notify channels`).")
+    var id: Int64
+
+    func run() async throws {
+        let environment = try CollectionEnvironment.load()
+        let channels = try await environment.store.reminderChannels(household: NotifyCommand.household)
+        guard let channel = channels.first(where: { $0.id == id }) else {
+            throw ValidationError("There is no reminder channel #\(id) (see `plantguide notify channels`).")
+        }
+        let runner = try NotifyCommand.runner(environment)
+        if let problem = await runner.test(channel, now: environment.now()) {
+            throw NotifyError(description: "The test message was not delivered: \(problem).")
+        }
+        Console().print("Sent a test message to #\(id) (\(channel.shownTarget)).")
+    }
+}
+
+struct NotifyRunCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Send every digest due now, as the server's scheduler does (each channel's once a day).",
+        discussion: """
+            A digest goes out when its channel's time of day has come in the household's time zone and today's was \
+            not sent yet; after days without a run, one digest catches up. A failed send is tried again later (after \
+            1, 10 and 60 minutes); a target that answers 404 or 410 is turned off, as is one that failed 3 days running.
+            """
+    )
+
+    @Option(help: "Run as at this instant (ISO 8601, e.g. 2026-06-01T08:00:00Z) instead of now.")
+    var now: String?
+
+    @Flag(help: "Say what would be sent; send and record nothing.")
+    var dryRun = false
+
+    @OptionGroup var output: OutputOptions
+
+    func run() async throws {
+        var instant: Date?
+        if let now {
+            guard let parsed = ISO8601DateFormatter().date(from: now) else {
+                throw ValidationError("--now must be an ISO 8601 instant like 2026-06-01T08:00:00Z, not '\(now)'.")
+            }
+            instant = parsed
+        }
+        let environment = try CollectionEnvironment.load()
+        let results = try await NotifyCommand.runner(environment).run(now: instant ?? environment.now(), dryRun: dryRun)
+        let console = Console()
+        if output.json {
+            try console.printJSON(results)
+        } else if results.isEmpty {
+            console.print("No reminder channels are on. Add one: plantguide notify add ntfy https://ntfy.sh/<your-topic>")
+        } else {
+            for result in results {
+                let what = switch result.state {
+                case .sent: "sent (\(counted(result.tasks, "task")))"
+                case .wouldSend: "would send \(counted(result.tasks, "task"))"
+                case .nothingDue: "nothing due today, nothing sent"
+                case .notYet: "not yet: due at \(result.sendAt.formatted(.iso8601))"
+                case .handled: "done for \(result.day)"
+                case .failed: console.style("failed: \(result.error ?? "unknown error")", .yellow)
+                }
+                console.print("#\(result.channel)  \(result.kind.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0))\(result.day)  \(what)")
+            }
+        }
+        if results.contains(where: { $0.state == .failed }) { throw ExitCode(1) }
+    }
+}
+
+/// A reminder that could not be sent, as the command line says it.
+struct NotifyError: Error, CustomStringConvertible {
+    var description: String
+}
+
+extension NotifyChannelsCommand: UsesCollectionDatabase {}
+extension NotifyAddCommand: UsesCollectionDatabase {}
+extension NotifyRemoveCommand: UsesCollectionDatabase {}
+extension NotifyTestCommand: UsesCollectionDatabase {}
+extension NotifyRunCommand: UsesCollectionDatabase, ServesEveryHousehold {
+    static let installationWidePart = "every household's reminders"
+}

@@ -1,0 +1,245 @@
+import Foundation
+import PlantGuideCore
+import PlantHTTP
+import PlantStore
+
+/// What happened to one channel in a run.
+public struct ReminderRunResult: Sendable, Hashable, Codable {
+    /// What the run did with the channel's digest.
+    public enum State: String, Sendable, Codable {
+        /// Sent now.
+        case sent
+        /// Nothing was due: nothing sent (and nothing will be for this day).
+        case nothingDue
+        /// Its time of day has not come.
+        case notYet
+        /// Already sent or found empty today, given up, or held by another sender.
+        case handled
+        /// It failed (tried again later unless the channel was turned off).
+        case failed
+        /// A dry run: it would be sent now.
+        case wouldSend
+    }
+
+    public var channel: Int64
+    public var household: Int64
+    public var kind: ReminderChannelKind
+    /// The household's local day.
+    public var day: CalendarDay
+    /// When the day's digest is due to go out.
+    public var sendAt: Date
+    public var state: State
+    /// How many tasks it lists (sent or would be).
+    public var tasks: Int
+    /// Why it failed.
+    public var error: String?
+}
+
+/// Sends each channel's daily digest once, at its time of day in its household's time zone.
+///
+/// A run looks at every enabled channel: when the channel's time has come today (local day, across daylight-saving
+/// changes) and today's digest is not done, it claims the digest (``ReminderStore/claimReminderDigest(channel:day:now:lease:)``),
+/// builds it from the household's due list at that moment (so a task done or snoozed meanwhile is not in it) and sends
+/// it. Only today's digest is ever sent: after days without a run, one digest catches up, never one per missed day. The
+/// server's scheduler and `plantguide notify run` are this one code path.
+public struct ReminderRunner: Sendable {
+    /// How long a claim holds before another sender may take over (a sender killed mid-send is replaced then).
+    public static let lease: TimeInterval = 300
+    /// Waits before the 2nd, 3rd and 4th attempts; after the 4th the day's digest is given up.
+    public static let backoff: [TimeInterval] = [60, 600, 3_600]
+    /// A channel whose digests were given up this many days in a row is turned off.
+    public static let failedDaysBeforeTurningOff = 3
+
+    public let store: any ReminderStore & ServerStateStore & CollectionStore
+    /// The installation's hemisphere and time zone, where a household chose none.
+    public let careDefaults: CareSettings
+    public let targets: ReminderTargets
+    public let transport: ReminderTransport
+    /// The server's public address, for the digest's link to the Care page.
+    public let publicURL: URL?
+
+    /// A runner over `store`.
+    public init(
+        store: any ReminderStore & ServerStateStore & CollectionStore, careDefaults: CareSettings, targets: ReminderTargets,
+        transport: ReminderTransport = .live, publicURL: URL? = nil
+    ) {
+        self.store = store
+        self.careDefaults = careDefaults
+        self.targets = targets
+        self.transport = transport
+        self.publicURL = publicURL
+    }
+
+    /// The moment a channel's digest of `day` is due, in the household's time zone (on a day the clocks skip its time,
+    /// the first moment after).
+    public static func sendTime(of day: CalendarDay, minuteOfDay: Int, in timeZone: TimeZone) -> Date {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let (year, month, date) = day.components
+        let components = DateComponents(year: year, month: month, day: date, hour: minuteOfDay / 60, minute: minuteOfDay % 60)
+        return calendar.date(from: components) ?? day.start(in: timeZone).addingTimeInterval(Double(minuteOfDay) * 60)
+    }
+
+    /// Runs every enabled channel at `now`; `dryRun` claims and sends nothing and says what would go out.
+    public func run(now: Date, dryRun: Bool = false) async throws(StoreError) -> [ReminderRunResult] {
+        let channels = try await store.enabledReminderChannels()
+        var settings: [Int64: CareSettings] = [:]
+        var results: [ReminderRunResult] = []
+        for channel in channels {
+            if settings[channel.household] == nil {
+                settings[channel.household] = CareSettings(
+                    settings: try await store.householdSettings(household: channel.household), defaults: careDefaults
+                )
+            }
+            guard let care = settings[channel.household] else { continue }
+            results.append(try await run(channel, care: care, now: now, dryRun: dryRun))
+        }
+        return results
+    }
+
+    /// The next moment any enabled channel's digest falls due after `now` (what the server's scheduler sleeps until).
+    public func nextSendTime(after now: Date) async throws(StoreError) -> Date? {
+        var next: Date?
+        for channel in try await store.enabledReminderChannels() {
+            let care = CareSettings(settings: try await store.householdSettings(household: channel.household), defaults: careDefaults)
+            let today = CalendarDay(now, in: care.timeZone)
+            for day in [today, today.adding(days: 1)] {
+                let time = Self.sendTime(of: day, minuteOfDay: channel.minuteOfDay, in: care.timeZone)
+                if time > now {
+                    next = min(next ?? time, time)
+                    break
+                }
+            }
+        }
+        return next
+    }
+
+    /// Sends a test message to one channel now (not a digest: nothing is claimed or recorded). Returns why it failed.
+    public func test(_ channel: ReminderChannel, now: Date) async -> String? {
+        let care = CareSettings(
+            settings: (try? await store.householdSettings(household: channel.household)) ?? [:], defaults: careDefaults
+        )
+        let day = CalendarDay(now, in: care.timeZone)
+        var digest = ReminderDigest(
+            household: channel.household, day: day,
+            due: DueList(today: day, through: day, rooms: []), publicURL: publicURL
+        )
+        digest.title = "test message"
+        digest.text = "PlantGuide can reach you here: daily care reminders will come at \(channel.timeOfDay)."
+        switch await send(channel, digest: digest) {
+        case .success: return nil
+        case .failure(let failure): return failure.reason
+        }
+    }
+
+    private func run(
+        _ channel: ReminderChannel, care: CareSettings, now: Date, dryRun: Bool
+    ) async throws(StoreError) -> ReminderRunResult {
+        let day = CalendarDay(now, in: care.timeZone)
+        let sendAt = Self.sendTime(of: day, minuteOfDay: channel.minuteOfDay, in: care.timeZone)
+        var result = ReminderRunResult(
+            channel: channel.id, household: channel.household, kind: channel.kind, day: day, sendAt: sendAt, state: .notYet,
+            tasks: 0, error: nil
+        )
+        guard now >= sendAt else { return result }
+        if dryRun {
+            let record = try await store.reminderDigests(channel: channel.id, limit: 1).first { $0.day == day }
+            if let record, record.sentAt != nil || record.retryAt.map({ $0 > now }) ?? true {
+                result.state = .handled
+                return result
+            }
+            let digest = try await digest(for: channel, day: day, care: care, now: now)
+            result.tasks = digest.items.count
+            result.state = digest.items.isEmpty ? .nothingDue : .wouldSend
+            return result
+        }
+        guard let attempt = try await store.claimReminderDigest(channel: channel.id, day: day, now: now, lease: Self.lease) else {
+            result.state = .handled
+            return result
+        }
+        let digest = try await digest(for: channel, day: day, care: care, now: now)
+        result.tasks = digest.items.count
+        guard !digest.items.isEmpty else {
+            try await store.finishReminderDigest(channel: channel.id, day: day, outcome: .nothingDue, now: now)
+            result.state = .nothingDue
+            return result
+        }
+        switch await send(channel, digest: digest) {
+        case .success:
+            try await store.finishReminderDigest(channel: channel.id, day: day, outcome: .sent(tasks: digest.items.count), now: now)
+            result.state = .sent
+            if channel.note != nil { try await store.setReminderChannel(id: channel.id, enabled: true, note: nil) }
+        case .failure(let failure):
+            result.state = .failed
+            result.error = failure.reason
+            let retry = failure.permanent || attempt > Self.backoff.count
+                ? nil : now.addingTimeInterval(Self.backoff[attempt - 1])
+            try await store.finishReminderDigest(
+                channel: channel.id, day: day, outcome: .failed(failure.reason, retryAt: retry), now: now
+            )
+            try await note(failure, on: channel, givenUp: retry == nil)
+        }
+        return result
+    }
+
+    /// Turns a channel off when its target is gone or refused, or when it failed for days; else notes the failure.
+    private func note(_ failure: SendFailure, on channel: ReminderChannel, givenUp: Bool) async throws(StoreError) {
+        if failure.permanent {
+            try await store.setReminderChannel(id: channel.id, enabled: false, note: "Turned off: \(failure.reason).")
+            return
+        }
+        if givenUp {
+            let recent = try await store.reminderDigests(channel: channel.id, limit: Self.failedDaysBeforeTurningOff)
+            if recent.count == Self.failedDaysBeforeTurningOff, recent.allSatisfy({ $0.sentAt == nil && $0.retryAt == nil }) {
+                try await store.setReminderChannel(
+                    id: channel.id, enabled: false,
+                    note: "Turned off after failing \(Self.failedDaysBeforeTurningOff) days in a row; last: \(failure.reason)."
+                )
+                return
+            }
+        }
+        try await store.setReminderChannel(id: channel.id, enabled: true, note: "Last attempt failed: \(failure.reason).")
+    }
+
+    private func digest(
+        for channel: ReminderChannel, day: CalendarDay, care: CareSettings, now: Date
+    ) async throws(StoreError) -> ReminderDigest {
+        let planner = CarePlanner(store: store, hemisphere: care.hemisphere, timeZone: care.timeZone, now: { now })
+        let scope = HouseholdScope(household: channel.household)
+        let due: DueList
+        do {
+            due = try await HouseholdScope.$current.withValue(scope) { try await planner.due(withinDays: 0) }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw .database(operation: "read the due care", reason: "\(error)")
+        }
+        return ReminderDigest(household: channel.household, day: day, due: due, publicURL: publicURL)
+    }
+
+    private struct SendFailure: Error {
+        var reason: String
+        /// The target is gone (404, 410) or may not be sent to: no retry, the channel is turned off.
+        var permanent: Bool
+    }
+
+    private func send(_ channel: ReminderChannel, digest: ReminderDigest) async -> Result<Void, SendFailure> {
+        let targets = targets, target = channel.target
+        let problem = await Task.detached { targets.problem(with: target) }.value
+        if let problem { return .failure(SendFailure(reason: "the target may not be used: \(problem)", permanent: true)) }
+        let status: Int
+        do {
+            let (headers, body) = try ReminderTransport.request(for: channel, digest: digest)
+            status = try await transport.post(channel.target, headers, body)
+        } catch {
+            // Only the failure's class: a library's description could include the URL, and an ntfy topic is a secret.
+            return .failure(SendFailure(reason: "network error: \(HTTPFailure(error))", permanent: false))
+        }
+        switch status {
+        case 200..<300: return .success(())
+        case 404, 410: return .failure(SendFailure(reason: "the target answered \(status) (it is gone)", permanent: true))
+        case 401, 403: return .failure(SendFailure(reason: "the target refused the access token (\(status))", permanent: true))
+        default: return .failure(SendFailure(reason: "the target answered \(status)", permanent: false))
+        }
+    }
+}

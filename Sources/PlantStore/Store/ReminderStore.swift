@@ -1,0 +1,204 @@
+import Foundation
+import PlantGuideCore
+
+/// How a reminder reaches people.
+public enum ReminderChannelKind: String, Sendable, Codable, CaseIterable {
+    /// A POST of the digest as text to an ntfy topic URL (https://ntfy.sh/… or a self-hosted server).
+    case ntfy
+    /// A POST of the digest as JSON to any URL (Home Assistant, Apprise and the like).
+    case webhook
+}
+
+/// A place a household's daily care digest is sent to.
+///
+/// The access token (ntfy's) is kept in the store and never leaves it through this record's encoding: `--json` output
+/// and logs only say whether one is set, and show the target with its path cut (an ntfy topic is as good as a password).
+public struct ReminderChannel: Sendable, Hashable, Encodable {
+    /// The channel's id.
+    public var id: Int64
+    /// The household whose care it reports.
+    public var household: Int64
+    /// How the digest is sent.
+    public var kind: ReminderChannelKind
+    /// Where it is sent (an http or https URL).
+    public var target: String
+    /// The access token sent with it (`Authorization: Bearer …`), if any. Never encoded.
+    public var token: String?
+    /// The local time of day the digest is sent at, in minutes after midnight in the household's time zone.
+    public var minuteOfDay: Int
+    /// Whether digests are sent; a channel that answers 404/410 or keeps failing is turned off.
+    public var enabled: Bool
+    /// Why the channel was turned off, or what its last failure was.
+    public var note: String?
+    /// When it was added.
+    public var createdAt: Date
+
+    /// A channel as a store reads it.
+    public init(
+        id: Int64, household: Int64, kind: ReminderChannelKind, target: String, token: String?, minuteOfDay: Int,
+        enabled: Bool, note: String?, createdAt: Date
+    ) {
+        self.id = id
+        self.household = household
+        self.kind = kind
+        self.target = target
+        self.token = token
+        self.minuteOfDay = minuteOfDay
+        self.enabled = enabled
+        self.note = note
+        self.createdAt = createdAt
+    }
+
+    /// The time of day as people write it: "08:00".
+    public var timeOfDay: String { String(format: "%02d:%02d", minuteOfDay / 60, minuteOfDay % 60) }
+
+    /// The target with all but the first characters of its path cut: `https://ntfy.sh/pla…`.
+    public var shownTarget: String {
+        guard let url = URL(string: target), let scheme = url.scheme, let host = url.host else { return "…" }
+        let port = url.port.map { ":\($0)" } ?? ""
+        let path = url.path
+        let shown = path.count > 4 ? String(path.prefix(4)) + "…" : path
+        return "\(scheme)://\(host)\(port)\(shown)"
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, household, kind, target, tokenIsSet, timeOfDay, minuteOfDay, enabled, note, createdAt
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(household, forKey: .household)
+        try container.encode(kind, forKey: .kind)
+        try container.encode(shownTarget, forKey: .target)
+        try container.encode(token != nil, forKey: .tokenIsSet)
+        try container.encode(timeOfDay, forKey: .timeOfDay)
+        try container.encode(minuteOfDay, forKey: .minuteOfDay)
+        try container.encode(enabled, forKey: .enabled)
+        try container.encodeIfPresent(note, forKey: .note)
+        try container.encode(createdAt, forKey: .createdAt)
+    }
+}
+
+/// A channel to add.
+public struct NewReminderChannel: Sendable, Hashable {
+    public var kind: ReminderChannelKind
+    public var target: String
+    public var token: String?
+    public var minuteOfDay: Int
+
+    /// A channel sending at `minuteOfDay` (480: 08:00, the default).
+    public init(kind: ReminderChannelKind, target: String, token: String? = nil, minuteOfDay: Int = 480) {
+        self.kind = kind
+        self.target = target
+        self.token = token
+        self.minuteOfDay = minuteOfDay
+    }
+}
+
+/// One channel's digest of one day: claimed by the sender that sends it, then sent, found empty or failed.
+public struct ReminderDigestRecord: Sendable, Hashable, Codable {
+    public var channel: Int64
+    /// The household's local day the digest is for.
+    public var day: CalendarDay
+    /// How many times sending was begun.
+    public var attempts: Int
+    /// When the last attempt was begun.
+    public var claimedAt: Date
+    /// When it was sent (or found to have nothing to say); `nil` while not done.
+    public var sentAt: Date?
+    /// How many tasks it listed (0: nothing was due, nothing sent).
+    public var tasks: Int
+    /// Why the last attempt failed.
+    public var lastError: String?
+    /// When it may be tried again; `nil` when it will not be (sent, or given up).
+    public var retryAt: Date?
+
+    /// A record as a store reads it.
+    public init(
+        channel: Int64, day: CalendarDay, attempts: Int, claimedAt: Date, sentAt: Date?, tasks: Int, lastError: String?,
+        retryAt: Date?
+    ) {
+        self.channel = channel
+        self.day = day
+        self.attempts = attempts
+        self.claimedAt = claimedAt
+        self.sentAt = sentAt
+        self.tasks = tasks
+        self.lastError = lastError
+        self.retryAt = retryAt
+    }
+}
+
+/// How an attempt at a digest ended.
+public enum ReminderDigestOutcome: Sendable, Hashable {
+    /// Sent, listing this many tasks.
+    case sent(tasks: Int)
+    /// Nothing was due: nothing sent, and nothing will be for this day.
+    case nothingDue
+    /// It failed; tried again from `retryAt`, or never when `nil`.
+    case failed(String, retryAt: Date?)
+}
+
+/// The reminder channels of households and the claim rows that make each (channel, day) digest go out once, however
+/// many senders (replicas, `notify run` beside a server) try at the same time.
+public protocol ReminderStore: Sendable {
+    /// A household's channels, oldest first.
+    func reminderChannels(household: Int64) async throws(StoreError) -> [ReminderChannel]
+    /// Every enabled channel of every household (what a sender looks at).
+    func enabledReminderChannels() async throws(StoreError) -> [ReminderChannel]
+    /// Adds a channel (checked by ``ReminderRules``).
+    func addReminderChannel(_ channel: NewReminderChannel, household: Int64, now: Date) async throws(StoreError)
+        -> ReminderChannel
+    /// Removes a household's channel and its digests; `false` when it has none with this id.
+    func removeReminderChannel(id: Int64, household: Int64) async throws(StoreError) -> Bool
+    /// Turns a channel on or off, with why.
+    func setReminderChannel(id: Int64, enabled: Bool, note: String?) async throws(StoreError)
+    /// Claims a channel's digest of a day for sending at `now`: the attempt's number (1 for the first) when this caller
+    /// may send it, `nil` when it was sent or found empty, was given up, another sender holds it (until `lease` after
+    /// its claim, so a sender killed mid-send is replaced then), or its retry time has not come.
+    func claimReminderDigest(channel: Int64, day: CalendarDay, now: Date, lease: TimeInterval) async throws(StoreError) -> Int?
+    /// Records how the claimed attempt ended.
+    func finishReminderDigest(
+        channel: Int64, day: CalendarDay, outcome: ReminderDigestOutcome, now: Date
+    ) async throws(StoreError)
+    /// A channel's digests, newest day first.
+    func reminderDigests(channel: Int64, limit: Int) async throws(StoreError) -> [ReminderDigestRecord]
+}
+
+/// The rules both stores apply to reminder channels.
+public enum ReminderRules {
+    /// At most this many channels per household.
+    public static let maximumChannels = 20
+    /// The longest target URL or token kept.
+    public static let maximumTargetCharacters = 2_000
+    /// The longest note kept (longer ones are cut).
+    public static let maximumNoteCharacters = 500
+
+    /// Checks a channel to add: an http(s) URL with a host and no credentials in it, a sane token, a time of day.
+    public static func check(_ channel: NewReminderChannel) throws(StoreError) {
+        let target = channel.target
+        guard target.count <= maximumTargetCharacters, let url = URL(string: target),
+              let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), let host = url.host, !host.isEmpty
+        else {
+            throw .invalid("A reminder target must be an http or https URL like https://ntfy.sh/my-plants, not '\(target.prefix(80))'.")
+        }
+        guard url.user == nil, url.password == nil else {
+            throw .invalid("Put no user name or password in the URL; give an access token instead.")
+        }
+        if let token = channel.token {
+            guard !token.isEmpty, token.count <= maximumTargetCharacters,
+                  token.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }) else {
+                throw .invalid("An access token is 1 to \(maximumTargetCharacters) printable characters without spaces.")
+            }
+        }
+        guard (0..<1_440).contains(channel.minuteOfDay) else {
+            throw .invalid("The time of day must be from 00:00 to 23:59.")
+        }
+    }
+
+    /// A note cut to what is kept.
+    public static func note(_ text: String?) -> String? {
+        text.map { String($0.prefix(maximumNoteCharacters)) }
+    }
+}
