@@ -553,6 +553,58 @@ def soil_check(j):
     j.screenshot("plant-soil-check")
 
 
+class ReminderReceiver(http.server.BaseHTTPRequestHandler):
+    """Stands for an ntfy server: keeps each POST's headers and body."""
+    received = []
+
+    def do_POST(self):  # noqa: N802 - the handler's name is http.server's
+        length = int(self.headers.get("Content-Length", "0"))
+        ReminderReceiver.received.append((dict(self.headers), self.rfile.read(length).decode("utf-8")))
+        self.send_response(200)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    def log_message(self, *arguments):
+        pass
+
+
+def reminders_journey(j):
+    """Settings: add an ntfy reminder with an access token, send it a test (it arrives, with the token), see the token and
+    the topic never shown, and remove it."""
+    receiver = http.server.HTTPServer(("127.0.0.1", 0), ReminderReceiver)
+    threading.Thread(target=receiver.serve_forever, daemon=True).start()
+    try:
+        topic = f"http://127.0.0.1:{receiver.server_address[1]}/plants-browser-7f3a"
+        j.open("/settings")
+        j.check("Care reminders" in j.driver.page_source and "No reminders yet." in j.driver.page_source,
+                "Settings offers care reminders")
+        j.driver.find_element(By.ID, "reminder-url").send_keys(topic)
+        j.driver.find_element(By.ID, "reminder-token").send_keys("tk_browser_secret")
+        add = j.driver.find_element(By.XPATH, "//button[normalize-space()='Add the reminder']")
+        add.click()
+        j.wait(EC.staleness_of(add))
+        j.wait(lambda d: "reminders=added" in d.current_url)
+        page = j.driver.page_source
+        j.check("at 08:00" in page and "(access token set)" in page, "the new reminder is listed with its time")
+        j.check("tk_browser_secret" not in page and "7f3a" not in page, "neither the token nor the whole topic is shown")
+        j.accessible("settings with a reminder")
+        test = j.driver.find_element(By.XPATH, "//button[starts-with(normalize-space(), 'Send a test')]")
+        test.click()
+        j.wait(EC.staleness_of(test))
+        j.wait(lambda d: "reminders=tested" in d.current_url)
+        j.check("Test message sent" in j.driver.page_source, "the page says the test was sent")
+        headers, body = ReminderReceiver.received[-1] if ReminderReceiver.received else ({}, "")
+        j.check(headers.get("Authorization") == "Bearer tk_browser_secret" and "daily care reminders" in body,
+                f"the test message arrived with the token ({len(ReminderReceiver.received)} received)")
+        j.screenshot("settings-reminders")
+        remove = j.driver.find_element(By.XPATH, "//button[starts-with(normalize-space(), 'Remove')]")
+        remove.click()
+        j.wait(EC.staleness_of(remove))
+        j.check("No reminders yet." in j.driver.page_source, "the reminder is removed")
+    finally:
+        receiver.shutdown()
+
+
 def recheck_journey(j):
     """The plant saved from the device's unsure answer waited for a Pl@ntNet re-check. Sent from Settings (or by the
     server itself), Pl@ntNet's other species is offered on the plant's page, and taking it changes the plant."""
@@ -775,7 +827,8 @@ def main():
                                r"(http://127\.0\.0\.1:\d+)", "stub.log")
         processes.append(stub)
         server, base = start([args.binary, "serve", "--port", "0"], home,
-                             {"PLANTGUIDE_PLANTNET_URL": stub_url, "PLANTNET_API_KEY": "stub-key"},
+                             {"PLANTGUIDE_PLANTNET_URL": stub_url, "PLANTNET_API_KEY": "stub-key",
+                              "PLANTGUIDE_ALLOW_LOCAL_TARGETS": "1"},
                              r"(http://127\.0\.0\.1:\d+/)", "server.log")
         processes.append(server)
         driver = make_driver()
@@ -788,6 +841,8 @@ def main():
         collection_and_care(journey, status, identified, args.binary, home)
         if identified and status.get("collection") and status.get("identification"):
             recheck_journey(journey)
+        if status.get("collection"):
+            reminders_journey(journey)
         journey.checks += login_journey(args.binary, shots, stub_url, Path(args.photo).resolve())
         journey.checks += first_run_journey(args.binary, shots, Path(args.photo).resolve())
         print(f"browser journeys: {journey.checks} checks passed ({journey.axe_pages} page views clean under axe-core); "

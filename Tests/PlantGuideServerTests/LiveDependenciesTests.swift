@@ -459,6 +459,55 @@ import Testing
         }
     }
 
+    @Test func reminderChannelsAreAddedTestedAndRemovedInSettingsWithoutShowingTheirSecrets() async throws {
+        let home = try Self.makeHome(withModel: false)
+        defer { try? FileManager.default.removeItem(at: home) }
+        let receiver = try LoopbackReceiver()
+        let dependencies = await ServerDependencies.live(dataDirectory: home, environment: ["PLANTGUIDE_ALLOW_LOCAL_TARGETS": "1"])
+        try await makeApp(dependencies: dependencies).test(.live) { client in
+            let session = try await Session.open(client)
+            let empty = try await client.execute(uri: "/settings", method: .get, headers: session.headers) { $0.text }
+            #expect(empty.contains("<h2 id=\"reminders\">Care reminders</h2>") && empty.contains("No reminders yet."))
+            func post(_ uri: String, _ fields: [(String, String)]) async throws -> (Int, String) {
+                let (headers, body) = session.form(fields)
+                return try await client.execute(uri: uri, method: .post, headers: headers, body: body) { response in
+                    (Int(response.status.code), response.headers[.location] ?? "")
+                }
+            }
+            // Refused, nothing added: an unknown kind, a time that is none, an address that is not http(s).
+            for fields in [
+                [("kind", "sms"), ("url", receiver.url("/t")), ("time", "08:00")],
+                [("kind", "ntfy"), ("url", receiver.url("/t")), ("time", "25:00")],
+                [("kind", "ntfy"), ("url", "ftp://example.org/t"), ("time", "08:00")],
+                [("kind", "ntfy"), ("url", ""), ("time", "08:00")],
+            ] {
+                #expect(try await post("/settings/reminders", fields).0 == 400, "\(fields)")
+            }
+            let added = try await post(
+                "/settings/reminders",
+                [("kind", "ntfy"), ("url", receiver.url("/plants-7f3a")), ("time", "07:30"), ("token", "tk_page_secret")]
+            )
+            #expect(added == (303, "/settings?reminders=added#reminders"))
+            let page = try await client.execute(uri: "/settings?reminders=added", method: .get, headers: session.headers) { $0.text }
+            #expect(page.contains("at 07:30") && page.contains("(access token set)") && page.contains("Added."))
+            #expect(!page.contains("tk_page_secret") && !page.contains("7f3a"))
+            // A test goes to the target with the token; a failing one says why.
+            #expect(try await post("/settings/reminders/1/test", []) == (303, "/settings?reminders=tested#reminders"))
+            #expect(receiver.requests.first?.headers["authorization"] == "Bearer tk_page_secret")
+            receiver.answer([500])
+            let failed = try await post("/settings/reminders/1/test", [])
+            #expect(failed.0 == 303 && failed.1.contains("reminders=test-failed"))
+            let said = try await client.execute(uri: failed.1, method: .get, headers: session.headers) { $0.text }
+            #expect(said.contains("The test message was not delivered: the target answered 500."))
+            // Removed once; a second time there is nothing at that address.
+            #expect(try await post("/settings/reminders/1/remove", []).0 == 303)
+            #expect(try await post("/settings/reminders/1/remove", []).0 == 404)
+            #expect(try await post("/settings/reminders/1/test", []).0 == 404)
+            let after = try await client.execute(uri: "/settings", method: .get, headers: session.headers) { $0.text }
+            #expect(after.contains("No reminders yet."))
+        }
+    }
+
     @Test func theCarePageGroupsTasksByRoomAndSaysWhyEachDateIsWhatItIs() async throws {
         let home = try Self.makeHome(withModel: false)
         defer { try? FileManager.default.removeItem(at: home) }

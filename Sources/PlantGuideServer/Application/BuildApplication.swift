@@ -103,7 +103,8 @@ public func buildRouter(configuration: ServerConfiguration, dependencies: Server
     SettingsRoutes(
         settings: dependencies.settings, modelInstalls: dependencies.modelInstalls, calendarFeed: dependencies.calendarFeed,
         currentIdentification: dependencies.currentIdentification, recheck: dependencies.recheck,
-        statistics: dependencies.statistics, care: dependencies.care
+        statistics: dependencies.statistics, care: dependencies.care,
+        reminders: dependencies.reminders.map(ReminderCapability.live)
     ).register(on: router)
     return router
 }

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import PlantGuideCore
 import PlantNetAPI
+import PlantStore
 
 /// The Settings page and API: key status (never the key), quota, cache and model facts.
 struct SettingsRoutes {
@@ -15,12 +16,33 @@ struct SettingsRoutes {
     var statistics: StatisticsCapability?
     /// Care schedules, for the household's hemisphere and time zone; no Care section when `nil`.
     var care: CareCapability?
+    /// The household's care reminder channels; no Reminders section when `nil`.
+    var reminders: ReminderCapability?
 
     /// How many of the latest identifications the statistics panel sums up.
     static let statisticsWindow = 100
 
     /// Read per request: saving a key replaces it.
     private var identification: IdentificationCapability? { currentIdentification.capability }
+
+    /// "08:00" or "8:30" as minutes after midnight; `nil` for anything else.
+    static func minuteOfDay(_ text: String) -> Int? {
+        let parts = text.trimmingCharacters(in: .whitespaces).split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2 || parts.count == 3, let hour = Int(parts[0]), let minute = Int(parts[1]), parts[1].count == 2,
+              (0...23).contains(hour), (0...59).contains(minute) else { return nil }
+        return hour * 60 + minute
+    }
+
+    /// What the reminders section says after an action, and whether it is a failure.
+    static func reminderMessage(_ code: String?, why: String?) -> (String?, Bool) {
+        switch code {
+        case "added": ("Added. The first digest goes at its time of day when something is due; send a test to check.", false)
+        case "removed": ("Removed.", false)
+        case "tested": ("Test message sent: look for it where the reminders go.", false)
+        case "test-failed": ("The test message was not delivered: \(why?.prefix(300) ?? "unknown error").", true)
+        default: (nil, false)
+        }
+    }
 
     func register(on router: Router<AppRequestContext>) {
         router.get("/settings") { request, context in
@@ -54,6 +76,14 @@ struct SettingsRoutes {
                     mayChange: context.user == nil || context.user?.role == .owner
                 )
             }
+            var reminderState: Pages.RemindersState?
+            if let reminders {
+                let (message, failed) = Self.reminderMessage(request.queryValue("reminders"), why: request.queryValue("why"))
+                reminderState = Pages.RemindersState(
+                    channels: try await reminders.channels(), message: message, failed: failed,
+                    timeZone: (try? await care?.settings())?.timeZone.identifier ?? TimeZone.current.identifier
+                )
+            }
             return Response.html(Pages.settings(
                 try await facts(), saved: saved, feed: feed, choices: choices, recheck: recheckState,
                 statistics: await statisticsPanel(context: context), modelProblem: settings?.modelProblem(),
@@ -62,8 +92,43 @@ struct SettingsRoutes {
                         choices: installs.choices(), status: installs.status(), files: modelFiles, mayChange: context.mayChangeInstallation
                     )
                 },
-                care: place, context: context
+                care: place, reminders: reminderState, context: context
             ))
+        }
+        // Care reminders: add a channel, send it a test, remove it (any member of the household).
+        router.post("/settings/reminders") { request, context in
+            guard let reminders else { throw ServerError.capabilityMissing("Care reminders need the collection.") }
+            let form = try await request.formData(context: context, limit: InputLimits.formBodyBytes)
+            guard let kind = form["kind"].flatMap(ReminderChannelKind.init(rawValue:)) else {
+                throw ServerError.badRequest("Choose where to send reminders: an ntfy topic or a webhook.")
+            }
+            guard let url = form["url"]?.trimmingCharacters(in: .whitespaces), !url.isEmpty else {
+                throw ServerError.badRequest("Give the address to send reminders to, e.g. https://ntfy.sh/a-long-random-topic.")
+            }
+            guard let minute = form["time"].flatMap(Self.minuteOfDay) else {
+                throw ServerError.badRequest("Give the time of day as HH:MM, e.g. 08:00.")
+            }
+            let token = form["token"].flatMap { $0.isEmpty ? nil : $0 }
+            _ = try await reminders.add(kind, url, token, minute)
+            return Response.redirect(to: "/settings?reminders=added#reminders", type: .normal)
+        }
+        router.post("/settings/reminders/:id/:action") { _, context in
+            guard let reminders else { throw ServerError.capabilityMissing("Care reminders need the collection.") }
+            guard let id = context.parameters.get("id").flatMap(Int64.init) else { throw ServerError.notFound("That reminder channel") }
+            switch context.parameters.get("action") {
+            case "remove":
+                guard try await reminders.remove(id) else { throw ServerError.notFound("That reminder channel") }
+                return Response.redirect(to: "/settings?reminders=removed#reminders", type: .normal)
+            case "test":
+                guard let problem = try await reminders.test(id) else {
+                    return Response.redirect(to: "/settings?reminders=tested#reminders", type: .normal)
+                }
+                return Response.redirect(
+                    to: "/settings?reminders=test-failed&why=\(urlComponent(problem))#reminders", type: .normal
+                )
+            default:
+                throw ServerError.notFound("That page")
+            }
         }
         // Send the re-check queue now, or re-score saved identifications with the loaded model.
         router.post("/settings/recheck") { request, context in

@@ -50,9 +50,11 @@ enum StaticAssets {
     .card h2 { margin-top: 0; }
     .card { background: var(--card); border: 1px solid var(--line); border-radius: .6rem; padding: 1rem; margin: 1rem 0; }
     label { display: block; font-weight: 600; margin: .75rem 0 .25rem; }
-    input[type=text], input[type=search], input[type=password], select {
+    input[type=text], input[type=search], input[type=password], input[type=url], select {
       width: 100%; max-width: 32rem; font: inherit; padding: .55rem .6rem; border: 1px solid #7a877f; border-radius: .4rem;
       background: #fff; color: var(--ink); }
+    input[type=time], input[type=number] { font: inherit; padding: .45rem .5rem; border: 1px solid #7a877f;
+      border-radius: .4rem; background: #fff; color: var(--ink); }
     input[type=file] { font: inherit; max-width: 100%; }
     button, .button { display: inline-block; font: inherit; font-weight: 600; padding: .55rem 1rem; border-radius: .4rem;
       border: 1px solid var(--accent); background: var(--accent); color: var(--accent-ink); cursor: pointer; text-decoration: none; }

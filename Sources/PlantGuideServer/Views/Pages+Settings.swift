@@ -55,6 +55,64 @@ extension Pages {
             """
     }
 
+    /// The household's reminder channels as Settings shows them.
+    struct RemindersState {
+        var channels: [ReminderChannel]
+        /// What the last action did, to say at the top of the section.
+        var message: String?
+        /// Whether that was a failure.
+        var failed: Bool
+        /// The household's time zone, in which the times of day are.
+        var timeZone: String
+    }
+
+    /// "Care reminders": the channels the day's digest goes to, a test for each, and a form to add one.
+    static func remindersSection(_ state: RemindersState, context: AppRequestContext) -> HTML {
+        let notice: HTML = state.message.map { message in
+            let kind = state.failed ? "error" : "ok"
+            return "<div class=\"notice \(kind)\" role=\"status\">\(message)</div>"
+        } ?? ""
+        let items: [HTML] = state.channels.map { channel in
+            let name = channel.kind == .ntfy ? "ntfy" : "Webhook"
+            let token: HTML = channel.token == nil ? "" : " <span class=\"meta\">(access token set)</span>"
+            let off: HTML = channel.enabled ? "" : " <span class=\"badge\">off</span>"
+            let note: HTML = channel.note.map { "<p class=\"meta\">\($0)</p>" } ?? ""
+            let label = "\(name) \(channel.shownTarget)"
+            return """
+                <li class="card"><strong>\(name)</strong> <code>\(channel.shownTarget)</code> at \(channel.timeOfDay)\(token)\(off)\(note)
+                <div class="row">
+                <form method="post" action="/settings/reminders/\(Int(channel.id))/test">\(Layout.csrfField(context))\
+                <button type="submit" class="secondary">Send a test<span class="visually-hidden">: \(label)</span></button></form>
+                <form method="post" action="/settings/reminders/\(Int(channel.id))/remove">\(Layout.csrfField(context))\
+                <button type="submit" class="secondary">Remove<span class="visually-hidden">: \(label)</span></button></form>
+                </div></li>
+                """
+        }
+        let list: HTML = state.channels.isEmpty ? "<p>No reminders yet.</p>" : "<ul class=\"plants\">\(items)</ul>"
+        return """
+            <section class="card" aria-labelledby="reminders"><h2 id="reminders">Care reminders</h2>
+            \(notice)
+            <p>Once a day, at the time you choose (\(state.timeZone) time), the care due that day and anything overdue is \
+            sent to an <a href="https://ntfy.sh">ntfy</a> topic (its phone app shows it as a notification) or to a webhook \
+            as JSON. Nothing is sent on a day with nothing due. Use a long, random ntfy topic: anyone who knows it can read it.</p>
+            \(list)
+            <form method="post" action="/settings/reminders">\(Layout.csrfField(context))
+            <label for="reminder-kind">Send to</label>
+            <select id="reminder-kind" name="kind"><option value="ntfy">an ntfy topic</option>\
+            <option value="webhook">a webhook (JSON)</option></select>
+            <label for="reminder-url">Address</label>
+            <input id="reminder-url" name="url" type="url" required maxlength="\(ReminderRules.maximumTargetCharacters)" \
+            placeholder="https://ntfy.sh/a-long-random-topic">
+            <label for="reminder-time">Time of day</label>
+            <input id="reminder-time" name="time" type="time" value="08:00" required>
+            <label for="reminder-token">Access token (optional)</label>
+            <input id="reminder-token" name="token" type="password" autocomplete="new-password" maxlength="\(ReminderRules.maximumTargetCharacters)">
+            <p><button type="submit">Add the reminder</button></p>
+            </form>
+            </section>
+            """
+    }
+
     /// The calendar subscription as Settings shows it: its address when it is on.
     struct CalendarFeedState {
         var address: String?
@@ -90,7 +148,8 @@ extension Pages {
     static func settings(
         _ facts: SettingsBody, saved: Bool, feed: CalendarFeedState? = nil, choices: IdentificationChoices? = nil,
         recheck: RecheckState? = nil, statistics: StatisticsPanel? = nil, modelProblem: String? = nil,
-        models: ModelInstallState? = nil, care: CarePlaceState? = nil, context: AppRequestContext
+        models: ModelInstallState? = nil, care: CarePlaceState? = nil, reminders: RemindersState? = nil,
+        context: AppRequestContext
     ) -> HTML {
         func table(_ rows: [SettingsBody.Row], empty: String) -> HTML {
             guard !rows.isEmpty else { return "<p>\(empty)</p>" }
@@ -105,6 +164,7 @@ extension Pages {
                     <h1>Settings</h1>
                     \(identification)
                     \(care.map { carePlaceSection($0, context: context) } ?? "")
+                    \(reminders.map { remindersSection($0, context: context) } ?? "")
                     \(Layout.unavailable("Changing settings", how: "<p>This build cannot store an API key or show quota and cache figures yet. Set <code>PLANTNET_API_KEY</code> in the server's environment meanwhile.</p>"))
                     \(feed.map { calendarFeedSection($0, context: context) } ?? "")
                     \(statistics.map(statisticsSection) ?? "")
@@ -160,6 +220,7 @@ extension Pages {
                 \(choices.map { identificationSection($0, context: context) } ?? "")
                 \(recheck.map { recheckSection($0, context: context) } ?? "")
                 \(care.map { carePlaceSection($0, context: context) } ?? "")
+                \(reminders.map { remindersSection($0, context: context) } ?? "")
                 \(feed.map { calendarFeedSection($0, context: context) } ?? "")
                 <section class="card" aria-labelledby="quota"><h2 id="quota">Quota</h2>\(quota)</section>
                 <section class="card" aria-labelledby="cache"><h2 id="cache">Identification cache</h2>\(table(facts.cache, empty: "No cache figures."))</section>
