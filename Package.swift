@@ -173,7 +173,13 @@ let composition: [Target] = [
     ),
     .target(name: "PlantForms", dependencies: ["PlantGuideCore"], swiftSettings: settings),
     // Care reminders: each channel's daily digest, sent once (ntfy, webhook), for the server's scheduler and the CLI.
-    .target(name: "PlantReminders", dependencies: ["PlantGuideCore", "PlantStore"] + httpClient, swiftSettings: settings),
+    .target(
+        name: "PlantReminders",
+        dependencies: ["PlantGuideCore", "PlantStore"] + httpClient + [
+            .product(name: "NIOPosix", package: "swift-nio"), .product(name: "Crypto", package: "swift-crypto"),
+        ],
+        swiftSettings: settings
+    ),
     .testTarget(
         name: "PlantRemindersTests",
         dependencies: ["PlantReminders", "PlantStore", "PlantStorePostgres", "PlantGuideTestSupport"],

@@ -57,17 +57,59 @@ public struct ReminderRunner: Sendable {
     public let transport: ReminderTransport
     /// The server's public address, for the digest's link to the Care page.
     public let publicURL: URL?
+    /// The longest a send may take from start to answer (the transport's own timeout only bounds a pause in progress).
+    public let sendDeadline: Duration
+    /// What Web Push is signed with, or why it cannot be (the key could not be read or made).
+    public let webPush: Result<WebPushSigner, WebPushError>
 
     /// A runner over `store`.
     public init(
         store: any ReminderStore & ServerStateStore & CollectionStore, careDefaults: CareSettings, targets: ReminderTargets,
-        transport: ReminderTransport = .live, publicURL: URL? = nil
+        transport: ReminderTransport = .live, publicURL: URL? = nil, sendDeadline: Duration = .seconds(60),
+        webPush: Result<WebPushSigner, WebPushError> = .failure(WebPushError("Web Push is not set up on this server"))
     ) {
+        self.sendDeadline = sendDeadline
+        self.webPush = webPush
         self.store = store
         self.careDefaults = careDefaults
         self.targets = targets
         self.transport = transport
         self.publicURL = publicURL
+    }
+
+    /// The environment variable naming the server operator's contact for push services (`mailto:` or https).
+    public static let vapidSubjectVariable = "PLANTGUIDE_VAPID_SUBJECT"
+    /// The environment variable giving the server's public address, for links in digests.
+    public static let publicURLVariable = "PLANTGUIDE_PUBLIC_URL"
+
+    /// The runner the command line and the server use: targets, the public address and the Web Push contact from the
+    /// environment, the VAPID key from the data directory (made on first use). Throws when `PLANTGUIDE_PUBLIC_URL` is set
+    /// and not an http(s) address; a VAPID key that cannot be read or made only keeps Web Push from working, with why.
+    public static func live(
+        store: any ReminderStore & ServerStateStore & CollectionStore, careDefaults: CareSettings,
+        environment: [String: String], directory: DataDirectory
+    ) throws(WebPushError) -> ReminderRunner {
+        var publicURL: URL?
+        if let text = environment[publicURLVariable], !text.isEmpty {
+            guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
+                throw WebPushError("\(publicURLVariable) must be an http(s) address like https://plants.example.org, not '\(text)'")
+            }
+            publicURL = url
+        }
+        let subject = environment[vapidSubjectVariable].flatMap { $0.isEmpty ? nil : $0 }
+            ?? publicURL?.absoluteString ?? "mailto:plantguide@localhost"
+        let webPush: Result<WebPushSigner, WebPushError>
+        do {
+            webPush = .success(WebPushSigner(keys: try VAPIDKeys.loadOrCreate(in: directory), subject: subject))
+        } catch let error as WebPushError {
+            webPush = .failure(error)
+        } catch {
+            webPush = .failure(WebPushError("the Web Push key could not be made: \(error)"))
+        }
+        return ReminderRunner(
+            store: store, careDefaults: careDefaults, targets: ReminderTargets(environment: environment),
+            publicURL: publicURL, webPush: webPush
+        )
     }
 
     /// The moment a channel's digest of `day` is due, in the household's time zone (on a day the clocks skip its time,
@@ -82,16 +124,8 @@ public struct ReminderRunner: Sendable {
 
     /// Runs every enabled channel at `now`; `dryRun` claims and sends nothing and says what would go out.
     public func run(now: Date, dryRun: Bool = false) async throws(StoreError) -> [ReminderRunResult] {
-        let channels = try await store.enabledReminderChannels()
-        var settings: [Int64: CareSettings] = [:]
         var results: [ReminderRunResult] = []
-        for channel in channels {
-            if settings[channel.household] == nil {
-                settings[channel.household] = CareSettings(
-                    settings: try await store.householdSettings(household: channel.household), defaults: careDefaults
-                )
-            }
-            guard let care = settings[channel.household] else { continue }
+        for (channel, care) in try await enabledChannels() {
             results.append(try await run(channel, care: care, now: now, dryRun: dryRun))
         }
         return results
@@ -100,8 +134,7 @@ public struct ReminderRunner: Sendable {
     /// The next moment any enabled channel's digest falls due after `now` (what the server's scheduler sleeps until).
     public func nextSendTime(after now: Date) async throws(StoreError) -> Date? {
         var next: Date?
-        for channel in try await store.enabledReminderChannels() {
-            let care = CareSettings(settings: try await store.householdSettings(household: channel.household), defaults: careDefaults)
+        for (channel, care) in try await enabledChannels() {
             let today = CalendarDay(now, in: care.timeZone)
             for day in [today, today.adding(days: 1)] {
                 let time = Self.sendTime(of: day, minuteOfDay: channel.minuteOfDay, in: care.timeZone)
@@ -112,6 +145,23 @@ public struct ReminderRunner: Sendable {
             }
         }
         return next
+    }
+
+    /// Every enabled channel with its household's care settings, each household's read once.
+    private func enabledChannels() async throws(StoreError) -> [(ReminderChannel, CareSettings)] {
+        var settings: [Int64: CareSettings] = [:]
+        var channels: [(ReminderChannel, CareSettings)] = []
+        for channel in try await store.enabledReminderChannels() {
+            let care: CareSettings
+            if let known = settings[channel.household] {
+                care = known
+            } else {
+                care = CareSettings(settings: try await store.householdSettings(household: channel.household), defaults: careDefaults)
+                settings[channel.household] = care
+            }
+            channels.append((channel, care))
+        }
+        return channels
     }
 
     /// Sends a test message to one channel now (not a digest: nothing is claimed or recorded). Returns why it failed.
@@ -160,13 +210,15 @@ public struct ReminderRunner: Sendable {
         let digest = try await digest(for: channel, day: day, care: care, now: now)
         result.tasks = digest.items.count
         guard !digest.items.isEmpty else {
-            try await store.finishReminderDigest(channel: channel.id, day: day, outcome: .nothingDue, now: now)
+            try await store.finishReminderDigest(channel: channel.id, day: day, attempt: attempt, outcome: .nothingDue, now: now)
             result.state = .nothingDue
             return result
         }
         switch await send(channel, digest: digest) {
         case .success:
-            try await store.finishReminderDigest(channel: channel.id, day: day, outcome: .sent(tasks: digest.items.count), now: now)
+            try await store.finishReminderDigest(
+                channel: channel.id, day: day, attempt: attempt, outcome: .sent(tasks: digest.items.count), now: now
+            )
             result.state = .sent
             if channel.note != nil { try await store.setReminderChannel(id: channel.id, enabled: true, note: nil) }
         case .failure(let failure):
@@ -175,7 +227,7 @@ public struct ReminderRunner: Sendable {
             let retry = failure.permanent || attempt > Self.backoff.count
                 ? nil : now.addingTimeInterval(Self.backoff[attempt - 1])
             try await store.finishReminderDigest(
-                channel: channel.id, day: day, outcome: .failed(failure.reason, retryAt: retry), now: now
+                channel: channel.id, day: day, attempt: attempt, outcome: .failed(failure.reason, retryAt: retry), now: now
             )
             try await note(failure, on: channel, givenUp: retry == nil)
         }
@@ -224,13 +276,31 @@ public struct ReminderRunner: Sendable {
     }
 
     private func send(_ channel: ReminderChannel, digest: ReminderDigest) async -> Result<Void, SendFailure> {
-        let targets = targets, target = channel.target
-        let problem = await Task.detached { targets.problem(with: target) }.value
-        if let problem { return .failure(SendFailure(reason: "the target may not be used: \(problem)", permanent: true)) }
+        switch await targets.check(channel.target) {
+        case .allowed: break
+        case .refused(let reason):
+            return .failure(SendFailure(reason: "the target may not be used: \(reason)", permanent: true))
+        case .unresolved(let reason):
+            return .failure(SendFailure(reason: "the target cannot be reached now: \(reason)", permanent: false))
+        }
         let status: Int
         do {
-            let (headers, body) = try ReminderTransport.request(for: channel, digest: digest)
-            status = try await transport.post(channel.target, headers, body)
+            let (headers, body) = try ReminderTransport.request(for: channel, digest: digest, webPush: webPush, now: Date())
+            let transport = transport, target = channel.target, deadline = sendDeadline
+            status = try await withThrowingTaskGroup(of: Int?.self) { group in
+                group.addTask { try await transport.post(target, headers, body) }
+                group.addTask {
+                    try await Task.sleep(for: deadline)
+                    return nil
+                }
+                defer { group.cancelAll() }
+                guard let first = try await group.next(), let status = first else { throw SendDeadlinePassed() }
+                return status
+            }
+        } catch let error as WebPushError {
+            return .failure(SendFailure(reason: error.description, permanent: false))
+        } catch is SendDeadlinePassed {
+            return .failure(SendFailure(reason: "no answer within \(sendDeadline)", permanent: false))
         } catch {
             // Only the failure's class: a library's description could include the URL, and an ntfy topic is a secret.
             return .failure(SendFailure(reason: "network error: \(HTTPFailure(error))", permanent: false))
@@ -242,4 +312,6 @@ public struct ReminderRunner: Sendable {
         default: return .failure(SendFailure(reason: "the target answered \(status)", permanent: false))
         }
     }
+
+    private struct SendDeadlinePassed: Error {}
 }

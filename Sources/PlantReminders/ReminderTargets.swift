@@ -1,4 +1,5 @@
 import Foundation
+import NIOPosix
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -23,28 +24,64 @@ public struct ReminderTargets: Sendable {
         allowLocal = environment[Self.allowLocalVariable] == "1"
     }
 
-    /// Why `target` may not be sent to, or `nil` when it may. Resolves the host (a blocking lookup; call it off the
-    /// event loops).
-    public func problem(with target: String) -> String? {
-        guard let url = URL(string: target), let scheme = url.scheme?.lowercased(), let host = url.host, !host.isEmpty else {
-            return "not an http or https URL"
+    /// What the checks say of a target.
+    public enum Verdict: Sendable, Hashable {
+        /// It may be sent to.
+        case allowed
+        /// It may never be sent to (not https, a local address): the reason.
+        case refused(String)
+        /// Its host does not resolve now (a DNS outage or a typo): the reason. Worth trying again later.
+        case unresolved(String)
+
+        /// Why it may not be sent to now, or `nil` when it may.
+        public var problem: String? {
+            switch self {
+            case .allowed: nil
+            case .refused(let reason), .unresolved(let reason): reason
+            }
         }
-        if allowLocal { return scheme == "http" || scheme == "https" ? nil : "not an http or https URL" }
+    }
+
+    /// Why `target` may not be sent to, or `nil` when it may. Resolves the host: a blocking lookup, see ``check(_:)``.
+    public func problem(with target: String) -> String? { verdict(for: target).problem }
+
+    /// The verdict on `target`, the host looked up on NIO's thread pool so that a slow DNS server blocks no task.
+    public func check(_ target: String) async -> Verdict {
+        let policy = self
+        do {
+            return try await NIOThreadPool.singleton.runIfActive { policy.verdict(for: target) }
+        } catch {
+            return .unresolved("its host could not be looked up (\(error))")
+        }
+    }
+
+    /// The verdict on `target`, resolving its host on the calling thread.
+    public func verdict(for target: String) -> Verdict {
+        guard let url = URL(string: target), let scheme = url.scheme?.lowercased(), let host = url.host, !host.isEmpty else {
+            return .refused("not an http or https URL")
+        }
+        if allowLocal { return scheme == "http" || scheme == "https" ? .allowed : .refused("not an http or https URL") }
         guard scheme == "https" else {
-            return "only https targets are allowed (set \(Self.allowLocalVariable)=1 for http on a home network)"
+            return .refused("only https targets are allowed (set \(Self.allowLocalVariable)=1 for http on a home network)")
         }
         let addresses = Self.resolve(host, port: url.port ?? 443)
-        guard !addresses.isEmpty else { return "its host \(host) does not resolve" }
+        guard !addresses.isEmpty else { return .unresolved("its host \(host) does not resolve") }
         if let local = addresses.first(where: Self.isLocal) {
-            return "its host \(host) is a loopback or private address (\(local)); set \(Self.allowLocalVariable)=1 to allow it"
+            return .refused(
+                "its host \(host) is a loopback or private address (\(local)); set \(Self.allowLocalVariable)=1 to allow it"
+            )
         }
-        return nil
+        return .allowed
     }
 
     /// The numeric addresses a host resolves to.
     static func resolve(_ host: String, port: Int) -> [String] {
         var hints = addrinfo()
+        #if canImport(Glibc)
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        #else
+        hints.ai_socktype = SOCK_STREAM
+        #endif
         var list: UnsafeMutablePointer<addrinfo>?
         let name = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
         guard getaddrinfo(name, String(port), &hints, &list) == 0, let first = list else { return [] }
@@ -62,20 +99,24 @@ public struct ReminderTargets: Sendable {
         return addresses
     }
 
-    /// Whether a numeric address is loopback, private, link-local, carrier-grade NAT, unspecified or multicast.
+    /// Whether a numeric address is loopback, private, link-local, site-local, carrier-grade NAT, a NAT64 or benchmark
+    /// range, IETF protocol assignments, unspecified or multicast: anything a server should not be made to call.
     static func isLocal(_ address: String) -> Bool {
         if address.contains(":") {
             let lower = address.lowercased()
             if lower == "::1" || lower == "::" { return true }
             if lower.hasPrefix("::ffff:") { return isLocal(String(lower.dropFirst(7))) }
-            return ["fc", "fd", "fe8", "fe9", "fea", "feb", "ff"].contains { lower.hasPrefix($0) }
+            // fc00::/7 unique local, fe80::/10 link-local, fec0::/10 site-local, ff00::/8 multicast, 64:ff9b::/96 NAT64
+            // (it maps to IPv4, private ones included).
+            return ["fc", "fd", "fe8", "fe9", "fea", "feb", "fec", "fed", "fee", "fef", "ff", "64:ff9b:"]
+                .contains { lower.hasPrefix($0) }
         }
         let parts = address.split(separator: ".").compactMap { Int($0) }
         guard parts.count == 4 else { return true }
-        switch (parts[0], parts[1]) {
-        case (0, _), (10, _), (127, _), (169, 254), (192, 168): return true
-        case (172, 16...31), (100, 64...127): return true
-        case (224...255, _): return true
+        switch (parts[0], parts[1], parts[2]) {
+        case (0, _, _), (10, _, _), (127, _, _), (169, 254, _), (192, 168, _): return true
+        case (172, 16...31, _), (100, 64...127, _), (198, 18...19, _), (192, 0, 0): return true
+        case (224...255, _, _): return true
         default: return false
         }
     }

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import PlantGuideCore
 import PlantHTTP
 import PlantStore
 
@@ -25,12 +26,15 @@ public struct ReminderTransport: Sendable {
         return answer.status
     }
 
-    /// The request a channel gets for a digest: ntfy's headers and the text, or the digest as JSON.
-    public static func request(for channel: ReminderChannel, digest: ReminderDigest) throws -> (headers: [(String, String)], body: Data) {
+    /// The request a channel gets for a digest: ntfy's headers and the text, the digest as JSON, or an encrypted push
+    /// message (signed by `webPush` at `now`).
+    public static func request(
+        for channel: ReminderChannel, digest: ReminderDigest, webPush: Result<WebPushSigner, WebPushError>, now: Date
+    ) throws -> (headers: [(String, String)], body: Data) {
         var headers: [(String, String)] = []
-        if let token = channel.token { headers.append(("Authorization", "Bearer \(token)")) }
         switch channel.kind {
         case .ntfy:
+            if let token = channel.token { headers.append(("Authorization", "Bearer \(token)")) }
             headers += [
                 ("Content-Type", "text/plain; charset=utf-8"), ("Title", "PlantGuide: \(digest.title)"),
                 ("Priority", digest.hasOverdue ? "high" : "default"), ("Tags", "seedling"),
@@ -40,10 +44,86 @@ public struct ReminderTransport: Sendable {
             }
             return (headers, Data(digest.text.utf8))
         case .webhook:
+            if let token = channel.token { headers.append(("Authorization", "Bearer \(token)")) }
             headers.append(("Content-Type", "application/json"))
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
             return (headers, try encoder.encode(digest))
+        case .webpush:
+            let signer = try webPush.get()
+            guard let token = channel.token else { throw WebPushError("the channel has lost its subscription keys") }
+            let subscription = try WebPushSubscription(endpoint: channel.target, token: token)
+            guard let endpoint = URL(string: subscription.endpoint) else { throw WebPushError("the endpoint is not a URL") }
+            let message = try WebPushMessage(digest: digest).encoded()
+            headers += [
+                ("Authorization", try signer.keys.authorization(for: endpoint, subject: signer.subject, now: now)),
+                ("Content-Encoding", "aes128gcm"), ("Content-Type", "application/octet-stream"),
+                // A digest is stale by the next morning; a newer one replaces one not yet delivered.
+                ("TTL", "43200"), ("Urgency", digest.hasOverdue ? "high" : "normal"), ("Topic", "plantguide-care"),
+            ]
+            return (headers, try WebPushEncryption.encrypt(message, for: subscription))
         }
+    }
+}
+
+/// What signs Web Push requests: the server's VAPID keys and the operator contact named in each JWT.
+public struct WebPushSigner: Sendable {
+    public var keys: VAPIDKeys
+    /// A `mailto:` or https address push services may write to about this server.
+    public var subject: String
+
+    /// A signer with `keys` naming `subject`.
+    public init(keys: VAPIDKeys, subject: String) {
+        self.keys = keys
+        self.subject = subject
+    }
+}
+
+/// What the service worker receives in a push (decrypted): enough to show the notification without asking the server.
+public struct WebPushMessage: Sendable, Hashable, Codable {
+    /// The notification's title, e.g. "3 plant tasks today".
+    public var title: String
+    /// Its text: the tasks, room by room (cut to fit one push record).
+    public var body: String
+    /// The page a tap opens.
+    public var url: String
+    /// The household's day the digest is for.
+    public var day: CalendarDay
+    /// How many tasks it lists.
+    public var tasks: Int
+
+    /// The message of a digest.
+    public init(digest: ReminderDigest) {
+        title = "PlantGuide: \(digest.title)"
+        body = digest.items.map { item in
+            let late = item.overdueDays > 0 ? " (\(item.overdueDays) d late)" : ""
+            return "\(item.action) \(item.plant)\(late)"
+        }.joined(separator: "\n")
+        if digest.items.isEmpty { body = digest.text }
+        url = digest.link ?? "/care"
+        day = digest.day
+        tasks = digest.items.count
+    }
+
+    /// The message as JSON, its body cut (at a line) so that it fits one push record.
+    public func encoded() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        var message = self
+        let budget = WebPushEncryption.maximumPlaintext - 200
+        if message.body.utf8.count > budget {
+            // Whole lines while they fit, then a line saying how many more there are.
+            var kept: [Substring] = [], used = 0
+            let lines = message.body.split(separator: "\n", omittingEmptySubsequences: false)
+            for line in lines {
+                let size = line.utf8.count + 1
+                guard used + size <= budget - 40 else { break }
+                kept.append(line)
+                used += size
+            }
+            if kept.isEmpty { kept = [message.body.prefix(budget / 4)] }
+            message.body = kept.joined(separator: "\n") + "\n… and \(lines.count - kept.count) more"
+        }
+        return try encoder.encode(message)
     }
 }

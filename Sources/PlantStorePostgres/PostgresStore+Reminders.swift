@@ -101,29 +101,34 @@ extension PostgresStore: ReminderStore {
         }
     }
 
+    @discardableResult
     public func finishReminderDigest(
-        channel: Int64, day: CalendarDay, outcome: ReminderDigestOutcome, now: Date
-    ) async throws(StoreError) {
+        channel: Int64, day: CalendarDay, attempt: Int, outcome: ReminderDigestOutcome, now: Date
+    ) async throws(StoreError) -> Bool {
         let stamp = now.roundedToMilliseconds, date = PostgresDay(day)
-        try await withConnection("record the reminder digest") { connection in
+        return try await withConnection("record the reminder digest") { connection in
+            let rows: PostgresRowSequence
             switch outcome {
             case .sent(let tasks):
-                _ = try await connection.query("""
+                rows = try await connection.query("""
                     UPDATE reminderDigest SET sentAt = \(stamp), tasks = \(tasks), retryAt = NULL, lastError = NULL
-                    WHERE channelId = \(channel) AND day = \(date)
+                    WHERE channelId = \(channel) AND day = \(date) AND attempts = \(attempt) RETURNING attempts
                     """, logger: self.logger)
             case .nothingDue:
-                _ = try await connection.query("""
+                rows = try await connection.query("""
                     UPDATE reminderDigest SET sentAt = \(stamp), tasks = 0, retryAt = NULL
-                    WHERE channelId = \(channel) AND day = \(date)
+                    WHERE channelId = \(channel) AND day = \(date) AND attempts = \(attempt) RETURNING attempts
                     """, logger: self.logger)
             case .failed(let reason, let retryAt):
                 let note = ReminderRules.note(reason), retry = retryAt?.roundedToMilliseconds
-                _ = try await connection.query("""
+                rows = try await connection.query("""
                     UPDATE reminderDigest SET lastError = \(note), retryAt = \(retry)
-                    WHERE channelId = \(channel) AND day = \(date)
+                    WHERE channelId = \(channel) AND day = \(date) AND attempts = \(attempt) RETURNING attempts
                     """, logger: self.logger)
             }
+            var recorded = false
+            for try await _ in rows { recorded = true }
+            return recorded
         }
     }
 

@@ -605,6 +605,89 @@ def reminders_journey(j):
         receiver.shutdown()
 
 
+def push_journey(j):
+    """Settings: this browser's push subscription is handed to the server (as the page's script does once a push
+    service answers; headless Chromium has none, so the journey makes the subscription's keys itself), listed as
+    "Browser", and its test message goes to a push service on 127.0.0.1, encrypted (decrypted here by http_ece). The
+    service worker, given that message through DevTools, shows it as a notification."""
+    sys.path.insert(0, str(HERE.parent / "Reminders"))
+    import http_ece
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from webpush_check import PushService, b64url
+
+    service = PushService()
+    try:
+        j.open("/settings")
+        block = j.driver.find_element(By.CSS_SELECTOR, "[data-push-subscribe]")
+        j.check(block.is_displayed(), "Settings offers reminders in this browser (it has the Push API)")
+        browser_key = ec.generate_private_key(ec.SECP256R1())
+        public = browser_key.public_key().public_bytes(serialization.Encoding.X962,
+                                                       serialization.PublicFormat.UncompressedPoint)
+        auth = os.urandom(16)
+        subscription = {"endpoint": service.url("/wpush/browser-5d2c"), "expirationTime": None,
+                        "keys": {"p256dh": b64url(public), "auth": b64url(auth)}}
+        j.driver.set_script_timeout(30)
+        status = j.driver.execute_async_script("""
+            var done = arguments[arguments.length - 1], block = document.querySelector("[data-push-subscribe]");
+            var request = new XMLHttpRequest();
+            request.open("POST", "/settings/reminders/push");
+            request.setRequestHeader("X-CSRF-Token", block.querySelector("input[name=_csrf]").value);
+            request.setRequestHeader("Content-Type", "application/json");
+            request.addEventListener("load", function () { done(request.status); });
+            request.send(JSON.stringify({ subscription: arguments[0], time: "07:45" }));
+            """, subscription)
+        j.check(status == 201, f"the server takes the browser's subscription (HTTP {status})")
+        j.open("/settings?reminders=added#reminders")
+        page = j.driver.page_source
+        j.check("<strong>Browser</strong>" in page and "at 07:45" in page, "the browser is listed with its time")
+        j.check(b64url(auth) not in page and "browser-5d2c" not in page, "neither its keys nor its endpoint are shown")
+        test = j.driver.find_element(By.XPATH, "//li[.//strong[.='Browser']]//button[starts-with(normalize-space(), 'Send a test')]")
+        test.click()
+        j.wait(EC.staleness_of(test))
+        j.wait(lambda d: "reminders=tested" in d.current_url)
+        j.check(len(service.requests) == 1, f"the test went to the push service ({len(service.requests)} requests)")
+        request = service.requests[-1]
+        j.check(request["headers"].get("Authorization", "").startswith("vapid t="), "it is signed (VAPID)")
+        message = json.loads(http_ece.decrypt(request["body"], private_key=browser_key, auth_secret=auth,
+                                              version="aes128gcm"))
+        j.check(message.get("title") == "PlantGuide: test message", f"it decrypts to the test message: {message}")
+
+        # The service worker shows what arrives (DevTools delivers the decrypted message as a push service would).
+        origin = j.base.rstrip("/")
+        j.driver.execute_cdp_cmd("Browser.grantPermissions", {"origin": origin, "permissions": ["notifications"]})
+        j.driver.execute_async_script("""
+            var done = arguments[arguments.length - 1];
+            navigator.serviceWorker.register("/sw.js").then(function () { return navigator.serviceWorker.ready; })
+              .then(function () { done(true); }).catch(function () { done(false); });
+            """)
+        j.driver.execute_cdp_cmd("ServiceWorker.enable", {})
+        for registration in range(4):
+            try:
+                j.driver.execute_cdp_cmd("ServiceWorker.deliverPushMessage", {
+                    "origin": origin, "registrationId": str(registration), "data": json.dumps(message)})
+            except WebDriverException:
+                pass
+
+        def shown(driver):
+            notes = driver.execute_async_script("""
+                var done = arguments[arguments.length - 1];
+                navigator.serviceWorker.ready.then(function (r) { return r.getNotifications(); })
+                  .then(function (list) { done(list.map(function (n) { return [n.title, n.body, n.data && n.data.url]; })); })
+                  .catch(function () { done([]); });
+                """)
+            return notes or False
+        notes = j.wait(shown)
+        j.check(notes[0][0] == "PlantGuide: test message" and "reach you here" in notes[0][1]
+                and notes[0][2].endswith("/care"), f"the service worker shows the notification: {notes}")
+        remove = j.driver.find_element(By.XPATH, "//li[.//strong[.='Browser']]//button[starts-with(normalize-space(), 'Remove')]")
+        remove.click()
+        j.wait(EC.staleness_of(remove))
+        j.check("No reminders yet." in j.driver.page_source, "the browser's reminders are removed")
+    finally:
+        service.server.shutdown()
+
+
 def recheck_journey(j):
     """The plant saved from the device's unsure answer waited for a Pl@ntNet re-check. Sent from Settings (or by the
     server itself), Pl@ntNet's other species is offered on the plant's page, and taking it changes the plant."""
@@ -843,6 +926,7 @@ def main():
             recheck_journey(journey)
         if status.get("collection"):
             reminders_journey(journey)
+            push_journey(journey)
         journey.checks += login_journey(args.binary, shots, stub_url, Path(args.photo).resolve())
         journey.checks += first_run_journey(args.binary, shots, Path(args.photo).resolve())
         print(f"browser journeys: {journey.checks} checks passed ({journey.axe_pages} page views clean under axe-core); "

@@ -188,6 +188,16 @@ import Testing
         #expect(allowing.problem(with: "http://127.0.0.1:8080/t") == nil)
         #expect(ReminderTargets.isLocal("100.64.0.1") && ReminderTargets.isLocal("::ffff:127.0.0.1"))
         #expect(!ReminderTargets.isLocal("8.8.8.8") && !ReminderTargets.isLocal("2001:4860:4860::8888"))
+        for local in ["fec0::1", "64:ff9b::a00:1", "198.18.0.1", "198.19.255.254", "192.0.0.8", "fd12::1", "ff02::1"] {
+            #expect(ReminderTargets.isLocal(local), "\(local)")
+        }
+        #expect(!ReminderTargets.isLocal("198.20.0.1") && !ReminderTargets.isLocal("192.0.2.1"))
+        // A host that does not resolve (RFC 6761's .invalid never does) may resolve later: not refused for good.
+        let nowhere = await refusing.check("https://plants.invalid/t")
+        guard case .unresolved = nowhere else {
+            Issue.record("an unresolvable host gave \(nowhere)")
+            return
+        }
 
         // A runner that may not send to loopback turns such a channel off without sending anything.
         let setup = try await Setup(today: try #require(CalendarDay("2026-06-10")))
@@ -203,6 +213,41 @@ import Testing
         #expect(result.first?.state == .failed)
         #expect(ntfy.requests.isEmpty)
         #expect(try setup.database.reminderChannels(household: 1).first?.enabled == false)
+    }
+
+    @Test func aHostThatDoesNotResolveOrASendThatNeverEndsIsRetriedNotTurnedOff() async throws {
+        let setup = try await Setup(today: try #require(CalendarDay("2026-06-10")))
+        defer { setup.cleanUp() }
+        let channel = try setup.database.addReminderChannel(
+            NewReminderChannel(kind: .ntfy, target: "https://plants.invalid/t", minuteOfDay: 480), household: 1, now: Date()
+        )
+        let strict = ReminderRunner(
+            store: setup.database, careDefaults: CareSettings(hemisphere: .north, timeZone: .gmt),
+            targets: ReminderTargets(allowLocal: false)
+        )
+        let eight = try Self.instant("2026-06-10T08:00:00Z")
+        let result = try await strict.run(now: eight)
+        #expect(result.first?.state == .failed && result.first?.error?.contains("does not resolve") == true)
+        let kept = try #require(try setup.database.reminderChannels(household: 1).first)
+        #expect(kept.enabled && kept.note?.hasPrefix("Last attempt failed") == true)
+        let record = try #require(try setup.database.reminderDigests(channel: channel.id, limit: 1).first)
+        #expect(record.retryAt == eight.addingTimeInterval(ReminderRunner.backoff[0]))
+
+        // A target that accepts the request and never answers is cut off at the deadline and tried again later.
+        let hanging = ReminderRunner(
+            store: setup.database, careDefaults: CareSettings(hemisphere: .north, timeZone: .gmt),
+            targets: ReminderTargets(allowLocal: true),
+            transport: ReminderTransport { _, _, _ in
+                try await Task.sleep(for: .seconds(3_600))
+                return 200
+            },
+            sendDeadline: .milliseconds(200)
+        )
+        let started = ContinuousClock.now
+        let late = try await hanging.run(now: eight.addingTimeInterval(ReminderRunner.backoff[0]))
+        #expect(ContinuousClock.now - started < .seconds(30))
+        #expect(late.first?.state == .failed && late.first?.error?.hasPrefix("no answer within") == true)
+        #expect(try setup.database.reminderDigests(channel: channel.id, limit: 1).first?.attempts == 2)
     }
 
     @Test func aDryRunSaysWhatWouldGoAndChangesNothing() async throws {

@@ -114,7 +114,7 @@ private typealias FullStore = CollectionStore & AccountStore & PlantNetStateStor
         let digestDay = try #require(CalendarDay("2026-11-24"))
         _ = try await store.claimReminderDigest(channel: channel.id, day: digestDay, now: now, lease: 300)
         try await store.finishReminderDigest(
-            channel: channel.id, day: digestDay, outcome: .failed("answered 503", retryAt: now), now: now
+            channel: channel.id, day: digestDay, attempt: 1, outcome: .failed("answered 503", retryAt: now), now: now
         )
         return Seeded(removedPlantId: doomed.id, aliceId: alice.id)
     }

@@ -208,11 +208,14 @@ extension ServerDependencies {
         dependencies.calendarFeed = shared.calendarFeed
         // Reminders are sent from the collection's store (claim rows keep each digest to one replica).
         if let reminderStore = (sharedStore ?? store?.2.store) as? any ReminderStore & ServerStateStore & CollectionStore {
-            dependencies.reminders = ReminderRunner(
-                store: reminderStore, careDefaults: CareSettings(hemisphere: hemisphere, timeZone: .current),
-                targets: ReminderTargets(environment: environment),
-                publicURL: environment["PLANTGUIDE_PUBLIC_URL"].flatMap { URL(string: $0) }
-            )
+            do {
+                dependencies.reminders = try ReminderRunner.live(
+                    store: reminderStore, careDefaults: CareSettings(hemisphere: hemisphere, timeZone: .current),
+                    environment: environment, directory: directory
+                )
+            } catch {
+                log("Care reminders are off: \(error.description).")
+            }
         }
         dependencies.recentUploads = shared.uploads
         if shared.isShared {

@@ -13,6 +13,8 @@ public struct ReminderCapability: Sendable {
     public var remove: @Sendable (_ id: Int64) async throws -> Bool
     /// Sends a test message to one of the household's channels now; why it failed, `nil` when it went.
     public var test: @Sendable (_ id: Int64) async throws -> String?
+    /// The server's Web Push public key (base64url) browsers subscribe with; `nil` when Web Push cannot work here.
+    public var webPushKey: String?
 
     /// Creates the capability.
     public init(
@@ -20,8 +22,10 @@ public struct ReminderCapability: Sendable {
         add: @escaping @Sendable (_ kind: ReminderChannelKind, _ target: String, _ token: String?, _ minuteOfDay: Int) async throws
             -> ReminderChannel,
         remove: @escaping @Sendable (_ id: Int64) async throws -> Bool,
-        test: @escaping @Sendable (_ id: Int64) async throws -> String?
+        test: @escaping @Sendable (_ id: Int64) async throws -> String?,
+        webPushKey: String? = nil
     ) {
+        self.webPushKey = webPushKey
         self.channels = channels
         self.add = add
         self.remove = remove
@@ -36,7 +40,7 @@ public struct ReminderCapability: Sendable {
             channels: { try await store.reminderChannels(household: household()) },
             add: { kind, target, token, minute in
                 let targets = runner.targets
-                if let problem = await Task.detached(operation: { targets.problem(with: target) }).value {
+                if let problem = await targets.check(target).problem {
                     throw ServerError.badRequest("That address cannot be used: \(problem).")
                 }
                 do {
@@ -54,7 +58,8 @@ public struct ReminderCapability: Sendable {
                     throw ServerError.notFound("That reminder channel")
                 }
                 return await runner.test(channel, now: Date())
-            }
+            },
+            webPushKey: try? runner.webPush.get().keys.publicKey
         )
     }
 }

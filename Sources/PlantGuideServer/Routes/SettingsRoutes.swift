@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import PlantGuideCore
 import PlantNetAPI
+import PlantReminders
 import PlantStore
 
 /// The Settings page and API: key status (never the key), quota, cache and model facts.
@@ -24,14 +25,6 @@ struct SettingsRoutes {
 
     /// Read per request: saving a key replaces it.
     private var identification: IdentificationCapability? { currentIdentification.capability }
-
-    /// "08:00" or "8:30" as minutes after midnight; `nil` for anything else.
-    static func minuteOfDay(_ text: String) -> Int? {
-        let parts = text.trimmingCharacters(in: .whitespaces).split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 2 || parts.count == 3, let hour = Int(parts[0]), let minute = Int(parts[1]), parts[1].count == 2,
-              (0...23).contains(hour), (0...59).contains(minute) else { return nil }
-        return hour * 60 + minute
-    }
 
     /// What the reminders section says after an action, and whether it is a failure.
     static func reminderMessage(_ code: String?, why: String?) -> (String?, Bool) {
@@ -81,7 +74,8 @@ struct SettingsRoutes {
                 let (message, failed) = Self.reminderMessage(request.queryValue("reminders"), why: request.queryValue("why"))
                 reminderState = Pages.RemindersState(
                     channels: try await reminders.channels(), message: message, failed: failed,
-                    timeZone: (try? await care?.settings())?.timeZone.identifier ?? TimeZone.current.identifier
+                    timeZone: (try? await care?.settings())?.timeZone.identifier ?? TimeZone.current.identifier,
+                    webPushKey: reminders.webPushKey
                 )
             }
             return Response.html(Pages.settings(
@@ -105,12 +99,38 @@ struct SettingsRoutes {
             guard let url = form["url"]?.trimmingCharacters(in: .whitespaces), !url.isEmpty else {
                 throw ServerError.badRequest("Give the address to send reminders to, e.g. https://ntfy.sh/a-long-random-topic.")
             }
-            guard let minute = form["time"].flatMap(Self.minuteOfDay) else {
+            guard let minute = form["time"].flatMap(ReminderRules.minuteOfDay(parsing:)) else {
                 throw ServerError.badRequest("Give the time of day as HH:MM, e.g. 08:00.")
             }
             let token = form["token"].flatMap { $0.isEmpty ? nil : $0 }
             _ = try await reminders.add(kind, url, token, minute)
             return Response.redirect(to: "/settings?reminders=added#reminders", type: .normal)
+        }
+        // The browser's push subscription, sent by the page's script once the person allowed notifications:
+        // `{"subscription": PushSubscription.toJSON(), "time": "08:00"}`.
+        router.post("/settings/reminders/push") { request, context in
+            guard let reminders else { throw ServerError.capabilityMissing("Care reminders need the collection.") }
+            guard reminders.webPushKey != nil else {
+                throw ServerError.capabilityMissing("Web Push is not available on this server (its key could not be made).")
+            }
+            let body = try await request.body.collect(upTo: InputLimits.formBodyBytes)
+            guard let object = try? JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any],
+                  let inner = object["subscription"], JSONSerialization.isValidJSONObject(inner),
+                  let subscriptionJSON = try? JSONSerialization.data(withJSONObject: inner) else {
+                throw ServerError.badRequest("Send {\"subscription\": …, \"time\": \"08:00\"} as JSON.")
+            }
+            let subscription: WebPushSubscription
+            do {
+                subscription = try WebPushSubscription(json: subscriptionJSON)
+            } catch {
+                throw ServerError.badRequest("That push subscription cannot be used: \(error).")
+            }
+            guard let minute = ReminderRules.minuteOfDay(parsing: object["time"] as? String ?? "08:00") else {
+                throw ServerError.badRequest("Give the time of day as HH:MM, e.g. 08:00.")
+            }
+            let channel = try await reminders.add(.webpush, subscription.endpoint, subscription.token, minute)
+            struct Added: Encodable { var id: Int64 }
+            return JSONResponse.make(Added(id: channel.id), status: .created)
         }
         router.post("/settings/reminders/:id/:action") { _, context in
             guard let reminders else { throw ServerError.capabilityMissing("Care reminders need the collection.") }

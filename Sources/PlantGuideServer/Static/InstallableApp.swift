@@ -58,6 +58,30 @@ enum InstallableApp {
     function isCatalogPage(url) {
       return url.pathname === "/browse" || url.pathname.indexOf("/plants/") === 0;
     }
+    // Care reminders (Web Push): the day's digest as a notification; a tap opens the Care page (an open window of the
+    // app when there is one).
+    self.addEventListener("push", function (event) {
+      var message = {};
+      try { message = event.data ? event.data.json() : {}; } catch (e) { message = { body: event.data ? event.data.text() : "" }; }
+      event.waitUntil(self.registration.showNotification(message.title || "PlantGuide", {
+        body: message.body || "Care is due today.", tag: "plantguide-care", renotify: true,
+        icon: "/static/icon-192.png", badge: "/static/icon-192.png",
+        data: { url: message.url || "/care", day: message.day || null }
+      }));
+    });
+    self.addEventListener("notificationclick", function (event) {
+      event.notification.close();
+      var target = new URL((event.notification.data && event.notification.data.url) || "/care", self.location.origin);
+      if (target.origin !== self.location.origin) { target = new URL("/care", self.location.origin); }
+      event.waitUntil(self.clients.matchAll({ type: "window", includeUncontrolled: true }).then(function (windows) {
+        for (var i = 0; i < windows.length; i++) {
+          if ("focus" in windows[i] && "navigate" in windows[i]) {
+            return windows[i].navigate(target.href).then(function (client) { return client && client.focus(); });
+          }
+        }
+        return self.clients.openWindow(target.href);
+      }));
+    });
     self.addEventListener("fetch", function (event) {
       var request = event.request;
       if (request.method !== "GET") { return; }

@@ -2,7 +2,7 @@
 /// rather than as files that could go missing from an installation.
 enum StaticAssets {
     /// Bumped when the assets change, so browsers that cached them fetch the new ones.
-    static let version = "9"
+    static let version = "10"
 
     static let stylesheet: String = baseStylesheet + widthClasses
 
@@ -340,6 +340,58 @@ enum StaticAssets {
       // it to disk, checks and imports it, and the page reloads to show the model in use (or says what went wrong).
       var upload = document.querySelector("form[data-model-upload]");
       if (upload && window.XMLHttpRequest) { setUpUpload(upload); }
+
+      // Settings, "This browser": subscribe to push messages with the server's key and hand the subscription to the
+      // server. Shown only where the browser can take them (a service worker and the Push API).
+      var push = document.querySelector("[data-push-subscribe]");
+      if (push && "serviceWorker" in navigator && "PushManager" in window && "Notification" in window) { setUpPush(push); }
+
+      function setUpPush(block) {
+        var button = block.querySelector("[data-push-button]"), status = block.querySelector("[data-push-status]");
+        function say(message) { status.textContent = message; button.disabled = false; }
+        function keyBytes(text) {
+          var base64 = (text + "===".slice((text.length + 3) % 4)).replace(/-/g, "+").replace(/_/g, "/");
+          var raw = window.atob(base64), bytes = new Uint8Array(raw.length);
+          for (var i = 0; i < raw.length; i++) { bytes[i] = raw.charCodeAt(i); }
+          return bytes;
+        }
+        block.hidden = false;
+        button.addEventListener("click", function () {
+          button.disabled = true;
+          status.textContent = "Asking this browser for permission to show notifications…";
+          Notification.requestPermission().then(function (permission) {
+            if (permission !== "granted") { throw new Error("Notifications are blocked for this site: allow them in the browser's site settings."); }
+            return navigator.serviceWorker.register("/sw.js").then(function () { return navigator.serviceWorker.ready; });
+          }).then(function (registration) {
+            status.textContent = "Subscribing…";
+            return registration.pushManager.getSubscription().then(function (old) {
+              return old ? old.unsubscribe() : true;
+            }).then(function () {
+              return registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(block.getAttribute("data-key")) });
+            });
+          }).then(function (subscription) {
+            return new Promise(function (resolve, reject) {
+              var request = new XMLHttpRequest();
+              request.open("POST", "/settings/reminders/push");
+              request.setRequestHeader("X-CSRF-Token", block.querySelector("input[name=_csrf]").value);
+              request.setRequestHeader("Content-Type", "application/json");
+              request.setRequestHeader("Accept", "application/json");
+              request.addEventListener("load", function () {
+                if (request.status === 201) { resolve(); return; }
+                var message = "The server refused the subscription (HTTP " + request.status + ").";
+                try { message = JSON.parse(request.responseText).message || message; } catch (e) { /* keep the status */ }
+                reject(new Error(message));
+              });
+              request.addEventListener("error", function () { reject(new Error("The server could not be reached.")); });
+              request.send(JSON.stringify({ subscription: subscription.toJSON(), time: block.querySelector("#push-time").value }));
+            });
+          }).then(function () {
+            window.location.assign("/settings?reminders=added#reminders");
+          }).catch(function (error) {
+            say(error && error.message ? error.message : "This browser could not subscribe.");
+          });
+        });
+      }
 
       function setUpUpload(form) {
         var input = form.querySelector("input[type=file]"), bar = form.querySelector("progress");

@@ -64,6 +64,23 @@ extension Pages {
         var failed: Bool
         /// The household's time zone, in which the times of day are.
         var timeZone: String
+        /// The server's Web Push key, when this browser may subscribe.
+        var webPushKey: String?
+    }
+
+    /// "Send reminders to this browser": shown by the page's script only where the browser can take push messages.
+    static func pushBlock(key: String, context: AppRequestContext) -> HTML {
+        """
+        <div data-push-subscribe data-key="\(key)" hidden>\(Layout.csrfField(context))
+        <h3>This browser</h3>
+        <p>Get the digest as a notification on this phone or computer, even with PlantGuide closed (on an iPhone, add \
+        PlantGuide to the Home Screen first).</p>
+        <label for="push-time">Time of day</label>
+        <input id="push-time" type="time" value="08:00" required>
+        <p><button type="button" data-push-button>Send reminders to this browser</button></p>
+        <p class="meta" role="status" data-push-status></p>
+        </div>
+        """
     }
 
     /// "Care reminders": the channels the day's digest goes to, a test for each, and a form to add one.
@@ -73,8 +90,12 @@ extension Pages {
             return "<div class=\"notice \(kind)\" role=\"status\">\(message)</div>"
         } ?? ""
         let items: [HTML] = state.channels.map { channel in
-            let name = channel.kind == .ntfy ? "ntfy" : "Webhook"
-            let token: HTML = channel.token == nil ? "" : " <span class=\"meta\">(access token set)</span>"
+            let name = switch channel.kind {
+            case .ntfy: "ntfy"
+            case .webhook: "Webhook"
+            case .webpush: "Browser"
+            }
+            let token: HTML = channel.token == nil || channel.kind == .webpush ? "" : " <span class=\"meta\">(access token set)</span>"
             let off: HTML = channel.enabled ? "" : " <span class=\"badge\">off</span>"
             let note: HTML = channel.note.map { "<p class=\"meta\">\($0)</p>" } ?? ""
             let label = "\(name) \(channel.shownTarget)"
@@ -93,9 +114,10 @@ extension Pages {
             <section class="card" aria-labelledby="reminders"><h2 id="reminders">Care reminders</h2>
             \(notice)
             <p>Once a day, at the time you choose (\(state.timeZone) time), the care due that day and anything overdue is \
-            sent to an <a href="https://ntfy.sh">ntfy</a> topic (its phone app shows it as a notification) or to a webhook \
-            as JSON. Nothing is sent on a day with nothing due. Use a long, random ntfy topic: anyone who knows it can read it.</p>
+            shown as a notification in this browser, sent to an <a href="https://ntfy.sh">ntfy</a> topic (its phone app \
+            shows it as a notification) or to a webhook as JSON. Nothing is sent on a day with nothing due. Use a long, random ntfy topic: anyone who knows it can read it.</p>
             \(list)
+            \(state.webPushKey.map { pushBlock(key: $0, context: context) } ?? "")
             <form method="post" action="/settings/reminders">\(Layout.csrfField(context))
             <label for="reminder-kind">Send to</label>
             <select id="reminder-kind" name="kind"><option value="ntfy">an ntfy topic</option>\

@@ -79,26 +79,29 @@ extension CollectionDatabase: ReminderStore {
         }
     }
 
+    @discardableResult
     public func finishReminderDigest(
-        channel: Int64, day: CalendarDay, outcome: ReminderDigestOutcome, now: Date
-    ) throws(StoreError) {
+        channel: Int64, day: CalendarDay, attempt: Int, outcome: ReminderDigestOutcome, now: Date
+    ) throws(StoreError) -> Bool {
         let stamp = now.roundedToMilliseconds
-        try write("record the reminder digest") { db in
+        return try write("record the reminder digest") { db in
             switch outcome {
             case .sent(let tasks):
                 try db.execute(sql: """
                     UPDATE reminderDigest SET sentAt = ?, tasks = ?, retryAt = NULL, lastError = NULL
-                    WHERE channelId = ? AND day = ?
-                    """, arguments: [stamp, tasks, channel, day.description])
+                    WHERE channelId = ? AND day = ? AND attempts = ?
+                    """, arguments: [stamp, tasks, channel, day.description, attempt])
             case .nothingDue:
                 try db.execute(sql: """
-                    UPDATE reminderDigest SET sentAt = ?, tasks = 0, retryAt = NULL WHERE channelId = ? AND day = ?
-                    """, arguments: [stamp, channel, day.description])
+                    UPDATE reminderDigest SET sentAt = ?, tasks = 0, retryAt = NULL
+                    WHERE channelId = ? AND day = ? AND attempts = ?
+                    """, arguments: [stamp, channel, day.description, attempt])
             case .failed(let reason, let retryAt):
                 try db.execute(sql: """
-                    UPDATE reminderDigest SET lastError = ?, retryAt = ? WHERE channelId = ? AND day = ?
-                    """, arguments: [ReminderRules.note(reason), retryAt?.roundedToMilliseconds, channel, day.description])
+                    UPDATE reminderDigest SET lastError = ?, retryAt = ? WHERE channelId = ? AND day = ? AND attempts = ?
+                    """, arguments: [ReminderRules.note(reason), retryAt?.roundedToMilliseconds, channel, day.description, attempt])
             }
+            return db.changesCount > 0
         }
     }
 

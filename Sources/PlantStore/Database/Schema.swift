@@ -29,6 +29,7 @@ enum Schema {
         migrator.registerMigration("v19", migrate: addSoilChecksAndLearnedIntervals)
         migrator.registerMigration("v20", migrate: followTheCheckedToxicity)
         migrator.registerMigration("v21", migrate: addReminders)
+        migrator.registerMigration("v22", migrate: widenReminderKinds)
         return migrator
     }
 
@@ -587,6 +588,30 @@ enum Schema {
         try db.execute(sql: """
             UPDATE careProfile SET toxicToCats = 1, toxicToDogs = 1
             WHERE toxicitySource LIKE '%not verified%' AND (toxicToCats = 0 OR toxicToDogs = 0)
+            """)
+    }
+
+    /// v22: reminder channels may also be Web Push subscriptions (`webpush`: the push service's endpoint as target, the
+    /// subscription's keys as token) and email (`email`). SQLite cannot change a CHECK, so the table is rebuilt, its
+    /// rows and ids kept (the digests' claim rows point at them; migrations run with foreign-key checks deferred).
+    private static func widenReminderKinds(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE reminderChannel_new (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                householdId INTEGER NOT NULL REFERENCES household(id) ON DELETE CASCADE,
+                kind TEXT NOT NULL CHECK (kind IN ('ntfy', 'webhook', 'webpush', 'email')),
+                target TEXT NOT NULL CHECK (length(target) BETWEEN 1 AND 2000),
+                token TEXT CHECK (token IS NULL OR length(token) BETWEEN 1 AND 2000),
+                minuteOfDay INTEGER NOT NULL CHECK (minuteOfDay BETWEEN 0 AND 1439),
+                enabled BOOLEAN NOT NULL DEFAULT 1,
+                note TEXT,
+                createdAt DATETIME NOT NULL
+            );
+            INSERT INTO reminderChannel_new SELECT id, householdId, kind, target, token, minuteOfDay, enabled, note, createdAt
+                FROM reminderChannel;
+            DROP TABLE reminderChannel;
+            ALTER TABLE reminderChannel_new RENAME TO reminderChannel;
+            CREATE INDEX reminderChannel_household ON reminderChannel (householdId);
             """)
     }
 

@@ -7,6 +7,9 @@ public enum ReminderChannelKind: String, Sendable, Codable, CaseIterable {
     case ntfy
     /// A POST of the digest as JSON to any URL (Home Assistant, Apprise and the like).
     case webhook
+    /// A Web Push message to a browser (RFC 8030, encrypted per RFC 8291, signed per RFC 8292): the target is the push
+    /// service's endpoint, the token the subscription's keys (`p256dh.auth`, base64url).
+    case webpush
 }
 
 /// A place a household's daily care digest is sent to.
@@ -158,10 +161,12 @@ public protocol ReminderStore: Sendable {
     /// may send it, `nil` when it was sent or found empty, was given up, another sender holds it (until `lease` after
     /// its claim, so a sender killed mid-send is replaced then), or its retry time has not come.
     func claimReminderDigest(channel: Int64, day: CalendarDay, now: Date, lease: TimeInterval) async throws(StoreError) -> Int?
-    /// Records how the claimed attempt ended.
+    /// Records how the claimed attempt ended; `false` (nothing recorded) when that attempt is no longer the latest: a
+    /// sender slower than its lease was replaced, and the replacement's outcome stands.
+    @discardableResult
     func finishReminderDigest(
-        channel: Int64, day: CalendarDay, outcome: ReminderDigestOutcome, now: Date
-    ) async throws(StoreError)
+        channel: Int64, day: CalendarDay, attempt: Int, outcome: ReminderDigestOutcome, now: Date
+    ) async throws(StoreError) -> Bool
     /// A channel's digests, newest day first.
     func reminderDigests(channel: Int64, limit: Int) async throws(StoreError) -> [ReminderDigestRecord]
 }
@@ -186,6 +191,12 @@ public enum ReminderRules {
         guard url.user == nil, url.password == nil else {
             throw .invalid("Put no user name or password in the URL; give an access token instead.")
         }
+        if channel.kind == .webpush {
+            let parts = channel.token?.split(separator: ".", omittingEmptySubsequences: false) ?? []
+            guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty }) else {
+                throw .invalid("A Web Push channel needs the subscription's keys (p256dh and auth).")
+            }
+        }
         if let token = channel.token {
             guard !token.isEmpty, token.count <= maximumTargetCharacters,
                   token.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }) else {
@@ -195,6 +206,18 @@ public enum ReminderRules {
         guard (0..<1_440).contains(channel.minuteOfDay) else {
             throw .invalid("The time of day must be from 00:00 to 23:59.")
         }
+    }
+
+    /// A local time of day as people type it (`8`, `08:00`, `7:30`, or a browser's `08:00:00`) in minutes after
+    /// midnight; `nil` for anything else.
+    public static func minuteOfDay(parsing text: String) -> Int? {
+        let parts = text.trimmingCharacters(in: .whitespaces).split(separator: ":", omittingEmptySubsequences: false)
+        guard (1...3).contains(parts.count), (1...2).contains(parts[0].count), let hour = Int(parts[0]), (0...23).contains(hour)
+        else { return nil }
+        guard parts.count > 1 else { return hour * 60 }
+        guard parts[1].count == 2, let minute = Int(parts[1]), (0...59).contains(minute) else { return nil }
+        if parts.count == 3 { guard parts[2].count == 2, let second = Int(parts[2]), (0...59).contains(second) else { return nil } }
+        return hour * 60 + minute
     }
 
     /// A note cut to what is kept.

@@ -7,12 +7,16 @@ import PlantStore
 struct NotifyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "notify",
-        abstract: "Care reminders: a daily digest of what is due, sent to ntfy or a webhook at your hour.",
+        abstract: "Care reminders: a daily digest of what is due, sent to ntfy, a webhook or a browser at your hour.",
         discussion: """
             Each channel gets one digest a day at its time of day (default 08:00) in the household's time zone \
             (`plantguide household set --time-zone`): the tasks due that day or overdue, room by room. Nothing is sent \
             on a day with nothing due. `plantguide serve` sends them; `notify run` sends what is due right now, exactly \
             as the server would, so a cron job can do it instead.
+
+            Web Push reaches a browser (the installed web app: Settings, "Send reminders to this browser", does it for \
+            you). Set PLANTGUIDE_VAPID_SUBJECT to a mailto: or https address where push services can reach you \
+            (default: PLANTGUIDE_PUBLIC_URL).
 
             Targets must be https URLs on public addresses; set PLANTGUIDE_ALLOW_LOCAL_TARGETS=1 for an ntfy server on \
             your home network (http, private addresses). Set PLANTGUIDE_PUBLIC_URL (e.g. https://plants.example.org) to \
@@ -22,6 +26,8 @@ struct NotifyCommand: AsyncParsableCommand {
               plantguide notify add ntfy https://ntfy.sh/my-plants-7f3a --at 07:30
               NTFY_TOKEN=tk_… plantguide notify add ntfy https://ntfy.example.org/plants --token-env NTFY_TOKEN
               plantguide notify add webhook https://ha.example.org/api/webhook/plants
+              plantguide notify add webpush --subscription subscription.json
+              plantguide notify vapid-key             The key a browser subscribes with.
               plantguide notify test 1                Send a test message now.
               plantguide notify run --dry-run         What would be sent now.
               plantguide notify channels
@@ -29,7 +35,7 @@ struct NotifyCommand: AsyncParsableCommand {
             """,
         subcommands: [
             NotifyChannelsCommand.self, NotifyAddCommand.self, NotifyRemoveCommand.self, NotifyTestCommand.self,
-            NotifyRunCommand.self,
+            NotifyRunCommand.self, NotifyVAPIDKeyCommand.self,
         ]
     )
 }
@@ -43,11 +49,8 @@ struct TimeOfDay: ExpressibleByArgument, Sendable {
     var minuteOfDay: Int
 
     init?(argument: String) {
-        let parts = argument.trimmingCharacters(in: .whitespaces).split(separator: ":", omittingEmptySubsequences: false)
-        guard (1...2).contains(parts.count), let hour = Int(parts[0]), (0...23).contains(hour) else { return nil }
-        let minute = parts.count == 2 ? Int(parts[1]) : 0
-        guard let minute, (0...59).contains(minute), parts.count == 1 || parts[1].count == 2 else { return nil }
-        minuteOfDay = hour * 60 + minute
+        guard let minute = ReminderRules.minuteOfDay(parsing: argument) else { return nil }
+        minuteOfDay = minute
     }
 }
 
@@ -57,18 +60,14 @@ extension NotifyCommand {
 
     /// The runner over the command's store, with the environment's defaults.
     static func runner(_ environment: CollectionEnvironment) throws -> ReminderRunner {
-        let variables = ProcessInfo.processInfo.environment
-        var publicURL: URL?
-        if let text = variables["PLANTGUIDE_PUBLIC_URL"], !text.isEmpty {
-            guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
-                throw ValidationError("PLANTGUIDE_PUBLIC_URL must be an http(s) address like https://plants.example.org, not '\(text)'.")
-            }
-            publicURL = url
+        do {
+            return try ReminderRunner.live(
+                store: environment.store, careDefaults: environment.careDefaults,
+                environment: ProcessInfo.processInfo.environment, directory: environment.directory
+            )
+        } catch {
+            throw ValidationError(error.description + ".")
         }
-        return ReminderRunner(
-            store: environment.store, careDefaults: environment.careDefaults,
-            targets: ReminderTargets(environment: variables), publicURL: publicURL
-        )
     }
 
     static func line(_ channel: ReminderChannel, console: Console) -> String {
@@ -107,19 +106,26 @@ struct NotifyChannelsCommand: AsyncParsableCommand {
 struct NotifyAddCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "add",
-        abstract: "Add a channel: ntfy (the digest as text to a topic URL) or webhook (the digest as JSON).",
+        abstract: "Add a channel: ntfy (text to a topic URL), webhook (the digest as JSON) or webpush (a browser).",
         discussion: """
             An ntfy topic URL is as good as a password for anyone who knows it: choose a long, random topic, or protect \
             it with an access token (--token-env names the environment variable holding it, so it never appears in \
             your shell's history).
+
+            webpush takes a browser's push subscription as JSON (what PushSubscription.toJSON() gives: endpoint, \
+            keys.p256dh, keys.auth) from --subscription FILE, or - for standard input. The browser must have \
+            subscribed with this server's key (plantguide notify vapid-key).
             """
     )
 
-    @Argument(help: "ntfy or webhook.")
+    @Argument(help: "ntfy, webhook or webpush.")
     var kind: ReminderChannelKind
 
-    @Argument(help: "The URL to POST to, e.g. https://ntfy.sh/my-plants-7f3a.")
-    var url: String
+    @Argument(help: "The URL to POST to, e.g. https://ntfy.sh/my-plants-7f3a (not for webpush).")
+    var url: String?
+
+    @Option(help: ArgumentHelp("A browser's push subscription JSON (webpush only; - reads standard input).", valueName: "file"))
+    var subscription: String?
 
     @Option(name: .customLong("at"), help: "The local time of day to send the digest (HH:MM, default 08:00).")
     var time: TimeOfDay?
@@ -129,7 +135,23 @@ struct NotifyAddCommand: AsyncParsableCommand {
 
     @OptionGroup var output: OutputOptions
 
+    func validate() throws {
+        switch kind {
+        case .webpush:
+            guard subscription != nil else {
+                throw ValidationError("A webpush channel needs --subscription FILE (a browser's push subscription JSON).")
+            }
+            guard url == nil, tokenEnv == nil else {
+                throw ValidationError("A webpush channel takes its address and keys from --subscription only.")
+            }
+        case .ntfy, .webhook:
+            guard url != nil else { throw ValidationError("Give the URL to send \(kind.rawValue) reminders to.") }
+            guard subscription == nil else { throw ValidationError("--subscription is for webpush channels only.") }
+        }
+    }
+
     func run() async throws {
+        var target = url ?? ""
         var token: String?
         if let tokenEnv {
             guard let value = ProcessInfo.processInfo.environment[tokenEnv], !value.isEmpty else {
@@ -137,13 +159,32 @@ struct NotifyAddCommand: AsyncParsableCommand {
             }
             token = value
         }
+        if let subscription {
+            let data: Data
+            if subscription == "-" {
+                data = FileHandle.standardInput.readDataToEndOfFile()
+            } else {
+                guard let read = FileManager.default.contents(atPath: subscription) else {
+                    throw ValidationError("Cannot read the subscription file \(subscription).")
+                }
+                data = read
+            }
+            guard data.count <= 16_384 else { throw ValidationError("A push subscription is a few hundred bytes, not \(data.count).") }
+            do {
+                let parsed = try WebPushSubscription(json: data)
+                target = parsed.endpoint
+                token = parsed.token
+            } catch {
+                throw ValidationError("That subscription cannot be used: \(error).")
+            }
+        }
         let targets = ReminderTargets(environment: ProcessInfo.processInfo.environment)
-        if let problem = targets.problem(with: url) {
+        if let problem = await targets.check(target).problem {
             throw ValidationError("That target cannot be used: \(problem).")
         }
         let environment = try CollectionEnvironment.load()
         let channel = try await environment.store.addReminderChannel(
-            NewReminderChannel(kind: kind, target: url, token: token, minuteOfDay: time?.minuteOfDay ?? 480),
+            NewReminderChannel(kind: kind, target: target, token: token, minuteOfDay: time?.minuteOfDay ?? 480),
             household: NotifyCommand.household, now: environment.now()
         )
         let console = Console()
@@ -153,6 +194,32 @@ struct NotifyAddCommand: AsyncParsableCommand {
         }
         console.print("Added " + NotifyCommand.line(channel, console: console))
         console.print("Check it reaches you: plantguide notify test \(channel.id)")
+    }
+}
+
+struct NotifyVAPIDKeyCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "vapid-key",
+        abstract: "Print this server's Web Push public key (base64url), the applicationServerKey browsers subscribe with.",
+        discussion: "The key pair is made on first use and kept in the data directory (vapid-key.pem, mode 0600)."
+    )
+
+    @OptionGroup var output: OutputOptions
+
+    func run() async throws {
+        let directory = DataDirectory.resolve()
+        let keys: VAPIDKeys
+        do {
+            keys = try VAPIDKeys.loadOrCreate(in: directory)
+        } catch {
+            throw ValidationError("The Web Push key cannot be read or made: \(error).")
+        }
+        let console = Console()
+        if output.json {
+            try console.printJSON(["publicKey": keys.publicKey])
+        } else {
+            console.print(keys.publicKey)
+        }
     }
 }
 
