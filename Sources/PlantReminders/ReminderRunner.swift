@@ -61,13 +61,17 @@ public struct ReminderRunner: Sendable {
     public let sendDeadline: Duration
     /// What Web Push is signed with, or why it cannot be (the key could not be read or made).
     public let webPush: Result<WebPushSigner, WebPushError>
+    /// The SMTP server email goes through, why its settings are wrong, or `nil` when none is set up.
+    public let email: Result<SMTPSettings, SMTPError>?
 
     /// A runner over `store`.
     public init(
         store: any ReminderStore & ServerStateStore & CollectionStore, careDefaults: CareSettings, targets: ReminderTargets,
         transport: ReminderTransport = .live, publicURL: URL? = nil, sendDeadline: Duration = .seconds(60),
-        webPush: Result<WebPushSigner, WebPushError> = .failure(WebPushError("Web Push is not set up on this server"))
+        webPush: Result<WebPushSigner, WebPushError> = .failure(WebPushError("Web Push is not set up on this server")),
+        email: Result<SMTPSettings, SMTPError>? = nil
     ) {
+        self.email = email
         self.sendDeadline = sendDeadline
         self.webPush = webPush
         self.store = store
@@ -106,9 +110,15 @@ public struct ReminderRunner: Sendable {
         } catch {
             webPush = .failure(WebPushError("the Web Push key could not be made: \(error)"))
         }
+        let email: Result<SMTPSettings, SMTPError>?
+        do {
+            email = try SMTPSettings.from(environment: environment).map { .success($0) }
+        } catch {
+            email = .failure(error)
+        }
         return ReminderRunner(
             store: store, careDefaults: careDefaults, targets: ReminderTargets(environment: environment),
-            publicURL: publicURL, webPush: webPush
+            publicURL: publicURL, webPush: webPush, email: email
         )
     }
 
@@ -176,7 +186,7 @@ public struct ReminderRunner: Sendable {
         )
         digest.title = "test message"
         digest.text = "PlantGuide can reach you here: daily care reminders will come at \(channel.timeOfDay)."
-        switch await send(channel, digest: digest) {
+        switch await send(channel, digest: digest, now: now) {
         case .success: return nil
         case .failure(let failure): return failure.reason
         }
@@ -214,7 +224,7 @@ public struct ReminderRunner: Sendable {
             result.state = .nothingDue
             return result
         }
-        switch await send(channel, digest: digest) {
+        switch await send(channel, digest: digest, now: now) {
         case .success:
             try await store.finishReminderDigest(
                 channel: channel.id, day: day, attempt: attempt, outcome: .sent(tasks: digest.items.count), now: now
@@ -275,20 +285,22 @@ public struct ReminderRunner: Sendable {
         var permanent: Bool
     }
 
-    private func send(_ channel: ReminderChannel, digest: ReminderDigest) async -> Result<Void, SendFailure> {
-        switch await targets.check(channel.target) {
-        case .allowed: break
-        case .refused(let reason):
-            return .failure(SendFailure(reason: "the target may not be used: \(reason)", permanent: true))
-        case .unresolved(let reason):
-            return .failure(SendFailure(reason: "the target cannot be reached now: \(reason)", permanent: false))
+    private func send(_ channel: ReminderChannel, digest: ReminderDigest, now: Date) async -> Result<Void, SendFailure> {
+        if channel.kind != .email {
+            switch await targets.check(channel.target) {
+            case .allowed: break
+            case .refused(let reason):
+                return .failure(SendFailure(reason: "the target may not be used: \(reason)", permanent: true))
+            case .unresolved(let reason):
+                return .failure(SendFailure(reason: "the target cannot be reached now: \(reason)", permanent: false))
+            }
         }
         let status: Int
         do {
-            let (headers, body) = try ReminderTransport.request(for: channel, digest: digest, webPush: webPush, now: Date())
-            let transport = transport, target = channel.target, deadline = sendDeadline
+            let attempt = try delivery(for: channel, digest: digest, now: now)
+            let deadline = sendDeadline
             status = try await withThrowingTaskGroup(of: Int?.self) { group in
-                group.addTask { try await transport.post(target, headers, body) }
+                group.addTask { try await attempt() }
                 group.addTask {
                     try await Task.sleep(for: deadline)
                     return nil
@@ -299,6 +311,8 @@ public struct ReminderRunner: Sendable {
             }
         } catch let error as WebPushError {
             return .failure(SendFailure(reason: error.description, permanent: false))
+        } catch let error as SMTPError {
+            return .failure(SendFailure(reason: "email: \(error.description)", permanent: false))
         } catch is SendDeadlinePassed {
             return .failure(SendFailure(reason: "no answer within \(sendDeadline)", permanent: false))
         } catch {
@@ -314,4 +328,27 @@ public struct ReminderRunner: Sendable {
     }
 
     private struct SendDeadlinePassed: Error {}
+
+    /// The send of one channel's message, answering an HTTP status (an email accepted by the SMTP server is 200).
+    private func delivery(
+        for channel: ReminderChannel, digest: ReminderDigest, now: Date
+    ) throws -> @Sendable () async throws -> Int {
+        guard channel.kind == .email else {
+            let (headers, body) = try ReminderTransport.request(for: channel, digest: digest, webPush: webPush, now: now)
+            let transport = transport, target = channel.target
+            return { try await transport.post(target, headers, body) }
+        }
+        guard let email else {
+            throw SMTPError("no SMTP server is set up (PLANTGUIDE_SMTP_HOST and PLANTGUIDE_SMTP_FROM)")
+        }
+        let settings = try email.get()
+        let message = EmailMessage(
+            digest: digest, to: String(channel.target.dropFirst("mailto:".count)), from: settings.from, publicURL: publicURL,
+            actionKey: (try? webPush.get().keys.actionKey).map(SymmetricKeyBox.init), now: now
+        )
+        return {
+            try await SMTPClient.send(message, settings: settings)
+            return 200
+        }
+    }
 }

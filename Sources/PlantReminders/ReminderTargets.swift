@@ -15,13 +15,18 @@ public struct ReminderTargets: Sendable {
 
     /// Whether loopback, private and http targets are allowed.
     public var allowLocal: Bool
+    /// Looks a host name up: its numeric addresses, none when it does not resolve (the system's resolver, blocking).
+    public var lookUp: @Sendable (_ host: String, _ port: Int) -> [String]
 
-    /// The policy with local targets allowed or not.
-    public init(allowLocal: Bool) { self.allowLocal = allowLocal }
+    /// The policy with local targets allowed or not; `lookUp` replaces the system's resolver (tests without DNS).
+    public init(allowLocal: Bool, lookUp: (@Sendable (_ host: String, _ port: Int) -> [String])? = nil) {
+        self.allowLocal = allowLocal
+        self.lookUp = lookUp ?? { Self.resolve($0, port: $1) }
+    }
 
     /// The policy the environment chooses.
     public init(environment: [String: String]) {
-        allowLocal = environment[Self.allowLocalVariable] == "1"
+        self.init(allowLocal: environment[Self.allowLocalVariable] == "1")
     }
 
     /// What the checks say of a target.
@@ -45,8 +50,10 @@ public struct ReminderTargets: Sendable {
     /// Why `target` may not be sent to, or `nil` when it may. Resolves the host: a blocking lookup, see ``check(_:)``.
     public func problem(with target: String) -> String? { verdict(for: target).problem }
 
-    /// The verdict on `target`, the host looked up on NIO's thread pool so that a slow DNS server blocks no task.
+    /// The verdict on `target`, the host looked up on NIO's thread pool so that a slow DNS server blocks no task (a
+    /// target that needs no lookup is answered at once).
     public func check(_ target: String) async -> Verdict {
+        if let quick = verdictWithoutLookUp(target) { return quick }
         let policy = self
         do {
             return try await NIOThreadPool.singleton.runIfActive { policy.verdict(for: target) }
@@ -57,14 +64,9 @@ public struct ReminderTargets: Sendable {
 
     /// The verdict on `target`, resolving its host on the calling thread.
     public func verdict(for target: String) -> Verdict {
-        guard let url = URL(string: target), let scheme = url.scheme?.lowercased(), let host = url.host, !host.isEmpty else {
-            return .refused("not an http or https URL")
-        }
-        if allowLocal { return scheme == "http" || scheme == "https" ? .allowed : .refused("not an http or https URL") }
-        guard scheme == "https" else {
-            return .refused("only https targets are allowed (set \(Self.allowLocalVariable)=1 for http on a home network)")
-        }
-        let addresses = Self.resolve(host, port: url.port ?? 443)
+        if let quick = verdictWithoutLookUp(target) { return quick }
+        guard let url = URL(string: target), let host = url.host else { return .refused("not an http or https URL") }
+        let addresses = lookUp(host, url.port ?? 443)
         guard !addresses.isEmpty else { return .unresolved("its host \(host) does not resolve") }
         if let local = addresses.first(where: Self.isLocal) {
             return .refused(
@@ -72,6 +74,18 @@ public struct ReminderTargets: Sendable {
             )
         }
         return .allowed
+    }
+
+    /// The verdict when it needs no lookup (not a URL, not https, local targets allowed); `nil` when it does.
+    private func verdictWithoutLookUp(_ target: String) -> Verdict? {
+        guard let url = URL(string: target), let scheme = url.scheme?.lowercased(), let host = url.host, !host.isEmpty else {
+            return .refused("not an http or https URL")
+        }
+        if allowLocal { return scheme == "http" || scheme == "https" ? .allowed : .refused("not an http or https URL") }
+        guard scheme == "https" else {
+            return .refused("only https targets are allowed (set \(Self.allowLocalVariable)=1 for http on a home network)")
+        }
+        return nil
     }
 
     /// The numeric addresses a host resolves to.

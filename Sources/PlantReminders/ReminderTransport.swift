@@ -27,9 +27,11 @@ public struct ReminderTransport: Sendable {
     }
 
     /// The request a channel gets for a digest: ntfy's headers and the text, the digest as JSON, or an encrypted push
-    /// message (signed by `webPush` at `now`).
+    /// message whose action tokens count from `now` (the run's clock) and whose VAPID JWT is signed at `signedAt` (the
+    /// real clock: push services check it).
     public static func request(
-        for channel: ReminderChannel, digest: ReminderDigest, webPush: Result<WebPushSigner, WebPushError>, now: Date
+        for channel: ReminderChannel, digest: ReminderDigest, webPush: Result<WebPushSigner, WebPushError>, now: Date,
+        signedAt: Date = Date()
     ) throws -> (headers: [(String, String)], body: Data) {
         var headers: [(String, String)] = []
         switch channel.kind {
@@ -54,14 +56,17 @@ public struct ReminderTransport: Sendable {
             guard let token = channel.token else { throw WebPushError("the channel has lost its subscription keys") }
             let subscription = try WebPushSubscription(endpoint: channel.target, token: token)
             guard let endpoint = URL(string: subscription.endpoint) else { throw WebPushError("the endpoint is not a URL") }
-            let message = try WebPushMessage(digest: digest).encoded()
+            let actions = ReminderActionToken.tokens(for: digest, key: signer.keys.actionKey, now: now)
+            let message = try WebPushMessage(digest: digest, actions: actions).encoded()
             headers += [
-                ("Authorization", try signer.keys.authorization(for: endpoint, subject: signer.subject, now: now)),
+                ("Authorization", try signer.keys.authorization(for: endpoint, subject: signer.subject, now: signedAt)),
                 ("Content-Encoding", "aes128gcm"), ("Content-Type", "application/octet-stream"),
                 // A digest is stale by the next morning; a newer one replaces one not yet delivered.
                 ("TTL", "43200"), ("Urgency", digest.hasOverdue ? "high" : "normal"), ("Topic", "plantguide-care"),
             ]
             return (headers, try WebPushEncryption.encrypt(message, for: subscription))
+        case .email:
+            throw SMTPError("an email is not an HTTP request")
         }
     }
 }
@@ -91,9 +96,13 @@ public struct WebPushMessage: Sendable, Hashable, Codable {
     public var day: CalendarDay
     /// How many tasks it lists.
     public var tasks: Int
+    /// The signed tokens the notification's buttons send to `POST /reminders/act`, by action (`done`, `tomorrow`);
+    /// none for a digest of more than ``ReminderActionToken/maximumItems`` tasks.
+    public var actions: [String: String]?
 
-    /// The message of a digest.
-    public init(digest: ReminderDigest) {
+    /// The message of a digest, with its actions' tokens.
+    public init(digest: ReminderDigest, actions: [String: String]? = nil) {
+        self.actions = actions
         title = "PlantGuide: \(digest.title)"
         body = digest.items.map { item in
             let late = item.overdueDays > 0 ? " (\(item.overdueDays) d late)" : ""
@@ -110,7 +119,7 @@ public struct WebPushMessage: Sendable, Hashable, Codable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         var message = self
-        let budget = WebPushEncryption.maximumPlaintext - 200
+        let budget = WebPushEncryption.maximumPlaintext - 200 - (actions?.values.reduce(0) { $0 + $1.utf8.count + 20 } ?? 0)
         if message.body.utf8.count > budget {
             // Whole lines while they fit, then a line saying how many more there are.
             var kept: [Substring] = [], used = 0

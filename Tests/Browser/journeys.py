@@ -609,7 +609,7 @@ def push_journey(j):
     """Settings: this browser's push subscription is handed to the server (as the page's script does once a push
     service answers; headless Chromium has none, so the journey makes the subscription's keys itself), listed as
     "Browser", and its test message goes to a push service on 127.0.0.1, encrypted (decrypted here by http_ece). The
-    service worker, given that message through DevTools, shows it as a notification."""
+    service worker, given that message through DevTools, shows it as a notification with "Done" and "Tomorrow"."""
     sys.path.insert(0, str(HERE.parent / "Reminders"))
     import http_ece
     from cryptography.hazmat.primitives import serialization
@@ -665,7 +665,8 @@ def push_journey(j):
         for registration in range(4):
             try:
                 j.driver.execute_cdp_cmd("ServiceWorker.deliverPushMessage", {
-                    "origin": origin, "registrationId": str(registration), "data": json.dumps(message)})
+                    "origin": origin, "registrationId": str(registration),
+                    "data": json.dumps(dict(message, actions={"done": "token-1", "tomorrow": "token-2"}))})
             except WebDriverException:
                 pass
 
@@ -673,13 +674,16 @@ def push_journey(j):
             notes = driver.execute_async_script("""
                 var done = arguments[arguments.length - 1];
                 navigator.serviceWorker.ready.then(function (r) { return r.getNotifications(); })
-                  .then(function (list) { done(list.map(function (n) { return [n.title, n.body, n.data && n.data.url]; })); })
+                  .then(function (list) { done(list.map(function (n) {
+                    return [n.title, n.body, n.data && n.data.url, (n.actions || []).map(function (a) { return a.title; })];
+                  })); })
                   .catch(function () { done([]); });
                 """)
             return notes or False
         notes = j.wait(shown)
         j.check(notes[0][0] == "PlantGuide: test message" and "reach you here" in notes[0][1]
                 and notes[0][2].endswith("/care"), f"the service worker shows the notification: {notes}")
+        j.check(notes[0][3] == ["Done", "Tomorrow"], f"with its two buttons: {notes[0][3]}")
         remove = j.driver.find_element(By.XPATH, "//li[.//strong[.='Browser']]//button[starts-with(normalize-space(), 'Remove')]")
         remove.click()
         j.wait(EC.staleness_of(remove))

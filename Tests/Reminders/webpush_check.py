@@ -6,7 +6,9 @@ browser too: it makes the subscription's keys, hands `notify add webpush` the su
 arrives with `http_ece` (the reference implementation of RFC 8188/8291 that pywebpush uses). Before accepting a message
 it checks the VAPID JWT (RFC 8292) with `cryptography`: ES256 over the server's public key (the one `notify vapid-key`
 prints), the audience the push service's origin, expiry within 24 hours. The push service answers 429 and 410 on cue:
-a 429 is retried after its back-off, a 410 turns the channel off.
+a 429 is retried after its back-off, a 410 turns the channel off. Then, on the real clock, the tokens of a digest's
+"Done" and "Tomorrow" buttons are sent back to `plantguide serve` as the service worker sends them (no log-in, no
+anti-forgery token): done once (a second tap changes nothing), snoozed, and a changed token refused.
 
 Usage: webpush_check.py --binary .build/debug/plantguide
 """
@@ -19,7 +21,11 @@ import subprocess
 import sys
 import tempfile
 import threading
+import re
 import time
+import urllib.error
+import urllib.request
+from datetime import datetime, timedelta, timezone
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import http_ece
@@ -101,6 +107,83 @@ def verify_vapid(check, headers, public_key_b64, origin, now):
     exp = claims.get("exp", 0)
     check.expect(now < exp <= now + 24 * 3600, f"exp within 24 h: {exp - now} s")
     check.expect(str(claims.get("sub", "")).startswith(("mailto:", "https:")), f"sub is a contact: {claims.get('sub')}")
+
+
+def post_json(url, payload):
+    request = urllib.request.Request(url, data=json.dumps(payload).encode(), method="POST",
+                                     headers={"Content-Type": "application/json", "Accept": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            return answer.status, json.loads(answer.read() or b"{}")
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read() or b"{}")
+
+
+def check_actions(check, binary, service, browser_key, browser_public, auth_secret):
+    """A digest's "Done" and "Tomorrow" tokens, sent back to a running server as the service worker does."""
+    with tempfile.TemporaryDirectory(prefix="plantguide-actions-") as home:
+        env = dict(os.environ, PLANTGUIDE_HOME=home, TZ="UTC", PLANTGUIDE_ALLOW_LOCAL_TARGETS="1", NO_COLOR="1",
+                   PLANTGUIDE_VAPID_SUBJECT="mailto:gardener@example.org")
+        env.pop("PLANTGUIDE_NOW", None)
+
+        def run(*arguments, stdin=None):
+            result = subprocess.run([binary, *arguments], env=env, input=stdin, capture_output=True, text=True,
+                                    timeout=120)
+            check.expect(result.returncode == 0, f"{' '.join(arguments)}: {result.stderr.strip()[:300]}")
+            return result
+
+        today = datetime.now(timezone.utc).date()
+        run("collection", "add", "Boston fern", "--room", "Bathroom", "--acquired", str(today - timedelta(days=60)))
+        run("care", "done", "1", "water", "--date", str(today - timedelta(days=30)))
+        subscription = {"endpoint": service.url("/push/actions-1"),
+                        "keys": {"p256dh": b64url(browser_public), "auth": b64url(auth_secret)}}
+        run("notify", "add", "webpush", "--subscription", "-", "--at", "00:00", stdin=json.dumps(subscription))
+        before = len(service.requests)
+        run("notify", "run")
+        check.expect(len(service.requests) == before + 1, "the digest of the real day is sent")
+        if len(service.requests) != before + 1:
+            return
+        message = json.loads(http_ece.decrypt(service.requests[-1]["body"], private_key=browser_key,
+                                              auth_secret=auth_secret, version="aes128gcm"))
+        actions = message.get("actions") or {}
+        check.expect(set(actions) == {"done", "tomorrow"}, f"the message carries both buttons' tokens: {list(actions)}")
+        if set(actions) != {"done", "tomorrow"}:
+            return
+        server = subprocess.Popen([binary, "serve", "--port", "0"], env=env, stdout=subprocess.PIPE,
+                                  stderr=subprocess.DEVNULL, text=True)
+        try:
+            base = None
+            deadline = time.time() + 60
+            while time.time() < deadline and base is None:
+                line = server.stdout.readline()
+                match = re.search(r"(http://127\.0\.0\.1:\d+)/", line or "")
+                if match:
+                    base = match.group(1)
+                elif not line and server.poll() is not None:
+                    break
+            check.expect(base is not None, "plantguide serve starts")
+            if base is None:
+                return
+            def due_water():
+                rooms = json.loads(run("care", "due", "--days", "0", "--json").stdout).get("rooms", [])
+                return [task for room in rooms for task in room.get("tasks", [])
+                        if task.get("task") == "water" and task.get("plantId") == 1]
+            check.expect(len(due_water()) == 1, "the fern's watering is due before the tap")
+            status, answer = post_json(base + "/reminders/act", {"token": actions["done"]})
+            check.expect(status == 200 and answer.get("changed", 0) >= 1, f"Done marks the care done: {status} {answer}")
+            check.expect(not due_water(), "after Done the fern's watering is no longer due")
+            status, again = post_json(base + "/reminders/act", {"token": actions["done"]})
+            check.expect(status == 200 and again.get("changed") == 0, f"a second tap changes nothing: {again}")
+            payload, tag = actions["tomorrow"].split(".")
+            forged = payload[:-2] + ("A" if payload[-2] != "A" else "B") + payload[-1] + "." + tag
+            status, refused = post_json(base + "/reminders/act", {"token": forged})
+            check.expect(status == 403 and "not signed" in refused.get("message", refused.get("error", str(refused))),
+                         f"a changed token is refused: {status} {refused}")
+            status, snoozed = post_json(base + "/reminders/act", {"token": actions["tomorrow"]})
+            check.expect(status == 200 and snoozed.get("changed", 0) >= 1, f"Tomorrow snoozes: {status} {snoozed}")
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
 
 
 def main():
@@ -207,6 +290,7 @@ def main():
         run("notify", "run", "--now", "2026-06-04T08:30:00Z")
         check.expect(len(service.requests) == 4, "nothing is sent to a channel turned off")
 
+    check_actions(check, binary, service, browser_key, browser_public, auth_secret)
     service.server.shutdown()
     if check.failures:
         print(f"webpush: {len(check.failures)} of {check.count} checks failed", file=sys.stderr)

@@ -104,7 +104,7 @@ public func buildRouter(configuration: ServerConfiguration, dependencies: Server
         settings: dependencies.settings, modelInstalls: dependencies.modelInstalls, calendarFeed: dependencies.calendarFeed,
         currentIdentification: dependencies.currentIdentification, recheck: dependencies.recheck,
         statistics: dependencies.statistics, care: dependencies.care,
-        reminders: dependencies.reminders.map(ReminderCapability.live)
+        reminders: dependencies.reminders.map { ReminderCapability.live($0, now: dependencies.now) }
     ).register(on: router)
     return router
 }
@@ -209,10 +209,12 @@ extension ServerDependencies {
         // Reminders are sent from the collection's store (claim rows keep each digest to one replica).
         if let reminderStore = (sharedStore ?? store?.2.store) as? any ReminderStore & ServerStateStore & CollectionStore {
             do {
-                dependencies.reminders = try ReminderRunner.live(
+                let runner = try ReminderRunner.live(
                     store: reminderStore, careDefaults: CareSettings(hemisphere: hemisphere, timeZone: .current),
                     environment: environment, directory: directory
                 )
+                dependencies.reminders = runner
+                if case .failure(let error)? = runner.email { log("Email reminders are off: \(error.description).") }
             } catch {
                 log("Care reminders are off: \(error.description).")
             }

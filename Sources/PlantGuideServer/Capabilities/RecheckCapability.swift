@@ -52,16 +52,65 @@ public struct RecheckCapability: Sendable {
     }
 }
 
-/// A flag the background re-check service looks at between its rounds, so it need not wait out its interval.
+/// What wakes the background re-check service before its interval is out. The service waits on it (no CPU while
+/// idle): ``wake()`` ends the wait at once, or, when nobody waits, makes the next wait end at once.
 public final class RecheckWake: Sendable {
-    private let woken = Mutex(false)
+    private struct State {
+        var woken = false
+        var waiter: CheckedContinuation<Void, Never>?
+    }
+
+    private let state = Mutex(State())
 
     /// Creates a lowered flag.
     public init() {}
 
     /// Asks for a round soon.
-    public func wake() { woken.withLock { $0 = true } }
+    public func wake() {
+        let waiter = state.withLock { state in
+            guard let waiter = state.waiter else {
+                state.woken = true
+                return CheckedContinuation<Void, Never>?.none
+            }
+            state.waiter = nil
+            return waiter
+        }
+        waiter?.resume()
+    }
 
     /// Whether a round was asked for since the last call; lowers the flag.
-    func take() -> Bool { woken.withLock { flag in defer { flag = false }; return flag } }
+    func take() -> Bool { state.withLock { state in defer { state.woken = false }; return state.woken } }
+
+    /// Waits until woken or until `deadline`, whichever comes first (or the task is cancelled).
+    func wait(until deadline: ContinuousClock.Instant) async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { try? await Task.sleep(until: deadline, clock: .continuous) }
+            group.addTask { await self.woken() }
+            await group.next()
+            group.cancelAll()
+        }
+    }
+
+    /// Returns when woken (at once when woken since the last wait) or cancelled.
+    private func woken() async {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let resumeNow = state.withLock { state in
+                    if state.woken || Task.isCancelled {
+                        state.woken = false
+                        return true
+                    }
+                    state.waiter = continuation
+                    return false
+                }
+                if resumeNow { continuation.resume() }
+            }
+        } onCancel: {
+            let waiter = state.withLock { state in
+                defer { state.waiter = nil }
+                return state.waiter
+            }
+            waiter?.resume()
+        }
+    }
 }

@@ -15,6 +15,10 @@ public struct ReminderCapability: Sendable {
     public var test: @Sendable (_ id: Int64) async throws -> String?
     /// The server's Web Push public key (base64url) browsers subscribe with; `nil` when Web Push cannot work here.
     public var webPushKey: String?
+    /// Whether email reminders can be sent (an SMTP server is set up).
+    public var emailReady: Bool
+    /// Applies a reminder's signed action token ("Done", "Tomorrow"); throws ``ReminderActionError`` for a bad one.
+    public var act: (@Sendable (_ token: String) async throws -> ReminderActionOutcome)?
 
     /// Creates the capability.
     public init(
@@ -23,9 +27,13 @@ public struct ReminderCapability: Sendable {
             -> ReminderChannel,
         remove: @escaping @Sendable (_ id: Int64) async throws -> Bool,
         test: @escaping @Sendable (_ id: Int64) async throws -> String?,
-        webPushKey: String? = nil
+        webPushKey: String? = nil,
+        act: (@Sendable (_ token: String) async throws -> ReminderActionOutcome)? = nil,
+        emailReady: Bool = false
     ) {
+        self.emailReady = emailReady
         self.webPushKey = webPushKey
+        self.act = act
         self.channels = channels
         self.add = add
         self.remove = remove
@@ -33,20 +41,20 @@ public struct ReminderCapability: Sendable {
     }
 
     /// The live capability over a runner's store, for the household of the request's scope.
-    public static func live(_ runner: ReminderRunner) -> ReminderCapability {
+    public static func live(_ runner: ReminderRunner, now: @escaping @Sendable () -> Date = { Date() }) -> ReminderCapability {
         let store = runner.store
         let household: @Sendable () -> Int64 = { HouseholdScope.current?.household ?? HouseholdScope.home.household }
         return ReminderCapability(
             channels: { try await store.reminderChannels(household: household()) },
             add: { kind, target, token, minute in
                 let targets = runner.targets
-                if let problem = await targets.check(target).problem {
+                if kind != .email, let problem = await targets.check(target).problem {
                     throw ServerError.badRequest("That address cannot be used: \(problem).")
                 }
                 do {
                     return try await store.addReminderChannel(
                         NewReminderChannel(kind: kind, target: target, token: token, minuteOfDay: minute),
-                        household: household(), now: Date()
+                        household: household(), now: now()
                     )
                 } catch StoreError.invalid(let message) {
                     throw ServerError.badRequest(message)
@@ -57,9 +65,11 @@ public struct ReminderCapability: Sendable {
                 guard let channel = try await store.reminderChannels(household: household()).first(where: { $0.id == id }) else {
                     throw ServerError.notFound("That reminder channel")
                 }
-                return await runner.test(channel, now: Date())
+                return await runner.test(channel, now: now())
             },
-            webPushKey: try? runner.webPush.get().keys.publicKey
+            webPushKey: try? runner.webPush.get().keys.publicKey,
+            act: { token in try await runner.perform(token, now: now()) },
+            emailReady: (try? runner.email?.get()) != nil
         )
     }
 }

@@ -75,7 +75,7 @@ struct SettingsRoutes {
                 reminderState = Pages.RemindersState(
                     channels: try await reminders.channels(), message: message, failed: failed,
                     timeZone: (try? await care?.settings())?.timeZone.identifier ?? TimeZone.current.identifier,
-                    webPushKey: reminders.webPushKey
+                    webPushKey: reminders.webPushKey, emailReady: reminders.emailReady
                 )
             }
             return Response.html(Pages.settings(
@@ -93,16 +93,20 @@ struct SettingsRoutes {
         router.post("/settings/reminders") { request, context in
             guard let reminders else { throw ServerError.capabilityMissing("Care reminders need the collection.") }
             let form = try await request.formData(context: context, limit: InputLimits.formBodyBytes)
-            guard let kind = form["kind"].flatMap(ReminderChannelKind.init(rawValue:)) else {
-                throw ServerError.badRequest("Choose where to send reminders: an ntfy topic or a webhook.")
+            guard let kind = form["kind"].flatMap(ReminderChannelKind.init(rawValue:)), kind != .webpush else {
+                throw ServerError.badRequest("Choose where to send reminders: an ntfy topic, a webhook or an email address.")
             }
-            guard let url = form["url"]?.trimmingCharacters(in: .whitespaces), !url.isEmpty else {
+            guard var url = form["url"]?.trimmingCharacters(in: .whitespaces), !url.isEmpty else {
                 throw ServerError.badRequest("Give the address to send reminders to, e.g. https://ntfy.sh/a-long-random-topic.")
+            }
+            if kind == .email {
+                guard reminders.emailReady else { throw ServerError.badRequest("Email needs an SMTP server set up on this server.") }
+                if !url.hasPrefix("mailto:") { url = "mailto:" + url }
             }
             guard let minute = form["time"].flatMap(ReminderRules.minuteOfDay(parsing:)) else {
                 throw ServerError.badRequest("Give the time of day as HH:MM, e.g. 08:00.")
             }
-            let token = form["token"].flatMap { $0.isEmpty ? nil : $0 }
+            let token = kind == .email ? nil : form["token"].flatMap { $0.isEmpty ? nil : $0 }
             _ = try await reminders.add(kind, url, token, minute)
             return Response.redirect(to: "/settings?reminders=added#reminders", type: .normal)
         }
@@ -131,6 +135,42 @@ struct SettingsRoutes {
             let channel = try await reminders.add(.webpush, subscription.endpoint, subscription.token, minute)
             struct Added: Encodable { var id: Int64 }
             return JSONResponse.make(Added(id: channel.id), status: .created)
+        }
+        // A notification's "Done" or "Tomorrow": `{"token": …}`, the token signed when the reminder was sent. It is the
+        // whole authority (the service worker acts without a log-in or a form), so this path skips both (RequestGate).
+        router.post("/reminders/act") { request, context in
+            guard let act = reminders?.act else { throw ServerError.capabilityMissing("Reminder actions are not available here.") }
+            let body = Data(buffer: try await request.body.collect(upTo: InputLimits.formBodyBytes))
+            // The service worker sends JSON; the page an email's link opens sends its form.
+            let isForm = request.headers[.contentType]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true
+            let token: String?
+            if isForm {
+                var components = URLComponents()
+                components.percentEncodedQuery = String(decoding: body, as: UTF8.self).replacingOccurrences(of: "+", with: "%20")
+                token = components.queryItems?.first { $0.name == "token" }?.value
+            } else {
+                token = (try? JSONSerialization.jsonObject(with: body) as? [String: Any])?["token"] as? String
+            }
+            guard let token else {
+                throw ServerError.badRequest("Send {\"token\": …} as JSON, the token a reminder came with.")
+            }
+            let outcome: ReminderActionOutcome
+            do {
+                outcome = try await act(token)
+            } catch let error as ReminderActionError {
+                throw ServerError.forbidden(error.description)
+            }
+            return isForm
+                ? Response.html(Pages.reminderAction(token: nil, outcome: outcome, context: context))
+                : JSONResponse.make(outcome)
+        }
+        // An email's "Mark done" link: a page with a button, since opening a link must change nothing (mail scanners
+        // open links to check them).
+        router.get("/reminders/act") { request, context in
+            guard let token = request.queryValue("token"), !token.isEmpty, token.utf8.count <= 4_096 else {
+                throw ServerError.badRequest("This link has no reminder action in it.")
+            }
+            return Response.html(Pages.reminderAction(token: token, outcome: nil, context: context))
         }
         router.post("/settings/reminders/:id/:action") { _, context in
             guard let reminders else { throw ServerError.capabilityMissing("Care reminders need the collection.") }

@@ -120,7 +120,9 @@ struct RequestGate: RouterMiddleware {
                 throw HTTPError(.notFound)
             }
             // Photo uploads wait for room in the identify queue: its bound keeps their bodies and decoding in check.
-            if Self.isIdentifyUpload(path) || Self.isPhotoUpload(path) {
+            if Self.isSignedAction(path) {
+                response = try await next(request, context)
+            } else if Self.isIdentifyUpload(path) || Self.isPhotoUpload(path) {
                 response = try await identifyQueue.admit {
                     try await checkedUnsafe(request, context: context, hasSession: issuedSession == nil, next: next)
                 }
@@ -178,6 +180,14 @@ struct RequestGate: RouterMiddleware {
             || path == "/manifest.webmanifest" || path == "/sw.js" || path == "/favicon.ico"
             // The calendar feed checks its own secret token: phone calendars cannot log in.
             || path.hasPrefix("/care/feed/")
+            // So does a reminder's action: a notification's button acts without a log-in.
+            || isSignedAction(path)
+    }
+
+    /// Whether a path is authorized by a signed token in its body rather than the session: no log-in and no
+    /// anti-forgery token (a forged request would need the token, which is what the check guards).
+    static func isSignedAction(_ path: String) -> Bool {
+        normalized(path) == "/reminders/act"
     }
 
     /// Whether a path is an owner's to change (the calendar address, sending the re-check queue). The router ignores

@@ -12,15 +12,16 @@ struct RecheckService: Service {
     let logger: Logger
 
     func run() async throws {
-        try? await cancelWhenGracefulShutdown {
+        await cancelWhenGracefulShutdown {
             // The first round comes soon after start: a queue filled while the server was down need not wait.
+            // Between rounds it waits on the wake signal or the next round's time, whichever comes first: no CPU while idle.
             var nextRound = ContinuousClock.now + .seconds(2)
             while !Task.isCancelled {
-                if ContinuousClock.now >= nextRound || recheck.wake.take() {
-                    await round()
-                    nextRound = ContinuousClock.now + recheck.interval
-                }
-                try await Task.sleep(for: .milliseconds(250))
+                await recheck.wake.wait(until: nextRound)
+                guard !Task.isCancelled else { return }
+                _ = recheck.wake.take()
+                await round()
+                nextRound = ContinuousClock.now + recheck.interval
             }
         }
     }

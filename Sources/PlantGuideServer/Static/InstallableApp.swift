@@ -63,14 +63,35 @@ enum InstallableApp {
     self.addEventListener("push", function (event) {
       var message = {};
       try { message = event.data ? event.data.json() : {}; } catch (e) { message = { body: event.data ? event.data.text() : "" }; }
+      var actions = message.actions && message.actions.done && message.actions.tomorrow
+        ? [{ action: "done", title: "Done" }, { action: "tomorrow", title: "Tomorrow" }] : [];
       event.waitUntil(self.registration.showNotification(message.title || "PlantGuide", {
         body: message.body || "Care is due today.", tag: "plantguide-care", renotify: true,
-        icon: "/static/icon-192.png", badge: "/static/icon-192.png",
-        data: { url: message.url || "/care", day: message.day || null }
+        icon: "/static/icon-192.png", badge: "/static/icon-192.png", actions: actions,
+        data: { url: message.url || "/care", day: message.day || null, actions: message.actions || null }
       }));
     });
+    // "Done" and "Tomorrow" send the reminder's signed token back; nothing opens. When that fails, say so.
+    function act(token) {
+      return fetch("/reminders/act", {
+        method: "POST", credentials: "omit", headers: { "Content-Type": "application/json", "Accept": "application/json" },
+        body: JSON.stringify({ token: token })
+      }).then(function (response) {
+        if (!response.ok) { throw new Error("HTTP " + response.status); }
+      }).catch(function () {
+        return self.registration.showNotification("PlantGuide", {
+          body: "That did not reach PlantGuide: open the Care page to mark the care.", tag: "plantguide-care",
+          data: { url: "/care" }
+        });
+      });
+    }
     self.addEventListener("notificationclick", function (event) {
       event.notification.close();
+      var data = event.notification.data || {};
+      if (event.action && data.actions && data.actions[event.action]) {
+        event.waitUntil(act(data.actions[event.action]));
+        return;
+      }
       var target = new URL((event.notification.data && event.notification.data.url) || "/care", self.location.origin);
       if (target.origin !== self.location.origin) { target = new URL("/care", self.location.origin); }
       event.waitUntil(self.clients.matchAll({ type: "window", includeUncontrolled: true }).then(function (windows) {

@@ -2,7 +2,7 @@
 /// rather than as files that could go missing from an installation.
 enum StaticAssets {
     /// Bumped when the assets change, so browsers that cached them fetch the new ones.
-    static let version = "10"
+    static let version = "11"
 
     static let stylesheet: String = baseStylesheet + widthClasses
 

@@ -1,6 +1,7 @@
 import Foundation
 import PlantGuideCore
 import PlantNetAPI
+import PlantReminders
 import PlantStore
 
 extension Pages {
@@ -66,6 +67,33 @@ extension Pages {
         var timeZone: String
         /// The server's Web Push key, when this browser may subscribe.
         var webPushKey: String?
+        /// Whether an SMTP server is set up, so email can be chosen.
+        var emailReady = false
+    }
+
+    /// A reminder's action from an email link: the button that does it (`token`), or what it did (`outcome`).
+    static func reminderAction(token: String?, outcome: ReminderActionOutcome?, context: AppRequestContext) -> HTML {
+        let body: HTML
+        if let outcome {
+            let what = outcome.action == .done ? "marked done" : "put off to tomorrow"
+            let count = outcome.changed == 1 ? "1 task" : "\(outcome.changed) tasks"
+            let same: HTML = outcome.unchanged > 0
+                ? " \(outcome.unchanged == 1 ? "1 task was" : "\(outcome.unchanged) tasks were") already done or gone." : ""
+            body = """
+                <h1>Care reminder</h1>
+                <div class="notice ok" role="status"><p>\(count) \(what).\(same)</p></div>
+                <p><a href="/care">Open the Care page</a></p>
+                """
+        } else {
+            body = """
+                <h1>Care reminder</h1>
+                <p>Mark this reminder's care as done today?</p>
+                <form method="post" action="/reminders/act"><input type="hidden" name="token" value="\(token ?? "")">
+                <p><button type="submit">Mark done</button></p></form>
+                <p><a href="/care">Open the Care page instead</a></p>
+                """
+        }
+        return Layout.page(title: "Care reminder", tab: nil, context: context, body: body)
     }
 
     /// "Send reminders to this browser": shown by the page's script only where the browser can take push messages.
@@ -94,6 +122,7 @@ extension Pages {
             case .ntfy: "ntfy"
             case .webhook: "Webhook"
             case .webpush: "Browser"
+            case .email: "Email"
             }
             let token: HTML = channel.token == nil || channel.kind == .webpush ? "" : " <span class=\"meta\">(access token set)</span>"
             let off: HTML = channel.enabled ? "" : " <span class=\"badge\">off</span>"
@@ -121,10 +150,11 @@ extension Pages {
             <form method="post" action="/settings/reminders">\(Layout.csrfField(context))
             <label for="reminder-kind">Send to</label>
             <select id="reminder-kind" name="kind"><option value="ntfy">an ntfy topic</option>\
-            <option value="webhook">a webhook (JSON)</option></select>
+            <option value="webhook">a webhook (JSON)</option>\
+            \(state.emailReady ? "<option value=\"email\">an email address</option>" : "")</select>
             <label for="reminder-url">Address</label>
-            <input id="reminder-url" name="url" type="url" required maxlength="\(ReminderRules.maximumTargetCharacters)" \
-            placeholder="https://ntfy.sh/a-long-random-topic">
+            <input id="reminder-url" name="url" type="text" inputmode="url" autocomplete="off" required \
+            maxlength="\(ReminderRules.maximumTargetCharacters)" placeholder="https://ntfy.sh/a-long-random-topic or you@example.org">
             <label for="reminder-time">Time of day</label>
             <input id="reminder-time" name="time" type="time" value="08:00" required>
             <label for="reminder-token">Access token (optional)</label>

@@ -10,6 +10,8 @@ public enum ReminderChannelKind: String, Sendable, Codable, CaseIterable {
     /// A Web Push message to a browser (RFC 8030, encrypted per RFC 8291, signed per RFC 8292): the target is the push
     /// service's endpoint, the token the subscription's keys (`p256dh.auth`, base64url).
     case webpush
+    /// An email (text and HTML) through the installation's SMTP server: the target is `mailto:` and the address.
+    case email
 }
 
 /// A place a household's daily care digest is sent to.
@@ -55,8 +57,15 @@ public struct ReminderChannel: Sendable, Hashable, Encodable {
     /// The time of day as people write it: "08:00".
     public var timeOfDay: String { String(format: "%02d:%02d", minuteOfDay / 60, minuteOfDay % 60) }
 
-    /// The target with all but the first characters of its path cut: `https://ntfy.sh/pla…`.
+    /// The target with all but the first characters of its path cut: `https://ntfy.sh/pla…`; an email address with
+    /// all but its first letter and domain cut: `a…@example.org`.
     public var shownTarget: String {
+        if kind == .email {
+            let address = target.hasPrefix("mailto:") ? String(target.dropFirst(7)) : target
+            let parts = address.split(separator: "@")
+            guard parts.count == 2 else { return "…" }
+            return "\(parts[0].prefix(1))…@\(parts[1])"
+        }
         guard let url = URL(string: target), let scheme = url.scheme, let host = url.host else { return "…" }
         let port = url.port.map { ":\($0)" } ?? ""
         let path = url.path
@@ -183,6 +192,14 @@ public enum ReminderRules {
     /// Checks a channel to add: an http(s) URL with a host and no credentials in it, a sane token, a time of day.
     public static func check(_ channel: NewReminderChannel) throws(StoreError) {
         let target = channel.target
+        if channel.kind == .email {
+            guard target.hasPrefix("mailto:"), isEmailAddress(String(target.dropFirst(7))) else {
+                throw .invalid("An email reminder needs an address like you@example.org, not '\(target.prefix(80))'.")
+            }
+            guard channel.token == nil else { throw .invalid("An email reminder takes no access token.") }
+            guard (0..<1_440).contains(channel.minuteOfDay) else { throw .invalid("The time of day must be from 00:00 to 23:59.") }
+            return
+        }
         guard target.count <= maximumTargetCharacters, let url = URL(string: target),
               let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), let host = url.host, !host.isEmpty
         else {
@@ -218,6 +235,16 @@ public enum ReminderRules {
         guard parts[1].count == 2, let minute = Int(parts[1]), (0...59).contains(minute) else { return nil }
         if parts.count == 3 { guard parts[2].count == 2, let second = Int(parts[2]), (0...59).contains(second) else { return nil } }
         return hour * 60 + minute
+    }
+
+    /// Whether `text` is an address email reminders can go to: `name@domain`, printable ASCII without spaces, brackets
+    /// or quotes, at most 254 characters.
+    public static func isEmailAddress(_ text: String) -> Bool {
+        let parts = text.split(separator: "@", omittingEmptySubsequences: false)
+        guard text.utf8.count <= 254, parts.count == 2, !parts[0].isEmpty, parts[1].contains("."),
+              !parts[1].hasPrefix("."), !parts[1].hasSuffix(".") else { return false }
+        let forbidden = Set("<>()[]\\,;:\"' ")
+        return text.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value < 0x7F } && !text.contains(where: forbidden.contains)
     }
 
     /// A note cut to what is kept.

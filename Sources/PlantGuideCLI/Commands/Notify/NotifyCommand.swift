@@ -14,6 +14,11 @@ struct NotifyCommand: AsyncParsableCommand {
             on a day with nothing due. `plantguide serve` sends them; `notify run` sends what is due right now, exactly \
             as the server would, so a cron job can do it instead.
 
+            Email goes through your SMTP server: set PLANTGUIDE_SMTP_HOST, PLANTGUIDE_SMTP_FROM and, as it needs, \
+            PLANTGUIDE_SMTP_PORT, PLANTGUIDE_SMTP_SECURITY (starttls, tls or none), PLANTGUIDE_SMTP_USER and \
+            PLANTGUIDE_SMTP_PASSWORD (never printed). Each task in the email has a link that marks it done when \
+            PLANTGUIDE_PUBLIC_URL is set.
+
             Web Push reaches a browser (the installed web app: Settings, "Send reminders to this browser", does it for \
             you). Set PLANTGUIDE_VAPID_SUBJECT to a mailto: or https address where push services can reach you \
             (default: PLANTGUIDE_PUBLIC_URL).
@@ -27,6 +32,7 @@ struct NotifyCommand: AsyncParsableCommand {
               NTFY_TOKEN=tk_… plantguide notify add ntfy https://ntfy.example.org/plants --token-env NTFY_TOKEN
               plantguide notify add webhook https://ha.example.org/api/webhook/plants
               plantguide notify add webpush --subscription subscription.json
+              plantguide notify add email you@example.org --at 07:00
               plantguide notify vapid-key             The key a browser subscribes with.
               plantguide notify test 1                Send a test message now.
               plantguide notify run --dry-run         What would be sent now.
@@ -60,20 +66,25 @@ extension NotifyCommand {
 
     /// The runner over the command's store, with the environment's defaults.
     static func runner(_ environment: CollectionEnvironment) throws -> ReminderRunner {
+        let runner: ReminderRunner
         do {
-            return try ReminderRunner.live(
+            runner = try ReminderRunner.live(
                 store: environment.store, careDefaults: environment.careDefaults,
                 environment: ProcessInfo.processInfo.environment, directory: environment.directory
             )
         } catch {
             throw ValidationError(error.description + ".")
         }
+        if case .failure(let error)? = runner.email {
+            throw ValidationError("The SMTP settings are wrong: \(error.description).")
+        }
+        return runner
     }
 
     static func line(_ channel: ReminderChannel, console: Console) -> String {
         var text = console.style("#\(channel.id)", .bold) + "  " + channel.kind.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
             + channel.shownTarget + "  at " + channel.timeOfDay
-        if channel.token != nil { text += console.style("  token set", .dim) }
+        if channel.token != nil, channel.kind != .webpush { text += console.style("  token set", .dim) }
         if !channel.enabled { text += console.style("  off", .yellow) }
         if let note = channel.note { text += "\n     " + console.style(note, channel.enabled ? .dim : .yellow) }
         return text
@@ -106,7 +117,7 @@ struct NotifyChannelsCommand: AsyncParsableCommand {
 struct NotifyAddCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "add",
-        abstract: "Add a channel: ntfy (text to a topic URL), webhook (the digest as JSON) or webpush (a browser).",
+        abstract: "Add a channel: ntfy (text to a topic URL), webhook (the digest as JSON), webpush (a browser) or email.",
         discussion: """
             An ntfy topic URL is as good as a password for anyone who knows it: choose a long, random topic, or protect \
             it with an access token (--token-env names the environment variable holding it, so it never appears in \
@@ -118,10 +129,10 @@ struct NotifyAddCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "ntfy, webhook or webpush.")
+    @Argument(help: "ntfy, webhook, webpush or email.")
     var kind: ReminderChannelKind
 
-    @Argument(help: "The URL to POST to, e.g. https://ntfy.sh/my-plants-7f3a (not for webpush).")
+    @Argument(help: "The URL to POST to, e.g. https://ntfy.sh/my-plants-7f3a; for email the address (not for webpush).")
     var url: String?
 
     @Option(help: ArgumentHelp("A browser's push subscription JSON (webpush only; - reads standard input).", valueName: "file"))
@@ -144,6 +155,11 @@ struct NotifyAddCommand: AsyncParsableCommand {
             guard url == nil, tokenEnv == nil else {
                 throw ValidationError("A webpush channel takes its address and keys from --subscription only.")
             }
+        case .email:
+            guard let url, ReminderRules.isEmailAddress(url.hasPrefix("mailto:") ? String(url.dropFirst(7)) : url) else {
+                throw ValidationError("Give the address to email reminders to, e.g. you@example.org.")
+            }
+            guard subscription == nil, tokenEnv == nil else { throw ValidationError("An email channel takes only its address.") }
         case .ntfy, .webhook:
             guard url != nil else { throw ValidationError("Give the URL to send \(kind.rawValue) reminders to.") }
             guard subscription == nil else { throw ValidationError("--subscription is for webpush channels only.") }
@@ -178,16 +194,27 @@ struct NotifyAddCommand: AsyncParsableCommand {
                 throw ValidationError("That subscription cannot be used: \(error).")
             }
         }
-        let targets = ReminderTargets(environment: ProcessInfo.processInfo.environment)
-        if let problem = await targets.check(target).problem {
-            throw ValidationError("That target cannot be used: \(problem).")
+        let console = Console()
+        if kind == .email {
+            target = target.hasPrefix("mailto:") ? target : "mailto:" + target
+            do {
+                if try SMTPSettings.from(environment: ProcessInfo.processInfo.environment) == nil {
+                    console.warn("Note: no SMTP server is set up here (PLANTGUIDE_SMTP_HOST); the server that sends reminders needs one.")
+                }
+            } catch {
+                throw ValidationError("The SMTP settings are wrong: \(error.description).")
+            }
+        } else {
+            let targets = ReminderTargets(environment: ProcessInfo.processInfo.environment)
+            if let problem = await targets.check(target).problem {
+                throw ValidationError("That target cannot be used: \(problem).")
+            }
         }
         let environment = try CollectionEnvironment.load()
         let channel = try await environment.store.addReminderChannel(
             NewReminderChannel(kind: kind, target: target, token: token, minuteOfDay: time?.minuteOfDay ?? 480),
             household: NotifyCommand.household, now: environment.now()
         )
-        let console = Console()
         if output.json {
             try console.printJSON(channel)
             return
