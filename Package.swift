@@ -204,7 +204,7 @@ let shells: [Target] = [
         name: "plantguide-bench",
         dependencies: [
             "PlantGuideCore", "PlantCatalog", "PlantImaging", "PlantClassifier", "PlantNetAPI", "PlantIdentification",
-            "PlantStore", "PlantStorePostgres", "PlantNetStub", "PlantForms", argumentParser,
+            "PlantStore", "PlantStorePostgres", "PlantNetStub", "PlantForms", "PlantReminders", argumentParser,
         ],
         swiftSettings: settings
     ),

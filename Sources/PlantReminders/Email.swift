@@ -94,7 +94,9 @@ public struct SMTPSettings: Sendable {
 
     static func isLoopback(_ host: String) -> Bool {
         let lower = host.lowercased()
-        return lower == "localhost" || lower == "::1" || lower == "[::1]" || lower.hasPrefix("127.")
+        if lower == "localhost" || lower == "::1" || lower == "[::1]" { return true }
+        let parts = lower.split(separator: ".", omittingEmptySubsequences: false).map { Int($0) }
+        return parts.count == 4 && parts[0] == 127 && parts.allSatisfy { $0.map { (0...255).contains($0) } ?? false }
     }
 }
 
@@ -323,10 +325,12 @@ final class SMTPSession: Sendable {
 
     func deliver(_ message: EmailMessage, settings: SMTPSettings) async throws {
         var iterator = lines.makeAsyncIterator()
+        var linesRead = 0
         func reply(_ step: String, expecting codes: Set<Int>) async throws -> [String] {
             var received: [String] = []
             while true {
                 guard let line = await iterator.next() else { throw SMTPError("the server closed the connection (\(step))") }
+                linesRead += 1
                 received.append(line)
                 if line.count < 4 || line[line.index(line.startIndex, offsetBy: 3)] != "-" { break }
                 guard received.count < 100 else { throw SMTPError("the server's answer to \(step) never ended") }
@@ -353,11 +357,21 @@ final class SMTPSession: Sendable {
             }
             _ = try await command("STARTTLS", "STARTTLS", expecting: [220])
             guard let tlsContext else { throw SMTPError("no TLS context") }
-            let channel = channel, name = Self.serverName(settings.host)
-            try await channel.eventLoop.submit {
-                let handler = try NIOSSLClientHandler(context: tlsContext, serverHostname: name)
-                try channel.pipeline.syncOperations.addHandler(handler, position: .first)
+            // Anything the server sent after its 220, before TLS, could be an attacker's forged replies: refuse it, and
+            // read what comes over TLS from a fresh stream.
+            let channel = channel, name = Self.serverName(settings.host), read = linesRead
+            let (fresh, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(256))
+            let clean = try await channel.eventLoop.submit { () throws -> Bool in
+                let lines = try channel.pipeline.syncOperations.handler(type: SMTPLineHandler.self)
+                let clean = lines.restart(with: continuation, linesRead: read)
+                if clean {
+                    let handler = try NIOSSLClientHandler(context: tlsContext, serverHostname: name)
+                    try channel.pipeline.syncOperations.addHandler(handler, position: .first)
+                }
+                return clean
             }.get()
+            guard clean else { throw SMTPError("the server sent more than its answer to STARTTLS (refused: it could be forged)") }
+            iterator = fresh.makeAsyncIterator()
             extensions = try await command("EHLO \(helo)", "EHLO after STARTTLS", expecting: [250])
         }
         if let user = settings.user, let password = settings.password {
@@ -397,11 +411,24 @@ final class SMTPSession: Sendable {
 private final class SMTPLineHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
 
-    private let continuation: AsyncStream<String>.Continuation
+    private var continuation: AsyncStream<String>.Continuation
     private var pending: [UInt8] = []
+    /// Lines handed to the stream so far.
+    private var linesYielded = 0
 
     init(continuation: AsyncStream<String>.Continuation) {
         self.continuation = continuation
+    }
+
+    /// Hands what follows to a new stream (after STARTTLS); `false` when the server said more than the session read
+    /// (`linesRead` lines), whole lines or part of one.
+    func restart(with continuation: AsyncStream<String>.Continuation, linesRead: Int) -> Bool {
+        let clean = pending.isEmpty && linesYielded == linesRead
+        self.continuation.finish()
+        self.continuation = continuation
+        pending = []
+        linesYielded = 0
+        return clean
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -411,6 +438,7 @@ private final class SMTPLineHandler: ChannelInboundHandler, RemovableChannelHand
             var line = Array(pending[..<end])
             if line.last == UInt8(ascii: "\r") { line.removeLast() }
             pending.removeSubrange(...end)
+            linesYielded += 1
             continuation.yield(String(decoding: line, as: UTF8.self))
         }
         if pending.count > 8_192 {

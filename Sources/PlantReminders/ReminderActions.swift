@@ -133,6 +133,8 @@ extension ReminderRunner {
         let care = CareSettings(settings: try await store.householdSettings(household: token.household), defaults: careDefaults)
         let planner = CarePlanner(store: store, hemisphere: care.hemisphere, timeZone: care.timeZone, now: { now })
         let today = CalendarDay(now, in: care.timeZone)
+        // A digest's buttons act on its day (or the morning after, for an evening reminder), never on later days' care.
+        guard today == token.day || today == token.day.adding(days: 1) else { throw ReminderActionError.expired }
         var outcome = ReminderActionOutcome(action: token.action, changed: 0, unchanged: 0)
         try await HouseholdScope.$current.withValue(HouseholdScope(household: token.household)) {
             for item in token.items {

@@ -135,8 +135,10 @@ public struct ReminderRunner: Sendable {
     /// Runs every enabled channel at `now`; `dryRun` claims and sends nothing and says what would go out.
     public func run(now: Date, dryRun: Bool = false) async throws(StoreError) -> [ReminderRunResult] {
         var results: [ReminderRunResult] = []
+        // One digest per household and run: every channel of a household says the same.
+        var digests: [Int64: ReminderDigest] = [:]
         for (channel, care) in try await enabledChannels() {
-            results.append(try await run(channel, care: care, now: now, dryRun: dryRun))
+            results.append(try await run(channel, care: care, now: now, dryRun: dryRun, digests: &digests))
         }
         return results
     }
@@ -193,7 +195,7 @@ public struct ReminderRunner: Sendable {
     }
 
     private func run(
-        _ channel: ReminderChannel, care: CareSettings, now: Date, dryRun: Bool
+        _ channel: ReminderChannel, care: CareSettings, now: Date, dryRun: Bool, digests: inout [Int64: ReminderDigest]
     ) async throws(StoreError) -> ReminderRunResult {
         let day = CalendarDay(now, in: care.timeZone)
         let sendAt = Self.sendTime(of: day, minuteOfDay: channel.minuteOfDay, in: care.timeZone)
@@ -208,7 +210,7 @@ public struct ReminderRunner: Sendable {
                 result.state = .handled
                 return result
             }
-            let digest = try await digest(for: channel, day: day, care: care, now: now)
+            let digest = try await cachedDigest(for: channel, day: day, care: care, now: now, in: &digests)
             result.tasks = digest.items.count
             result.state = digest.items.isEmpty ? .nothingDue : .wouldSend
             return result
@@ -217,7 +219,7 @@ public struct ReminderRunner: Sendable {
             result.state = .handled
             return result
         }
-        let digest = try await digest(for: channel, day: day, care: care, now: now)
+        let digest = try await cachedDigest(for: channel, day: day, care: care, now: now, in: &digests)
         result.tasks = digest.items.count
         guard !digest.items.isEmpty else {
             try await store.finishReminderDigest(channel: channel.id, day: day, attempt: attempt, outcome: .nothingDue, now: now)
@@ -226,9 +228,14 @@ public struct ReminderRunner: Sendable {
         }
         switch await send(channel, digest: digest, now: now) {
         case .success:
-            try await store.finishReminderDigest(
+            // Sent either way; but a sender slower than its lease was replaced, and the channel is the replacement's
+            // to change.
+            guard try await store.finishReminderDigest(
                 channel: channel.id, day: day, attempt: attempt, outcome: .sent(tasks: digest.items.count), now: now
-            )
+            ) else {
+                result.state = .sent
+                return result
+            }
             result.state = .sent
             if channel.note != nil { try await store.setReminderChannel(id: channel.id, enabled: true, note: nil) }
         case .failure(let failure):
@@ -236,9 +243,9 @@ public struct ReminderRunner: Sendable {
             result.error = failure.reason
             let retry = failure.permanent || attempt > Self.backoff.count
                 ? nil : now.addingTimeInterval(Self.backoff[attempt - 1])
-            try await store.finishReminderDigest(
+            guard try await store.finishReminderDigest(
                 channel: channel.id, day: day, attempt: attempt, outcome: .failed(failure.reason, retryAt: retry), now: now
-            )
+            ) else { return result }
             try await note(failure, on: channel, givenUp: retry == nil)
         }
         return result
@@ -261,6 +268,15 @@ public struct ReminderRunner: Sendable {
             }
         }
         try await store.setReminderChannel(id: channel.id, enabled: true, note: "Last attempt failed: \(failure.reason).")
+    }
+
+    private func cachedDigest(
+        for channel: ReminderChannel, day: CalendarDay, care: CareSettings, now: Date, in digests: inout [Int64: ReminderDigest]
+    ) async throws(StoreError) -> ReminderDigest {
+        if let known = digests[channel.household], known.day == day { return known }
+        let made = try await digest(for: channel, day: day, care: care, now: now)
+        digests[channel.household] = made
+        return made
     }
 
     private func digest(
@@ -322,6 +338,13 @@ public struct ReminderRunner: Sendable {
         switch status {
         case 200..<300: return .success(())
         case 404, 410: return .failure(SendFailure(reason: "the target answered \(status) (it is gone)", permanent: true))
+        case 401 where channel.kind == .webpush, 403 where channel.kind == .webpush:
+            // A push service refusing the server's signature (Apple's asks for a real contact: PLANTGUIDE_VAPID_SUBJECT)
+            // is the server's to mend, not the subscription gone: tried again, turned off only after days.
+            return .failure(SendFailure(
+                reason: "the push service refused the server's signature (\(status)); set \(Self.vapidSubjectVariable) to a mailto: or https contact",
+                permanent: false
+            ))
         case 401, 403: return .failure(SendFailure(reason: "the target refused the access token (\(status))", permanent: true))
         default: return .failure(SendFailure(reason: "the target answered \(status)", permanent: false))
         }

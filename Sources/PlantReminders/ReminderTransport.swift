@@ -114,25 +114,23 @@ public struct WebPushMessage: Sendable, Hashable, Codable {
         tasks = digest.items.count
     }
 
-    /// The message as JSON, its body cut (at a line) so that it fits one push record.
+    /// The message as JSON, its body cut (at a line) so that the encoded message fits one push record.
     public func encoded() throws -> Data {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let whole = try encoder.encode(self)
+        guard whole.count > WebPushEncryption.maximumPlaintext else { return whole }
+        // Whole lines while the encoded message fits, then a line saying how many more there are.
+        let lines = body.split(separator: "\n", omittingEmptySubsequences: false)
         var message = self
-        let budget = WebPushEncryption.maximumPlaintext - 200 - (actions?.values.reduce(0) { $0 + $1.utf8.count + 20 } ?? 0)
-        if message.body.utf8.count > budget {
-            // Whole lines while they fit, then a line saying how many more there are.
-            var kept: [Substring] = [], used = 0
-            let lines = message.body.split(separator: "\n", omittingEmptySubsequences: false)
-            for line in lines {
-                let size = line.utf8.count + 1
-                guard used + size <= budget - 40 else { break }
-                kept.append(line)
-                used += size
-            }
-            if kept.isEmpty { kept = [message.body.prefix(budget / 4)] }
-            message.body = kept.joined(separator: "\n") + "\n… and \(lines.count - kept.count) more"
+        var kept = lines.count
+        while kept > 0 {
+            kept = max(0, min(kept - 1, kept * 9 / 10))
+            message.body = lines.prefix(kept).joined(separator: "\n") + "\n… and \(lines.count - kept) more"
+            let data = try encoder.encode(message)
+            if data.count <= WebPushEncryption.maximumPlaintext { return data }
         }
+        message.body = "… \(lines.count) tasks: open the Care page."
         return try encoder.encode(message)
     }
 }

@@ -47,10 +47,13 @@ public struct VAPIDKeys: Sendable {
         let made = P256.Signing.PrivateKey()
         let temporary = directory.appending(".\(fileName).\(UUID().uuidString)")
         defer { unlink(temporary.path) }
-        let created = FileManager.default.createFile(
-            atPath: temporary.path, contents: Data(made.pemRepresentation.utf8), attributes: [.posixPermissions: 0o600]
-        )
-        guard created else { throw WebPushError("could not write the Web Push key to \(directory.url.path)") }
+        // Made 0600 from the start: never readable by others, not even for a moment.
+        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw WebPushError("could not write the Web Push key to \(directory.url.path)") }
+        let pem = Array(made.pemRepresentation.utf8)
+        let written = pem.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        close(descriptor)
+        guard written == pem.count else { throw WebPushError("could not write the Web Push key to \(directory.url.path)") }
         if link(temporary.path, file.path) != 0, errno != EEXIST {
             throw WebPushError("could not keep the Web Push key in \(file.path): \(String(cString: strerror(errno)))")
         }
@@ -143,10 +146,11 @@ public struct WebPushSubscription: Sendable, Hashable {
 /// Message encryption for Web Push (RFC 8291) in the `aes128gcm` content coding (RFC 8188): one record, so a message is
 /// at most ``maximumPlaintext`` bytes.
 public enum WebPushEncryption {
-    /// The record size written in the header (what push services accept).
+    /// The record size written in the header.
     public static let recordSize = 4_096
-    /// The longest message one record holds: the record size less the tag (16) and the padding delimiter (1).
-    public static let maximumPlaintext = recordSize - 17
+    /// The longest message: push services take at most 4,096 bytes of body (RFC 8291 §4), of which the header takes 86
+    /// (salt 16, record size 4, key length 1, key 65), the tag 16 and the padding delimiter 1.
+    public static let maximumPlaintext = 4_096 - 86 - 17
 
     /// `plaintext` encrypted for `subscription`: the header (salt, record size, the server's ephemeral public key) and
     /// the record. `salt` and `serverKey` are fresh unless given (known-answer tests).

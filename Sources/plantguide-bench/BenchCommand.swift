@@ -36,6 +36,7 @@ struct BenchCommand: AsyncParsableCommand {
         RecognitionBenchmark(),
         UploadBenchmark(),
         CareBenchmark(),
+        ReminderBenchmark(),
     ]
 
     func validate() throws {

@@ -284,6 +284,11 @@ import Testing
             await #expect(throws: expected) { try await runner.perform(text, now: at) }
         }
         #expect(try setup.database.events(plantId: 1).filter { $0.task == .water }.count == 1)
+        // A digest's buttons act on its day or the morning after, not on a later day's care (still within 36 hours).
+        let evening = try Self.instant("2026-06-10T23:00:00Z")
+        let lateDone = try #require(ReminderActionToken.tokens(for: digest, key: keys.actionKey, now: evening)?["done"])
+        let twoDaysOn = try Self.instant("2026-06-12T01:00:00Z")
+        await #expect(throws: ReminderActionError.expired) { try await runner.perform(lateDone, now: twoDaysOn) }
 
         // Done: logged today in the household's time zone; a second tap changes nothing.
         let first = try await runner.perform(done, now: now)

@@ -19,21 +19,20 @@ import json
 import os
 import re
 import socket
+import ssl
 import subprocess
 import sys
 import tempfile
-import time
-import urllib.error
 import urllib.parse
 import urllib.request
 
+from reminder_support import Check, running_server
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import AuthResult, LoginPassword
 from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
-import ssl
 
 USER, PASSWORD = "gardener", "S3cret-smtp-pass"
 
@@ -89,18 +88,6 @@ def free_port():
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
-
-
-class Check:
-    def __init__(self):
-        self.failures = []
-        self.count = 0
-
-    def expect(self, condition, what):
-        self.count += 1
-        if not condition:
-            self.failures.append(what)
-            print(f"  FAILED: {what}", file=sys.stderr)
 
 
 def parts(message):
@@ -231,18 +218,7 @@ def check_link(check, binary, base_env, mailbox, run):
         check.expect(len(links) >= 1, f"the digest has mark-done links: {links}")
         if not links:
             return
-        server = subprocess.Popen([binary, "serve", "--port", "0"], env=env, stdout=subprocess.PIPE,
-                                  stderr=subprocess.DEVNULL, text=True)
-        try:
-            base = None
-            deadline = time.time() + 60
-            while time.time() < deadline and base is None:
-                line = server.stdout.readline()
-                match = re.search(r"(http://127\.0\.0\.1:\d+)/", line or "")
-                if match:
-                    base = match.group(1)
-                elif not line and server.poll() is not None:
-                    break
+        with running_server(binary, env) as base:
             check.expect(base is not None, "plantguide serve starts")
             if base is None:
                 return
@@ -260,9 +236,6 @@ def check_link(check, binary, base_env, mailbox, run):
             due = json.loads(run("care", "due", "--days", "0", "--json", environment=env).stdout)
             check.expect(not any(t["task"] == "water" for r in due["rooms"] for t in r["tasks"]),
                          "the watering is no longer due")
-        finally:
-            server.terminate()
-            server.wait(timeout=30)
 
 
 if __name__ == "__main__":

@@ -21,7 +21,6 @@ import subprocess
 import sys
 import tempfile
 import threading
-import re
 import time
 import urllib.error
 import urllib.request
@@ -29,6 +28,7 @@ from datetime import datetime, timedelta, timezone
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import http_ece
+from reminder_support import Check, running_server
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec, utils
@@ -69,18 +69,6 @@ class PushService:
 
     def url(self, path):
         return f"http://127.0.0.1:{self.port}{path}"
-
-
-class Check:
-    def __init__(self):
-        self.failures = []
-        self.count = 0
-
-    def expect(self, condition, what):
-        self.count += 1
-        if not condition:
-            self.failures.append(what)
-            print(f"  FAILED: {what}", file=sys.stderr)
 
 
 def verify_vapid(check, headers, public_key_b64, origin, now):
@@ -149,18 +137,7 @@ def check_actions(check, binary, service, browser_key, browser_public, auth_secr
         check.expect(set(actions) == {"done", "tomorrow"}, f"the message carries both buttons' tokens: {list(actions)}")
         if set(actions) != {"done", "tomorrow"}:
             return
-        server = subprocess.Popen([binary, "serve", "--port", "0"], env=env, stdout=subprocess.PIPE,
-                                  stderr=subprocess.DEVNULL, text=True)
-        try:
-            base = None
-            deadline = time.time() + 60
-            while time.time() < deadline and base is None:
-                line = server.stdout.readline()
-                match = re.search(r"(http://127\.0\.0\.1:\d+)/", line or "")
-                if match:
-                    base = match.group(1)
-                elif not line and server.poll() is not None:
-                    break
+        with running_server(binary, env) as base:
             check.expect(base is not None, "plantguide serve starts")
             if base is None:
                 return
@@ -179,11 +156,18 @@ def check_actions(check, binary, service, browser_key, browser_public, auth_secr
             status, refused = post_json(base + "/reminders/act", {"token": forged})
             check.expect(status == 403 and "not signed" in refused.get("message", refused.get("error", str(refused))),
                          f"a changed token is refused: {status} {refused}")
+            # Bad forms (stray percent signs, spaces, no token) are refused, and the server keeps answering.
+            for body in (b"token=%", b"token=a b#%zz", b"nothing=1", b"%%%&&=="):
+                request = urllib.request.Request(base + "/reminders/act", data=body, method="POST", headers={
+                    "Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json"})
+                try:
+                    urllib.request.urlopen(request, timeout=30)
+                    status = 200
+                except urllib.error.HTTPError as error:
+                    status = error.code
+                check.expect(status in (400, 403), f"a bad form {body!r} is refused: {status}")
             status, snoozed = post_json(base + "/reminders/act", {"token": actions["tomorrow"]})
             check.expect(status == 200 and snoozed.get("changed", 0) >= 1, f"Tomorrow snoozes: {status} {snoozed}")
-        finally:
-            server.terminate()
-            server.wait(timeout=30)
 
 
 def main():

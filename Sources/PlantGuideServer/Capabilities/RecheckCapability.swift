@@ -53,7 +53,8 @@ public struct RecheckCapability: Sendable {
 }
 
 /// What wakes the background re-check service before its interval is out. The service waits on it (no CPU while
-/// idle): ``wake()`` ends the wait at once, or, when nobody waits, makes the next wait end at once.
+/// idle): ``wake()`` ends the wait at once, or, when nobody waits, makes the next wait end at once. One waiter at a
+/// time (the one service); a second concurrent wait would replace the first's.
 public final class RecheckWake: Sendable {
     private struct State {
         var woken = false

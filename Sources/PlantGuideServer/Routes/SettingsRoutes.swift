@@ -26,6 +26,17 @@ struct SettingsRoutes {
     /// Read per request: saving a key replaces it.
     private var identification: IdentificationCapability? { currentIdentification.capability }
 
+    /// One field of an `application/x-www-form-urlencoded` body; `nil` when it is missing or not valid percent-encoding.
+    static func formField(_ name: String, in body: String) -> String? {
+        for pair in body.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let key = parts[0].replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+            guard key == name else { continue }
+            return parts.count == 2 ? parts[1].replacingOccurrences(of: "+", with: " ").removingPercentEncoding : ""
+        }
+        return nil
+    }
+
     /// What the reminders section says after an action, and whether it is a failure.
     static func reminderMessage(_ code: String?, why: String?) -> (String?, Bool) {
         switch code {
@@ -140,14 +151,14 @@ struct SettingsRoutes {
         // whole authority (the service worker acts without a log-in or a form), so this path skips both (RequestGate).
         router.post("/reminders/act") { request, context in
             guard let act = reminders?.act else { throw ServerError.capabilityMissing("Reminder actions are not available here.") }
-            let body = Data(buffer: try await request.body.collect(upTo: InputLimits.formBodyBytes))
+            // Bounded in size and time: this path is open to anyone (RequestGate's own checks are skipped for it).
+            var request = request
+            let body = Data(buffer: try await request.collectBody(upTo: InputLimits.formBodyBytes, within: RequestGate.bodyTimeout))
             // The service worker sends JSON; the page an email's link opens sends its form.
             let isForm = request.headers[.contentType]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true
             let token: String?
             if isForm {
-                var components = URLComponents()
-                components.percentEncodedQuery = String(decoding: body, as: UTF8.self).replacingOccurrences(of: "+", with: "%20")
-                token = components.queryItems?.first { $0.name == "token" }?.value
+                token = Self.formField("token", in: String(decoding: body, as: UTF8.self))
             } else {
                 token = (try? JSONSerialization.jsonObject(with: body) as? [String: Any])?["token"] as? String
             }

@@ -151,7 +151,7 @@ extension Pages {
             <label for="reminder-kind">Send to</label>
             <select id="reminder-kind" name="kind"><option value="ntfy">an ntfy topic</option>\
             <option value="webhook">a webhook (JSON)</option>\
-            \(state.emailReady ? "<option value=\"email\">an email address</option>" : "")</select>
+            \(state.emailReady ? "<option value=\"email\">an email address</option>" : "" as HTML)</select>
             <label for="reminder-url">Address</label>
             <input id="reminder-url" name="url" type="text" inputmode="url" autocomplete="off" required \
             maxlength="\(ReminderRules.maximumTargetCharacters)" placeholder="https://ntfy.sh/a-long-random-topic or you@example.org">

@@ -595,6 +595,8 @@ enum Schema {
     /// subscription's keys as token) and email (`email`). SQLite cannot change a CHECK, so the table is rebuilt, its
     /// rows and ids kept (the digests' claim rows point at them; migrations run with foreign-key checks deferred).
     private static func widenReminderKinds(_ db: Database) throws {
+        // The rebuilt table keeps the id counter too, so a removed channel's id is never given again.
+        let sequence = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'reminderChannel'") ?? 0
         try db.execute(sql: """
             CREATE TABLE reminderChannel_new (
                 id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -612,7 +614,12 @@ enum Schema {
             DROP TABLE reminderChannel;
             ALTER TABLE reminderChannel_new RENAME TO reminderChannel;
             CREATE INDEX reminderChannel_household ON reminderChannel (householdId);
+            DELETE FROM sqlite_sequence WHERE name IN ('reminderChannel', 'reminderChannel_new');
             """)
+        try db.execute(
+            sql: "INSERT INTO sqlite_sequence (name, seq) VALUES ('reminderChannel', max(?, (SELECT coalesce(max(id), 0) FROM reminderChannel)))",
+            arguments: [sequence]
+        )
     }
 
     /// v21: reminder channels per household (`reminderChannel`: ntfy or webhook, where, the access token, the local
