@@ -234,24 +234,6 @@ public struct SymmetricKeyBox: @unchecked Sendable {
     public init(_ key: SymmetricKey) { self.key = key }
 }
 
-/// Escaping for text put into HTML.
-enum HTMLText {
-    static func escape(_ text: String) -> String {
-        var escaped = ""
-        for character in text {
-            switch character {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            case "'": escaped += "&#39;"
-            default: escaped.append(character)
-            }
-        }
-        return escaped
-    }
-}
-
 /// A minimal SMTP client (RFC 5321) for one message at a time: EHLO, STARTTLS (RFC 3207) or TLS from the start, AUTH
 /// PLAIN or LOGIN (RFC 4954), MAIL, RCPT, DATA with dot-stuffing, QUIT. Certificates are checked against the system's
 /// roots (and `PLANTGUIDE_SMTP_CA_FILE`'s).

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import PlantForms
 import PlantGuideCore
 import PlantNetAPI
 import PlantReminders
@@ -25,17 +26,6 @@ struct SettingsRoutes {
 
     /// Read per request: saving a key replaces it.
     private var identification: IdentificationCapability? { currentIdentification.capability }
-
-    /// One field of an `application/x-www-form-urlencoded` body; `nil` when it is missing or not valid percent-encoding.
-    static func formField(_ name: String, in body: String) -> String? {
-        for pair in body.split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let key = parts[0].replacingOccurrences(of: "+", with: " ").removingPercentEncoding
-            guard key == name else { continue }
-            return parts.count == 2 ? parts[1].replacingOccurrences(of: "+", with: " ").removingPercentEncoding : ""
-        }
-        return nil
-    }
 
     /// What the reminders section says after an action, and whether it is a failure.
     static func reminderMessage(_ code: String?, why: String?) -> (String?, Bool) {
@@ -158,7 +148,7 @@ struct SettingsRoutes {
             let isForm = request.headers[.contentType]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true
             let token: String?
             if isForm {
-                token = Self.formField("token", in: String(decoding: body, as: UTF8.self))
+                token = (try? FormData.parse(.urlEncoded, body: body))?["token"]
             } else {
                 token = (try? JSONSerialization.jsonObject(with: body) as? [String: Any])?["token"] as? String
             }

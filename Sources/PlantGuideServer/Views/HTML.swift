@@ -1,3 +1,5 @@
+import PlantGuideCore
+
 /// A fragment of HTML. Interpolated strings are escaped; interpolated `HTML` is inserted as is, so a page
 /// is built from trusted markup and untrusted text without a way to mix them up by accident.
 public struct HTML: Sendable, Hashable, CustomStringConvertible, ExpressibleByStringInterpolation {
@@ -16,32 +18,9 @@ public struct HTML: Sendable, Hashable, CustomStringConvertible, ExpressibleBySt
     /// Nothing.
     public static let empty = HTML(unsafeMarkup: "")
 
-    /// Escapes text for use in element content and in double-quoted attribute values.
-    ///
-    /// Works on the UTF-8 bytes (the five characters are ASCII, so no multi-byte character can contain them) and
-    /// returns text without any of them as it is: pages escape every name they show.
-    public static func escape(_ text: String) -> String {
-        var needsEscaping = false
-        for byte in text.utf8 where byte == UInt8(ascii: "&") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">")
-            || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
-            needsEscaping = true
-            break
-        }
-        guard needsEscaping else { return text }
-        var out: [UInt8] = []
-        out.reserveCapacity(text.utf8.count + 16)
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "&"): out += "&amp;".utf8
-            case UInt8(ascii: "<"): out += "&lt;".utf8
-            case UInt8(ascii: ">"): out += "&gt;".utf8
-            case UInt8(ascii: "\""): out += "&quot;".utf8
-            case UInt8(ascii: "'"): out += "&#39;".utf8
-            default: out.append(byte)
-            }
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
+    /// Escapes text for use in element content and in double-quoted attribute values (``HTMLText/escape(_:)``, which
+    /// the reminder emails use too).
+    public static func escape(_ text: String) -> String { HTMLText.escape(text) }
 
     /// Builds HTML from literal markup and escaped values.
     public struct StringInterpolation: StringInterpolationProtocol {
