@@ -36,9 +36,11 @@ public struct ReminderActionToken: Sendable, Hashable, Codable {
     public var items: [Item]
     /// When it stops working, in seconds since 1970.
     public var expires: Int
+    /// The member the digest was for, whom the care log records as having done the tasks.
+    public var by: String?
 
     private enum CodingKeys: String, CodingKey {
-        case household = "h", day = "d", action = "a", items = "i", expires = "e"
+        case household = "h", day = "d", action = "a", items = "i", expires = "e", by = "b"
     }
 
     /// The token for `action` on a digest's tasks, or `nil` when the digest lists none or too many.
@@ -49,6 +51,7 @@ public struct ReminderActionToken: Sendable, Hashable, Codable {
         day = digest.day
         self.action = action
         self.items = items
+        by = digest.member
         expires = Int(now.addingTimeInterval(Self.lifetime).timeIntervalSince1970)
     }
 
@@ -126,7 +129,8 @@ extension VAPIDKeys {
 
 extension ReminderRunner {
     /// Applies a reminder's action: each of its tasks done today in the household's time zone (unless already done
-    /// today, so a second tap changes nothing) or snoozed to tomorrow. Plants removed since are passed over.
+    /// today, so a second tap changes nothing) or snoozed to tomorrow, recorded as done by the digest's member. Plants
+    /// removed since are passed over.
     public func perform(_ text: String, now: Date) async throws -> ReminderActionOutcome {
         guard let key = try? webPush.get().keys.actionKey else { throw ReminderActionError.unavailable }
         let token = try ReminderActionToken.verified(text, key: key, now: now)
@@ -136,7 +140,7 @@ extension ReminderRunner {
         // A digest's buttons act on its day (or the morning after, for an evening reminder), never on later days' care.
         guard today == token.day || today == token.day.adding(days: 1) else { throw ReminderActionError.expired }
         var outcome = ReminderActionOutcome(action: token.action, changed: 0, unchanged: 0)
-        try await HouseholdScope.$current.withValue(HouseholdScope(household: token.household)) {
+        try await HouseholdScope.$current.withValue(HouseholdScope(household: token.household, userName: token.by)) {
             for item in token.items {
                 do {
                     switch token.action {

@@ -20,6 +20,8 @@ public struct ReminderDigest: Sendable, Hashable, Codable {
     }
 
     public var household: Int64
+    /// The member it is for (their tasks and everyone's), or `nil` for the whole household's (every task).
+    public var member: String?
     /// The household's local day.
     public var day: CalendarDay
     public var items: [Item]
@@ -30,12 +32,18 @@ public struct ReminderDigest: Sendable, Hashable, Codable {
     /// Where the Care page is, when the server's public address is known (`PLANTGUIDE_PUBLIC_URL`).
     public var link: String?
 
-    /// The digest of a due list (today and overdue) for `day`.
-    public init(household: Int64, day: CalendarDay, due: DueList, publicURL: URL?) {
+    /// The digest of a due list (today and overdue) for `day`: for a member, the tasks that are theirs (assigned to
+    /// them, their turn, or everyone's); else every task.
+    public init(
+        household: Int64, day: CalendarDay, due: DueList, publicURL: URL?, member: HouseholdMember? = nil,
+        assignments: CareAssignments = .none
+    ) {
         self.household = household
+        self.member = member?.name
         self.day = day
         items = due.tasks.compactMap { task in
             guard let dueOn = task.dueOn, dueOn <= day else { return nil }
+            if let member, !assignments.isFor(member: member.id, plant: task.plantId, task: task.task) { return nil }
             return Item(
                 plantId: task.plantId, plant: task.plantName, room: task.room, task: task.task.rawValue,
                 action: task.task.rawValue.prefix(1).uppercased() + task.task.rawValue.dropFirst(), dueOn: dueOn,

@@ -13,6 +13,8 @@ public struct ReminderRunResult: Sendable, Hashable, Codable {
         case nothingDue
         /// Its time of day has not come.
         case notYet
+        /// Its time has come, but it is the channel's quiet hours: it waits until `sendAt`, their end.
+        case quiet
         /// Already sent or found empty today, given up, or held by another sender.
         case handled
         /// It failed (tried again later unless the channel was turned off).
@@ -135,28 +137,48 @@ public struct ReminderRunner: Sendable {
     /// Runs every enabled channel at `now`; `dryRun` claims and sends nothing and says what would go out.
     public func run(now: Date, dryRun: Bool = false) async throws(StoreError) -> [ReminderRunResult] {
         var results: [ReminderRunResult] = []
-        // One digest per household and run: every channel of a household says the same.
-        var digests: [Int64: ReminderDigest] = [:]
+        // One digest per household (or member) and run: every channel of theirs says the same.
+        var digests = DigestCache()
         for (channel, care) in try await enabledChannels() {
             results.append(try await run(channel, care: care, now: now, dryRun: dryRun, digests: &digests))
         }
         return results
     }
 
-    /// The next moment any enabled channel's digest falls due after `now` (what the server's scheduler sleeps until).
+    /// The next moment any enabled channel's digest falls due after `now` (what the server's scheduler sleeps until):
+    /// its time of day, or the end of its quiet hours when that time is quiet or a send waits for them.
     public func nextSendTime(after now: Date) async throws(StoreError) -> Date? {
         var next: Date?
         for (channel, care) in try await enabledChannels() {
+            var candidates: [Date] = []
             let today = CalendarDay(now, in: care.timeZone)
             for day in [today, today.adding(days: 1)] {
                 let time = Self.sendTime(of: day, minuteOfDay: channel.minuteOfDay, in: care.timeZone)
                 if time > now {
-                    next = min(next ?? time, time)
+                    candidates.append(Self.quietEnd(channel.quietHours, at: time, in: care.timeZone) ?? time)
                     break
                 }
             }
+            if let end = Self.quietEnd(channel.quietHours, at: now, in: care.timeZone) { candidates.append(end) }
+            for time in candidates where time > now { next = min(next ?? time, time) }
         }
         return next
+    }
+
+    /// When the quiet hours that `moment` falls in end (the first moment after it that is not quiet), or `nil` when
+    /// `moment` is not quiet.
+    public static func quietEnd(_ quietHours: QuietHours?, at moment: Date, in timeZone: TimeZone) -> Date? {
+        guard let quietHours else { return nil }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let parts = calendar.dateComponents([.hour, .minute], from: moment)
+        guard quietHours.contains(minuteOfDay: (parts.hour ?? 0) * 60 + (parts.minute ?? 0)) else { return nil }
+        let day = CalendarDay(moment, in: timeZone)
+        for candidate in [day, day.adding(days: 1)] {
+            let end = sendTime(of: candidate, minuteOfDay: quietHours.until, in: timeZone)
+            if end > moment { return end }
+        }
+        return nil
     }
 
     /// Every enabled channel with its household's care settings, each household's read once.
@@ -184,7 +206,7 @@ public struct ReminderRunner: Sendable {
         let day = CalendarDay(now, in: care.timeZone)
         var digest = ReminderDigest(
             household: channel.household, day: day,
-            due: DueList(today: day, through: day, rooms: []), publicURL: publicURL
+            due: DueList(today: day, through: day, rooms: []), publicURL: publicURL, member: Self.member(of: channel)
         )
         digest.title = "test message"
         digest.text = "PlantGuide can reach you here: daily care reminders will come at \(channel.timeOfDay)."
@@ -195,7 +217,7 @@ public struct ReminderRunner: Sendable {
     }
 
     private func run(
-        _ channel: ReminderChannel, care: CareSettings, now: Date, dryRun: Bool, digests: inout [Int64: ReminderDigest]
+        _ channel: ReminderChannel, care: CareSettings, now: Date, dryRun: Bool, digests: inout DigestCache
     ) async throws(StoreError) -> ReminderRunResult {
         let day = CalendarDay(now, in: care.timeZone)
         let sendAt = Self.sendTime(of: day, minuteOfDay: channel.minuteOfDay, in: care.timeZone)
@@ -204,6 +226,13 @@ public struct ReminderRunner: Sendable {
             tasks: 0, error: nil
         )
         guard now >= sendAt else { return result }
+        // In quiet hours (a time of day inside them, a late retry, a catch-up) it waits for their end; when that is
+        // tomorrow, tomorrow's digest says it.
+        if let end = Self.quietEnd(channel.quietHours, at: now, in: care.timeZone) {
+            result.sendAt = end
+            result.state = .quiet
+            return result
+        }
         if dryRun {
             let record = try await store.reminderDigests(channel: channel.id, limit: 1).first { $0.day == day }
             if let record, record.sentAt != nil || record.retryAt.map({ $0 > now }) ?? true {
@@ -270,29 +299,64 @@ public struct ReminderRunner: Sendable {
         try await store.setReminderChannel(id: channel.id, enabled: true, note: "Last attempt failed: \(failure.reason).")
     }
 
+    /// The digests of one run by household and member, and the households' due lists and assignments they are made of.
+    private struct DigestCache {
+        struct Audience: Hashable {
+            var household: Int64
+            var member: Int64?
+            var day: CalendarDay
+        }
+
+        var digests: [Audience: ReminderDigest] = [:]
+        var due: [Int64: (CalendarDay, DueList)] = [:]
+        var assignments: [Int64: CareAssignments] = [:]
+    }
+
+    /// The member a channel is for, or `nil` for a household's channel.
+    private static func member(of channel: ReminderChannel) -> HouseholdMember? {
+        channel.member.map { HouseholdMember(id: $0, name: channel.memberName ?? "member \($0)") }
+    }
+
     private func cachedDigest(
-        for channel: ReminderChannel, day: CalendarDay, care: CareSettings, now: Date, in digests: inout [Int64: ReminderDigest]
+        for channel: ReminderChannel, day: CalendarDay, care: CareSettings, now: Date, in cache: inout DigestCache
     ) async throws(StoreError) -> ReminderDigest {
-        if let known = digests[channel.household], known.day == day { return known }
-        let made = try await digest(for: channel, day: day, care: care, now: now)
-        digests[channel.household] = made
+        let audience = DigestCache.Audience(household: channel.household, member: channel.member, day: day)
+        if let known = cache.digests[audience] { return known }
+        let due: DueList
+        if let (known, list) = cache.due[channel.household], known == day {
+            due = list
+        } else {
+            due = try await dueList(for: channel.household, care: care, now: now)
+            cache.due[channel.household] = (day, due)
+        }
+        var assignments = CareAssignments.none
+        if channel.member != nil {
+            if let known = cache.assignments[channel.household] {
+                assignments = known
+            } else {
+                assignments = try await store.careAssignments(household: channel.household)
+                cache.assignments[channel.household] = assignments
+            }
+        }
+        let made = ReminderDigest(
+            household: channel.household, day: day, due: due, publicURL: publicURL, member: Self.member(of: channel),
+            assignments: assignments
+        )
+        cache.digests[audience] = made
         return made
     }
 
-    private func digest(
-        for channel: ReminderChannel, day: CalendarDay, care: CareSettings, now: Date
-    ) async throws(StoreError) -> ReminderDigest {
+    private func dueList(for household: Int64, care: CareSettings, now: Date) async throws(StoreError) -> DueList {
         let planner = CarePlanner(store: store, hemisphere: care.hemisphere, timeZone: care.timeZone, now: { now })
-        let scope = HouseholdScope(household: channel.household)
-        let due: DueList
         do {
-            due = try await HouseholdScope.$current.withValue(scope) { try await planner.due(withinDays: 0) }
+            return try await HouseholdScope.$current.withValue(HouseholdScope(household: household)) {
+                try await planner.due(withinDays: 0)
+            }
         } catch let error as StoreError {
             throw error
         } catch {
             throw .database(operation: "read the due care", reason: "\(error)")
         }
-        return ReminderDigest(household: channel.household, day: day, due: due, publicURL: publicURL)
     }
 
     private struct SendFailure: Error {

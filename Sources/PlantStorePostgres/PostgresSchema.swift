@@ -35,6 +35,7 @@ enum PostgresSchema {
         Migration(id: "pg12", statements: pg12),
         Migration(id: "pg13", statements: pg13),
         Migration(id: "pg14", statements: pg14),
+        Migration(id: "pg15", statements: pg15),
     ]
 
     /// The advisory lock every migrating transaction takes first, so concurrent migrators run one after another.
@@ -715,6 +716,28 @@ enum PostgresSchema {
     ]
 
     /// SQLite's v22: reminder channels may also be Web Push subscriptions and email.
+    /// SQLite's v23: members' reminder channels and quiet hours; plants assigned to a member or to turns.
+    static let pg15: [String] = [
+        "ALTER TABLE reminderChannel ADD COLUMN memberId bigint REFERENCES appUser (id) ON DELETE CASCADE",
+        "ALTER TABLE reminderChannel ADD COLUMN quietFrom integer",
+        "ALTER TABLE reminderChannel ADD COLUMN quietUntil integer",
+        """
+        ALTER TABLE reminderChannel ADD CONSTRAINT reminderchannel_quiet_check CHECK (
+            (quietFrom IS NULL AND quietUntil IS NULL)
+            OR (quietFrom BETWEEN 0 AND 1439 AND quietUntil BETWEEN 0 AND 1439 AND quietFrom <> quietUntil))
+        """,
+        "CREATE INDEX reminderChannel_member ON reminderChannel (memberId)",
+        """
+        CREATE TABLE careAssignment (
+            plantId bigint PRIMARY KEY REFERENCES plant (id) ON DELETE CASCADE,
+            memberId bigint REFERENCES appUser (id) ON DELETE CASCADE,
+            turns boolean NOT NULL DEFAULT false,
+            CHECK ((memberId IS NULL) = turns)
+        )
+        """,
+        "CREATE INDEX careAssignment_member ON careAssignment (memberId)",
+    ]
+
     static let pg14: [String] = [
         "ALTER TABLE reminderChannel DROP CONSTRAINT reminderchannel_kind_check",
         """

@@ -7,7 +7,9 @@ import PostgresNIO
 /// `INSERT … ON CONFLICT DO NOTHING RETURNING` or one conditional `UPDATE … RETURNING`: PostgreSQL re-checks the
 /// condition of a row another transaction just changed, so of several replicas claiming at once exactly one wins.
 extension PostgresStore: ReminderStore {
-    private static let channelColumns = "id, householdId, kind, target, token, minuteOfDay, enabled, note, createdAt"
+    private static let channelColumns =
+        "id, householdId, kind, target, token, minuteOfDay, enabled, note, createdAt, memberId, quietFrom, quietUntil, "
+        + "(SELECT name FROM appUser WHERE appUser.id = memberId)"
 
     public func reminderChannels(household: Int64) async throws(StoreError) -> [ReminderChannel] {
         try await withConnection("read the reminder channels") { connection in
@@ -36,10 +38,13 @@ extension PostgresStore: ReminderStore {
         return try await withConnection("add the reminder channel") { connection in
             // One statement: the count and the insert see the same snapshot; two adds racing past the limit by one is
             // harmless (the limit only keeps a household's list sane).
+            if let member = channel.member { try await self.requireMember(member, of: household, connection) }
+            let quietFrom = channel.quietHours?.from, quietUntil = channel.quietHours?.until
             let rows = try await connection.query("""
-                INSERT INTO reminderChannel (householdId, kind, target, token, minuteOfDay, enabled, createdAt)
+                INSERT INTO reminderChannel (householdId, kind, target, token, minuteOfDay, enabled, createdAt, memberId,
+                    quietFrom, quietUntil)
                 SELECT \(household), \(channel.kind.rawValue), \(channel.target), \(channel.token), \(channel.minuteOfDay),
-                    true, \(stamp)
+                    true, \(stamp), \(channel.member), \(quietFrom), \(quietUntil)
                 WHERE (SELECT count(*) FROM reminderChannel WHERE householdId = \(household)) < \(limit)
                 RETURNING \(unescaped: Self.channelColumns)
                 """, logger: self.logger)
@@ -152,6 +157,96 @@ extension PostgresStore: ReminderStore {
         }
     }
 
+    public func setReminderSchedule(
+        member: Int64?, household: Int64, minuteOfDay: Int, quietHours: QuietHours?
+    ) async throws(StoreError) -> Int {
+        try ReminderRules.check(minuteOfDay: minuteOfDay, quietHours: quietHours)
+        let quietFrom = quietHours?.from, quietUntil = quietHours?.until
+        return try await withConnection("change the reminder hour") { connection in
+            let rows = try await connection.query("""
+                UPDATE reminderChannel SET minuteOfDay = \(minuteOfDay), quietFrom = \(quietFrom), quietUntil = \(quietUntil)
+                WHERE memberId IS NOT DISTINCT FROM \(member)::bigint AND householdId = \(household) RETURNING id
+                """, logger: self.logger)
+            var changed = 0
+            for try await _ in rows { changed += 1 }
+            return changed
+        }
+    }
+
+    public func careAssignments(household: Int64) async throws(StoreError) -> CareAssignments {
+        try await inSnapshot("read who looks after the plants") { connection in
+            var members: [HouseholdMember] = []
+            for try await row in try await connection.query(
+                "SELECT id, name FROM appUser WHERE householdId = \(household) ORDER BY id", logger: self.logger
+            ) {
+                var columns = PostgresColumns(row)
+                members.append(HouseholdMember(id: try columns.int64(), name: try columns.string()))
+            }
+            var plants: [Int64: CareAssignee] = [:]
+            for try await row in try await connection.query("""
+                SELECT careAssignment.plantId, careAssignment.memberId FROM careAssignment
+                JOIN plant ON plant.id = careAssignment.plantId WHERE plant.householdId = \(household)
+                """, logger: self.logger) {
+                var columns = PostgresColumns(row)
+                let plant = try columns.int64()
+                plants[plant] = try columns.optionalInt64().map(CareAssignee.member) ?? .turns
+            }
+            var lastDoneBy: [Int64: [CareTask: String]] = [:]
+            for try await row in try await connection.query("""
+                SELECT careEvent.plantId, careEvent.task, careEvent.recordedBy FROM careEvent
+                JOIN careAssignment ON careAssignment.plantId = careEvent.plantId AND careAssignment.turns
+                JOIN plant ON plant.id = careEvent.plantId AND plant.householdId = \(household)
+                WHERE careEvent.soil IS NULL AND careEvent.recordedBy IS NOT NULL
+                ORDER BY careEvent.day, careEvent.id
+                """, logger: self.logger) {
+                var columns = PostgresColumns(row)
+                let plant = try columns.int64(), taskText = try columns.string(), name = try columns.string()
+                guard let task = CareTask(rawValue: taskText) else { continue }
+                lastDoneBy[plant, default: [:]][task] = name
+            }
+            return CareAssignments(members: members, plants: plants, lastDoneBy: lastDoneBy)
+        }
+    }
+
+    public func setCareAssignment(plant: Int64, household: Int64, to assignee: CareAssignee?) async throws(StoreError) {
+        try await inTransaction("assign the plant") { connection in
+            var owner: Int64?
+            for try await row in try await connection.query(
+                "SELECT householdId FROM plant WHERE id = \(plant) FOR UPDATE", logger: self.logger
+            ) {
+                var columns = PostgresColumns(row)
+                owner = try columns.int64()
+            }
+            guard owner == household else { throw StoreError.plantNotFound(plant) }
+            switch assignee {
+            case nil:
+                try await connection.query("DELETE FROM careAssignment WHERE plantId = \(plant)", logger: self.logger)
+            case .member(let member)?:
+                try await self.requireMember(member, of: household, connection)
+                try await connection.query("""
+                    INSERT INTO careAssignment (plantId, memberId, turns) VALUES (\(plant), \(member), false)
+                    ON CONFLICT (plantId) DO UPDATE SET memberId = excluded.memberId, turns = false
+                    """, logger: self.logger)
+            case .turns?:
+                try await connection.query("""
+                    INSERT INTO careAssignment (plantId, memberId, turns) VALUES (\(plant), NULL, true)
+                    ON CONFLICT (plantId) DO UPDATE SET memberId = NULL, turns = true
+                    """, logger: self.logger)
+            }
+        }
+    }
+
+    private func requireMember(_ member: Int64, of household: Int64, _ connection: PostgresConnection) async throws {
+        var owner: Int64?
+        for try await row in try await connection.query(
+            "SELECT householdId FROM appUser WHERE id = \(member)", logger: logger
+        ) {
+            var columns = PostgresColumns(row)
+            owner = try columns.int64()
+        }
+        guard owner == household else { throw StoreError.invalid("That account is not a member of this household.") }
+    }
+
     private static func channels(_ rows: PostgresRowSequence) async throws -> [ReminderChannel] {
         var channels: [ReminderChannel] = []
         for try await row in rows {
@@ -160,10 +255,14 @@ extension PostgresStore: ReminderStore {
             guard let kind = ReminderChannelKind(rawValue: kindText) else {
                 throw StoreError.database(operation: "read the reminder channels", reason: "unknown kind '\(kindText)'")
             }
+            let target = try columns.string(), token = try columns.optionalString(), minute = Int(try columns.int64())
+            let enabled = try columns.bool(), note = try columns.optionalString(), createdAt = try columns.instant()
+            let member = try columns.optionalInt64(), quietFrom = try columns.optionalInt(), quietUntil = try columns.optionalInt()
+            let memberName = try columns.optionalString()
             channels.append(ReminderChannel(
-                id: id, household: household, kind: kind, target: try columns.string(), token: try columns.optionalString(),
-                minuteOfDay: Int(try columns.int64()), enabled: try columns.bool(), note: try columns.optionalString(),
-                createdAt: try columns.instant()
+                id: id, household: household, kind: kind, target: target, token: token, minuteOfDay: minute,
+                enabled: enabled, note: note, createdAt: createdAt, member: member, memberName: memberName,
+                quietHours: quietFrom.flatMap { from in quietUntil.map { QuietHours(from: from, until: $0) } }
             ))
         }
         return channels

@@ -55,4 +55,48 @@ import Testing
         #expect(try runner.run(["notify", "remove", "1"]).status == 0)
         #expect(try runner.run(["notify", "run"]).stdout.contains("No reminder channels are on"))
     }
+
+    @Test func aMembersChannelsListTheirTasksAtTheirHourAndCareDoneByKeepsWhoDidIt() throws {
+        var runner = try collectionRunner(now: "2026-06-01T09:00:00Z")
+        defer { runner.cleanUp() }
+        runner.environment["PLANTGUIDE_ALLOW_LOCAL_TARGETS"] = "1"
+        let alice = try LoopbackReceiver(), bob = try LoopbackReceiver()
+        for name in ["alice", "bob"] {
+            #expect(try runner.run(["user", "add", name], input: Data("correct horse battery\n".utf8)).status == 0)
+        }
+        _ = try runner.jsonObject(["collection", "add", "Boston fern", "--room", "Bathroom", "--json"])
+        #expect(try runner.run(["care", "done", "1", "water", "--date", "2026-05-25"]).status == 0)
+
+        // Channels of members; an unknown member, bad quiet hours, or a schedule for someone without channels, refused.
+        #expect(try runner.run(["notify", "add", "webhook", alice.url("/a"), "--member", "nobody"]).status != 0)
+        #expect(try runner.run(["notify", "add", "webhook", alice.url("/a"), "--member", "alice", "--quiet", "22:00"]).status != 0)
+        #expect(try runner.run(["notify", "schedule", "alice", "--at", "07:00"]).status != 0)
+        let added = try runner.run(["notify", "add", "webhook", alice.url("/a"), "--member", "alice", "--at", "08:30", "--quiet", "22:00-07:00"])
+        #expect(added.status == 0 && added.stdout.contains("for alice") && added.stdout.contains("quiet 22:00-07:00"), "\(added.stderr)")
+        #expect(try runner.run(["notify", "add", "webhook", bob.url("/b"), "--member", "bob", "--at", "08:30"]).status == 0)
+        let schedule = try runner.jsonObject(["notify", "schedule", "alice", "--at", "9:15", "--json"])
+        #expect(schedule["timeOfDay"] as? String == "09:15" && schedule["quietHours"] as? String == "22:00-07:00")
+        #expect(schedule["channels"] as? Int == 1)
+
+        // The fern is bob's: at 09:15 alice's digest has nothing, bob's (08:30) lists it.
+        #expect(try runner.run(["care", "assign", "1", "--to", "nobody"]).status != 0)
+        #expect(try runner.run(["care", "assign", "1", "--to", "bob", "--turns"]).status != 0)
+        #expect(try runner.run(["care", "assign", "1", "--to", "bob"]).stdout.contains("looked after by bob"))
+        let results = try runner.jsonArray(["notify", "run", "--now", "2026-06-01T09:15:00Z", "--json"])
+        #expect(results.map { $0["state"] as? String } == ["nothingDue", "sent"])
+        #expect(alice.requests.isEmpty && bob.requests.count == 1)
+
+        // Bob waters it; with turns, the next watering is alice's.
+        #expect(try runner.run(["care", "done", "1", "water", "--by", "nobody"]).status != 0)
+        let done = try runner.jsonObject(["care", "done", "1", "water", "--by", "bob", "--json"])
+        #expect((done["event"] as? [String: Any])?["recordedBy"] as? String == "bob")
+        #expect(try runner.run(["care", "assign", "1", "--turns"]).status == 0)
+        let list = try runner.jsonArray(["care", "assign", "--list", "--json"])
+        #expect(list.first?["turns"] as? Bool == true && (list.first?["next"] as? [String: String])?["water"] == "alice")
+
+        // The calendar's alarm at a chosen hour.
+        let calendar = try runner.run(["care", "ics", "--alarm", "07:30"])
+        #expect(calendar.stdout.contains("TRIGGER;RELATED=START:PT7H30M"))
+        #expect(try runner.run(["care", "ics", "--alarm", "7.30"]).status != 0)
+    }
 }

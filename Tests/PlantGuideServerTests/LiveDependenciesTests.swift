@@ -508,6 +508,97 @@ import Testing
         }
     }
 
+    /// Members' own reminders: a channel added in Settings is the logged-in member's, their hour and quiet hours move
+    /// all their channels and the calendar's alarms, and a plant page assigns the plant to a member or to turns.
+    @Test func aMembersRemindersAreTheirOwnAndAPlantCanBeAssignedToAMember() async throws {
+        let home = try Self.makeHome(withModel: false)
+        defer { try? FileManager.default.removeItem(at: home) }
+        let receiver = try LoopbackReceiver()
+        let bobId: Int64
+        do {
+            let database = try CollectionDatabase.open(in: DataDirectory(url: home))
+            let hash = PasswordHash(password: "correct horse battery", iterations: 1_000).encoded
+            _ = try await database.addUser(name: "alice", role: .owner, passwordHash: hash, now: Date())
+            bobId = try await database.addUser(name: "bob", role: .member, passwordHash: hash, now: Date()).id
+            let profile = try CareGuide.bundled().profile(genus: "Nephrolepis", category: nil)
+            _ = try database.addPlant(NewPlant(name: "Boston fern", room: "Bathroom"), profile: profile, photo: nil, now: Date())
+            // Bob's channel, and one of the whole household's.
+            _ = try database.addReminderChannel(
+                NewReminderChannel(kind: .ntfy, target: receiver.url("/bob"), minuteOfDay: 540, member: bobId), household: 1, now: Date()
+            )
+            _ = try database.addReminderChannel(
+                NewReminderChannel(kind: .ntfy, target: receiver.url("/all"), minuteOfDay: 480), household: 1, now: Date()
+            )
+        }
+        var configuration = ServerConfiguration(host: "0.0.0.0")
+        configuration.hasAccounts = true
+        let dependencies = await ServerDependencies.live(dataDirectory: home, environment: ["PLANTGUIDE_ALLOW_LOCAL_TARGETS": "1"])
+        try await makeApp(configuration: configuration, dependencies: dependencies).test(.router) { client in
+            let anonymous = try await Session.open(client)
+            let (loginHeaders, loginBody) = anonymous.form([("user", "alice"), ("password", "correct horse battery"), ("next", "/settings")])
+            let cookie = try await client.execute(uri: "/login", method: .post, headers: loginHeaders, body: loginBody) { response in
+                String((response.headers[.setCookie] ?? "").split(separator: ";").first ?? "")
+            }
+            let csrf = try await client.execute(uri: "/api/session", method: .get, headers: [.cookie: cookie]) { response in
+                try JSONDecoder().decode(SessionBody.self, from: Data(buffer: response.body)).csrfToken
+            }
+            let session = Session(cookie: cookie, csrf: csrf)
+            func post(_ uri: String, _ fields: [(String, String)]) async throws -> (Int, String) {
+                let (headers, body) = session.form(fields)
+                return try await client.execute(uri: uri, method: .post, headers: headers, body: body) { response in
+                    (Int(response.status.code), response.headers[.location] ?? "")
+                }
+            }
+            func get(_ uri: String) async throws -> String {
+                try await client.execute(uri: uri, method: .get, headers: session.headers) { $0.text }
+            }
+            // Before she has a channel there is no hour of hers to set.
+            #expect(try await !get("/settings").contains("Your reminders' hour"))
+            #expect(try await post("/settings/reminders", [("kind", "ntfy"), ("url", receiver.url("/alice")), ("time", "07:30")]).0 == 303)
+            var page = try await get("/settings")
+            #expect(page.contains("(yours)") && page.contains("(bob)") && page.contains("(everyone)"))
+            #expect(page.contains("Your reminders' hour") && page.contains("value=\"07:30\""))
+            // Her hour and quiet hours; a half-given or empty quiet span is refused.
+            for fields in [
+                [("time", "07:00"), ("quiet_from", "22:00"), ("quiet_until", "")],
+                [("time", "07:00"), ("quiet_from", "22:00"), ("quiet_until", "22:00")],
+                [("time", "7 am"), ("quiet_from", ""), ("quiet_until", "")],
+            ] {
+                #expect(try await post("/settings/reminders/schedule", fields).0 == 400, "\(fields)")
+            }
+            let saved = try await post(
+                "/settings/reminders/schedule", [("time", "06:45"), ("quiet_from", "22:00"), ("quiet_until", "06:30")]
+            )
+            #expect(saved == (303, "/settings?reminders=scheduled#reminders"))
+            page = try await get("/settings?reminders=scheduled")
+            #expect(page.contains("at 06:45") && page.contains("quiet 22:00-06:30") && page.contains("at 09:00"))
+            // The calendar's alarms: at her hour when she fetches it, and as the address Settings gives says.
+            let calendar = try await get("/care/calendar.ics")
+            #expect(calendar.contains("TRIGGER;RELATED=START:PT6H45M"))
+            let other = try await get("/care/calendar.ics?alarm=20:15")
+            #expect(other.contains("TRIGGER;RELATED=START:PT20H15M") && !other.contains("PT6H45M"))
+            #expect(try await client.execute(uri: "/care/calendar.ics?alarm=25:00", method: .get, headers: session.headers) {
+                Int($0.status.code)
+            } == 400)
+            #expect(try await post("/settings/calendar-feed", [("action", "renew")]).0 == 303)
+            #expect(try await get("/settings").contains(".ics?alarm=06:45"))
+
+            // The fern: bob's, then turns, then everyone's again; a member of nobody's is refused.
+            var plant = try await get("/collection/1")
+            #expect(plant.contains("Who looks after it") && plant.contains("<option value=\"everyone\" selected>"))
+            #expect(try await post("/collection/1/assign", [("to", String(bobId))]) == (303, "/collection/1"))
+            plant = try await get("/collection/1")
+            #expect(plant.contains("<option value=\"\(bobId)\" selected>bob</option>"))
+            #expect(try await post("/collection/1/assign", [("to", "turns")]).0 == 303)
+            #expect(try await get("/collection/1").contains("Next watering: alice's turn."))
+            #expect(try await post("/collection/1/assign", [("to", "999")]).0 == 400)
+            #expect(try await post("/collection/1/assign", [("to", "someone")]).0 == 400)
+            #expect(try await post("/collection/404/assign", [("to", "turns")]).0 == 404)
+            #expect(try await post("/collection/1/assign", [("to", "everyone")]).0 == 303)
+            #expect(try await get("/collection/1").contains("<option value=\"everyone\" selected>"))
+        }
+    }
+
     @Test func theCarePageGroupsTasksByRoomAndSaysWhyEachDateIsWhatItIs() async throws {
         let home = try Self.makeHome(withModel: false)
         defer { try? FileManager.default.removeItem(at: home) }

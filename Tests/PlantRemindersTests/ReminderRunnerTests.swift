@@ -329,4 +329,82 @@ import Testing
         #expect(ntfy.requests.first?.text.contains("daily care reminders will come at 08:00") == true)
         #expect(try setup.database.reminderDigests(channel: 1, limit: 5).isEmpty)
     }
+
+    @Test func eachMemberGetsTheirOwnTasksAndTheirDoneButtonIsRecordedAsTheirs() async throws {
+        let today = try #require(CalendarDay("2026-06-10"))
+        let setup = try await Setup(today: today)
+        defer { setup.cleanUp() }
+        let database = setup.database
+        let hash = "pbkdf2-sha256$600000$c2FsdA$aGFzaA"
+        let alice = try await database.addUser(name: "alice", role: .owner, passwordHash: hash, now: Date())
+        let bob = try await database.addUser(name: "bob", role: .member, passwordHash: hash, now: Date())
+        let receivers = try (0..<3).map { _ in try LoopbackReceiver() }
+        for (index, member) in [alice.id, bob.id, nil].enumerated() {
+            _ = try database.addReminderChannel(
+                NewReminderChannel(kind: .webhook, target: receivers[index].url("/hook"), member: member), household: 1, now: Date()
+            )
+        }
+        // The fern (due today) is bob's: alice's digest has nothing, bob's and the household's list it.
+        try database.setCareAssignment(plant: 1, household: 1, to: .member(bob.id))
+        let keys = VAPIDKeys(privateKey: P256.Signing.PrivateKey())
+        let runner = ReminderRunner(
+            store: database, careDefaults: CareSettings(hemisphere: .north, timeZone: .gmt),
+            targets: ReminderTargets(allowLocal: true), webPush: .success(WebPushSigner(keys: keys, subject: "mailto:a@b.c"))
+        )
+        let now = try Self.instant("2026-06-10T06:00:00Z")
+        let results = try await runner.run(now: now)
+        #expect(results.map(\.state) == [.nothingDue, .sent, .sent])
+        #expect(receivers[0].requests.isEmpty)
+        let bobs = try JSONDecoder().decode(ReminderDigest.self, from: try #require(receivers[1].requests.first).body)
+        let everyones = try JSONDecoder().decode(ReminderDigest.self, from: try #require(receivers[2].requests.first).body)
+        #expect(bobs.member == "bob" && bobs.items.map(\.plant) == ["Boston fern"])
+        #expect(everyones.member == nil && everyones.items.map(\.plant) == ["Boston fern"])
+        // Bob's "Done" is kept in the care log as done by bob.
+        let done = try #require(ReminderActionToken.tokens(for: bobs, key: keys.actionKey, now: now)?["done"])
+        #expect(try await runner.perform(done, now: now).changed == 1)
+        let logged = try #require(try database.events(plantId: 1).first { $0.task == .water && $0.day == today })
+        #expect(logged.recordedBy == "bob")
+        // Taking turns: after bob watered it, the next watering is alice's.
+        try database.setCareAssignment(plant: 1, household: 1, to: .turns)
+        #expect(try database.careAssignments(household: 1).member(for: 1, task: .water)?.name == "alice")
+    }
+
+    @Test func quietHoursHoldASendUntilTheirEndAndACatchUpInThemWaitsForTheNextDay() async throws {
+        let setup = try await Setup(today: try #require(CalendarDay("2026-06-10")))
+        defer { setup.cleanUp() }
+        let early = try LoopbackReceiver(), night = try LoopbackReceiver()
+        // 08:00 in quiet hours 07:00-09:00 (Paris, UTC+2): it goes at 09:00.
+        _ = try setup.database.addReminderChannel(
+            NewReminderChannel(kind: .webhook, target: early.url("/a"), minuteOfDay: 480, quietHours: QuietHours(parsing: "07:00-09:00")),
+            household: 1, now: Date()
+        )
+        // Quiet 22:00-07:00 and the server down from before 08:00 until 23:00.
+        _ = try setup.database.addReminderChannel(
+            NewReminderChannel(kind: .webhook, target: night.url("/b"), minuteOfDay: 480, quietHours: QuietHours(parsing: "22:00-07:00")),
+            household: 1, now: Date()
+        )
+        let eightOClock = try Self.instant("2026-06-10T06:00:00Z"), nineOClock = try Self.instant("2026-06-10T07:00:00Z")
+        let eight = try await setup.runner.run(now: eightOClock)
+        #expect(eight.map(\.state) == [.quiet, .sent])
+        #expect(eight.first?.sendAt == nineOClock)
+        let next = try await setup.runner.nextSendTime(after: eightOClock)
+        #expect(next == nineOClock)
+        #expect(early.requests.isEmpty && night.requests.count == 1)
+        let nine = try await setup.runner.run(now: nineOClock)
+        #expect(nine.map(\.state) == [.sent, .handled])
+        #expect(early.requests.count == 1)
+
+        // The next day: down until 23:00, in the second channel's quiet hours: it waits for 07:00, the next day,
+        // whose 08:00 digest then says it (one digest, never one per missed day).
+        let late = try await setup.runner.run(now: try Self.instant("2026-06-11T21:00:00Z"))
+        let quietEnd = try Self.instant("2026-06-12T05:00:00Z")
+        #expect(late.last?.state == .quiet && late.last?.sendAt == quietEnd)
+        #expect(late.first?.state == .sent)
+        let morning = try await setup.runner.run(now: try Self.instant("2026-06-12T05:30:00Z"))
+        #expect(morning.last?.state == .notYet)
+        let eightAgain = try await setup.runner.run(now: try Self.instant("2026-06-12T06:00:00Z"))
+        #expect(eightAgain.last?.state == .sent)
+        #expect(try setup.database.reminderDigests(channel: 2, limit: 5).map(\.day.description) == ["2026-06-12", "2026-06-10"])
+        #expect(night.requests.count == 2)
+    }
 }

@@ -111,6 +111,15 @@ private typealias FullStore = CollectionStore & AccountStore & PlantNetStateStor
         let channel = try await store.addReminderChannel(
             NewReminderChannel(kind: .ntfy, target: "https://ntfy.sh/plants-é", token: "tk_1", minuteOfDay: 450), household: 1, now: now
         )
+        _ = try await store.addReminderChannel(
+            NewReminderChannel(
+                kind: .email, target: "mailto:alice@example.org", minuteOfDay: 420, member: alice.id,
+                quietHours: QuietHours(from: 1_320, until: 420)
+            ),
+            household: 1, now: now
+        )
+        try await store.setCareAssignment(plant: fern.id, household: 1, to: .member(alice.id))
+        try await store.setCareAssignment(plant: cactus.id, household: 1, to: .turns)
         let digestDay = try #require(CalendarDay("2026-11-24"))
         _ = try await store.claimReminderDigest(channel: channel.id, day: digestDay, now: now, lease: 300)
         try await store.finishReminderDigest(
@@ -127,7 +136,7 @@ private typealias FullStore = CollectionStore & AccountStore & PlantNetStateStor
         let sqliteRows = try database.rowsForCopy()
         let empty = sqliteRows.filter(\.rows.isEmpty).map(\.table.name)
         #expect(empty.isEmpty, "the seed leaves tables empty: \(empty)")
-        #expect(sqliteRows.map(\.table.name).count == 26)
+        #expect(sqliteRows.map(\.table.name).count == 27)
 
         try await TestPostgres.withSchema { location, options in
             try await PostgresStore.withStore(location, options: options) { store in

@@ -122,4 +122,89 @@ extension TestStore {
             #expect(try await reminders.reminderChannels(household: 1).count == ReminderRules.maximumChannels - 1)
         }
     }
+
+    @Test(arguments: Self.backends)
+    func aMembersChannelsShareTheirHourAndPlantsGoToAMemberOrToTurns(_ backend: StateBackend) async throws {
+        let now = now, hash = "pbkdf2-sha256$600000$c2FsdA$aGFzaA"
+        try await backend.withTestStores(2) { stores in
+            let reminders = stores[0].reminders, other = stores[1].reminders
+            let accounts = stores[0].householdAccounts
+            let alice = try await accounts.addUser(name: "alice", role: .owner, passwordHash: hash, now: now)
+            let bob = try await accounts.addUser(name: "bob", role: .member, passwordHash: hash, now: now)
+            let joneses = try await accounts.createHousehold(named: "Joneses", now: now)
+            let carol = try await accounts.addUser(
+                name: "carol", role: .owner, passwordHash: hash, householdId: joneses.id, now: now
+            )
+            // A member's channel: theirs, with their quiet hours; a member of another household is refused.
+            let quiet = try #require(QuietHours(parsing: "22:00-07:00"))
+            let mine = try await reminders.addReminderChannel(
+                NewReminderChannel(kind: .ntfy, target: "https://ntfy.sh/alice", member: alice.id, quietHours: quiet),
+                household: 1, now: now
+            )
+            #expect(mine.member == alice.id && mine.memberName == "alice" && mine.quietHours == quiet)
+            let second = try await reminders.addReminderChannel(
+                NewReminderChannel(kind: .webhook, target: "https://example.org/alice", member: alice.id), household: 1, now: now
+            )
+            let household = try await reminders.addReminderChannel(
+                NewReminderChannel(kind: .webhook, target: "https://example.org/all"), household: 1, now: now
+            )
+            await #expect(throws: StoreError.self) {
+                try await reminders.addReminderChannel(
+                    NewReminderChannel(kind: .ntfy, target: "https://ntfy.sh/carol", member: carol.id), household: 1, now: now
+                )
+            }
+            await #expect(throws: StoreError.self) {
+                try await reminders.setReminderSchedule(
+                    member: alice.id, household: 1, minuteOfDay: 450, quietHours: QuietHours(from: 60, until: 60)
+                )
+            }
+            // Her hour and quiet hours move on all her channels, and on nobody else's.
+            #expect(try await other.setReminderSchedule(member: alice.id, household: 1, minuteOfDay: 450, quietHours: nil) == 2)
+            #expect(try await other.setReminderSchedule(member: alice.id, household: joneses.id, minuteOfDay: 0, quietHours: nil) == 0)
+            let channels = try await reminders.reminderChannels(household: 1)
+            #expect(channels.map(\.id) == [mine.id, second.id, household.id])
+            #expect(channels.map(\.minuteOfDay) == [450, 450, 480])
+            #expect(channels.map(\.quietHours) == [nil, nil, nil])
+            #expect(try await other.setReminderSchedule(member: nil, household: 1, minuteOfDay: 420, quietHours: quiet) == 1)
+            #expect(try await reminders.reminderChannels(household: 1).last?.quietHours == quiet)
+            #expect(try await reminders.enabledReminderChannels().first { $0.id == second.id }?.memberName == "alice")
+
+            // Plants: one for bob, one taking turns; the turn follows who did it last.
+            let fern = try await stores[0].plants.addPlant(NewPlant(name: "Fern"), profile: .fixture(), photo: nil, now: now)
+            let ivy = try await stores[0].plants.addPlant(NewPlant(name: "Ivy"), profile: .fixture(), photo: nil, now: now)
+            let palm = try await stores[0].plants.addPlant(NewPlant(name: "Palm"), profile: .fixture(), photo: nil, now: now)
+            try await reminders.setCareAssignment(plant: fern.id, household: 1, to: .member(bob.id))
+            try await other.setCareAssignment(plant: ivy.id, household: 1, to: .turns)
+            await #expect(throws: StoreError.self) {
+                try await reminders.setCareAssignment(plant: palm.id, household: 1, to: .member(carol.id))
+            }
+            await #expect(throws: StoreError.self) {
+                try await reminders.setCareAssignment(plant: palm.id, household: joneses.id, to: .turns)
+            }
+            var assignments = try await other.careAssignments(household: 1)
+            #expect(assignments.members.map(\.name) == ["alice", "bob"])
+            #expect(assignments.plants == [fern.id: .member(bob.id), ivy.id: .turns])
+            #expect(assignments.member(for: fern.id, task: .water)?.name == "bob")
+            #expect(assignments.member(for: ivy.id, task: .water)?.name == "alice")
+            #expect(assignments.member(for: palm.id, task: .water) == nil)
+            #expect(!assignments.isFor(member: alice.id, plant: fern.id, task: .mist))
+            #expect(assignments.isFor(member: alice.id, plant: palm.id, task: .mist))
+            try await HouseholdScope.$current.withValue(HouseholdScope(household: 1, user: alice.id, userName: "alice")) {
+                _ = try await stores[0].care.logCare(plantId: ivy.id, task: .water, day: day, note: nil, soil: nil, now: now)
+            }
+            assignments = try await reminders.careAssignments(household: 1)
+            #expect(assignments.lastDoneBy[ivy.id] == [.water: "alice"])
+            #expect(assignments.member(for: ivy.id, task: .water)?.name == "bob")
+            #expect(assignments.member(for: ivy.id, task: .mist)?.name == "alice")
+            #expect(try await reminders.careAssignments(household: joneses.id).plants.isEmpty)
+            // Back to everyone; a removed account's plants are everyone's again, and its channels go with it.
+            try await reminders.setCareAssignment(plant: ivy.id, household: 1, to: nil)
+            _ = try await reminders.addReminderChannel(
+                NewReminderChannel(kind: .ntfy, target: "https://ntfy.sh/bob", member: bob.id), household: 1, now: now
+            )
+            try await accounts.removeUser(named: "bob")
+            #expect(try await other.careAssignments(household: 1).plants.isEmpty)
+            #expect(try await reminders.reminderChannels(household: 1).map(\.id) == [mine.id, second.id, household.id])
+        }
+    }
 }

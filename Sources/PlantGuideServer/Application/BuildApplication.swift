@@ -93,18 +93,20 @@ public func buildRouter(configuration: ServerConfiguration, dependencies: Server
         statistics: dependencies.statistics, modelProblem: dependencies.settings?.modelProblem,
         modelInstalls: dependencies.modelInstalls
     ).register(on: router)
+    let reminders = dependencies.reminders.map { ReminderCapability.live($0, now: dependencies.now) }
     CollectionRoutes(
         collection: dependencies.collection, recheck: dependencies.recheck, uploads: uploads, configuration: configuration,
-        catalog: dependencies.catalog
+        catalog: dependencies.catalog, reminders: reminders
     ).register(on: router)
     UserRoutes(accounts: dependencies.accounts, now: dependencies.now).register(on: router)
-    CareRoutes(care: dependencies.care, feed: dependencies.calendarFeed, now: dependencies.now).register(on: router)
+    CareRoutes(care: dependencies.care, feed: dependencies.calendarFeed, now: dependencies.now, reminders: reminders)
+        .register(on: router)
     ModelRoutes(installs: dependencies.modelInstalls).register(on: router)
     SettingsRoutes(
         settings: dependencies.settings, modelInstalls: dependencies.modelInstalls, calendarFeed: dependencies.calendarFeed,
         currentIdentification: dependencies.currentIdentification, recheck: dependencies.recheck,
         statistics: dependencies.statistics, care: dependencies.care,
-        reminders: dependencies.reminders.map { ReminderCapability.live($0, now: dependencies.now) }
+        reminders: reminders
     ).register(on: router)
     return router
 }

@@ -42,7 +42,7 @@ public struct CareCapability: Sendable {
     /// Moves a task later by a number of days.
     public var snooze: @Sendable (_ taskID: String, _ days: Int) async throws -> Void
     /// The schedules as an iCalendar document.
-    public var calendar: @Sendable () async throws -> String
+    public var calendar: @Sendable (_ alarmMinute: Int) async throws -> String
     /// Records what the soil was like when watering came due (`wet` or `dry`, see `SoilReading`): it moves the watering
     /// and teaches the plant's interval.
     public var checkSoil: @Sendable (_ taskID: String, _ soil: String) async throws -> Void
@@ -63,7 +63,7 @@ public struct CareCapability: Sendable {
         due: @escaping @Sendable (_ through: Date) async throws -> [DueCareItem],
         markDone: @escaping @Sendable (_ taskID: String) async throws -> Void,
         snooze: @escaping @Sendable (_ taskID: String, _ days: Int) async throws -> Void,
-        calendar: @escaping @Sendable () async throws -> String,
+        calendar: @escaping @Sendable (_ alarmMinute: Int) async throws -> String,
         checkSoil: @escaping @Sendable (_ taskID: String, _ soil: String) async throws -> Void = { _, _ in
             throw ServerError.capabilityMissing("Soil checks are not available in this build.")
         },

@@ -19,6 +19,13 @@ public struct ReminderCapability: Sendable {
     public var emailReady: Bool
     /// Applies a reminder's signed action token ("Done", "Tomorrow"); throws ``ReminderActionError`` for a bad one.
     public var act: (@Sendable (_ token: String) async throws -> ReminderActionOutcome)?
+    /// Sets the reminder hour and quiet hours of the request's member (on an open server, of the household's own
+    /// channels) on all their channels.
+    public var schedule: (@Sendable (_ minuteOfDay: Int, _ quietHours: QuietHours?) async throws -> Void)?
+    /// Who looks after the household's plants.
+    public var assignments: (@Sendable () async throws -> CareAssignments)?
+    /// Assigns a plant to a member, to turns, or (`nil`) back to everyone.
+    public var assign: (@Sendable (_ plant: Int64, _ assignee: CareAssignee?) async throws -> Void)?
 
     /// Creates the capability.
     public init(
@@ -44,7 +51,9 @@ public struct ReminderCapability: Sendable {
     public static func live(_ runner: ReminderRunner, now: @escaping @Sendable () -> Date = { Date() }) -> ReminderCapability {
         let store = runner.store
         let household: @Sendable () -> Int64 = { HouseholdScope.current?.household ?? HouseholdScope.home.household }
-        return ReminderCapability(
+        // The logged-in member's channels are theirs; on an open server they are the household's.
+        let member: @Sendable () -> Int64? = { HouseholdScope.current?.user }
+        var capability = ReminderCapability(
             channels: { try await store.reminderChannels(household: household()) },
             add: { kind, target, token, minute in
                 let targets = runner.targets
@@ -52,10 +61,19 @@ public struct ReminderCapability: Sendable {
                     throw ServerError.badRequest("That address cannot be used: \(problem).")
                 }
                 do {
-                    return try await store.addReminderChannel(
-                        NewReminderChannel(kind: kind, target: target, token: token, minuteOfDay: minute),
+                    // A member's channels share one hour and quiet hours: the new one's hour becomes theirs.
+                    let quiet = try await store.reminderChannels(household: household())
+                        .first { $0.member == member() }?.quietHours
+                    let added = try await store.addReminderChannel(
+                        NewReminderChannel(
+                            kind: kind, target: target, token: token, minuteOfDay: minute, member: member(), quietHours: quiet
+                        ),
                         household: household(), now: now()
                     )
+                    try await store.setReminderSchedule(
+                        member: member(), household: household(), minuteOfDay: minute, quietHours: quiet
+                    )
+                    return added
                 } catch StoreError.invalid(let message) {
                     throw ServerError.badRequest(message)
                 }
@@ -71,5 +89,23 @@ public struct ReminderCapability: Sendable {
             act: { token in try await runner.perform(token, now: now()) },
             emailReady: (try? runner.email?.get()) != nil
         )
+        capability.schedule = { minute, quiet in
+            do {
+                try await store.setReminderSchedule(member: member(), household: household(), minuteOfDay: minute, quietHours: quiet)
+            } catch StoreError.invalid(let message) {
+                throw ServerError.badRequest(message)
+            }
+        }
+        capability.assignments = { try await store.careAssignments(household: household()) }
+        capability.assign = { plant, assignee in
+            do {
+                try await store.setCareAssignment(plant: plant, household: household(), to: assignee)
+            } catch StoreError.invalid(let message) {
+                throw ServerError.badRequest(message)
+            } catch StoreError.plantNotFound {
+                throw ServerError.notFound("That plant in your collection")
+            }
+        }
+        return capability
     }
 }

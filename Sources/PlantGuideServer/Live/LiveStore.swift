@@ -234,11 +234,11 @@ enum LiveStore {
                 let (plant, task) = try await scheduledTask(id, planner: planner)
                 _ = try await planner.snooze(plantId: plant, task: task, days: days)
             },
-            calendar: {
+            calendar: { alarmMinute in
                 let planner = try await planners.current()
                 let today = planner.today
                 let tasks = try await planner.upcoming(through: today.adding(days: 60))
-                return ICalendarWriter(now: Date()).calendar(for: tasks, today: today)
+                return ICalendarWriter(now: Date(), alarmMinute: alarmMinute).calendar(for: tasks, today: today)
             },
             checkSoil: { id, soil in
                 guard let reading = SoilReading(rawValue: soil) else {

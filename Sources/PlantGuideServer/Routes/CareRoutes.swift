@@ -9,6 +9,24 @@ struct CareRoutes {
     let care: CareCapability?
     let feed: CalendarFeed?
     let now: @Sendable () -> Date
+    /// The reminder channels, whose hour the calendar's alarms follow.
+    var reminders: ReminderCapability? = nil
+
+    /// The local time of day the calendar's alarms go off: `?alarm=HH:MM`, else the reminder hour of the member's
+    /// channels (the household's own for the secret address), else 08:00.
+    private func alarmMinute(_ request: Request) async throws -> Int {
+        if let text = request.queryValue("alarm") {
+            guard let minute = ReminderRules.minuteOfDay(parsing: text) else {
+                throw ServerError.badRequest("Give the alarm's time of day as HH:MM, e.g. 07:30.")
+            }
+            return minute
+        }
+        let member = HouseholdScope.current?.user
+        if let reminders, let own = try? await reminders.channels().first(where: { $0.member == member }) {
+            return own.minuteOfDay
+        }
+        return 480
+    }
 
     func register(on router: Router<AppRequestContext>) {
         router.get("/care") { request, context in
@@ -62,8 +80,8 @@ struct CareRoutes {
             _ = try await require().undoLast(context.parameters.get("plant") ?? "")
             return Response.redirect(to: Self.back(form), type: .normal)
         }
-        router.get("/care/calendar.ics") { _, _ in
-            let text = try await require().calendar()
+        router.get("/care/calendar.ics") { request, _ in
+            let text = try await require().calendar(try await alarmMinute(request))
             return Response(
                 status: .ok, headers: [.contentType: "text/calendar; charset=utf-8"],
                 body: .init(byteBuffer: ByteBuffer(string: text))
@@ -71,13 +89,15 @@ struct CareRoutes {
         }
         // The same calendar at its secret address (Settings makes one), for phone calendars that cannot log in.
         // A wrong or revoked token is simply not found.
-        router.get("/care/feed/:file") { _, context in
+        router.get("/care/feed/:file") { request, context in
             guard let file = context.parameters.get("file"), file.hasSuffix(".ics"), let feed,
                   let household = await feed.household(for: String(file.dropLast(4)))
             else { throw ServerError.notFound("That calendar address (it may have been replaced in Settings)") }
             // The address is a household's: its care tasks, nobody else's.
             let care = try require()
-            let text = try await HouseholdScope.$current.withValue(HouseholdScope(household: household)) { try await care.calendar() }
+            let text = try await HouseholdScope.$current.withValue(HouseholdScope(household: household)) {
+                try await care.calendar(try await alarmMinute(request))
+            }
             return Response(
                 status: .ok, headers: [.contentType: "text/calendar; charset=utf-8", .cacheControl: "private, no-cache"],
                 body: .init(byteBuffer: ByteBuffer(string: text))

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import PlantCatalog
 import PlantGuideCore
+import PlantStore
 
 /// Collection pages, "Save to collection", a plant's photos, edits and removal, and the collection API.
 struct CollectionRoutes {
@@ -11,6 +12,8 @@ struct CollectionRoutes {
     let configuration: ServerConfiguration
     /// The catalog, to say "Calathea orbifolia is now Goeppertia orbifolia" when a plant was added by a former name.
     var catalog: PlantCatalog?
+    /// Who looks after each plant (the household's members), where the server sends reminders.
+    var reminders: ReminderCapability?
 
     func register(on router: Router<AppRequestContext>) {
         router.get("/collection") { request, context in
@@ -24,10 +27,36 @@ struct CollectionRoutes {
         router.get("/collection/:id") { request, context in
             let detail = try await detail(context)
             let suggestions = try await recheck?.suggestions(detail.entry.id) ?? []
+            var assignment: Pages.AssignmentState?
+            if let read = reminders?.assignments, let plant = LiveStore.plantID(detail.entry.id) {
+                let assignments = try await read()
+                // Only where there are members to choose from (a household with accounts).
+                if !assignments.members.isEmpty {
+                    assignment = Pages.AssignmentState(plant: plant, assignments: assignments)
+                }
+            }
             return Response.html(Pages.collectionPlant(
-                detail, suggestions: suggestions, uploadLimit: configuration.maxUploadBytes,
+                detail, suggestions: suggestions, uploadLimit: configuration.maxUploadBytes, assignment: assignment,
                 notice: request.queryValue("added").flatMap { renamed($0, to: detail.entry.scientificName) }, context: context
             ))
+        }
+        // Who looks after the plant: `to` is a member's id, `turns` or `everyone`.
+        router.post("/collection/:id/assign") { request, context in
+            guard let assign = reminders?.assign else { throw ServerError.capabilityMissing("Assigning care needs the collection.") }
+            let id = try Self.id(context)
+            guard let plant = LiveStore.plantID(id) else { throw ServerError.notFound("That plant in your collection") }
+            let form = try await request.formData(context: context, limit: InputLimits.formBodyBytes)
+            let assignee: CareAssignee?
+            switch form["to"] {
+            case "everyone"?: assignee = nil
+            case "turns"?: assignee = .turns
+            case let text?:
+                guard let member = LiveStore.plantID(text) else { throw ServerError.badRequest("Choose a member, turns or everyone.") }
+                assignee = .member(member)
+            case nil: throw ServerError.badRequest("Choose a member, turns or everyone.")
+            }
+            try await assign(plant, assignee)
+            return Self.backToPlant(id)
         }
         // "Pl@ntNet thinks this is X": take its species (and care), or keep the plant's.
         router.post("/collection/:id/suggestions/:suggestion/:action") { _, context in

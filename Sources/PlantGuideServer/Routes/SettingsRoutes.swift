@@ -32,6 +32,7 @@ struct SettingsRoutes {
         switch code {
         case "added": ("Added. The first digest goes at its time of day when something is due; send a test to check.", false)
         case "removed": ("Removed.", false)
+        case "scheduled": ("Saved: your reminders come at the new hour.", false)
         case "tested": ("Test message sent: look for it where the reminders go.", false)
         case "test-failed": ("The test message was not delivered: \(why?.prefix(300) ?? "unknown error").", true)
         default: (nil, false)
@@ -76,8 +77,13 @@ struct SettingsRoutes {
                 reminderState = Pages.RemindersState(
                     channels: try await reminders.channels(), message: message, failed: failed,
                     timeZone: (try? await care?.settings())?.timeZone.identifier ?? TimeZone.current.identifier,
-                    webPushKey: reminders.webPushKey, emailReady: reminders.emailReady
+                    webPushKey: reminders.webPushKey, emailReady: reminders.emailReady, member: context.user?.userId,
+                    canSchedule: reminders.schedule != nil
                 )
+            }
+            // The calendar's alarms at the member's reminder hour: the address says it, as a phone calendar cannot log in.
+            if let minute = reminderState.map(\.minuteOfDay), minute != 480, let address = feed?.address {
+                feed?.address = address + "?alarm=" + ReminderRules.timeOfDay(minute)
             }
             return Response.html(Pages.settings(
                 try await facts(), saved: saved, feed: feed, choices: choices, recheck: recheckState,
@@ -110,6 +116,26 @@ struct SettingsRoutes {
             let token = kind == .email ? nil : form["token"].flatMap { $0.isEmpty ? nil : $0 }
             _ = try await reminders.add(kind, url, token, minute)
             return Response.redirect(to: "/settings?reminders=added#reminders", type: .normal)
+        }
+        // The hour and quiet hours of the member's channels (on an open server, the household's own).
+        router.post("/settings/reminders/schedule") { request, context in
+            guard let schedule = reminders?.schedule else { throw ServerError.capabilityMissing("Care reminders need the collection.") }
+            let form = try await request.formData(context: context, limit: InputLimits.formBodyBytes)
+            guard let minute = form["time"].flatMap(ReminderRules.minuteOfDay(parsing:)) else {
+                throw ServerError.badRequest("Give the time of day as HH:MM, e.g. 08:00.")
+            }
+            let from = form["quiet_from"]?.trimmingCharacters(in: .whitespaces) ?? ""
+            let until = form["quiet_until"]?.trimmingCharacters(in: .whitespaces) ?? ""
+            var quiet: QuietHours?
+            if !from.isEmpty || !until.isEmpty {
+                guard let start = ReminderRules.minuteOfDay(parsing: from), let end = ReminderRules.minuteOfDay(parsing: until),
+                      start != end else {
+                    throw ServerError.badRequest("Give quiet hours as two different times, e.g. from 22:00 until 07:00, or leave both empty.")
+                }
+                quiet = QuietHours(from: start, until: end)
+            }
+            try await schedule(minute, quiet)
+            return Response.redirect(to: "/settings?reminders=scheduled#reminders", type: .normal)
         }
         // The browser's push subscription, sent by the page's script once the person allowed notifications:
         // `{"subscription": PushSubscription.toJSON(), "time": "08:00"}`.

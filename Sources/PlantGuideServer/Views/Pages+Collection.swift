@@ -59,9 +59,39 @@ extension Pages {
 
     /// A plant of the collection: its photos, care profile and schedule with Done and Snooze, care log, history, the
     /// form that edits it, and the way to remove it. Every action is a plain form, so the page works without JavaScript.
+    /// Who looks after a plant, as its page shows and changes it.
+    struct AssignmentState {
+        var plant: Int64
+        var assignments: CareAssignments
+    }
+
+    /// "Who looks after it": everyone, one member, or the members in turn (with whose turn watering is).
+    static func assignmentForm(_ state: AssignmentState, plantPath: String, context: AppRequestContext) -> HTML {
+        let current = state.assignments.plants[state.plant]
+        func option(_ value: String, _ label: String, selected: Bool) -> HTML {
+            "<option value=\"\(value)\"\(selected ? " selected" : "" as HTML)>\(label)</option>"
+        }
+        var options: [HTML] = [option("everyone", "Everyone", selected: current == nil)]
+        for member in state.assignments.members {
+            options.append(option(String(member.id), member.name, selected: current == .member(member.id)))
+        }
+        options.append(option("turns", "Take turns", selected: current == .turns))
+        let turn: HTML = current == .turns
+            ? (state.assignments.member(for: state.plant, task: .water).map { "<p class=\"meta\">Next watering: \($0.name)'s turn.</p>" } ?? "")
+            : ""
+        return """
+            <form class="card" method="post" action="\(plantPath)/assign">\(Layout.csrfField(context))
+            <label for="assign-to">Who looks after it</label>
+            <select id="assign-to" name="to">\(options)</select>
+            \(turn)
+            <p><button type="submit" class="secondary">Save</button></p>
+            </form>
+            """
+    }
+
     static func collectionPlant(
-        _ detail: CollectionEntryDetail, suggestions: [SpeciesSuggestion] = [], uploadLimit: Int, notice: String? = nil,
-        context: AppRequestContext
+        _ detail: CollectionEntryDetail, suggestions: [SpeciesSuggestion] = [], uploadLimit: Int,
+        assignment: AssignmentState? = nil, notice: String? = nil, context: AppRequestContext
     ) -> HTML {
         let entry = detail.entry
         let name = entry.nickname ?? entry.scientificName
@@ -94,6 +124,7 @@ extension Pages {
                 \(careProfile(detail.careProfile))
                 <h3>Schedule</h3>
                 \(schedule(detail.schedule, name: name, plantPath: plantPath, context: context))
+                \(assignment.map { assignmentForm($0, plantPath: plantPath, context: context) } ?? HTML.empty)
                 \(conditionsForm(detail.conditions ?? PlantConditions(), plantPath: plantPath, context: context))
                 <h3>Care log</h3>
                 \(events(detail.careLog, empty: "No care recorded yet."))

@@ -69,6 +69,17 @@ extension Pages {
         var webPushKey: String?
         /// Whether an SMTP server is set up, so email can be chosen.
         var emailReady = false
+        /// The logged-in member (their channels are theirs), or `nil` on an open server (the household's).
+        var member: Int64? = nil
+        /// Whether the server can set an hour and quiet hours for the member's channels.
+        var canSchedule = false
+
+        /// The channels of the member (or, on an open server, the household's own).
+        var own: [ReminderChannel] { channels.filter { $0.member == member } }
+        /// Their reminder hour (of their first channel; 08:00 before they have one).
+        var minuteOfDay: Int { own.first?.minuteOfDay ?? 480 }
+        /// Their quiet hours.
+        var quietHours: QuietHours? { own.first?.quietHours }
     }
 
     /// A reminder's action from an email link: the button that does it (`token`), or what it did (`outcome`).
@@ -97,18 +108,38 @@ extension Pages {
     }
 
     /// "Send reminders to this browser": shown by the page's script only where the browser can take push messages.
-    static func pushBlock(key: String, context: AppRequestContext) -> HTML {
+    static func pushBlock(key: String, context: AppRequestContext, minuteOfDay: Int = 480) -> HTML {
         """
         <div data-push-subscribe data-key="\(key)" hidden>\(Layout.csrfField(context))
         <h3>This browser</h3>
         <p>Get the digest as a notification on this phone or computer, even with PlantGuide closed (on an iPhone, add \
         PlantGuide to the Home Screen first).</p>
         <label for="push-time">Time of day</label>
-        <input id="push-time" type="time" value="08:00" required>
+        <input id="push-time" type="time" value="\(ReminderRules.timeOfDay(minuteOfDay))" required>
         <p><button type="button" data-push-button>Send reminders to this browser</button></p>
         <p class="meta" role="status" data-push-status></p>
         </div>
         """
+    }
+
+    /// "Your reminder hour": the hour and quiet hours of all the member's channels (the household's on an open server).
+    static func scheduleForm(_ state: RemindersState, context: AppRequestContext) -> HTML {
+        let quiet = state.quietHours
+        let whose: HTML = state.member == nil ? "The reminders' hour" : "Your reminders' hour"
+        return """
+            <form method="post" action="/settings/reminders/schedule">\(Layout.csrfField(context))
+            <h3>\(whose)</h3>
+            <label for="schedule-time">Time of day</label>
+            <input id="schedule-time" name="time" type="time" value="\(ReminderRules.timeOfDay(state.minuteOfDay))" required>
+            <fieldset><legend>Quiet hours (optional): nothing is sent between these times, not even a late retry</legend>
+            <label for="quiet-from">From</label>
+            <input id="quiet-from" name="quiet_from" type="time" value="\(quiet.map { ReminderRules.timeOfDay($0.from) } ?? "")">
+            <label for="quiet-until">Until</label>
+            <input id="quiet-until" name="quiet_until" type="time" value="\(quiet.map { ReminderRules.timeOfDay($0.until) } ?? "")">
+            </fieldset>
+            <p><button type="submit" class="secondary">Save the hour</button></p>
+            </form>
+            """
     }
 
     /// "Care reminders": the channels the day's digest goes to, a test for each, and a form to add one.
@@ -128,8 +159,12 @@ extension Pages {
             let off: HTML = channel.enabled ? "" : " <span class=\"badge\">off</span>"
             let note: HTML = channel.note.map { "<p class=\"meta\">\($0)</p>" } ?? ""
             let label = "\(name) \(channel.shownTarget)"
+            let whose: HTML = state.member == nil && channel.member == nil ? ""
+                : channel.member == state.member ? " <span class=\"meta\">(yours)</span>"
+                : " <span class=\"meta\">(\(channel.memberName ?? "everyone"))</span>"
+            let quiet: HTML = channel.quietHours.map { " <span class=\"meta\">quiet \($0.description)</span>" } ?? ""
             return """
-                <li class="card"><strong>\(name)</strong> <code>\(channel.shownTarget)</code> at \(channel.timeOfDay)\(token)\(off)\(note)
+                <li class="card"><strong>\(name)</strong> <code>\(channel.shownTarget)</code> at \(channel.timeOfDay)\(quiet)\(whose)\(token)\(off)\(note)
                 <div class="row">
                 <form method="post" action="/settings/reminders/\(Int(channel.id))/test">\(Layout.csrfField(context))\
                 <button type="submit" class="secondary">Send a test<span class="visually-hidden">: \(label)</span></button></form>
@@ -146,7 +181,8 @@ extension Pages {
             shown as a notification in this browser, sent to an <a href="https://ntfy.sh">ntfy</a> topic (its phone app \
             shows it as a notification) or to a webhook as JSON. Nothing is sent on a day with nothing due. Use a long, random ntfy topic: anyone who knows it can read it.</p>
             \(list)
-            \(state.webPushKey.map { pushBlock(key: $0, context: context) } ?? "")
+            \(state.canSchedule && !state.own.isEmpty ? scheduleForm(state, context: context) : "")
+            \(state.webPushKey.map { pushBlock(key: $0, context: context, minuteOfDay: state.minuteOfDay) } ?? "")
             <form method="post" action="/settings/reminders">\(Layout.csrfField(context))
             <label for="reminder-kind">Send to</label>
             <select id="reminder-kind" name="kind"><option value="ntfy">an ntfy topic</option>\
@@ -156,7 +192,7 @@ extension Pages {
             <input id="reminder-url" name="url" type="text" inputmode="url" autocomplete="off" required \
             maxlength="\(ReminderRules.maximumTargetCharacters)" placeholder="https://ntfy.sh/a-long-random-topic or you@example.org">
             <label for="reminder-time">Time of day</label>
-            <input id="reminder-time" name="time" type="time" value="08:00" required>
+            <input id="reminder-time" name="time" type="time" value="\(ReminderRules.timeOfDay(state.minuteOfDay))" required>
             <label for="reminder-token">Access token (optional)</label>
             <input id="reminder-token" name="token" type="password" autocomplete="new-password" maxlength="\(ReminderRules.maximumTargetCharacters)">
             <p><button type="submit">Add the reminder</button></p>

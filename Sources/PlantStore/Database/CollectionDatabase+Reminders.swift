@@ -5,17 +5,26 @@ import PlantGuideCore
 /// Reminder channels and their digests' claim rows in SQLite. A claim is one `INSERT … ON CONFLICT DO NOTHING` or one
 /// conditional `UPDATE` in a write transaction, so two processes on the same file never both send a digest.
 extension CollectionDatabase: ReminderStore {
+    /// A channel's columns with its member's name.
+    private static let channelQuery = """
+        SELECT reminderChannel.*, appUser.name AS memberName FROM reminderChannel
+        LEFT JOIN appUser ON appUser.id = reminderChannel.memberId
+        """
+
     public func reminderChannels(household: Int64) throws(StoreError) -> [ReminderChannel] {
         try read("read the reminder channels") { db in
             try Row.fetchAll(
-                db, sql: "SELECT * FROM reminderChannel WHERE householdId = ? ORDER BY id", arguments: [household]
+                db, sql: "\(Self.channelQuery) WHERE reminderChannel.householdId = ? ORDER BY reminderChannel.id",
+                arguments: [household]
             ).map(Self.channel)
         }
     }
 
     public func enabledReminderChannels() throws(StoreError) -> [ReminderChannel] {
         try read("read the reminder channels") { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM reminderChannel WHERE enabled = 1 ORDER BY id").map(Self.channel)
+            try Row.fetchAll(
+                db, sql: "\(Self.channelQuery) WHERE reminderChannel.enabled = 1 ORDER BY reminderChannel.id"
+            ).map(Self.channel)
         }
     }
 
@@ -28,13 +37,20 @@ extension CollectionDatabase: ReminderStore {
             guard count < ReminderRules.maximumChannels else {
                 throw StoreError.invalid("A household has at most \(ReminderRules.maximumChannels) reminder channels.")
             }
+            if let member = channel.member {
+                try Self.requireMember(member, of: household, db)
+            }
             try db.execute(sql: """
-                INSERT INTO reminderChannel (householdId, kind, target, token, minuteOfDay, enabled, createdAt)
-                VALUES (?, ?, ?, ?, ?, 1, ?)
+                INSERT INTO reminderChannel (householdId, kind, target, token, minuteOfDay, enabled, createdAt, memberId,
+                    quietFrom, quietUntil)
+                VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?, ?)
                 """, arguments: [household, channel.kind.rawValue, channel.target, channel.token, channel.minuteOfDay,
-                                 now.roundedToMilliseconds])
+                                 now.roundedToMilliseconds, channel.member, channel.quietHours?.from,
+                                 channel.quietHours?.until])
             let id = db.lastInsertedRowID
-            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM reminderChannel WHERE id = ?", arguments: [id]) else {
+            guard let row = try Row.fetchOne(
+                db, sql: "\(Self.channelQuery) WHERE reminderChannel.id = ?", arguments: [id]
+            ) else {
                 throw StoreError.database(operation: "add the reminder channel", reason: "the channel is missing after it was added")
             }
             return try Self.channel(row)
@@ -121,13 +137,86 @@ extension CollectionDatabase: ReminderStore {
         }
     }
 
+    public func setReminderSchedule(
+        member: Int64?, household: Int64, minuteOfDay: Int, quietHours: QuietHours?
+    ) throws(StoreError) -> Int {
+        try ReminderRules.check(minuteOfDay: minuteOfDay, quietHours: quietHours)
+        return try write("change the reminder hour") { db in
+            try db.execute(sql: """
+                UPDATE reminderChannel SET minuteOfDay = ?, quietFrom = ?, quietUntil = ?
+                WHERE memberId IS ? AND householdId = ?
+                """, arguments: [minuteOfDay, quietHours?.from, quietHours?.until, member, household])
+            return db.changesCount
+        }
+    }
+
+    public func careAssignments(household: Int64) throws(StoreError) -> CareAssignments {
+        try read("read who looks after the plants") { db in
+            let members = try Row.fetchAll(
+                db, sql: "SELECT id, name FROM appUser WHERE householdId = ? ORDER BY id", arguments: [household]
+            ).map { HouseholdMember(id: $0["id"], name: $0["name"]) }
+            var plants: [Int64: CareAssignee] = [:]
+            for row in try Row.fetchAll(db, sql: """
+                SELECT careAssignment.* FROM careAssignment JOIN plant ON plant.id = careAssignment.plantId
+                WHERE plant.householdId = ?
+                """, arguments: [household]) {
+                let member: Int64? = row["memberId"]
+                plants[row["plantId"]] = member.map(CareAssignee.member) ?? .turns
+            }
+            var lastDoneBy: [Int64: [CareTask: String]] = [:]
+            for row in try Row.fetchAll(db, sql: """
+                SELECT careEvent.plantId, careEvent.task, careEvent.recordedBy FROM careEvent
+                JOIN careAssignment ON careAssignment.plantId = careEvent.plantId AND careAssignment.turns = 1
+                JOIN plant ON plant.id = careEvent.plantId AND plant.householdId = ?
+                WHERE careEvent.soil IS NULL AND careEvent.recordedBy IS NOT NULL
+                ORDER BY careEvent.day, careEvent.id
+                """, arguments: [household]) {
+                guard let task = CareTask(rawValue: row["task"]) else { continue }
+                lastDoneBy[row["plantId"], default: [:]][task] = row["recordedBy"]
+            }
+            return CareAssignments(members: members, plants: plants, lastDoneBy: lastDoneBy)
+        }
+    }
+
+    public func setCareAssignment(plant: Int64, household: Int64, to assignee: CareAssignee?) throws(StoreError) {
+        try write("assign the plant") { db in
+            guard try Int64.fetchOne(
+                db, sql: "SELECT householdId FROM plant WHERE id = ?", arguments: [plant]
+            ) == household else { throw StoreError.plantNotFound(plant) }
+            switch assignee {
+            case nil:
+                try db.execute(sql: "DELETE FROM careAssignment WHERE plantId = ?", arguments: [plant])
+            case .member(let member)?:
+                try Self.requireMember(member, of: household, db)
+                try db.execute(sql: """
+                    INSERT INTO careAssignment (plantId, memberId, turns) VALUES (?, ?, 0)
+                    ON CONFLICT (plantId) DO UPDATE SET memberId = excluded.memberId, turns = 0
+                    """, arguments: [plant, member])
+            case .turns?:
+                try db.execute(sql: """
+                    INSERT INTO careAssignment (plantId, memberId, turns) VALUES (?, NULL, 1)
+                    ON CONFLICT (plantId) DO UPDATE SET memberId = NULL, turns = 1
+                    """, arguments: [plant])
+            }
+        }
+    }
+
+    private static func requireMember(_ member: Int64, of household: Int64, _ db: Database) throws {
+        guard try Int64.fetchOne(db, sql: "SELECT householdId FROM appUser WHERE id = ?", arguments: [member]) == household else {
+            throw StoreError.invalid("That account is not a member of this household.")
+        }
+    }
+
     private static func channel(_ row: Row) throws -> ReminderChannel {
         guard let kind = ReminderChannelKind(rawValue: row["kind"]) else {
             throw StoreError.database(operation: "read the reminder channels", reason: "unknown kind '\(row["kind"] as String)'")
         }
+        let quietFrom: Int? = row["quietFrom"], quietUntil: Int? = row["quietUntil"]
         return ReminderChannel(
             id: row["id"], household: row["householdId"], kind: kind, target: row["target"], token: row["token"],
-            minuteOfDay: row["minuteOfDay"], enabled: row["enabled"], note: row["note"], createdAt: row["createdAt"]
+            minuteOfDay: row["minuteOfDay"], enabled: row["enabled"], note: row["note"], createdAt: row["createdAt"],
+            member: row["memberId"], memberName: row["memberName"],
+            quietHours: quietFrom.flatMap { from in quietUntil.map { QuietHours(from: from, until: $0) } }
         )
     }
 }

@@ -30,6 +30,7 @@ enum Schema {
         migrator.registerMigration("v20", migrate: followTheCheckedToxicity)
         migrator.registerMigration("v21", migrate: addReminders)
         migrator.registerMigration("v22", migrate: widenReminderKinds)
+        migrator.registerMigration("v23", migrate: addMembersToReminders)
         return migrator
     }
 
@@ -625,6 +626,25 @@ enum Schema {
     /// v21: reminder channels per household (`reminderChannel`: ntfy or webhook, where, the access token, the local
     /// time of day, on or off with why) and one claim row per channel and day (`reminderDigest`), whose primary key is
     /// what makes each digest go out once.
+    /// v23: a reminder channel may be a member's (their hour, quiet hours and assigned tasks; it goes with the account),
+    /// and a plant's care may be assigned to a member or to the members in turn.
+    private static func addMembersToReminders(_ db: Database) throws {
+        try db.execute(sql: """
+            ALTER TABLE reminderChannel ADD COLUMN memberId INTEGER REFERENCES appUser(id) ON DELETE CASCADE;
+            ALTER TABLE reminderChannel ADD COLUMN quietFrom INTEGER CHECK (quietFrom IS NULL OR quietFrom BETWEEN 0 AND 1439);
+            ALTER TABLE reminderChannel ADD COLUMN quietUntil INTEGER CHECK ((quietUntil IS NULL AND quietFrom IS NULL)
+                OR (quietUntil BETWEEN 0 AND 1439 AND quietFrom IS NOT NULL AND quietUntil <> quietFrom));
+            CREATE INDEX reminderChannel_member ON reminderChannel (memberId);
+            CREATE TABLE careAssignment (
+                plantId INTEGER PRIMARY KEY REFERENCES plant(id) ON DELETE CASCADE,
+                memberId INTEGER REFERENCES appUser(id) ON DELETE CASCADE,
+                turns BOOLEAN NOT NULL DEFAULT 0 CHECK (turns IN (0, 1)),
+                CHECK ((memberId IS NULL) = (turns = 1))
+            );
+            CREATE INDEX careAssignment_member ON careAssignment (memberId);
+            """)
+    }
+
     private static func addReminders(_ db: Database) throws {
         try db.execute(sql: """
             CREATE TABLE reminderChannel (

@@ -37,12 +37,23 @@ public struct ReminderChannel: Sendable, Hashable, Encodable {
     public var note: String?
     /// When it was added.
     public var createdAt: Date
+    /// The member whose channel it is (their reminder hour and quiet hours, their assigned tasks), or `nil` for a
+    /// channel of the whole household (every task).
+    public var member: Int64?
+    /// That member's name.
+    public var memberName: String?
+    /// The hours in which nothing is sent (a late retry or a catch-up waits for their end).
+    public var quietHours: QuietHours?
 
     /// A channel as a store reads it.
     public init(
         id: Int64, household: Int64, kind: ReminderChannelKind, target: String, token: String?, minuteOfDay: Int,
-        enabled: Bool, note: String?, createdAt: Date
+        enabled: Bool, note: String?, createdAt: Date, member: Int64? = nil, memberName: String? = nil,
+        quietHours: QuietHours? = nil
     ) {
+        self.member = member
+        self.memberName = memberName
+        self.quietHours = quietHours
         self.id = id
         self.household = household
         self.kind = kind
@@ -55,7 +66,7 @@ public struct ReminderChannel: Sendable, Hashable, Encodable {
     }
 
     /// The time of day as people write it: "08:00".
-    public var timeOfDay: String { String(format: "%02d:%02d", minuteOfDay / 60, minuteOfDay % 60) }
+    public var timeOfDay: String { ReminderRules.timeOfDay(minuteOfDay) }
 
     /// The target with all but the first characters of its path cut: `https://ntfy.sh/pla…`; an email address with
     /// all but its first letter and domain cut: `a…@example.org`.
@@ -74,7 +85,7 @@ public struct ReminderChannel: Sendable, Hashable, Encodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case id, household, kind, target, tokenIsSet, timeOfDay, minuteOfDay, enabled, note, createdAt
+        case id, household, kind, target, tokenIsSet, timeOfDay, minuteOfDay, enabled, note, createdAt, member, quietHours
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -89,6 +100,51 @@ public struct ReminderChannel: Sendable, Hashable, Encodable {
         try container.encode(enabled, forKey: .enabled)
         try container.encodeIfPresent(note, forKey: .note)
         try container.encode(createdAt, forKey: .createdAt)
+        try container.encodeIfPresent(memberName, forKey: .member)
+        try container.encodeIfPresent(quietHours, forKey: .quietHours)
+    }
+}
+
+/// Local hours in which no reminder is sent, e.g. 22:00 to 07:00 (they may run past midnight).
+public struct QuietHours: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The first quiet minute after midnight.
+    public var from: Int
+    /// The first minute after midnight that is not quiet any more.
+    public var until: Int
+
+    /// Quiet from `from` until `until` (minutes after midnight; not equal).
+    public init(from: Int, until: Int) {
+        self.from = from
+        self.until = until
+    }
+
+    /// Quiet hours as people write them: `22:00-07:00` (or `22-7`); `nil` for anything else.
+    public init?(parsing text: String) {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 2, let from = ReminderRules.minuteOfDay(parsing: String(parts[0])),
+              let until = ReminderRules.minuteOfDay(parsing: String(parts[1])), from != until else { return nil }
+        self.init(from: from, until: until)
+    }
+
+    /// Whether a local minute of the day is quiet.
+    public func contains(minuteOfDay minute: Int) -> Bool {
+        from < until ? (from..<until).contains(minute) : (minute >= from || minute < until)
+    }
+
+    /// "22:00-07:00".
+    public var description: String { "\(ReminderRules.timeOfDay(from))-\(ReminderRules.timeOfDay(until))" }
+
+    public init(from decoder: any Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let parsed = QuietHours(parsing: text) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not quiet hours: \(text)"))
+        }
+        self = parsed
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
     }
 }
 
@@ -98,9 +154,18 @@ public struct NewReminderChannel: Sendable, Hashable {
     public var target: String
     public var token: String?
     public var minuteOfDay: Int
+    /// The member whose channel it is (of the household it is added to), or `nil` for the whole household's.
+    public var member: Int64?
+    /// The hours in which nothing is sent.
+    public var quietHours: QuietHours?
 
     /// A channel sending at `minuteOfDay` (480: 08:00, the default).
-    public init(kind: ReminderChannelKind, target: String, token: String? = nil, minuteOfDay: Int = 480) {
+    public init(
+        kind: ReminderChannelKind, target: String, token: String? = nil, minuteOfDay: Int = 480, member: Int64? = nil,
+        quietHours: QuietHours? = nil
+    ) {
+        self.member = member
+        self.quietHours = quietHours
         self.kind = kind
         self.target = target
         self.token = token
@@ -178,6 +243,19 @@ public protocol ReminderStore: Sendable {
     ) async throws(StoreError) -> Bool
     /// A channel's digests, newest day first.
     func reminderDigests(channel: Int64, limit: Int) async throws(StoreError) -> [ReminderDigestRecord]
+    /// Sets a member's reminder hour and quiet hours on every channel of theirs in `household` (`member` `nil`: the
+    /// household's own channels, those of no member); how many changed.
+    @discardableResult
+    func setReminderSchedule(
+        member: Int64?, household: Int64, minuteOfDay: Int, quietHours: QuietHours?
+    ) async throws(StoreError) -> Int
+    /// Who looks after the plants of a household: its members, each assigned plant's assignee, and for plants taking
+    /// turns who did each task last.
+    func careAssignments(household: Int64) async throws(StoreError) -> CareAssignments
+    /// Assigns a plant of `household` to a member or to turns, or (`nil`) back to everyone.
+    /// - Throws: ``StoreError/plantNotFound(_:)`` for a plant of another household, ``StoreError/invalid(_:)`` for a
+    ///   member of another household.
+    func setCareAssignment(plant: Int64, household: Int64, to assignee: CareAssignee?) async throws(StoreError)
 }
 
 /// The rules both stores apply to reminder channels.
@@ -197,7 +275,7 @@ public enum ReminderRules {
                 throw .invalid("An email reminder needs an address like you@example.org, not '\(target.prefix(80))'.")
             }
             guard channel.token == nil else { throw .invalid("An email reminder takes no access token.") }
-            guard (0..<1_440).contains(channel.minuteOfDay) else { throw .invalid("The time of day must be from 00:00 to 23:59.") }
+            try check(minuteOfDay: channel.minuteOfDay, quietHours: channel.quietHours)
             return
         }
         guard target.count <= maximumTargetCharacters, let url = URL(string: target),
@@ -220,8 +298,17 @@ public enum ReminderRules {
                 throw .invalid("An access token is 1 to \(maximumTargetCharacters) printable characters without spaces.")
             }
         }
-        guard (0..<1_440).contains(channel.minuteOfDay) else {
-            throw .invalid("The time of day must be from 00:00 to 23:59.")
+        try check(minuteOfDay: channel.minuteOfDay, quietHours: channel.quietHours)
+    }
+
+    /// Checks a reminder hour and quiet hours.
+    public static func check(minuteOfDay: Int, quietHours: QuietHours?) throws(StoreError) {
+        guard (0..<1_440).contains(minuteOfDay) else { throw .invalid("The time of day must be from 00:00 to 23:59.") }
+        if let quietHours {
+            guard (0..<1_440).contains(quietHours.from), (0..<1_440).contains(quietHours.until),
+                  quietHours.from != quietHours.until else {
+                throw .invalid("Quiet hours run from one time of day to another, like 22:00-07:00.")
+            }
         }
     }
 
@@ -245,6 +332,11 @@ public enum ReminderRules {
               !parts[1].hasPrefix("."), !parts[1].hasSuffix(".") else { return false }
         let forbidden = Set("<>()[]\\,;:\"' ")
         return text.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value < 0x7F } && !text.contains(where: forbidden.contains)
+    }
+
+    /// A time of day as people write it: 480 is "08:00".
+    public static func timeOfDay(_ minuteOfDay: Int) -> String {
+        String(format: "%02d:%02d", minuteOfDay / 60, minuteOfDay % 60)
     }
 
     /// A note cut to what is kept.

@@ -239,7 +239,7 @@ final class FakeStore: Sendable {
                 }
             },
             snooze: { id, days in self.state.withLock { $0.snoozed.append((id, days)) } },
-            calendar: { "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nEND:VCALENDAR\r\n" }
+            calendar: { _ in "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nEND:VCALENDAR\r\n" }
         )
     }
 

@@ -20,10 +20,11 @@ struct CareCommand: AsyncParsableCommand {
               plantguide care conditions 3 --pot 25 --material terracotta
               plantguide care snooze 3 fertilize --days 5
               plantguide care ics --output plants.ics
+              plantguide care assign 3 --to alice      Alice's reminders list plant 3; --turns shares it.
             """,
         subcommands: [
             CareDueCommand.self, CareDoneCommand.self, CareCheckCommand.self, CareUndoCommand.self, CareSnoozeCommand.self,
-            CareScheduleCommand.self, CareConditionsCommand.self, CareICSCommand.self,
+            CareScheduleCommand.self, CareConditionsCommand.self, CareICSCommand.self, CareAssignCommand.self,
         ]
     )
 }

@@ -19,6 +19,7 @@ struct CareDoneCommand: AsyncParsableCommand {
               plantguide care done water --room Bathroom
               plantguide care done mist --due
               plantguide care done 3 repot --date 2026-03-01 --note "bigger pot, fresh soil"
+              plantguide care done 3 water --by alice
             """
     )
 
@@ -36,6 +37,9 @@ struct CareDoneCommand: AsyncParsableCommand {
 
     @Option(help: "A note for the care log.")
     var note: String?
+
+    @Option(help: "The member (account name) who did it, kept in the care log (and whose turn it was).")
+    var by: String?
 
     @OptionGroup var output: OutputOptions
 
@@ -77,10 +81,18 @@ struct CareDoneCommand: AsyncParsableCommand {
         for plantId in plants {
             guard try await environment.store.plant(id: plantId) != nil else { throw StoreError.plantNotFound(plantId) }
         }
+        var scope = HouseholdScope.current ?? HouseholdScope(household: NotifyCommand.household)
+        if let by {
+            let member = try await NotifyCommand.member(named: by, store: environment.store)
+            scope.user = member.id
+            scope.userName = member.name
+        }
         var logged: [DoneJSON] = []
-        for plantId in plants {
-            let (event, next) = try await planner.markDone(plantId: plantId, task: task, on: day, note: note)
-            logged.append(DoneJSON(event: event, next: next))
+        try await HouseholdScope.$current.withValue(scope) {
+            for plantId in plants {
+                let (event, next) = try await planner.markDone(plantId: plantId, task: task, on: day, note: note)
+                logged.append(DoneJSON(event: event, next: next))
+            }
         }
         if output.json {
             // One plant named by id: the object as before; otherwise a list.

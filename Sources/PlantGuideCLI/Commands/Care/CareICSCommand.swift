@@ -13,6 +13,7 @@ struct CareICSCommand: AsyncParsableCommand {
             Examples:
               plantguide care ics --output plants.ics
               plantguide care ics --days 90 > plants.ics
+              plantguide care ics --alarm 07:30 --output plants.ics
             """
     )
 
@@ -21,6 +22,9 @@ struct CareICSCommand: AsyncParsableCommand {
 
     @Option(help: "How many days ahead to include.")
     var days = 30
+
+    @Option(help: "The local time of day each event's alarm goes off (HH:MM, default 08:00).")
+    var alarm: TimeOfDay?
 
     @Flag(help: "Print JSON: {file, events} with --output, else {events, calendar} with the calendar text.")
     var json = false
@@ -35,7 +39,7 @@ struct CareICSCommand: AsyncParsableCommand {
         let planner = try await environment.planner
         let today = planner.today
         let tasks = try await planner.upcoming(through: today.adding(days: days))
-        let text = ICalendarWriter(now: environment.now()).calendar(for: tasks, today: today)
+        let text = ICalendarWriter(now: environment.now(), alarmMinute: alarm?.minuteOfDay ?? 480).calendar(for: tasks, today: today)
         guard let output else {
             if json {
                 try console.printJSON(CalendarJSON(file: nil, events: tasks.count, calendar: text))

@@ -27,12 +27,16 @@ struct NotifyCommand: AsyncParsableCommand {
             your home network (http, private addresses). Set PLANTGUIDE_PUBLIC_URL (e.g. https://plants.example.org) to \
             put a link to the Care page in each digest.
 
+            A channel added with --member is that member's: it lists their tasks (plants assigned to them with             `plantguide care assign`, or their turn) and everyone's, at their hour, never in their quiet hours; `notify             schedule` changes the hour and quiet hours of all their channels at once.
+
             Examples:
               plantguide notify add ntfy https://ntfy.sh/my-plants-7f3a --at 07:30
               NTFY_TOKEN=tk_… plantguide notify add ntfy https://ntfy.example.org/plants --token-env NTFY_TOKEN
               plantguide notify add webhook https://ha.example.org/api/webhook/plants
               plantguide notify add webpush --subscription subscription.json
               plantguide notify add email you@example.org --at 07:00
+              plantguide notify add email alice@example.org --member alice --quiet 22:00-07:00
+              plantguide notify schedule alice --at 07:30
               plantguide notify vapid-key             The key a browser subscribes with.
               plantguide notify test 1                Send a test message now.
               plantguide notify run --dry-run         What would be sent now.
@@ -41,13 +45,17 @@ struct NotifyCommand: AsyncParsableCommand {
             """,
         subcommands: [
             NotifyChannelsCommand.self, NotifyAddCommand.self, NotifyRemoveCommand.self, NotifyTestCommand.self,
-            NotifyRunCommand.self, NotifyVAPIDKeyCommand.self,
+            NotifyRunCommand.self, NotifyVAPIDKeyCommand.self, NotifyScheduleCommand.self,
         ]
     )
 }
 
 extension ReminderChannelKind: ExpressibleByArgument {
     public static var allValueStrings: [String] { allCases.map(\.rawValue) }
+}
+
+extension QuietHours: ExpressibleByArgument {
+    public init?(argument: String) { self.init(parsing: argument) }
 }
 
 /// A local time of day as people type it: `8`, `08:00`, `7:30`.
@@ -81,9 +89,19 @@ extension NotifyCommand {
         return runner
     }
 
+    /// The member of the command's household with this account name.
+    static func member(named name: String, store: any CommandLineStore) async throws -> UserAccount {
+        guard let user = try await store.user(named: name), user.householdId == household else {
+            throw ValidationError("No member of this household is called '\(name)' (see `plantguide user list`).")
+        }
+        return user
+    }
+
     static func line(_ channel: ReminderChannel, console: Console) -> String {
         var text = console.style("#\(channel.id)", .bold) + "  " + channel.kind.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
             + channel.shownTarget + "  at " + channel.timeOfDay
+        if let quiet = channel.quietHours { text += console.style("  quiet \(quiet)", .dim) }
+        text += "  " + (channel.memberName.map { "for \($0)" } ?? "for everyone")
         if channel.token != nil, channel.kind != .webpush { text += console.style("  token set", .dim) }
         if !channel.enabled { text += console.style("  off", .yellow) }
         if let note = channel.note { text += "\n     " + console.style(note, channel.enabled ? .dim : .yellow) }
@@ -143,6 +161,12 @@ struct NotifyAddCommand: AsyncParsableCommand {
 
     @Option(help: "The environment variable holding an access token, sent as `Authorization: Bearer …`.")
     var tokenEnv: String?
+
+    @Option(help: "The member (account name) it is for: their tasks and everyone's; without it, every task.")
+    var member: String?
+
+    @Option(help: ArgumentHelp("Hours to send nothing in, e.g. 22:00-07:00 (a late send waits for their end).", valueName: "from-until"))
+    var quiet: QuietHours?
 
     @OptionGroup var output: OutputOptions
 
@@ -211,16 +235,99 @@ struct NotifyAddCommand: AsyncParsableCommand {
             }
         }
         let environment = try CollectionEnvironment.load()
+        var minute = time?.minuteOfDay ?? 480
+        var quietHours = quiet
+        var memberId: Int64?
+        if let member {
+            let user = try await NotifyCommand.member(named: member, store: environment.store)
+            memberId = user.id
+            // A member's channels share their hour and quiet hours: a new one takes those of the others unless given.
+            if let sibling = try await environment.store.reminderChannels(household: NotifyCommand.household)
+                .first(where: { $0.member == user.id }) {
+                minute = time?.minuteOfDay ?? sibling.minuteOfDay
+                quietHours = quiet ?? sibling.quietHours
+            }
+        }
         let channel = try await environment.store.addReminderChannel(
-            NewReminderChannel(kind: kind, target: target, token: token, minuteOfDay: time?.minuteOfDay ?? 480),
+            NewReminderChannel(
+                kind: kind, target: target, token: token, minuteOfDay: minute, member: memberId, quietHours: quietHours
+            ),
             household: NotifyCommand.household, now: environment.now()
         )
+        if let memberId, time != nil || quiet != nil {
+            try await environment.store.setReminderSchedule(
+                member: memberId, household: NotifyCommand.household, minuteOfDay: minute, quietHours: quietHours
+            )
+        }
         if output.json {
             try console.printJSON(channel)
             return
         }
         console.print("Added " + NotifyCommand.line(channel, console: console))
         console.print("Check it reaches you: plantguide notify test \(channel.id)")
+    }
+}
+
+struct NotifyScheduleCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "schedule",
+        abstract: "Set a member's reminder hour and quiet hours, on every channel of theirs.",
+        discussion: """
+            Examples:
+              plantguide notify schedule alice --at 07:30
+              plantguide notify schedule alice --quiet 22:00-07:00
+              plantguide notify schedule alice --no-quiet
+            """
+    )
+
+    @Argument(help: "The member's account name.")
+    var member: String
+
+    @Option(name: .customLong("at"), help: "The local time of day their digest is sent (HH:MM).")
+    var time: TimeOfDay?
+
+    @Option(help: ArgumentHelp("Hours to send nothing in, e.g. 22:00-07:00.", valueName: "from-until"))
+    var quiet: QuietHours?
+
+    @Flag(help: "No quiet hours.")
+    var noQuiet = false
+
+    @OptionGroup var output: OutputOptions
+
+    func validate() throws {
+        guard time != nil || quiet != nil || noQuiet else { throw ValidationError("Give --at, --quiet or --no-quiet.") }
+        guard !(quiet != nil && noQuiet) else { throw ValidationError("Give --quiet or --no-quiet, not both.") }
+    }
+
+    func run() async throws {
+        let environment = try CollectionEnvironment.load()
+        let user = try await NotifyCommand.member(named: member, store: environment.store)
+        let channels = try await environment.store.reminderChannels(household: NotifyCommand.household)
+            .filter { $0.member == user.id }
+        guard let first = channels.first else {
+            throw ValidationError("\(user.name) has no reminder channels yet: add one with `plantguide notify add … --member \(user.name)`.")
+        }
+        let minute = time?.minuteOfDay ?? first.minuteOfDay
+        let quietHours = noQuiet ? nil : (quiet ?? first.quietHours)
+        let changed = try await environment.store.setReminderSchedule(
+            member: user.id, household: NotifyCommand.household, minuteOfDay: minute, quietHours: quietHours
+        )
+        let console = Console()
+        if output.json {
+            try console.printJSON(ScheduleJSON(
+                member: user.name, timeOfDay: ReminderRules.timeOfDay(minute), quietHours: quietHours, channels: changed
+            ))
+            return
+        }
+        let quietText = quietHours.map { ", quiet \($0)" } ?? ", no quiet hours"
+        console.print("\(user.name)'s reminders come at \(ReminderRules.timeOfDay(minute))\(quietText) (\(counted(changed, "channel"))).")
+    }
+
+    private struct ScheduleJSON: Encodable {
+        var member: String
+        var timeOfDay: String
+        var quietHours: QuietHours?
+        var channels: Int
     }
 }
 
@@ -328,6 +435,7 @@ struct NotifyRunCommand: AsyncParsableCommand {
                 case .wouldSend: "would send \(counted(result.tasks, "task"))"
                 case .nothingDue: "nothing due today, nothing sent"
                 case .notYet: "not yet: due at \(result.sendAt.formatted(.iso8601))"
+                case .quiet: "quiet hours: waits until \(result.sendAt.formatted(.iso8601))"
                 case .handled: "done for \(result.day)"
                 case .failed: console.style("failed: \(result.error ?? "unknown error")", .yellow)
                 }

@@ -201,11 +201,15 @@ package enum CollectionCopy {
         Table("reminderChannel", key: ["id"], identity: true, [
             Column("id", .integer), Column("householdId", .integer), Column("kind", .text), Column("target", .text),
             Column("token", .text), Column("minuteOfDay", .integer), Column("enabled", .boolean), Column("note", .text),
-            Column("createdAt", .instant),
+            Column("createdAt", .instant), Column("memberId", .integer), Column("quietFrom", .integer),
+            Column("quietUntil", .integer),
         ]),
         Table("reminderDigest", key: ["channelId", "day"], [
             Column("channelId", .integer), Column("day", .day), Column("attempts", .integer), Column("claimedAt", .instant),
             Column("sentAt", .instant), Column("tasks", .integer), Column("lastError", .text), Column("retryAt", .instant),
+        ]),
+        Table("careAssignment", key: ["plantId"], [
+            Column("plantId", .integer), Column("memberId", .integer), Column("turns", .boolean),
         ]),
     ]
 
