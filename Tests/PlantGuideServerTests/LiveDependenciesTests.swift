@@ -591,6 +591,7 @@ import Testing
             #expect(plant.contains("<option value=\"\(bobId)\" selected>bob</option>"))
             #expect(try await post("/collection/1/assign", [("to", "turns")]).0 == 303)
             #expect(try await get("/collection/1").contains("Next watering: alice's turn."))
+            #expect(try await get("/care").contains("<span class=\"meta\">for alice</span>"))
             #expect(try await post("/collection/1/assign", [("to", "999")]).0 == 400)
             #expect(try await post("/collection/1/assign", [("to", "someone")]).0 == 400)
             #expect(try await post("/collection/404/assign", [("to", "turns")]).0 == 404)

@@ -34,7 +34,17 @@ struct CareRoutes {
             let current = now()
             let tasks = try await care.due(Self.endOfWeek(from: current))
             let done = request.queryValue("done").flatMap(Int.init)
-            return Response.html(Pages.care(tasks, now: current, done: done, context: context))
+            // Whose each task is, where plants are assigned to a member or to turns.
+            var who: [String: String] = [:]
+            if let read = reminders?.assignments, let assignments = try? await read(), !assignments.plants.isEmpty {
+                for task in tasks {
+                    let parts = task.id.split(separator: "-")
+                    guard parts.count == 2, let plant = LiveStore.plantID(parts[0]), let kind = CareTask(rawValue: String(parts[1])),
+                          let member = assignments.member(for: plant, task: kind) else { continue }
+                    who[task.id] = member.name
+                }
+            }
+            return Response.html(Pages.care(tasks, now: current, done: done, who: who, context: context))
         }
         // Several tasks at once: those ticked, or every task due today (or overdue); today or yesterday.
         router.post("/care/done") { request, context in

@@ -12,7 +12,9 @@ extension Pages {
         )
     }
 
-    static func care(_ tasks: [DueCareItem], now: Date, done: Int? = nil, context: AppRequestContext) -> HTML {
+    static func care(
+        _ tasks: [DueCareItem], now: Date, done: Int? = nil, who: [String: String] = [:], context: AppRequestContext
+    ) -> HTML {
         let calendar = Calendar(identifier: .gregorian)
         let endOfToday = calendar.date(byAdding: .day, value: 1, to: calendar.startOfDay(for: now)) ?? now
         let today = tasks.filter { $0.due < endOfToday }
@@ -28,7 +30,8 @@ extension Pages {
                     """
                 return """
                     <li class="card" data-task="\(task.id)">\(tick)<strong>\(task.action)</strong> \
-                    <a href="/collection/\(urlComponent(task.plantID))">\(task.plantName)</a>\(overdue)
+                    <a href="/collection/\(urlComponent(task.plantID))">\(task.plantName)</a>\(overdue)\
+                    \(who[task.id].map { " <span class=\"meta\">for \($0)</span>" as HTML } ?? "")
                     <span class="meta">Due <time datetime="\(task.due.formatted(.iso8601))">\(task.due.formatted(date: .abbreviated, time: .omitted))</time></span>\
                     \(task.why.map { "<p class=\"meta why\">Why: \($0)</p>" as HTML } ?? "")
                     <div class="row">
