@@ -81,9 +81,7 @@ struct CareAssignCommand: AsyncParsableCommand {
         let assignee: CareAssignee?
         var shown = "everyone"
         if let to {
-            guard let user = try await store.user(named: to), user.householdId == household else {
-                throw ValidationError("No member of this household is called '\(to)' (see `plantguide user list`).")
-            }
+            let user = try await NotifyCommand.member(named: to, store: store)
             assignee = .member(user.id)
             shown = user.name
         } else if turns {
