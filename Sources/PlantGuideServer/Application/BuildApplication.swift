@@ -27,16 +27,19 @@ public func buildApplication(
 ) throws -> some ApplicationProtocol {
     try configuration.validate()
     let router = buildRouter(configuration: configuration, dependencies: dependencies)
+    // What other replicas changed (settings) is picked up one interval after a request, in the background, and expired
+    // uploads are forgotten then: an idle server does nothing.
+    let refresh = dependencies.refresh.map(RequestRefresh.init)
     let responder = BenchmarkRoutes.Responder(
-        app: router.buildResponder(), bare: configuration.benchmarkRoutes ? BenchmarkRoutes.router().buildResponder() : nil
+        app: RefreshingResponder(app: router.buildResponder(), refresh: refresh),
+        bare: configuration.benchmarkRoutes ? BenchmarkRoutes.router().buildResponder() : nil
     )
     let connections = ConnectionCounter(maximumPerAddress: configuration.maximumConnectionsPerAddress)
     // The outgoing client shuts down last: services stop in reverse order, after the server and the re-check queue.
     var services: [any Service] = dependencies.ownedHTTPClient.map { [HTTPClientService(client: $0, logger: logger)] } ?? []
     // The re-check queue drains in the background, in the same service group, and stops with the server.
     if let recheck = dependencies.recheck { services.append(RecheckService(recheck: recheck, logger: logger)) }
-    // What other replicas changed (settings) is picked up in the background too, and expired uploads are forgotten.
-    if let refresh = dependencies.refresh { services.append(RefreshService(refresh: refresh)) }
+    if let refresh { services.append(refresh) }
     // Care reminders go out at each channel's time of day; between rounds the service sleeps.
     if let reminders = dependencies.reminders { services.append(ReminderService(runner: reminders, logger: logger)) }
     return Application(

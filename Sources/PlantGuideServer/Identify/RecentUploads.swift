@@ -9,7 +9,7 @@ import Synchronization
 /// With the collection's store they are shared by every replica: the row (photos by SHA-256, the outcome as JSON, the
 /// SHA-256 of the session id) is in the store and the photos are files in the data directory's `uploads` folder, so a
 /// results page or a save may reach another replica than the identification did. Each session keeps its newest
-/// ``defaultKeepPerSession`` for ``defaultLifetime`` (2 hours); the background refresh forgets expired ones and deletes
+/// ``defaultKeepPerSession`` for ``defaultLifetime`` (2 hours); the refresh round (after requests, once a minute at most) forgets expired ones and deletes
 /// the photo files no upload names any more. Without a store they are kept in this process's memory, bounded by count
 /// and bytes (oldest go first), and a restart forgets them.
 final class RecentUploads: Sendable {

@@ -62,7 +62,14 @@ struct ReminderBenchmark: BenchmarkSuite {
         }
         let plants = households * plantsPerHousehold
         let label = "\(households) households, \(plants) plants"
-        return [
+        var idle: [BenchmarkRow] = []
+        if let seconds = try await Self.idleServeCPU(window: idleWindow) {
+            idle.append(BenchmarkRow(
+                suite: name, name: "plantguide serve idle, a reminder channel set and nothing due: CPU per minute (\(Int(idleWindow)) s window)",
+                value: seconds * 60 / idleWindow, unit: "s", below: 0.01
+            ))
+        }
+        return idle + [
             BenchmarkRow(suite: name, name: "digests built, dry run (\(label))", value: Self.median(dry), unit: "s", below: 1),
             BenchmarkRow(
                 suite: name, name: "sending round: \(households) digests claimed, built, encoded, recorded (\(label))",
@@ -71,6 +78,59 @@ struct ReminderBenchmark: BenchmarkSuite {
             BenchmarkRow(suite: name, name: "tasks in the digests (\(label))", value: Double(tasks), unit: "tasks"),
             BenchmarkRow(suite: name, name: "digests sent in the last round (\(label))", value: Double(sent), unit: "digests"),
         ]
+    }
+
+    /// How long the idle server is watched (`PLANTGUIDE_BENCH_IDLE_SECONDS`, default 60).
+    var idleWindow: Double {
+        ProcessInfo.processInfo.environment["PLANTGUIDE_BENCH_IDLE_SECONDS"].flatMap(Double.init).map { max(5, $0) } ?? 60
+    }
+
+    /// The CPU time (user and system) a `plantguide serve` beside this executable uses in `window` seconds once started,
+    /// with a reminder channel configured and nothing due; `nil` where there is no such binary or no /proc.
+    static func idleServeCPU(window: Double) async throws -> Double? {
+        guard let tools = Bundle.main.executableURL?.deletingLastPathComponent() else { return nil }
+        let binary = tools.appendingPathComponent("plantguide")
+        guard FileManager.default.isExecutableFile(atPath: binary.path), FileManager.default.fileExists(atPath: "/proc/self/stat")
+        else { return nil }
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("plantguide-bench-idle-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let database = try CollectionDatabase.open(in: DataDirectory(url: home))
+        _ = try database.addReminderChannel(
+            NewReminderChannel(kind: .webhook, target: "https://hooks.example.org/idle", minuteOfDay: 480), household: 1, now: Date()
+        )
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["serve", "--port", String(Int.random(in: 20_000..<40_000))]
+        var environment = ProcessInfo.processInfo.environment
+        environment["PLANTGUIDE_HOME"] = home.path
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        // Started, its first reminder round done and what it loads lazily loaded.
+        try await Task.sleep(for: .seconds(30))
+        guard process.isRunning, let before = cpuSeconds(of: process.processIdentifier) else { return nil }
+        try await Task.sleep(for: .milliseconds(Int64(window * 1000)))
+        guard let after = cpuSeconds(of: process.processIdentifier) else { return nil }
+        return after - before
+    }
+
+    /// A process's CPU time in seconds: the sum of its threads' run time from /proc (`schedstat`, in nanoseconds; the
+    /// clock-tick counts in `stat` are too coarse for a hundredth of a second).
+    private static func cpuSeconds(of pid: Int32) -> Double? {
+        let tasks = "/proc/\(pid)/task"
+        guard let threads = try? FileManager.default.contentsOfDirectory(atPath: tasks) else { return nil }
+        var nanoseconds = 0.0
+        for thread in threads {
+            guard let text = try? String(contentsOfFile: "\(tasks)/\(thread)/schedstat", encoding: .utf8),
+                  let first = text.split(separator: " ").first, let value = Double(first) else { continue }
+            nanoseconds += value
+        }
+        return nanoseconds / 1e9
     }
 
     private static func median(_ values: [Double]) -> Double {
