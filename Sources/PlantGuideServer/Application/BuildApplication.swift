@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import Hummingbird
 import Logging
+import NIOPosix
 import PlantCatalog
 import PlantGuideCore
 import PlantGuideLive
@@ -42,7 +43,8 @@ public func buildApplication(
     if let refresh { services.append(refresh) }
     // Care reminders go out at each channel's time of day; between rounds the service sleeps.
     if let reminders = dependencies.reminders { services.append(ReminderService(runner: reminders, logger: logger)) }
-    return Application(
+    // Hummingbird's Application, run without its once-a-second date task (QuietApplication), so an idle server sleeps.
+    return QuietApplication(
         responder: responder,
         // Idle connections (and request heads sent too slowly) are closed after the idle timeout; one address
         // may hold only so many connections. Bodies have their own deadline where they are read.
@@ -52,14 +54,14 @@ public func buildApplication(
         )),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "PlantGuide"),
         services: services,
-        onServerRunning: { channel in
+        // Outgoing calls wait on the same event loops as the requests that made them.
+        eventLoopGroup: dependencies.ownedHTTPClient?.eventLoopGroup ?? MultiThreadedEventLoopGroup.singleton,
+        logger: logger,
+        running: { channel in
             let port = channel.localAddress?.port ?? configuration.port
             let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
             await onServerRunning("http://\(host):\(port)/")
-        },
-        // Outgoing calls wait on the same event loops as the requests that made them.
-        eventLoopGroupProvider: dependencies.ownedHTTPClient.map { .shared($0.eventLoopGroup) } ?? .singleton,
-        logger: logger
+        }
     )
 }
 
