@@ -49,6 +49,7 @@ public struct PlantGuideCommand: AsyncParsableCommand {
             DevCommand.self,
             ImageCommand.self,
             IdentifyCommand.self,
+            DiagnoseCommand.self,
             ModelCommand.self,
             QuotaCommand.self,
             StatsCommand.self,

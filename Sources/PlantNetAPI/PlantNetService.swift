@@ -19,12 +19,19 @@ public final class PlantNetService: Sendable {
     public let reachability: Reachability
     /// Where the reference photos of answers are kept; `nil` keeps none.
     public let referenceImages: ReferenceImageStore?
+    /// Disease answers by photo; `nil` disables caching them.
+    public let diagnoses: (any DiagnosisCache)?
+    /// The disease list, kept 30 days; `nil` asks for it each time it is needed.
+    public let diseaseList: DiseaseListCache?
 
     /// Assembles a service from its parts.
     public init(
         client: PlantNetClient, quota: any QuotaLedger, cache: (any AnswerCache)?, reachability: Reachability,
-        referenceImages: ReferenceImageStore? = nil, warn: @escaping @Sendable (String) -> Void = { _ in }
+        referenceImages: ReferenceImageStore? = nil, diagnoses: (any DiagnosisCache)? = nil,
+        diseaseList: DiseaseListCache? = nil, warn: @escaping @Sendable (String) -> Void = { _ in }
     ) {
+        self.diagnoses = diagnoses
+        self.diseaseList = diseaseList
         self.warn = warn
         self.client = client
         self.quota = quota

@@ -151,8 +151,14 @@ public final class PlantNetStub: Sendable {
                 ["id": "k-world-flora", "title": "World flora", "speciesCount": 50_000],
             ])
         }
+        if method == .GET, path == "/v2/diseases" {
+            return Self.json(200, behaviour.diseaseList.map { disease -> [String: Any] in
+                ["name": disease.eppoCode, "label": disease.name ?? "", "categories": disease.categories]
+            })
+        }
+        let diseases = path == "/v2/diseases/identify"
         let prefix = "/v2/identify/"
-        guard path.hasPrefix(prefix), path.count > prefix.count else {
+        guard diseases || (path.hasPrefix(prefix) && path.count > prefix.count) else {
             return Self.error(404, "Not Found", "Unknown route \(path)")
         }
         guard method == .POST else { return Self.error(405, "Method Not Allowed", "Use POST") }
@@ -172,7 +178,8 @@ public final class PlantNetStub: Sendable {
         guard organs.count == images.count else {
             return Self.error(400, "Bad Request", "Number of organs (\(organs.count)) must match images (\(images.count))")
         }
-        let known: Set = ["leaf", "flower", "fruit", "bark", "auto", "habit", "other"]
+        // The disease service's documentation names leaf, flower, fruit, bark and auto.
+        let known: Set = diseases ? ["leaf", "flower", "fruit", "bark", "auto"] : ["leaf", "flower", "fruit", "bark", "auto", "habit", "other"]
         guard organs.allSatisfy(known.contains) else {
             return Self.error(400, "Bad Request", "Unknown organ in \(organs)")
         }
@@ -193,6 +200,12 @@ public final class PlantNetStub: Sendable {
             reply = Self.error(404, "Not Found", "Species not found")
         } else if behaviour.malformedAnswer {
             reply = Reply(status: 200, body: Data("{\"results\": [{\"score\": \"high\"".utf8))
+        } else if diseases {
+            let images = query["include-related-images"] == "true" ? headers["host"].map { "http://\($0)/images/" } : nil
+            let count = query["nb-results"].flatMap(Int.init) ?? 10
+            reply = Self.json(200, Self.diagnosis(
+                behaviour.diseases.prefix(count), organs: organs, query: query, remaining: remaining, imagesBase: images
+            ))
         } else {
             // Related images point back at this stub, at the address the client used.
             let images = query["include-related-images"] == "true" ? headers["host"].map { "http://\($0)/images/" } : nil
@@ -246,6 +259,39 @@ public final class PlantNetStub: Sendable {
             "bestMatch": behaviour.species.first.map { "\($0.scientificName) \($0.authorship)" } ?? "",
             "results": results,
             "version": "2025-01-17 (7.3)",
+            "remainingIdentificationRequests": remaining,
+        ]
+    }
+
+    /// A disease answer shaped as the documentation shows: `{query, language, results: [{name, description, score,
+    /// images}], version, remainingIdentificationRequests}`; a disease without a name has no `description` key.
+    private static func diagnosis(
+        _ diseases: ArraySlice<StubDisease>, organs: [String], query: [String: String], remaining: Int, imagesBase: String?
+    ) -> [String: Any] {
+        let results: [[String: Any]] = diseases.enumerated().map { index, disease in
+            var result: [String: Any] = ["name": disease.eppoCode, "score": disease.score]
+            if let name = disease.name { result["description"] = name }
+            if let imagesBase {
+                result["images"] = (0..<2).map { number -> [String: Any] in
+                    let name = "\((index + number) % StubPhotos.count).jpg"
+                    return [
+                        "organ": "leaf", "author": "Stub Pathologist \(number + 1)", "license": "cc-by",
+                        "date": ["timestamp": 1_700_000_000_000, "string": "November 14, 2023"],
+                        "citation": "Stub Pathologist \(number + 1) / Pl@ntNet stub, cc-by",
+                        "url": ["o": imagesBase + name, "m": imagesBase + name, "s": imagesBase + name],
+                    ]
+                }
+            }
+            return result
+        }
+        return [
+            "query": [
+                "images": organs.indices.map { "stub-image-\($0)" }, "organs": organs,
+                "includeRelatedImages": query["include-related-images"] == "true", "noReject": query["no-reject"] == "true",
+            ] as [String: Any],
+            "language": query["lang"] ?? "en",
+            "results": results,
+            "version": "2025-03-10 (diseases 1.2)",
             "remainingIdentificationRequests": remaining,
         ]
     }

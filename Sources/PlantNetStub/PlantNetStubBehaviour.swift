@@ -6,7 +6,11 @@ public struct PlantNetStubBehaviour: Sendable {
     public var apiKey = "stub-key"
     /// Species in every successful answer, best first.
     public var species: [StubSpecies] = StubSpecies.houseplants
-    /// Answer 404 "Species not found" ("this is not a plant").
+    /// Diseases in every successful disease answer, best first (empty: "no disease found").
+    public var diseases: [StubDisease] = StubDisease.answer
+    /// The disease list `GET /v2/diseases` answers.
+    public var diseaseList: [StubDisease] = StubDisease.list
+    /// Answer 404 "Species not found" ("this is not a plant"), to identifications and diagnoses alike.
     public var notAPlant = false
     /// After this many successful identifications, answer 429.
     public var quotaLimit = 500
@@ -62,6 +66,38 @@ public struct StubSpecies: Sendable, Hashable {
             commonNames: ["Heartleaf philodendron"], score: 0.02, gbifId: "2871034"
         ),
         StubSpecies("Monstera acuminata", authorship: "K.Koch", family: "Araceae", commonNames: [], score: 0.01, gbifId: "2868237"),
+    ]
+}
+
+/// A disease the stub answers with or lists. Test data: the EPPO codes BOTRCI (Botrytis cinerea), TETRUR (Tetranychus
+/// urticae) and PHYTIN (Phytophthora infestans) are real codes; ZZSTUB is the stub's own, in no list.
+public struct StubDisease: Sendable, Hashable {
+    public var eppoCode: String
+    /// The answer's `description` (or the list's `label`); `nil` leaves the key out.
+    public var name: String?
+    public var score: Double
+    public var categories: [String]
+
+    /// Creates a disease.
+    public init(_ eppoCode: String, name: String?, score: Double = 0, categories: [String] = []) {
+        self.eppoCode = eppoCode
+        self.name = name
+        self.score = score
+        self.categories = categories
+    }
+
+    /// Grey mould first; a spider mite named only by the list; a code the list does not have.
+    public static let answer = [
+        StubDisease("BOTRCI", name: "Grey mould", score: 0.62),
+        StubDisease("TETRUR", name: nil, score: 0.21),
+        StubDisease("ZZSTUB", name: nil, score: 0.05),
+    ]
+
+    /// The list: the answer's two known codes and late blight.
+    public static let list = [
+        StubDisease("BOTRCI", name: "Grey mould", categories: ["fungus"]),
+        StubDisease("TETRUR", name: "Two-spotted spider mite", categories: ["pest"]),
+        StubDisease("PHYTIN", name: "Late blight", categories: ["oomycete"]),
     ]
 }
 

@@ -3,6 +3,18 @@ import PlantGuideCore
 import PlantNetAPI
 import PlantStore
 
+extension StoreAnswerCache: DiagnosisCache {
+    /// Disease answers share the identification cache's table, under their own project (``CacheKey/diagnosisProject``),
+    /// its time to live (7 days) and its capacity.
+    public func diagnosis(for key: CacheKey) async -> DiagnosisAnswer? {
+        await lookUp(DiagnosisAnswer.self, for: key)?.servedFromCache
+    }
+
+    public func keep(_ answer: DiagnosisAnswer, for key: CacheKey) async throws(PlantNetError) {
+        try await store(answer, for: key)
+    }
+}
+
 /// The Pl@ntNet quota and answer cache as the server and the command line use them: in the collection's store when it
 /// opens (every process and replica counts one quota and shares one cache), in the data directory's JSON files
 /// otherwise.
@@ -11,6 +23,8 @@ public struct PlantNetState: Sendable {
     public var quota: any QuotaLedger
     /// Answers by photo.
     public var cache: any AnswerCache
+    /// Disease answers by photo (in the store's cache table); `nil` without a store.
+    public var diagnoses: (any DiagnosisCache)? = nil
 
     /// The requests a day allows when Pl@ntNet has not said otherwise yet: `PLANTGUIDE_PLANTNET_DAILY_LIMIT`, else
     /// 500 (the free plan's).
@@ -34,9 +48,9 @@ public struct PlantNetState: Sendable {
         if let database = store as? CollectionDatabase {
             importFiles(quota: quotaFile, cache: cacheFile, into: database, dailyLimit: limit, now: now, warn: warn)
         }
+        let cache = StoreAnswerCache(store: store, now: now)
         return PlantNetState(
-            quota: StoreQuotaLedger(store: store, dailyLimit: limit, now: now),
-            cache: StoreAnswerCache(store: store, now: now)
+            quota: StoreQuotaLedger(store: store, dailyLimit: limit, now: now), cache: cache, diagnoses: cache
         )
     }
 
@@ -200,24 +214,33 @@ public struct StoreAnswerCache: AnswerCache {
     }
 
     public func answer(for key: CacheKey) async -> PlantNetAnswer? {
+        await lookUp(PlantNetAnswer.self, for: key)?.servedFromCache
+    }
+
+    public func keep(_ answer: PlantNetAnswer, for key: CacheKey) async throws(PlantNetError) {
+        try await store(answer, for: key)
+    }
+
+    /// The fresh entry for these photos (the exact photos first, else a near copy when every photo has a perceptual
+    /// hash) decoded as `type`; the use is counted, a miss too.
+    private func lookUp<Answer: Decodable>(_ type: Answer.Type, for key: CacheKey) async -> Answer? {
         let time = now()
         guard let rows = try? await store.cachedAnswers(
             project: key.project, language: key.language, organs: Self.organs(key), freshAfter: time.addingTimeInterval(-Self.timeToLive)
         ) else { return nil }
-        // The exact photos first; else a near copy (re-saved, resized) when every photo has a perceptual hash.
         var found = rows.first { $0.exactKey == key.exactKey }
         if found == nil, key.perceptualHashes.contains(where: { $0 != nil }) {
             found = rows.first { row in Self.perceptualHashes(of: row).map { key.resembles(perceptualHashes: $0) } ?? false }
         }
-        guard let found, let answer = try? Self.decoder.decode(PlantNetAnswer.self, from: Data(found.answer.utf8)) else {
+        guard let found, let answer = try? Self.decoder.decode(Answer.self, from: Data(found.answer.utf8)) else {
             try? await store.recordAnswerCacheUse(exactKey: nil, now: time)
             return nil
         }
         try? await store.recordAnswerCacheUse(exactKey: found.exactKey, now: time)
-        return answer.servedFromCache
+        return answer
     }
 
-    public func keep(_ answer: PlantNetAnswer, for key: CacheKey) async throws(PlantNetError) {
+    private func store<Answer: Encodable>(_ answer: Answer, for key: CacheKey) async throws(PlantNetError) {
         let time = now()
         do {
             try await store.storeCachedAnswer(
@@ -246,7 +269,7 @@ public struct StoreAnswerCache: AnswerCache {
     }
 
     /// The row that stores `answer` for `key`.
-    static func row(_ answer: PlantNetAnswer, for key: CacheKey, stored: Date, lastUsed: Date) throws -> CachedAnswerRow {
+    static func row<Answer: Encodable>(_ answer: Answer, for key: CacheKey, stored: Date, lastUsed: Date) throws -> CachedAnswerRow {
         CachedAnswerRow(
             exactKey: key.exactKey, project: key.project, language: key.language, organs: organs(key),
             perceptualHashes: String(decoding: try encoder.encode(key.perceptualHashes), as: UTF8.self),

@@ -18,7 +18,7 @@ public struct PlantNetClient: Sendable {
     private let http: HTTPClient
     private let log: @Sendable (String) -> Void
     private let sleep: @Sendable (Duration) async -> Void
-    private let now: @Sendable () -> Date
+    let now: @Sendable () -> Date
 
     /// Creates a client.
     /// - Parameters:
@@ -56,16 +56,7 @@ public struct PlantNetClient: Sendable {
                 URLQueryItem(name: "lang", value: options.language),
                 URLQueryItem(name: "api-key", value: key),
             ])
-            var form = MultipartForm()
-            for image in images { form.addField(name: "organs", value: image.organ.rawValue) }
-            for (number, image) in images.enumerated() {
-                form.addFile(name: "images", filename: "photo\(number + 1).jpg", contentType: "image/jpeg", data: image.jpeg)
-            }
-            let body = form.body
-            var request = HTTPClientRequest(url: url.absoluteString)
-            request.method = .POST
-            request.headers.add(name: "Content-Type", value: form.contentType)
-            request.headers.add(name: "Accept", value: "application/json")
+            let (request, body) = Self.photosRequest(url, images: images)
             let started = ContinuousClock.now
             let answer = try await send(request, upload: body, summary: "\(images.count) photo(s), \(body.count) bytes")
             let elapsed = ContinuousClock.now - started
@@ -100,7 +91,21 @@ public struct PlantNetClient: Sendable {
 
     // MARK: - Sending
 
-    private func makeURL(path: String, query: [URLQueryItem]) throws(PlantNetError) -> URL {
+    /// A POST of photos as both services take them: an `organs` field and an `images` file part per photo, in order.
+    static func photosRequest(_ url: URL, images: [PlantNetImage]) -> (request: HTTPClientRequest, body: Data) {
+        var form = MultipartForm()
+        for image in images { form.addField(name: "organs", value: image.organ.rawValue) }
+        for (number, image) in images.enumerated() {
+            form.addFile(name: "images", filename: "photo\(number + 1).jpg", contentType: "image/jpeg", data: image.jpeg)
+        }
+        var request = HTTPClientRequest(url: url.absoluteString)
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: form.contentType)
+        request.headers.add(name: "Accept", value: "application/json")
+        return (request, form.body)
+    }
+
+    func makeURL(path: String, query: [URLQueryItem]) throws(PlantNetError) -> URL {
         let url = configuration.baseURL.appendingPathComponent(path)
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
             throw .invalidRequest("the service URL \(configuration.baseURL) is not valid.")
@@ -113,7 +118,7 @@ public struct PlantNetClient: Sendable {
     }
 
     /// Sends `request`, retrying network failures and 5xx answers with exponential back-off.
-    private func send(
+    func send(
         _ request: HTTPClientRequest, upload: Data? = nil, summary: String
     ) async throws(PlantNetError) -> HTTPAnswer {
         let shownURL = Redaction.redact(request.url, secret: configuration.apiKey)
@@ -226,7 +231,7 @@ public struct PlantNetClient: Sendable {
     /// Related images kept per candidate.
     public static let referenceImagesPerCandidate = 4
 
-    private func mapFailure(_ answer: HTTPAnswer) -> PlantNetError {
+    func mapFailure(_ answer: HTTPAnswer) -> PlantNetError {
         let message = Self.errorMessage(in: answer.body)
         let status = answer.status
         switch status {
@@ -244,14 +249,14 @@ public struct PlantNetClient: Sendable {
         }
     }
 
-    private static func errorMessage(in data: Data) -> String {
+    static func errorMessage(in data: Data) -> String {
         if let decoded = try? JSONDecoder().decode(ErrorResponse.self, from: data) {
             return decoded.message ?? decoded.error ?? ""
         }
         return String(decoding: data.prefix(200), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    private static func describe(_ error: any Error) -> String {
+    static func describe(_ error: any Error) -> String {
         if let error = error as? DecodingError {
             switch error {
             case .keyNotFound(let key, let context):
@@ -266,7 +271,7 @@ public struct PlantNetClient: Sendable {
     }
 }
 
-private extension Optional where Wrapped == String {
+extension Optional where Wrapped == String {
     /// The text, or `nil` when it is missing or only white space.
     var nonBlank: String? {
         guard let text = self?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else { return nil }

@@ -36,8 +36,24 @@ public final class ReferenceImageStore: Sendable {
     /// The identification with a local copy of the reference photos of its best candidates (`localID` set).
     public func keep(_ identification: Identification) async -> Identification {
         var result = identification
-        let wanted = result.predictions.prefix(candidates).enumerated().flatMap { candidate, prediction in
-            prediction.referenceImages.enumerated().map { (candidate: candidate, image: $0.offset, url: $0.element.url) }
+        let kept = await keep(result.predictions.map(\.referenceImages))
+        for index in kept.indices { result.predictions[index].referenceImages = kept[index] }
+        return result
+    }
+
+    /// The diagnosis with a local copy of the photos of its best candidates (`localID` set).
+    public func keep(_ diagnosis: Diagnosis) async -> Diagnosis {
+        var result = diagnosis
+        let kept = await keep(result.candidates.map(\.referenceImages))
+        for index in kept.indices { result.candidates[index].referenceImages = kept[index] }
+        return result
+    }
+
+    /// The photos of each candidate, best first, with local copies of those of the first ``candidates``.
+    private func keep(_ lists: [[ReferenceImage]]) async -> [[ReferenceImage]] {
+        var result = lists
+        let wanted = lists.prefix(candidates).enumerated().flatMap { candidate, images in
+            images.enumerated().map { (candidate: candidate, image: $0.offset, url: $0.element.url) }
         }
         guard !wanted.isEmpty else { return result }
         let kept = await withTaskGroup(of: (Int, Int, String?).self) { group in
@@ -49,7 +65,7 @@ public final class ReferenceImageStore: Sendable {
             return kept
         }
         for (candidate, image, localID) in kept {
-            result.predictions[candidate].referenceImages[image].localID = localID
+            result[candidate][image].localID = localID
         }
         return result
     }

@@ -56,6 +56,7 @@ final class PlantNetSetup {
             let state = state(console: console)
             return .success(PlantNetService(
                 client: client, quota: state.quota, cache: state.cache, reachability: Reachability(),
+                diagnoses: state.diagnoses, diseaseList: DiseaseListCache(directory: directory.url),
                 warn: { console.warn("warning: \($0)") }
             ))
         } catch {

@@ -1,0 +1,192 @@
+import ArgumentParser
+import Foundation
+import PlantGuideCore
+import PlantGuideLive
+import PlantNetAPI
+
+/// `plantguide diagnose PHOTO…`: what is wrong with this plant? Pl@ntNet's disease service, on photos of the sick part.
+struct DiagnoseCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "diagnose",
+        abstract: "Ask Pl@ntNet's disease service what is wrong with a plant, from photos of the sick part.",
+        discussion: """
+            Up to \(PlantNetRequestRules.maximumImages) photos of one plant go to Pl@ntNet's disease service \
+            (POST /v2/diseases/identify) in one request, which counts against the same daily quota as `identify`. \
+            The answer lists the diseases and pests it finds likely, best first, each with its EPPO code (the \
+            European and Mediterranean Plant Protection Organization's code, e.g. BOTRCI for grey mould), its \
+            score and photos of it with their credits. Answers are cached for 7 days by photo; the service's disease \
+            list (which names codes an answer leaves unnamed) for 30 days.
+
+            The service knows a limited list of diseases: "no disease found" is an answer, not an error, and a low \
+            score is a hint to compare, not a verdict. Photograph the affected part up close in daylight (the upper \
+            and lower side of a leaf), one organ per photo: leaf, flower, fruit or bark, or auto to let Pl@ntNet \
+            decide (the disease service takes no habit or other photos).
+
+            Pl@ntNet needs a free API key from https://my.plantnet.org: set PLANTNET_API_KEY or run \
+            `plantguide config set-api-key`.
+
+            Examples:
+              plantguide diagnose spots.jpg
+              plantguide diagnose upper.jpg lower.jpg --organ leaf --organ leaf
+              plantguide diagnose fruit.jpg --organ fruit --lang fr --json
+            """
+    )
+
+    @Argument(help: "Photos (JPEG, PNG, WebP, HEIC) of the sick part of one plant.")
+    var photos: [String]
+
+    @Option(name: .customLong("organ"), help: "Organ shown by each photo, in order: leaf, flower, fruit, bark or auto (the default).")
+    var organs: [PlantNetOrgan] = []
+
+    @Option(name: .customLong("lang"), help: "Language of the diseases' names, e.g. en, fr, de.")
+    var language = LiveEnrichment.defaultLanguage
+
+    @Option(help: "How many diseases to ask for (1 to 20).")
+    var top = 5
+
+    @Flag(help: "Print each request and answer (the API key redacted).")
+    var verbose = false
+
+    @OptionGroup var output: OutputOptions
+
+    func validate() throws {
+        guard (1...PlantNetRequestRules.maximumImages).contains(photos.count) else {
+            throw ValidationError(
+                "Give 1 to \(PlantNetRequestRules.maximumImages) photos of one plant (got \(photos.count))."
+            )
+        }
+        guard organs.count <= photos.count else {
+            throw ValidationError("\(organs.count) --organ values for \(photos.count) photo(s): give at most one per photo.")
+        }
+        do throws(PlantNetError) {
+            try PlantNetRequestRules.validateDiagnosis(organs: organs)
+        } catch {
+            guard case .invalidRequest(let reason) = error else { throw ValidationError("\(error)") }
+            throw ValidationError(reason.prefix(1).uppercased() + reason.dropFirst())
+        }
+        guard (1...20).contains(top) else { throw ValidationError("--top must be between 1 and 20.") }
+        guard !language.isEmpty, language.count <= 16, language.allSatisfy({ $0.isLetter || $0 == "-" }) else {
+            throw ValidationError("--lang takes a language code such as en, fr or pt-BR.")
+        }
+    }
+
+    func run() async throws {
+        let console = Console()
+        let setup = PlantNetSetup()
+        let service: PlantNetService
+        switch setup.service(console: console, verbose: verbose) {
+        case .success(let made): service = made
+        case .failure(let error):
+            console.warn("error: \(error)")
+            throw ExitCode(1)
+        }
+        var images: [PlantNetImage] = []
+        for (index, path) in photos.enumerated() {
+            let data = try HybridIdentify.readPhoto(path)
+            let organ = index < organs.count ? organs[index] : .auto
+            do {
+                images.append(try LivePlantNet.prepare(data, organ: organ))
+            } catch {
+                throw HybridIdentify.PhotoError(path: path, reason: "it could not be decoded (\(error))")
+            }
+        }
+        let answer: DiagnosisAnswer
+        do {
+            answer = try await service.diagnose(
+                images, options: DiagnosisOptions(language: language, resultCount: top, includeRelatedImages: true)
+            )
+        } catch {
+            console.warn("error: \(error)")
+            throw ExitCode(1)
+        }
+        let quota = await setup.quota(console: console).status()
+        if output.json {
+            try console.printJSON(Output(answer, quota: quota))
+        } else {
+            Self.printText(answer, quota: quota, console: console)
+        }
+    }
+
+    // MARK: - Output
+
+    /// The `--json` shape.
+    struct Output: Encodable {
+        var source: IdentificationSource
+        var model: String
+        var language: String
+        /// Whether Pl@ntNet refused the photos as showing no plant.
+        var rejected: Bool
+        /// Whether the best candidate scores at least 70 %.
+        var confident: Bool
+        var candidates: [DiseaseCandidate]
+        var remainingRequests: Int?
+        var quotaLevel: QuotaLevel
+        var milliseconds: Double?
+        /// What to do when nothing scores well (empty when the best candidate does).
+        var nextSteps: [String]
+
+        init(_ answer: DiagnosisAnswer, quota: QuotaStatus) {
+            source = answer.diagnosis.source
+            model = answer.diagnosis.model
+            language = answer.diagnosis.language
+            rejected = answer.rejected
+            confident = answer.diagnosis.isConfident
+            candidates = answer.diagnosis.candidates
+            remainingRequests = answer.remainingRequests ?? quota.remaining
+            quotaLevel = quota.level
+            milliseconds = answer.diagnosis.milliseconds
+            nextSteps = DiagnosisAdvice.nextSteps(for: answer)
+        }
+    }
+
+    static func printText(_ answer: DiagnosisAnswer, quota: QuotaStatus, console: Console) {
+        let diagnosis = answer.diagnosis
+        let origin = diagnosis.source == .cache ? "the cache (asked within the last 7 days)" : diagnosis.model
+        if answer.rejected {
+            console.print(console.style("Pl@ntNet did not recognise a plant in the photo(s).", .yellow))
+        } else if diagnosis.candidates.isEmpty {
+            console.print(console.style("No disease found that Pl@ntNet's disease service knows.", .bold))
+        } else {
+            console.print(console.style("Possible problems", .bold) + console.style("  (from \(origin))", .dim))
+            for candidate in diagnosis.candidates {
+                let name = candidate.name.map { console.style($0, .bold) + " (\(candidate.eppoCode))" }
+                    ?? console.style(candidate.eppoCode, .bold)
+                let unknown = candidate.inDiseaseList == false ? console.style("  not in Pl@ntNet's disease list", .dim) : ""
+                console.print("\(candidate.rank). \(console.confidenceText(candidate.score))  \(name)\(unknown)")
+                for image in candidate.referenceImages.prefix(2) {
+                    let credit = image.citation ?? image.credit
+                    console.print(console.style("     photo: \(image.url)" + (credit.isEmpty ? "" : "  \(credit)"), .dim))
+                }
+            }
+        }
+        let steps = DiagnosisAdvice.nextSteps(for: answer)
+        if !steps.isEmpty {
+            console.print()
+            console.print(console.style("What to do next", .bold))
+            for step in steps { console.print("  - \(step)") }
+        }
+        if let remaining = answer.remainingRequests ?? quota.remaining, diagnosis.source != .cache {
+            console.print(console.style("Pl@ntNet requests left today: \(remaining)", .dim))
+        }
+        if quota.level.isWarning { console.warn(console.style(QuotaText.warning(quota), .yellow)) }
+    }
+}
+
+/// What to suggest when a diagnosis is not a confident answer: only steps that follow from how the service works.
+enum DiagnosisAdvice {
+    static func nextSteps(for answer: DiagnosisAnswer) -> [String] {
+        if answer.diagnosis.isConfident, !answer.rejected { return [] }
+        var steps: [String] = []
+        if answer.rejected {
+            steps.append("Photograph the affected part of the plant up close, filling the frame, in daylight.")
+        } else {
+            steps.append("Compare your plant with each candidate's photos before acting on it: no candidate scores 70 % or more.")
+            steps.append("Add photos of the upper and lower side of an affected leaf (up to 5, one request).")
+        }
+        steps.append(
+            "Pl@ntNet's disease service knows a limited list of diseases and pests; yellowing or drooping from watering, "
+                + "light or cold is not in it: check the plant's care (`plantguide care due`, `plantguide care schedule ID`)."
+        )
+        return steps
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+import PlantGuideCore
+
+/// Disease answers kept by photo, in their own key space (``CacheKey/diagnosis(of:language:)``): the same photos are
+/// not sent twice within ``timeToLive``.
+public protocol DiagnosisCache: Sendable {
+    /// The fresh answer stored for these photos, marked as coming from the cache; `nil` on a miss.
+    func diagnosis(for key: CacheKey) async -> DiagnosisAnswer?
+    /// Stores an answer; a failure is thrown (the caller decides whether it matters).
+    func keep(_ answer: DiagnosisAnswer, for key: CacheKey) async throws(PlantNetError)
+}
+
+extension CacheKey {
+    /// The project name disease answers are kept under: no flora can be called this (project names are letters,
+    /// digits, `-` and `_`), so a diagnosis never answers an identification.
+    public static let diagnosisProject = "~diseases"
+
+    /// The key of a disease request.
+    public static func diagnosis(of images: [PlantNetImage], language: String) -> CacheKey {
+        CacheKey(images: images, options: PlantNetOptions(project: diagnosisProject, language: language))
+    }
+}
+
+/// The diseases the service knows, by language, kept in a JSON file for ``timeToLive`` (the list changes rarely and
+/// asking for it costs a round trip per diagnosis otherwise).
+public struct DiseaseListCache: Sendable {
+    /// How long a fetched list is used: 30 days.
+    public static let timeToLive: TimeInterval = 30 * 86_400
+
+    /// The folder of the files (`plantnet-diseases-<lang>.json`).
+    public let directory: URL
+    private let now: @Sendable () -> Date
+
+    /// A cache in `directory`.
+    public init(directory: URL, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.directory = directory
+        self.now = now
+    }
+
+    private struct Stored: Codable {
+        var fetchedAt: Date
+        var diseases: [KnownDisease]
+    }
+
+    /// The list in `language` when one younger than ``timeToLive`` is kept.
+    public func list(language: String) -> [KnownDisease]? {
+        guard let data = try? Data(contentsOf: file(language)),
+              let stored = try? Self.decoder.decode(Stored.self, from: data),
+              now().timeIntervalSince(stored.fetchedAt) < Self.timeToLive, stored.fetchedAt <= now().addingTimeInterval(60)
+        else { return nil }
+        return stored.diseases
+    }
+
+    /// Keeps a fetched list; a file that cannot be written only means asking again next time.
+    public func keep(_ diseases: [KnownDisease], language: String) {
+        guard let data = try? Self.encoder.encode(Stored(fetchedAt: now(), diseases: diseases)) else { return }
+        try? AtomicFile.write(data, to: file(language), permissions: 0o644)
+    }
+
+    private func file(_ language: String) -> URL {
+        let safe = language.unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) || $0 == "-" }.prefix(16)
+        return directory.appendingPathComponent("plantnet-diseases-\(String(String.UnicodeScalarView(safe))).json")
+    }
+
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        return encoder
+    }()
+
+    private static let decoder: JSONDecoder = {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }()
+}
+
+extension PlantNetService {
+    /// Asks which diseases 1–5 prepared photos of one sick plant show, from the cache when it can: the same checks,
+    /// quota (one request of the same daily count as identify), back-off and redaction as ``identify(_:options:keeping:)``.
+    /// Each candidate is named from the service's disease list when the answer gives no name, and says whether the list
+    /// has its code.
+    public func diagnose(
+        _ images: [PlantNetImage], options: DiagnosisOptions = DiagnosisOptions(), keeping floor: Int = 0
+    ) async throws(PlantNetError) -> DiagnosisAnswer {
+        try PlantNetRequestRules.validateDiagnosis(images, options: options)
+        let key = CacheKey.diagnosis(of: images, language: options.language)
+        if let cached = await diagnoses?.diagnosis(for: key) { return cached }
+        if let until = reachability.retryAfter {
+            throw .offline("the last connection failed; not retrying before \(PlantNetError.format(until))")
+        }
+        let reservation = try await quota.reserve(keeping: floor)
+        var answer: DiagnosisAnswer
+        do {
+            answer = try await client.diagnose(images, options: options)
+        } catch {
+            switch error {
+            case .quotaExhausted(let resetsAt):
+                _ = try? await quota.recordExhausted(resetsAt: resetsAt)
+            default:
+                if case .offline = error { reachability.markUnreachable() }
+                await quota.cancel(reservation)
+            }
+            throw error
+        }
+        reachability.markReachable()
+        let status = try? await quota.settle(reservation, remaining: answer.remainingRequests)
+        answer.diagnosis = await named(answer.diagnosis)
+        if let referenceImages { answer.diagnosis = await referenceImages.keep(answer.diagnosis) }
+        do {
+            try await diagnoses?.keep(answer, for: key)
+        } catch {
+            warn("the diagnosis could not be cached (\(error)); it is still answered")
+        }
+        answer.remainingRequests = answer.remainingRequests ?? status?.remaining
+        return answer
+    }
+
+    /// The diseases the service knows in `language`: the kept list when it is younger than 30 days, else fetched (no
+    /// quota is spent on it) and kept.
+    public func knownDiseases(language: String) async throws(PlantNetError) -> [KnownDisease] {
+        if let kept = diseaseList?.list(language: language) { return kept }
+        let fetched = try await client.knownDiseases(language: language)
+        diseaseList?.keep(fetched, language: language)
+        return fetched
+    }
+
+    /// The diagnosis with names from the disease list where the answer gave none, and each candidate marked as in the
+    /// list or not; unchanged when the list cannot be had (a diagnosis is never refused for it).
+    private func named(_ diagnosis: Diagnosis) async -> Diagnosis {
+        guard !diagnosis.candidates.isEmpty, let list = try? await knownDiseases(language: diagnosis.language) else {
+            return diagnosis
+        }
+        let byCode = Dictionary(list.map { ($0.eppoCode.uppercased(), $0) }, uniquingKeysWith: { first, _ in first })
+        var result = diagnosis
+        for index in result.candidates.indices {
+            let known = byCode[result.candidates[index].eppoCode.uppercased()]
+            result.candidates[index].inDiseaseList = known != nil
+            if result.candidates[index].name == nil { result.candidates[index].name = known?.label }
+        }
+        return result
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import PlantGuideTestSupport
+import Testing
+
+/// `plantguide diagnose`, run as a separate process against the stand-in's disease service.
+@Suite struct DiagnoseCommandTests {
+    private func runner(_ stub: PlantNetStub) throws -> CommandLineRunner {
+        try CommandLineRunner(environment: [
+            "PLANTGUIDE_PLANTNET_URL": stub.baseURL.absoluteString, "PLANTNET_API_KEY": "stub-key", "NO_COLOR": "1",
+        ])
+    }
+
+    private func writePhoto(_ runner: CommandLineRunner, seed: UInt8) throws -> String {
+        let url = runner.home.appendingPathComponent("sick-\(seed).png")
+        try PNGFixture.gradient(width: 96, height: 64, seed: seed).write(to: url)
+        return url.path
+    }
+
+    @Test func aDiagnosisNamesEachCandidateAsksOnceAndIsCachedWithItsDiseaseList() async throws {
+        let stub = try await PlantNetStub.start()
+        defer { Task { await stub.stop() } }
+        let cli = try runner(stub)
+        defer { cli.cleanUp() }
+        let photo = try writePhoto(cli, seed: 7)
+
+        let text = try cli.run(["diagnose", photo, "--organ", "leaf"])
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stdout.contains("Grey mould (BOTRCI)"))
+        // Named from the disease list where the answer gives no name; a code no list has is shown with its code.
+        #expect(text.stdout.contains("Two-spotted spider mite (TETRUR)"))
+        #expect(text.stdout.contains("ZZSTUB  not in Pl@ntNet's disease list"))
+        #expect(text.stdout.contains("Stub Pathologist 1 / Pl@ntNet stub, cc-by"))
+        // 62 % is below 70 %: what to do next.
+        #expect(text.stdout.contains("What to do next") && text.stdout.contains("no candidate scores 70 %"))
+        #expect(text.stdout.contains("Pl@ntNet requests left today: 499"))
+        let asked = stub.requests.filter { $0.path == "/v2/diseases/identify" }
+        #expect(asked.count == 1)
+        let sent = try #require(asked.first)
+        #expect(sent.query["lang"] == "en" && sent.query["nb-results"] == "5" && sent.query["include-related-images"] == "true")
+        #expect(sent.parts.first { $0.name == "organs" }?.text == "leaf")
+        #expect(sent.parts.first { $0.name == "images" }?.data.starts(with: [0xFF, 0xD8]) == true)
+        #expect(stub.requests.filter { $0.path == "/v2/diseases" }.count == 1)
+
+        // The same photo again: from the cache, nothing sent; the JSON keeps codes, names and scores.
+        let again = try cli.run(["diagnose", photo, "--organ", "leaf", "--json"])
+        #expect(again.status == 0, "\(again.stderr)")
+        let answer = try #require(try again.json() as? [String: Any])
+        #expect(answer["source"] as? String == "cache")
+        #expect(answer["confident"] as? Bool == false && answer["rejected"] as? Bool == false)
+        let candidates = try #require(answer["candidates"] as? [[String: Any]])
+        #expect(candidates.map { $0["eppoCode"] as? String } == ["BOTRCI", "TETRUR", "ZZSTUB"])
+        #expect(candidates.map { $0["inDiseaseList"] as? Bool } == [true, true, false])
+        #expect(candidates.first?["score"] as? Double == 0.62)
+        #expect((answer["nextSteps"] as? [String])?.isEmpty == false)
+        #expect(stub.requests.filter { $0.path == "/v2/diseases/identify" }.count == 1)
+
+        // A new photo asks again, but the disease list is kept (30 days) and not asked for twice.
+        let other = try cli.run(["diagnose", try writePhoto(cli, seed: 8), "--json"])
+        #expect(other.status == 0, "\(other.stderr)")
+        #expect(stub.requests.filter { $0.path == "/v2/diseases/identify" }.count == 2)
+        #expect(stub.requests.filter { $0.path == "/v2/diseases" }.count == 1)
+        // One quota for identify and diagnose.
+        let quota = try #require(try cli.run(["quota", "--json"]).json() as? [String: Any])
+        #expect(quota["remaining"] as? Int == 498)
+    }
+
+    @Test func noDiseaseIsAnAnswerAndBadInputIsRefusedBeforeAnythingIsSent() async throws {
+        var behaviour = PlantNetStubBehaviour()
+        behaviour.diseases = []
+        let stub = try await PlantNetStub.start(behaviour: behaviour)
+        defer { Task { await stub.stop() } }
+        let cli = try runner(stub)
+        defer { cli.cleanUp() }
+        let photo = try writePhoto(cli, seed: 9)
+
+        let none = try cli.run(["diagnose", photo])
+        #expect(none.status == 0, "\(none.stderr)")
+        #expect(none.stdout.contains("No disease found that Pl@ntNet's disease service knows."))
+
+        let habit = try cli.run(["diagnose", photo, "--organ", "habit"])
+        #expect(habit.status == 64)
+        #expect(habit.stderr.contains("The disease service takes photos of a leaf, flower, fruit or bark"))
+        let notAPhoto = cli.home.appendingPathComponent("notes.txt")
+        try Data("water on Sundays".utf8).write(to: notAPhoto)
+        let text = try cli.run(["diagnose", notAPhoto.path])
+        #expect(text.status != 0 && text.stderr.contains("Cannot read the photo"))
+        let six = try cli.run(["diagnose"] + Array(repeating: photo, count: 6))
+        #expect(six.status == 64 && six.stderr.contains("Give 1 to 5 photos"))
+        #expect(stub.requests.filter { $0.path == "/v2/diseases/identify" }.count == 1)
+
+        // Used up: a 429 is explained with the reset, and the next call is not sent.
+        stub.configure { $0.quotaLimit = 1 }
+        let refused = try cli.run(["diagnose", try writePhoto(cli, seed: 10)])
+        #expect(refused.status == 1 && refused.stderr.lowercased().contains("quota"), "\(refused.stderr)")
+        #expect(!refused.stderr.contains("stub-key"))
+    }
+}
