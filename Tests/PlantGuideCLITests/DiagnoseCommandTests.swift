@@ -94,4 +94,44 @@ import Testing
         #expect(refused.status == 1 && refused.stderr.lowercased().contains("quota"), "\(refused.stderr)")
         #expect(!refused.stderr.contains("stub-key"))
     }
+
+    @Test func aPlantsCareLogFollowsTheAnswerAsFactsAndAWrongIdCostsNoRequest() async throws {
+        let stub = try await PlantNetStub.start()
+        defer { Task { await stub.stop() } }
+        let cli = try runner(stub)
+        defer { cli.cleanUp() }
+        let photo = try writePhoto(cli, seed: 11)
+        #expect(try cli.run(["collection", "add", "Boston fern", "--species", "Nephrolepis exaltata"]).status == 0)
+        let formatter = DateFormatter()
+        formatter.dateFormat = "yyyy-MM-dd"
+        formatter.timeZone = .current
+        for daysAgo in [3, 12, 45] {
+            let day = formatter.string(from: Date().addingTimeInterval(Double(-daysAgo) * 86_400))
+            #expect(try cli.run(["care", "done", "1", "water", "--date", day]).status == 0)
+        }
+        let repotted = formatter.string(from: Date().addingTimeInterval(-70 * 86_400))
+        #expect(try cli.run(["care", "done", "1", "repot", "--date", repotted]).status == 0)
+        #expect(try cli.run(["care", "conditions", "1", "--light", "low"]).status == 0)
+        // Watered 3 days ago, every 2 days: a day overdue.
+        #expect(try cli.run(["care", "schedule", "1", "--task", "water", "--every", "2", "--winter", "2"]).status == 0)
+
+        let missing = try cli.run(["diagnose", photo, "--plant", "99"])
+        #expect(missing.status != 0 && missing.stderr.contains("No plant with id 99"))
+        #expect(stub.requests.filter { $0.path == "/v2/diseases/identify" }.isEmpty)
+
+        let outcome = try cli.run(["diagnose", photo, "--plant", "1", "--json"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let answer = try #require(try outcome.json() as? [String: Any])
+        #expect((answer["plant"] as? [String: Any])?["name"] as? String == "Boston fern")
+        let facts = try #require(answer["careFacts"] as? [[String: Any]])
+        let texts = facts.compactMap { $0["text"] as? String }
+        // The watering 45 days ago is outside the 30 days counted.
+        #expect(texts.contains("Watered 2 times in the last 30 days; its schedule waters every 2 days now, about 15 times in 30 days."), "\(texts)")
+        #expect(texts.contains("Last repotted on \(repotted), about 2 months ago."), "\(texts)")
+        #expect(texts.contains { $0.hasPrefix("Watering is 1 day overdue (due ") }, "\(texts)")
+        #expect(texts.contains { $0.hasPrefix("Its spot has low light; the guide's is") })
+        #expect(facts.compactMap { $0["kind"] as? String }.contains("light"))
+        let text = try cli.run(["diagnose", photo, "--plant", "1"])
+        #expect(text.stdout.contains("Things to check about Boston fern  (from its care log; not a diagnosis)"))
+    }
 }

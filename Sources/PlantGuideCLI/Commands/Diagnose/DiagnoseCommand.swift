@@ -3,6 +3,7 @@ import Foundation
 import PlantGuideCore
 import PlantGuideLive
 import PlantNetAPI
+import PlantStore
 
 /// `plantguide diagnose PHOTO…`: what is wrong with this plant? Pl@ntNet's disease service, on photos of the sick part.
 struct DiagnoseCommand: AsyncParsableCommand {
@@ -25,8 +26,13 @@ struct DiagnoseCommand: AsyncParsableCommand {
             Pl@ntNet needs a free API key from https://my.plantnet.org: set PLANTNET_API_KEY or run \
             `plantguide config set-api-key`.
 
+            With --plant ID, what the collection knows about that plant follows the answer, as facts to check and \
+            never as a diagnosis: waterings in the last 30 days against its schedule, overdue tasks, the last \
+            repotting, and its spot's light against the guide's.
+
             Examples:
               plantguide diagnose spots.jpg
+              plantguide diagnose spots.jpg --plant 3
               plantguide diagnose upper.jpg lower.jpg --organ leaf --organ leaf
               plantguide diagnose fruit.jpg --organ fruit --lang fr --json
             """
@@ -43,6 +49,9 @@ struct DiagnoseCommand: AsyncParsableCommand {
 
     @Option(help: "How many diseases to ask for (1 to 20).")
     var top = 5
+
+    @Option(help: "The collection plant (id) the photos show: its care log's facts follow the answer.", transform: PlantID.init(parsing:))
+    var plant: PlantID?
 
     @Flag(help: "Print each request and answer (the API key redacted).")
     var verbose = false
@@ -80,6 +89,15 @@ struct DiagnoseCommand: AsyncParsableCommand {
             console.warn("error: \(error)")
             throw ExitCode(1)
         }
+        // The plant is read first: a wrong id costs no request.
+        var facts: (plant: Plant, facts: [CareFact])?
+        if let plant {
+            let environment = try CollectionEnvironment.load()
+            let details = try await environment.store.details(ofPlant: plant.value)
+            let planner = try await environment.planner
+            let schedule = try await planner.explainedSchedule(forPlant: plant.value, details: details)
+            facts = (details.plant, CareFacts.of(details: details, schedule: schedule, today: planner.today))
+        }
         var images: [PlantNetImage] = []
         for (index, path) in photos.enumerated() {
             let data = try HybridIdentify.readPhoto(path)
@@ -101,9 +119,18 @@ struct DiagnoseCommand: AsyncParsableCommand {
         }
         let quota = await setup.quota(console: console).status()
         if output.json {
-            try console.printJSON(Output(answer, quota: quota))
+            var printed = Output(answer, quota: quota)
+            printed.plant = facts.map { Output.PlantRef(id: $0.plant.id, name: $0.plant.nickname ?? $0.plant.name) }
+            printed.careFacts = facts?.facts
+            try console.printJSON(printed)
         } else {
             Self.printText(answer, quota: quota, console: console)
+            if let facts {
+                console.print()
+                console.print(console.style("Things to check about \(facts.plant.nickname ?? facts.plant.name)", .bold)
+                    + console.style("  (from its care log; not a diagnosis)", .dim))
+                for fact in facts.facts { console.print("  - \(fact.text)") }
+            }
         }
     }
 
@@ -124,6 +151,14 @@ struct DiagnoseCommand: AsyncParsableCommand {
         var milliseconds: Double?
         /// What to do when nothing scores well (empty when the best candidate does).
         var nextSteps: [String]
+        /// With `--plant`: the plant and its care log's facts (not a diagnosis).
+        var plant: PlantRef?
+        var careFacts: [CareFact]?
+
+        struct PlantRef: Encodable {
+            var id: Int64
+            var name: String
+        }
 
         init(_ answer: DiagnosisAnswer, quota: QuotaStatus) {
             source = answer.diagnosis.source
