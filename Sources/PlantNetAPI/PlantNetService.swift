@@ -48,13 +48,37 @@ public final class PlantNetService: Sendable {
         try PlantNetRequestRules.validate(images, options: options)
         let key = CacheKey(images: images, options: options)
         if let cached = await cache?.answer(for: key) { return cached }
+        let (answer, status) = try await paidRequest(keeping: floor, remaining: \.remainingRequests) { () throws(PlantNetError) in
+            try await client.identify(images, options: options)
+        }
+        var result = answer
+        // Reference photos are kept before caching, so the cached answer points at the local copies.
+        if let referenceImages {
+            result.identification = await referenceImages.keep(answer.identification)
+        }
+        // The call was made and counted: a cache that cannot be written only costs a later repeat call.
+        do {
+            try await cache?.keep(result, for: key)
+        } catch {
+            warn("the identification could not be cached (\(error)); it is still answered")
+        }
+        result.remainingRequests = answer.remainingRequests ?? status?.remaining
+        return result
+    }
+
+    /// One request that spends the quota: refused during the offline back-off, a request reserved first, given back
+    /// when nothing was answered, and settled with what the answer says is left (`remaining`).
+    /// - Returns: the answer and the quota after it (`nil` when it could not be read).
+    func paidRequest<Answer>(
+        keeping floor: Int, remaining: (Answer) -> Int?, _ call: () async throws(PlantNetError) -> Answer
+    ) async throws(PlantNetError) -> (Answer, QuotaStatus?) {
         if let until = reachability.retryAfter {
             throw .offline("the last connection failed; not retrying before \(PlantNetError.format(until))")
         }
         let reservation = try await quota.reserve(keeping: floor)
-        let answer: PlantNetAnswer
+        let answer: Answer
         do {
-            answer = try await client.identify(images, options: options)
+            answer = try await call()
         } catch {
             switch error {
             case .quotaExhausted(let resetsAt):
@@ -68,20 +92,7 @@ public final class PlantNetService: Sendable {
             throw error
         }
         reachability.markReachable()
-        var result = answer
-        let status = try? await quota.settle(reservation, remaining: answer.remainingRequests)
-        // Reference photos are kept before caching, so the cached answer points at the local copies.
-        if let referenceImages {
-            result.identification = await referenceImages.keep(answer.identification)
-        }
-        // The call was made and counted: a cache that cannot be written only costs a later repeat call.
-        do {
-            try await cache?.keep(result, for: key)
-        } catch {
-            warn("the identification could not be cached (\(error)); it is still answered")
-        }
-        result.remainingRequests = answer.remainingRequests ?? status?.remaining
-        return result
+        return (answer, try? await quota.settle(reservation, remaining: remaining(answer)))
     }
 
     /// Asks the service whether it can be reached now (the project list: no identification, no quota spent), and

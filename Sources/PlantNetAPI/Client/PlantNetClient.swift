@@ -68,22 +68,27 @@ public struct PlantNetClient: Sendable {
 
     /// The floras the key may search (`GET /v2/projects`).
     public func projects(language: String = "en") async throws(PlantNetError) -> [PlantNetProject] {
+        let projects = try await list(ProjectResponse.self, path: "v2/projects", language: language, what: "project list")
+        return projects.map { PlantNetProject(id: $0.id, title: $0.title, speciesCount: $0.speciesCount) }
+    }
+
+    /// A list the service answers to `GET path?lang=…` (no quota is spent on it), decoded entry by entry as `Entry`.
+    func list<Entry: Decodable>(_ entry: Entry.Type, path: String, language: String, what: String) async throws(PlantNetError)
+        -> [Entry] {
         guard let key = configuration.apiKey else { throw .missingAPIKey }
         do throws(PlantNetError) {
-            let url = try makeURL(path: "v2/projects", query: [
+            let url = try makeURL(path: path, query: [
                 URLQueryItem(name: "lang", value: language), URLQueryItem(name: "api-key", value: key),
             ])
             var request = HTTPClientRequest(url: url.absoluteString)
             request.headers.add(name: "Accept", value: "application/json")
-            let answer = try await send(request, summary: "projects")
+            let answer = try await send(request, summary: what)
             guard answer.status == 200 else { throw mapFailure(answer) }
-            let projects: [ProjectResponse]
             do {
-                projects = try JSONDecoder().decode([ProjectResponse].self, from: answer.body)
+                return try JSONDecoder().decode([Entry].self, from: answer.body)
             } catch {
-                throw PlantNetError.malformedResponse("the project list did not decode (\(Self.describe(error))).")
+                throw PlantNetError.malformedResponse("the \(what) did not decode (\(Self.describe(error))).")
             }
-            return projects.map { PlantNetProject(id: $0.id, title: $0.title, speciesCount: $0.speciesCount) }
         } catch {
             throw error.redacting(key)
         }

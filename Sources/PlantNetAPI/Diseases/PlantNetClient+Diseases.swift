@@ -111,27 +111,10 @@ extension PlantNetClient {
 
     /// The diseases the service knows (`GET /v2/diseases`), with their names in `language`.
     public func knownDiseases(language: String = "en") async throws(PlantNetError) -> [KnownDisease] {
-        guard let key = configuration.apiKey else { throw .missingAPIKey }
-        do throws(PlantNetError) {
-            let url = try makeURL(path: "v2/diseases", query: [
-                URLQueryItem(name: "lang", value: language), URLQueryItem(name: "api-key", value: key),
-            ])
-            var request = HTTPClientRequest(url: url.absoluteString)
-            request.headers.add(name: "Accept", value: "application/json")
-            let answer = try await send(request, summary: "disease list")
-            guard answer.status == 200 else { throw mapFailure(answer) }
-            let entries: [DiseaseListEntry]
-            do {
-                entries = try JSONDecoder().decode([DiseaseListEntry].self, from: answer.body)
-            } catch {
-                throw PlantNetError.malformedResponse("the disease list did not decode (\(Self.describe(error))).")
-            }
-            return entries.compactMap { entry in
-                guard let code = entry.name.nonBlank else { return nil }
-                return KnownDisease(eppoCode: code, label: entry.label.nonBlank, categories: entry.categories ?? [])
-            }
-        } catch {
-            throw error.redacting(key)
+        let entries = try await list(DiseaseListEntry.self, path: "v2/diseases", language: language, what: "disease list")
+        return entries.compactMap { entry in
+            guard let code = entry.name.nonBlank else { return nil }
+            return KnownDisease(eppoCode: code, label: entry.label.nonBlank, categories: entry.categories ?? [])
         }
     }
 

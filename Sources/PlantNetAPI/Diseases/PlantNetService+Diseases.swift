@@ -86,25 +86,9 @@ extension PlantNetService {
         try PlantNetRequestRules.validateDiagnosis(images, options: options)
         let key = CacheKey.diagnosis(of: images, language: options.language)
         if let cached = await diagnoses?.diagnosis(for: key) { return cached }
-        if let until = reachability.retryAfter {
-            throw .offline("the last connection failed; not retrying before \(PlantNetError.format(until))")
+        var (answer, status) = try await paidRequest(keeping: floor, remaining: \.remainingRequests) { () throws(PlantNetError) in
+            try await client.diagnose(images, options: options)
         }
-        let reservation = try await quota.reserve(keeping: floor)
-        var answer: DiagnosisAnswer
-        do {
-            answer = try await client.diagnose(images, options: options)
-        } catch {
-            switch error {
-            case .quotaExhausted(let resetsAt):
-                _ = try? await quota.recordExhausted(resetsAt: resetsAt)
-            default:
-                if case .offline = error { reachability.markUnreachable() }
-                await quota.cancel(reservation)
-            }
-            throw error
-        }
-        reachability.markReachable()
-        let status = try? await quota.settle(reservation, remaining: answer.remainingRequests)
         answer.diagnosis = await named(answer.diagnosis)
         if let referenceImages { answer.diagnosis = await referenceImages.keep(answer.diagnosis) }
         do {
