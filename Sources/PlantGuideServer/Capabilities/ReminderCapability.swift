@@ -62,8 +62,8 @@ public struct ReminderCapability: Sendable {
                 }
                 do {
                     // A member's channels share one hour and quiet hours: the new one's hour becomes theirs.
-                    let quiet = try await store.reminderChannels(household: household())
-                        .first { $0.member == member() }?.quietHours
+                    let channels = try await store.reminderChannels(household: household())
+                    let quiet = ReminderRules.schedule(of: member(), in: channels)?.quietHours
                     let added = try await store.addReminderChannel(
                         NewReminderChannel(
                             kind: kind, target: target, token: token, minuteOfDay: minute, member: member(), quietHours: quiet

@@ -21,11 +21,9 @@ struct CareRoutes {
             }
             return minute
         }
-        let member = HouseholdScope.current?.user
-        if let reminders, let own = try? await reminders.channels().first(where: { $0.member == member }) {
-            return own.minuteOfDay
-        }
-        return 480
+        let channels = (try? await reminders?.channels()) ?? []
+        return ReminderRules.schedule(of: HouseholdScope.current?.user, in: channels)?.minuteOfDay
+            ?? ReminderRules.standardMinuteOfDay
     }
 
     func register(on router: Router<AppRequestContext>) {

@@ -77,9 +77,9 @@ extension Pages {
         /// The channels of the member (or, on an open server, the household's own).
         var own: [ReminderChannel] { channels.filter { $0.member == member } }
         /// Their reminder hour (of their first channel; 08:00 before they have one).
-        var minuteOfDay: Int { own.first?.minuteOfDay ?? 480 }
+        var minuteOfDay: Int { ReminderRules.schedule(of: member, in: channels)?.minuteOfDay ?? ReminderRules.standardMinuteOfDay }
         /// Their quiet hours.
-        var quietHours: QuietHours? { own.first?.quietHours }
+        var quietHours: QuietHours? { ReminderRules.schedule(of: member, in: channels)?.quietHours }
     }
 
     /// A reminder's action from an email link: the button that does it (`token`), or what it did (`outcome`).

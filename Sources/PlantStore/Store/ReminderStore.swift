@@ -301,6 +301,15 @@ public enum ReminderRules {
         try check(minuteOfDay: channel.minuteOfDay, quietHours: channel.quietHours)
     }
 
+    /// The reminder hour of a member without channels, and of a new channel when none is given: 08:00.
+    public static let standardMinuteOfDay = 480
+
+    /// The hour and quiet hours `member`'s channels share (`nil`: the household's own channels), from the first of
+    /// them in `channels`; `nil` when they have none.
+    public static func schedule(of member: Int64?, in channels: [ReminderChannel]) -> (minuteOfDay: Int, quietHours: QuietHours?)? {
+        channels.first { $0.member == member }.map { ($0.minuteOfDay, $0.quietHours) }
+    }
+
     /// Checks a reminder hour and quiet hours.
     public static func check(minuteOfDay: Int, quietHours: QuietHours?) throws(StoreError) {
         guard (0..<1_440).contains(minuteOfDay) else { throw .invalid("The time of day must be from 00:00 to 23:59.") }

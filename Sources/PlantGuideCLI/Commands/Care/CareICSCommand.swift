@@ -39,7 +39,7 @@ struct CareICSCommand: AsyncParsableCommand {
         let planner = try await environment.planner
         let today = planner.today
         let tasks = try await planner.upcoming(through: today.adding(days: days))
-        let text = ICalendarWriter(now: environment.now(), alarmMinute: alarm?.minuteOfDay ?? 480).calendar(for: tasks, today: today)
+        let text = ICalendarWriter(now: environment.now(), alarmMinute: alarm?.minuteOfDay ?? ReminderRules.standardMinuteOfDay).calendar(for: tasks, today: today)
         guard let output else {
             if json {
                 try console.printJSON(CalendarJSON(file: nil, events: tasks.count, calendar: text))

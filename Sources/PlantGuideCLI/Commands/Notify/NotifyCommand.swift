@@ -235,17 +235,17 @@ struct NotifyAddCommand: AsyncParsableCommand {
             }
         }
         let environment = try CollectionEnvironment.load()
-        var minute = time?.minuteOfDay ?? 480
+        var minute = time?.minuteOfDay ?? ReminderRules.standardMinuteOfDay
         var quietHours = quiet
         var memberId: Int64?
         if let member {
             let user = try await NotifyCommand.member(named: member, store: environment.store)
             memberId = user.id
             // A member's channels share their hour and quiet hours: a new one takes those of the others unless given.
-            if let sibling = try await environment.store.reminderChannels(household: NotifyCommand.household)
-                .first(where: { $0.member == user.id }) {
-                minute = time?.minuteOfDay ?? sibling.minuteOfDay
-                quietHours = quiet ?? sibling.quietHours
+            let channels = try await environment.store.reminderChannels(household: NotifyCommand.household)
+            if let shared = ReminderRules.schedule(of: user.id, in: channels) {
+                minute = time?.minuteOfDay ?? shared.minuteOfDay
+                quietHours = quiet ?? shared.quietHours
             }
         }
         let channel = try await environment.store.addReminderChannel(
