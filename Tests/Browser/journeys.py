@@ -461,6 +461,30 @@ def plant_page(j):
     j.wait(EC.title_contains("Browser test plant Mk II"))
 
 
+def diagnose_journey(j, photo):
+    """From the saved plant's page: "Something wrong?", a photo of a leaf, the diagnosis with the plant's care facts;
+    a reload reads the kept answer."""
+    j.open(j.plant_path)
+    j.driver.find_element(By.LINK_TEXT, "Something wrong?").click()
+    j.wait(EC.title_contains("Diagnose"))
+    j.check("What’s wrong with" in j.driver.find_element(By.TAG_NAME, "h1").text, "the form names the plant")
+    j.screenshot("diagnose-form")
+    j.driver.find_element(By.ID, "diagnose-camera").send_keys(str(photo))
+    Select(j.driver.find_element(By.ID, "diagnose-organ")).select_by_value("leaf")
+    j.driver.find_element(By.XPATH, "//button[normalize-space()='Diagnose']").click()
+    j.wait(EC.title_contains("Diagnosis"), timeout=60)
+    page = j.driver.page_source
+    j.check("Grey mould" in page and "EPPO BOTRCI" in page, "the best candidate is named with its EPPO code")
+    j.check("not in Pl@ntNet’s disease list" in page, "a code the list lacks is marked")
+    j.check("Things to check about" in page, "the plant's care facts follow the answer")
+    j.check("/diagnose/results?" in j.driver.current_url, "the answer has its own address")
+    j.check(all_images_loaded(j, "ul.references img"), "Pl@ntNet's photos of the candidates load")
+    j.screenshot("diagnose-results")
+    j.driver.refresh()
+    j.wait(EC.title_contains("Diagnosis"))
+    j.check("Grey mould" in j.driver.page_source, "a reload reads the kept answer (the route tests count what is sent)")
+
+
 def collection_and_care(j, status, identified, binary, home):
     if not status.get("collection"):
         j.open("/collection")
@@ -928,6 +952,8 @@ def main():
         collection_and_care(journey, status, identified, args.binary, home)
         if identified and status.get("collection") and status.get("identification"):
             recheck_journey(journey)
+        if getattr(journey, "plant_path", None):
+            diagnose_journey(journey, Path(args.photo).resolve())
         if status.get("collection"):
             reminders_journey(journey)
             push_journey(journey)

@@ -98,6 +98,9 @@ public func buildRouter(configuration: ServerConfiguration, dependencies: Server
         statistics: dependencies.statistics, modelProblem: dependencies.settings?.modelProblem,
         modelInstalls: dependencies.modelInstalls
     ).register(on: router)
+    DiagnoseRoutes(
+        currentIdentification: dependencies.currentIdentification, collection: dependencies.collection, configuration: configuration
+    ).register(on: router)
     let reminders = dependencies.reminders.map { ReminderCapability.live($0, now: dependencies.now) }
     CollectionRoutes(
         collection: dependencies.collection, recheck: dependencies.recheck, uploads: uploads, configuration: configuration,

@@ -181,6 +181,8 @@ public struct CollectionEntryDetail: Sendable, Codable, Hashable {
     public var schedule: [CollectionCareTask]
     /// Where the plant lives (pot, light, heater, outdoors), when anything is said.
     public var conditions: PlantConditions?
+    /// Its care log's facts worth checking when it looks sick (never a diagnosis).
+    public var careFacts: [CareFact] = []
 
     /// Creates a detail.
     public init(

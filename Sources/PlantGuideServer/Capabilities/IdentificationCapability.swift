@@ -155,6 +155,8 @@ public struct IdentificationCapability: Sendable {
     public var referencePhoto: @Sendable (_ id: String) -> Data?
     /// Pl@ntNet's reachability, when Pl@ntNet is configured.
     public var online: OnlineConnection?
+    /// Pl@ntNet's disease service, when a key is set.
+    public var diagnosis: DiagnosisCapability?
     /// Asks Pl@ntNet about an identification from the re-check queue, when Pl@ntNet is configured.
     public var recheck: (@Sendable (_ photos: [Data], _ organs: [String]) async -> RecheckAnswer)?
     /// The Pl@ntNet quota now, for the re-check queue's reserve.
@@ -177,5 +179,25 @@ public struct IdentificationCapability: Sendable {
         self.strategies = strategies
         self.defaultStrategy = strategies.contains(defaultStrategy) ? defaultStrategy : strategies.first ?? .auto
         self.identify = identify
+    }
+}
+
+/// "Something wrong?": Pl@ntNet's disease service as the web app uses it.
+public struct DiagnosisCapability: Sendable {
+    /// Prepares and sends photos of one plant (each with its organ); the answer, with the SHA-256 of each original
+    /// photo (the results page's address names them).
+    public var diagnose: @Sendable (_ photos: [Data], _ organs: [PlantNetOrgan], _ language: String) async throws
+        -> (answer: DiagnosisAnswer, sha256s: [String])
+    /// The kept answer for these photos, when answers are kept (a results page is then read without asking again).
+    public var cached: (@Sendable (_ sha256s: [String], _ organs: [PlantNetOrgan], _ language: String) async -> DiagnosisAnswer?)?
+
+    /// Creates the capability.
+    public init(
+        diagnose: @escaping @Sendable (_ photos: [Data], _ organs: [PlantNetOrgan], _ language: String) async throws
+            -> (answer: DiagnosisAnswer, sha256s: [String]),
+        cached: (@Sendable (_ sha256s: [String], _ organs: [PlantNetOrgan], _ language: String) async -> DiagnosisAnswer?)?
+    ) {
+        self.diagnose = diagnose
+        self.cached = cached
     }
 }

@@ -98,6 +98,28 @@ enum LiveIdentification {
         OnDeviceIdentifier.timeout(environment: environment) ?? OnDeviceIdentifier.defaultTimeout
     }
 
+    /// The disease service over `service`, with kept answers read from `cache` when there is one.
+    static func diagnosisCapability(service: PlantNetService, cache: (any DiagnosisCache)?) -> DiagnosisCapability {
+        let diagnose: @Sendable ([Data], [PlantNetOrgan], String) async throws -> (answer: DiagnosisAnswer, sha256s: [String]) = {
+            photos, organs, language in
+            // Re-encoding the photos is heavy: it runs on the work pool, the wait for Pl@ntNet does not.
+            let images: [PlantNetImage] = try await WorkPool.shared.run {
+                try photos.enumerated().map { index, photo in
+                    try LivePlantNet.prepare(photo, organ: index < organs.count ? organs[index] : .auto)
+                }
+            }
+            let answer = try await service.diagnose(images, options: DiagnosisOptions(language: language, includeRelatedImages: true))
+            return (answer, images.map(\.sha256))
+        }
+        var cached: (@Sendable ([String], [PlantNetOrgan], String) async -> DiagnosisAnswer?)?
+        if let cache {
+            cached = { sha256s, organs, language in
+                await cache.diagnosis(for: CacheKey.diagnosis(sha256s: sha256s, organs: organs, language: language))
+            }
+        }
+        return DiagnosisCapability(diagnose: diagnose, cached: cached)
+    }
+
     /// The capability over `local` and Pl@ntNet with the key configured now (`PLANTNET_API_KEY`, else the key
     /// stored in the data directory), or `nil` when neither a model nor an API key is available. Called again
     /// when a key is saved in Settings. Pl@ntNet and its reference photos are fetched with `http`.
@@ -111,6 +133,7 @@ enum LiveIdentification {
         var online: OnlineIdentifier?
         var connection: OnlineConnection?
         var quotaNow: (@Sendable () async -> (remaining: Int?, blocked: Bool))?
+        var diagnosis: DiagnosisCapability?
         let referenceStore = referenceImages(directory, http: http)
         var onlineMissing = "no Pl@ntNet API key is configured."
         do throws(PlantNetError) {
@@ -120,8 +143,10 @@ enum LiveIdentification {
                 let client = PlantNetClient(configuration: configuration, http: http, log: { _ in })
                 let service = PlantNetService(
                     client: client, quota: plantNet.quota, cache: plantNet.cache, reachability: Reachability(),
-                    referenceImages: referenceStore, warn: log
+                    referenceImages: referenceStore, diagnoses: plantNet.diagnoses,
+                    diseaseList: DiseaseListCache(directory: directory.url), warn: log
                 )
+                diagnosis = diagnosisCapability(service: service, cache: plantNet.diagnoses)
                 // Re-encoding the photos for upload is heavy too: it runs on the work pool; the wait does not.
                 online = OnlineIdentifier { photos, organs, options in
                     let started = ContinuousClock.now
@@ -196,6 +221,7 @@ enum LiveIdentification {
             capability.recheck = { photos, organs in await hybrid.recheck(photos: photos, organs: organs, options: options) }
             capability.quota = quotaNow
         }
+        capability.diagnosis = diagnosis
         capability.rescoreModel = local.rescoreModel
         capability.embedder = local.embedder
         return capability

@@ -92,7 +92,8 @@ enum LiveStore {
                 }
                 let planner = try await planners.current()
                 let conditions = details.conditions
-                let schedule = try await planner.explainedSchedule(forPlant: number, details: details).map { task in
+                let planned = try await planner.explainedSchedule(forPlant: number, details: details)
+                let schedule = planned.map { task in
                     CollectionCareTask(
                         id: "\(number)-\(task.task.rawValue)", action: task.task.rawValue.capitalized, due: task.dueOn.map(day),
                         intervalDays: task.intervalDays, lastDone: task.lastDone.map(day), snoozedUntil: task.snoozedUntil.map(day),
@@ -100,11 +101,13 @@ enum LiveStore {
                         checksSoil: task.task == .water && task.dueOn != nil
                     )
                 }
-                return CollectionEntryDetail(
+                var detail = CollectionEntryDetail(
                     entry: entry(details.plant, photoID: cover), photoIDs: photos.map(\.id), history: history, careLog: careLog,
                     photos: photos, identifications: identifications, careProfile: details.profile, schedule: schedule,
                     conditions: conditions.isEmpty ? nil : conditions
                 )
+                detail.careFacts = CareFacts.of(details: details, schedule: planned, today: planner.today)
+                return detail
             },
             add: { new in
                 let existing: Int64?

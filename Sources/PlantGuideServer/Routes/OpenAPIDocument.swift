@@ -242,7 +242,10 @@ enum OpenAPIDocument {
                 "potCentimetres": { "type": "integer", "minimum": 4, "maximum": 150 },
                 "potMaterial": { "type": "string", "enum": ["plastic", "terracotta", "ceramic", "self-watering"] },
                 "light": { "type": "string", "enum": ["low", "medium", "bright indirect", "direct sun"] },
-                "nearHeater": { "type": "boolean" }, "outdoorsInSummer": { "type": "boolean" } } }
+                "nearHeater": { "type": "boolean" }, "outdoorsInSummer": { "type": "boolean" } } },
+              "careFacts": { "type": "array", "description": "Facts from the care log worth checking when the plant looks sick (never a diagnosis).",
+                "items": { "type": "object", "required": ["kind", "text"], "properties": {
+                  "kind": { "type": "string", "enum": ["watering", "overdue", "repotting", "light"] }, "text": { "type": "string" } } } }
             }
           },
           "NewCollectionEntry": {

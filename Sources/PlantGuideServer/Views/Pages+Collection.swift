@@ -104,7 +104,8 @@ extension Pages {
                 \(notice.map { "<p class=\"notice\" role=\"status\">\($0)</p>" as HTML } ?? HTML.empty)
                 <h1>\(name)</h1>
                 <p><span class="sci">\(entry.scientificName)</span> · \(entry.room ?? "No room") · \
-                <a href="/browse?q=\(urlComponent(entry.scientificName))">look it up in the catalog</a></p>
+                <a href="/browse?q=\(urlComponent(entry.scientificName))">look it up in the catalog</a> · \
+                <a href="/diagnose?plant=\(urlComponent(entry.id))">Something wrong?</a></p>
                 \(entry.notes.map { notes -> HTML in "<p class=\"notes\">\(notes)</p>" } ?? HTML.empty)
                 \(flags)
                 <div class="plant-page">

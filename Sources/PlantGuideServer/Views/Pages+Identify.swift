@@ -61,7 +61,7 @@ extension Pages {
                 <span id="progress-text">Identifying your photos… this can take a few seconds.</span>
                 </div>
                 </form>
-                <p class="meta">Using: \(capability.summary)</p>
+                <p class="meta">Using: \(capability.summary)\(capability.diagnosis == nil ? "" : " · Plant looks sick? <a href=\"/diagnose\">Something wrong?</a>" as HTML)</p>
                 \(onlineStatus(capability.online?.status(), back: "/identify", context: context))
                 """
         )

@@ -19,6 +19,35 @@ extension CacheKey {
     public static func diagnosis(of images: [PlantNetImage], language: String) -> CacheKey {
         CacheKey(images: images, options: PlantNetOptions(project: diagnosisProject, language: language))
     }
+
+    /// The key of a disease request about photos known by the SHA-256 of their original files (as a results page's
+    /// address names them): it finds the exact photos only.
+    public static func diagnosis(sha256s: [String], organs: [PlantNetOrgan], language: String) -> CacheKey {
+        let images = zip(sha256s, organs).map { PlantNetImage(jpeg: Data(), organ: $1, sha256: $0) }
+        return diagnosis(of: images, language: language)
+    }
+}
+
+/// What to suggest when a diagnosis is not a confident answer: only steps that follow from how the service works.
+/// The command line and the web app print the same.
+public enum DiagnosisAdvice {
+    /// The steps, none when the best candidate scores at least 70 %.
+    /// - Parameter careHint: where the plant's care can be checked, in the caller's words.
+    public static func nextSteps(for answer: DiagnosisAnswer, careHint: String) -> [String] {
+        if answer.diagnosis.isConfident, !answer.rejected { return [] }
+        var steps: [String] = []
+        if answer.rejected {
+            steps.append("Photograph the affected part of the plant up close, filling the frame, in daylight.")
+        } else {
+            steps.append("Compare your plant with each candidate's photos before acting on it: no candidate scores 70 % or more.")
+            steps.append("Add photos of the upper and lower side of an affected leaf (up to 5, one request).")
+        }
+        steps.append(
+            "Pl@ntNet's disease service knows a limited list of diseases and pests; yellowing or drooping from watering, "
+                + "light or cold is not in it: \(careHint)."
+        )
+        return steps
+    }
 }
 
 /// The diseases the service knows, by language, kept in a JSON file for ``timeToLive`` (the list changes rarely and

@@ -59,10 +59,7 @@ public enum CareFacts {
         case let (spot?, nil):
             facts.append(CareFact(kind: .light, text: "Its spot has \(spot.rawValue) light."))
         case let (nil, guide?):
-            facts.append(CareFact(
-                kind: .light,
-                text: "The guide's light is \(guide.rawValue); the spot's is not recorded (`plantguide care conditions \(details.plant.id) --light …`)."
-            ))
+            facts.append(CareFact(kind: .light, text: "The guide's light is \(guide.rawValue); the spot's is not recorded."))
         case (nil, nil):
             break
         }

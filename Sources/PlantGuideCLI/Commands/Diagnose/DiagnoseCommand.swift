@@ -207,21 +207,9 @@ struct DiagnoseCommand: AsyncParsableCommand {
     }
 }
 
-/// What to suggest when a diagnosis is not a confident answer: only steps that follow from how the service works.
-enum DiagnosisAdvice {
+extension DiagnosisAdvice {
+    /// The steps in the command line's words.
     static func nextSteps(for answer: DiagnosisAnswer) -> [String] {
-        if answer.diagnosis.isConfident, !answer.rejected { return [] }
-        var steps: [String] = []
-        if answer.rejected {
-            steps.append("Photograph the affected part of the plant up close, filling the frame, in daylight.")
-        } else {
-            steps.append("Compare your plant with each candidate's photos before acting on it: no candidate scores 70 % or more.")
-            steps.append("Add photos of the upper and lower side of an affected leaf (up to 5, one request).")
-        }
-        steps.append(
-            "Pl@ntNet's disease service knows a limited list of diseases and pests; yellowing or drooping from watering, "
-                + "light or cold is not in it: check the plant's care (`plantguide care due`, `plantguide care schedule ID`)."
-        )
-        return steps
+        nextSteps(for: answer, careHint: "check the plant's care (`plantguide care due`, `plantguide care schedule ID`)")
     }
 }

@@ -1,0 +1,113 @@
+import Foundation
+import Hummingbird
+import PlantGuideCore
+import PlantNetAPI
+
+/// "Something wrong?": photos of a sick plant to Pl@ntNet's disease service, and the answer's page.
+struct DiagnoseRoutes {
+    let currentIdentification: CurrentIdentification
+    let collection: CollectionCapability?
+    let configuration: ServerConfiguration
+
+    /// Read per request: saving a key in Settings can replace it.
+    private var diagnosis: DiagnosisCapability? { currentIdentification.capability?.diagnosis }
+
+    /// The organs the form offers: those the disease service takes.
+    static let organs: [PlantOrgan] = [.leaf, .flower, .fruit, .bark, .auto]
+    /// The language diseases are named in.
+    static let language = "en"
+
+    func register(on router: Router<AppRequestContext>) {
+        router.get("/diagnose") { request, context in
+            let plant = try await plantDetail(request.queryValue("plant"))
+            return Response.html(Pages.diagnoseForm(
+                available: diagnosis != nil, plant: plant?.entry, limit: configuration.maxUploadBytes, context: context
+            ))
+        }
+        // Post, redirect, get: the answer is kept (7 days, by photo), so its page has its own address and reloading it
+        // never sends the photos again. Without a store to keep it, the page is the POST's answer.
+        router.post("/diagnose") { request, context in
+            guard let diagnosis else {
+                throw ServerError.capabilityMissing("Diagnosis needs a Pl@ntNet API key: add one on the Settings page.")
+            }
+            let form = try await request.formData(context: context, limit: configuration.maxUploadBytes)
+            let (files, _) = try form.photos()
+            let organs = try Self.organs(form.fields.filter { $0.name == "organ" }.map(\.value), photos: files.count)
+            let plant = try await plantDetail(form["plant"])
+            let sent: (answer: DiagnosisAnswer, sha256s: [String])
+            do {
+                sent = try await diagnosis.diagnose(files.map(\.data), organs.map(\.plantNet), Self.language)
+            } catch {
+                throw Self.serverError(for: error)
+            }
+            guard diagnosis.cached != nil else {
+                return Response.html(Pages.diagnoseResults(sent.answer, plant: plant, context: context))
+            }
+            var address = "/diagnose/results?photos=\(sent.sha256s.joined(separator: ","))"
+                + "&organs=\(organs.map(\.rawValue).joined(separator: ","))&lang=\(Self.language)"
+            if let plant { address += "&plant=\(urlComponent(plant.entry.id))" }
+            return Response.redirect(to: address, type: .normal)
+        }
+        router.get("/diagnose/results") { request, context in
+            let sha256s = (request.queryValue("photos") ?? "").split(separator: ",").map(String.init)
+            let organs = (request.queryValue("organs") ?? "").split(separator: ",").map(String.init)
+            let language = request.queryValue("lang") ?? Self.language
+            guard (1...PhotoUploadRules.maximumPhotos).contains(sha256s.count), sha256s.allSatisfy(Self.isSHA256),
+                  organs.count == sha256s.count, language.count <= 16, language.allSatisfy({ $0.isLetter || $0 == "-" })
+            else { throw ServerError.badRequest("That is not the address of a diagnosis.") }
+            let chosen = try Self.organs(organs, photos: sha256s.count)
+            guard let cached = diagnosis?.cached, let answer = await cached(sha256s, chosen.map(\.plantNet), language) else {
+                throw ServerError.notFound("That diagnosis (answers are kept for 7 days; send the photos again)")
+            }
+            let plant = try await plantDetail(request.queryValue("plant"))
+            return Response.html(Pages.diagnoseResults(answer, plant: plant, context: context))
+        }
+    }
+
+    /// The collection plant named by a form or an address (none when the value is missing or empty).
+    private func plantDetail(_ id: String?) async throws -> CollectionEntryDetail? {
+        guard let id, !id.isEmpty else { return nil }
+        guard let collection, let detail = try await collection.detail(id) else {
+            throw ServerError.notFound("That plant in your collection")
+        }
+        return detail
+    }
+
+    /// One organ per photo (none given: all auto; one: for every photo), from the disease service's organs only.
+    static func organs(_ values: [String], photos: Int) throws(ServerError) -> [PlantOrgan] {
+        var organs: [PlantOrgan] = []
+        for text in values {
+            guard let organ = PlantOrgan(rawValue: text), Self.organs.contains(organ) else {
+                throw ServerError.badRequest(
+                    "The disease service takes photos of a leaf, flower, fruit or bark (or “\(PlantOrgan.auto.label)”), not “\(text)”."
+                )
+            }
+            organs.append(organ)
+        }
+        guard organs.count <= 1 || organs.count == photos else {
+            throw ServerError.badRequest("Give one organ for every photo (\(photos) photos, \(organs.count) organs), or one for all.")
+        }
+        return organs.isEmpty ? Array(repeating: .auto, count: photos)
+            : organs.count == 1 ? Array(repeating: organs[0], count: photos) : organs
+    }
+
+    private static func isSHA256(_ text: String) -> Bool {
+        text.utf8.count == 64 && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+    }
+
+    /// A disease request's failure in the web app's terms.
+    static func serverError(for error: any Error) -> ServerError {
+        if let error = error as? ServerError { return error }
+        guard let error = error as? PlantNetError else { return LiveIdentification.serverError(for: error) }
+        switch error {
+        case .invalidRequest(let reason), .badRequest(let reason):
+            return .badRequest(reason.prefix(1).uppercased() + reason.dropFirst())
+        case .payloadTooLarge:
+            return .tooLarge("\(error)")
+        case .quotaExhausted, .offline, .timeout:
+            return .capabilityMissing("Pl@ntNet cannot diagnose now: \(error)")
+        default:
+            return .failed("The diagnosis failed: \(error)")
+        }
+    }
+}

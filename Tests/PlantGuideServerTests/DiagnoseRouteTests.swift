@@ -1,0 +1,120 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import PlantGuideCore
+import PlantGuideTestSupport
+import PlantStore
+import Testing
+@testable import PlantGuideServer
+
+/// "Something wrong?" end to end: the real store, the real Pl@ntNet client and the stand-in's disease service.
+@Suite struct DiagnoseRouteTests {
+    @Test func aPlantsDiagnosisHasItsOwnAddressWithItsCareFactsAndAReloadSendsNothing() async throws {
+        let home = try LiveDependenciesTests.makeHome(withModel: false)
+        defer { try? FileManager.default.removeItem(at: home) }
+        let database = try CollectionDatabase.open(in: DataDirectory(url: home))
+        let fern = try database.addPlant(
+            NewPlant(name: "Boston fern", species: "Nephrolepis exaltata"),
+            profile: try CareGuide.bundled().profile(genus: "Nephrolepis", category: nil), photo: nil, now: Date()
+        )
+        let stub = try await PlantNetStub.start()
+        defer { Task { await stub.stop() } }
+        let dependencies = await ServerDependencies.live(
+            dataDirectory: home, environment: ["PLANTGUIDE_PLANTNET_URL": stub.baseURL.absoluteString, "PLANTNET_API_KEY": "stub-key"]
+        )
+        let photo = try Data(contentsOf: LiveDependenciesTests.testsFolder.appendingPathComponent("Browser/Fixtures/leaf.jpg"))
+        try await makeApp(dependencies: dependencies).test(.live) { client in
+            let session = try await Session.open(client)
+            try await client.execute(uri: "/collection/\(fern.id)", method: .get, headers: session.headers) { response in
+                #expect(response.text.contains("href=\"/diagnose?plant=\(fern.id)\">Something wrong?</a>"))
+            }
+            try await client.execute(uri: "/diagnose?plant=\(fern.id)", method: .get, headers: session.headers) { response in
+                #expect(response.status == .ok)
+                #expect(response.text.contains("What’s wrong with Nephrolepis exaltata?"))
+                #expect(response.text.contains("name=\"plant\" value=\"\(fern.id)\""))
+                #expect(!response.text.contains("<option value=\"habit\""))
+            }
+            var form = Multipart()
+            form.file("photo", "leaf.jpg", photo)
+            form.field("organ", "leaf")
+            form.field("plant", "\(fern.id)")
+            let (headers, body) = session.multipart(form)
+            let location = try await client.execute(uri: "/diagnose", method: .post, headers: headers, body: body) { response in
+                #expect(response.status == .seeOther, "\(response.text)")
+                return response.headers[.location] ?? ""
+            }
+            #expect(location.hasPrefix("/diagnose/results?photos=") && location.contains("&organs=leaf&lang=en&plant=\(fern.id)"))
+            let page = try await client.execute(uri: location, method: .get, headers: session.headers) { response in
+                #expect(response.status == .ok)
+                return response.text
+            }
+            #expect(page.contains("Possible problems of Nephrolepis exaltata"))
+            #expect(page.contains("<strong>Grey mould</strong> <span class=\"meta\">EPPO BOTRCI</span>"))
+            #expect(page.contains("<strong>Two-spotted spider mite</strong>"))
+            #expect(page.contains("<strong>EPPO ZZSTUB</strong> <span class=\"meta\">(not in Pl@ntNet’s disease list)</span>"))
+            #expect(page.contains("/identify/reference-photos/"))  // Pl@ntNet's photos, kept on this server
+            #expect(page.contains("What to do next") && page.contains("no candidate scores 70 % or more"))
+            #expect(page.contains("Things to check about Nephrolepis exaltata") && page.contains("Watered 0 times in the last 30 days"))
+            #expect(page.contains("No repotting in the care log.") && page.contains("the spot&#39;s is not recorded."))
+            // A reload reads the kept answer: nothing more is sent.
+            let reloaded = try await client.execute(uri: location, method: .get, headers: session.headers) { $0.text }
+            #expect(reloaded.contains("Grey mould") && reloaded.contains("From Pl@ntNet 2025-03-10 (diseases 1.2), answered"))
+            #expect(stub.requests.filter { $0.path == "/v2/diseases/identify" }.count == 1)
+            let detail = try await client.execute(uri: "/api/collection/\(fern.id)", method: .get, headers: session.headers) { response in
+                try JSONDecoder.iso.decode(CollectionEntryDetail.self, from: Data(buffer: response.body))
+            }
+            #expect(detail.careFacts.contains { $0.kind == .repotting })
+        }
+    }
+
+    @Test func organsTheServiceRefusesAndBadAddressesAreRefusedBeforeAnythingIsSent() async throws {
+        let home = try LiveDependenciesTests.makeHome(withModel: false)
+        defer { try? FileManager.default.removeItem(at: home) }
+        let stub = try await PlantNetStub.start()
+        defer { Task { await stub.stop() } }
+        let dependencies = await ServerDependencies.live(
+            dataDirectory: home, environment: ["PLANTGUIDE_PLANTNET_URL": stub.baseURL.absoluteString, "PLANTNET_API_KEY": "stub-key"]
+        )
+        let photo = try Data(contentsOf: LiveDependenciesTests.testsFolder.appendingPathComponent("Browser/Fixtures/leaf.jpg"))
+        try await makeApp(dependencies: dependencies).test(.live) { client in
+            let session = try await Session.open(client)
+            var form = Multipart()
+            form.file("photo", "leaf.jpg", photo)
+            form.field("organ", "habit")
+            let (headers, body) = session.multipart(form)
+            try await client.execute(uri: "/diagnose", method: .post, headers: headers, body: body) { response in
+                #expect(response.status == .badRequest)
+                #expect(response.text.contains("The disease service takes photos of a leaf, flower, fruit or bark"))
+            }
+            var unknown = Multipart()
+            unknown.file("photo", "leaf.jpg", photo)
+            unknown.field("plant", "99")
+            let (unknownHeaders, unknownBody) = session.multipart(unknown)
+            try await client.execute(uri: "/diagnose", method: .post, headers: unknownHeaders, body: unknownBody) { response in
+                #expect(response.status == .notFound)
+            }
+            for address in ["/diagnose/results?photos=abc&organs=leaf", "/diagnose/results?photos=\(String(repeating: "a", count: 64))&organs=habit",
+                            "/diagnose/results"] {
+                try await client.execute(uri: address, method: .get, headers: session.headers) { response in
+                    #expect(response.status == .badRequest, "\(address)")
+                }
+            }
+            // A well-formed address of photos never sent: not kept, so not found (and not sent).
+            try await client.execute(
+                uri: "/diagnose/results?photos=\(String(repeating: "b", count: 64))&organs=leaf&lang=en", method: .get, headers: session.headers
+            ) { response in
+                #expect(response.status == .notFound)
+            }
+            #expect(stub.requests.filter { $0.path == "/v2/diseases/identify" }.isEmpty)
+        }
+    }
+
+    @Test func withoutAKeyThePageSaysWhatIsMissing() async throws {
+        try await makeApp().test(.router) { client in
+            try await client.execute(uri: "/diagnose", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(response.text.contains("Diagnosis is not available yet") && response.text.contains("Pl@ntNet API key"))
+            }
+        }
+    }
+}
