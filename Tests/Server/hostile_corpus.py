@@ -25,7 +25,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 CORPUS = HERE.parent / "PlantImagingTests" / "Fixtures" / "hostile"
 # Every route that takes photos: identify (API and page) and adding photos to a plant (plant 1, made below).
-ROUTES = ["/api/identify", "/identify", "/collection/1/photos"]
+ROUTES = ["/api/identify", "/identify", "/collection/1/photos", "/diagnose"]
 # Odd but valid photos the decoder is meant to handle: they may be identified (200) rather than refused.
 VALID = {"extreme-aspect.jpg"}
 PEAK_LIMIT_MIB = 300
@@ -66,7 +66,16 @@ def main():
     checkpoint = HERE.parent / "PlantClassifierTests" / "Fixtures" / "tiny-resnet18.pth"
     subprocess.run([args.binary, "model", "import", str(checkpoint), "--arch", "resnet18"], env=env, check=True, capture_output=True)
     subprocess.run([args.binary, "collection", "add", "Monstera deliciosa"], env=env, check=True, capture_output=True)
-    server = subprocess.Popen([args.binary, "serve", "--port", "0"], env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    # The disease form needs Pl@ntNet: the stand-in, which would answer any photo that got through.
+    stub = subprocess.Popen([args.binary, "dev", "plantnet-stub", "--port", "0"], env=env, stdout=subprocess.PIPE, text=True)
+    match = re.search(r"(http://127\.0\.0\.1:\d+)", stub.stdout.readline())
+    if match is None:
+        print("hostile corpus FAILED: the Pl@ntNet stand-in did not start", file=sys.stderr)
+        stub.kill()
+        return 1
+    server_env = dict(env, PLANTGUIDE_PLANTNET_URL=match.group(1), PLANTNET_API_KEY="stub-key")
+    server = subprocess.Popen([args.binary, "serve", "--port", "0"], env=server_env, stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL, text=True)
     failures = []
     try:
         base = None
@@ -95,7 +104,7 @@ def main():
                 except (urllib.error.URLError, ConnectionError) as error:
                     status = f"connection error {error}"
                 sent += 1
-                if name in VALID and status == 200:
+                if name in VALID and status in (200, 303):
                     continue
                 if not (isinstance(status, int) and 400 <= status < 500):
                     failures.append(f"{name} → {route}: {status}")
@@ -126,6 +135,7 @@ def main():
               f"server peak memory {peak:.0f} MiB")
         return 0
     finally:
+        stub.terminate()
         server.terminate()
         try:
             server.wait(timeout=15)
