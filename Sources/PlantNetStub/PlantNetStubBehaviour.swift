@@ -72,10 +72,13 @@ public struct StubSpecies: Sendable, Hashable {
 /// A disease the stub answers with or lists. Test data: the EPPO codes BOTRCI (Botrytis cinerea), TETRUR (Tetranychus
 /// urticae) and PHYTIN (Phytophthora infestans) are real codes; ZZSTUB is the stub's own, in no list.
 public struct StubDisease: Sendable, Hashable {
+    /// The EPPO code, the answer's `name`.
     public var eppoCode: String
     /// The answer's `description` (or the list's `label`); `nil` leaves the key out.
     public var name: String?
+    /// The score in an answer.
     public var score: Double
+    /// The list's `categories`.
     public var categories: [String]
 
     /// Creates a disease.

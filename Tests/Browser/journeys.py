@@ -952,11 +952,11 @@ def main():
         collection_and_care(journey, status, identified, args.binary, home)
         if identified and status.get("collection") and status.get("identification"):
             recheck_journey(journey)
-        if getattr(journey, "plant_path", None):
-            diagnose_journey(journey, Path(args.photo).resolve())
         if status.get("collection"):
             reminders_journey(journey)
             push_journey(journey)
+        if getattr(journey, "plant_path", None):
+            diagnose_journey(journey, Path(args.photo).resolve())
         journey.checks += login_journey(args.binary, shots, stub_url, Path(args.photo).resolve())
         journey.checks += first_run_journey(args.binary, shots, Path(args.photo).resolve())
         print(f"browser journeys: {journey.checks} checks passed ({journey.axe_pages} page views clean under axe-core); "

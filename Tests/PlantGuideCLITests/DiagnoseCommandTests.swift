@@ -112,6 +112,8 @@ import Testing
         let repotted = formatter.string(from: Date().addingTimeInterval(-70 * 86_400))
         #expect(try cli.run(["care", "done", "1", "repot", "--date", repotted]).status == 0)
         #expect(try cli.run(["care", "conditions", "1", "--light", "low"]).status == 0)
+        // A soil check is logged against watering, but it is not a watering.
+        #expect(try cli.run(["care", "check", "1", "--wet"]).status == 0)
         // Watered 3 days ago, every 2 days: a day overdue.
         #expect(try cli.run(["care", "schedule", "1", "--task", "water", "--every", "2", "--winter", "2"]).status == 0)
 

@@ -110,7 +110,9 @@ import Testing
 
     @Test func aDiagnosisIsNeverAnsweredFromAnIdentificationsCacheKey() {
         let photos = [image(11, organ: .leaf)]
-        let diagnosis = CacheKey.diagnosis(of: photos, language: "en")
+        let diagnosis = CacheKey.diagnosis(of: photos, options: DiagnosisOptions())
+        // An answer of 5 candidates does not stand for one of 10.
+        #expect(diagnosis.exactKey != CacheKey.diagnosis(of: photos, options: DiagnosisOptions(resultCount: 10)).exactKey)
         let identification = CacheKey(images: photos, options: PlantNetOptions(project: "all", language: "en"))
         #expect(diagnosis.exactKey != identification.exactKey)
         // No flora can take the diagnoses' project name.

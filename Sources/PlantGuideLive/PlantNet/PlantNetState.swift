@@ -7,7 +7,7 @@ extension StoreAnswerCache: DiagnosisCache {
     /// Disease answers share the identification cache's table, under their own project (``CacheKey/diagnosisProject``),
     /// its time to live (7 days) and its capacity.
     public func diagnosis(for key: CacheKey) async -> DiagnosisAnswer? {
-        await lookUp(DiagnosisAnswer.self, for: key)?.servedFromCache
+        await lookUp(DiagnosisAnswer.self, for: key, nearCopies: false)?.servedFromCache
     }
 
     public func keep(_ answer: DiagnosisAnswer, for key: CacheKey) async throws(PlantNetError) {
@@ -222,14 +222,14 @@ public struct StoreAnswerCache: AnswerCache {
     }
 
     /// The fresh entry for these photos (the exact photos first, else a near copy when every photo has a perceptual
-    /// hash) decoded as `type`; the use is counted, a miss too.
-    private func lookUp<Answer: Decodable>(_ type: Answer.Type, for key: CacheKey) async -> Answer? {
+    /// hash, unless `nearCopies` is false) decoded as `type`; the use is counted, a miss too.
+    private func lookUp<Answer: Decodable>(_ type: Answer.Type, for key: CacheKey, nearCopies: Bool = true) async -> Answer? {
         let time = now()
         guard let rows = try? await store.cachedAnswers(
             project: key.project, language: key.language, organs: Self.organs(key), freshAfter: time.addingTimeInterval(-Self.timeToLive)
         ) else { return nil }
         var found = rows.first { $0.exactKey == key.exactKey }
-        if found == nil, key.perceptualHashes.contains(where: { $0 != nil }) {
+        if found == nil, nearCopies, key.perceptualHashes.contains(where: { $0 != nil }) {
             found = rows.first { row in Self.perceptualHashes(of: row).map { key.resembles(perceptualHashes: $0) } ?? false }
         }
         guard let found, let answer = try? Self.decoder.decode(Answer.self, from: Data(found.answer.utf8)) else {

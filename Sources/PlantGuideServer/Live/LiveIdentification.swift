@@ -108,13 +108,13 @@ enum LiveIdentification {
                     try LivePlantNet.prepare(photo, organ: index < organs.count ? organs[index] : .auto)
                 }
             }
-            let answer = try await service.diagnose(images, options: DiagnosisOptions(language: language, includeRelatedImages: true))
+            let answer = try await service.diagnose(images, options: DiagnosisOptions(language: language))
             return (answer, images.map(\.sha256))
         }
         var cached: (@Sendable ([String], [PlantNetOrgan], String) async -> DiagnosisAnswer?)?
         if let cache {
             cached = { sha256s, organs, language in
-                await cache.diagnosis(for: CacheKey.diagnosis(sha256s: sha256s, organs: organs, language: language))
+                await cache.diagnosis(for: CacheKey.diagnosis(sha256s: sha256s, organs: organs, options: DiagnosisOptions(language: language)))
             }
         }
         return DiagnosisCapability(diagnose: diagnose, cached: cached)

@@ -40,7 +40,8 @@ struct DiagnoseRoutes {
             } catch {
                 throw Self.serverError(for: error)
             }
-            guard diagnosis.cached != nil else {
+            // Only an answer that is kept gets its own address (a store that could not keep it still shows it).
+            guard let cached = diagnosis.cached, await cached(sent.sha256s, organs.map(\.plantNet), Self.language) != nil else {
                 return Response.html(Pages.diagnoseResults(sent.answer, plant: plant, context: context))
             }
             var address = "/diagnose/results?photos=\(sent.sha256s.joined(separator: ","))"

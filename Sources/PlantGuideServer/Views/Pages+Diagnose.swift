@@ -63,7 +63,7 @@ extension Pages {
             found = "<ol class=\"results\" aria-label=\"Possible problems, most likely first\">\(items)</ol>"
         }
         // The page reads the kept answer (its own address, so a reload sends nothing): say who answered, and when.
-        let origin: HTML = "\(diagnosis.model), answered \(Layout.time(diagnosis.date))"
+        let origin: HTML = "\(diagnosis.model), answered \(CalendarDay(diagnosis.date, in: .current).description) at \(Layout.time(diagnosis.date))"
         let steps = DiagnosisAdvice.nextSteps(
             for: answer, careHint: plant == nil ? "check the plant’s care on the Care page" : "check its care (below, and on its page)"
         )

@@ -1,10 +1,11 @@
 import Foundation
 import PlantGuideCore
 
-/// Disease answers kept by photo, in their own key space (``CacheKey/diagnosis(of:language:)``): the same photos are
-/// not sent twice within ``timeToLive``.
+/// Disease answers kept by photo, in their own key space (``CacheKey/diagnosis(of:options:)``): the same photos are
+/// not sent twice while they are kept.
 public protocol DiagnosisCache: Sendable {
-    /// The fresh answer stored for these photos, marked as coming from the cache; `nil` on a miss.
+    /// The fresh answer stored for exactly these photos (a near copy does not count: a results page names the photos
+    /// it was made for), marked as coming from the cache; `nil` on a miss.
     func diagnosis(for key: CacheKey) async -> DiagnosisAnswer?
     /// Stores an answer; a failure is thrown (the caller decides whether it matters).
     func keep(_ answer: DiagnosisAnswer, for key: CacheKey) async throws(PlantNetError)
@@ -15,16 +16,20 @@ extension CacheKey {
     /// digits, `-` and `_`), so a diagnosis never answers an identification.
     public static let diagnosisProject = "~diseases"
 
-    /// The key of a disease request.
-    public static func diagnosis(of images: [PlantNetImage], language: String) -> CacheKey {
-        CacheKey(images: images, options: PlantNetOptions(project: diagnosisProject, language: language))
+    /// The key of a disease request: its photos, their organs, the language and how many candidates were asked for
+    /// (an answer with fewer does not stand for one with more).
+    public static func diagnosis(of images: [PlantNetImage], options: DiagnosisOptions) -> CacheKey {
+        CacheKey(
+            images: images,
+            options: PlantNetOptions(project: "\(diagnosisProject)-\(options.resultCount)", language: options.language)
+        )
     }
 
     /// The key of a disease request about photos known by the SHA-256 of their original files (as a results page's
-    /// address names them): it finds the exact photos only.
-    public static func diagnosis(sha256s: [String], organs: [PlantNetOrgan], language: String) -> CacheKey {
+    /// address names them).
+    public static func diagnosis(sha256s: [String], organs: [PlantNetOrgan], options: DiagnosisOptions) -> CacheKey {
         let images = zip(sha256s, organs).map { PlantNetImage(jpeg: Data(), organ: $1, sha256: $0) }
-        return diagnosis(of: images, language: language)
+        return diagnosis(of: images, options: options)
     }
 }
 
@@ -113,7 +118,7 @@ extension PlantNetService {
         _ images: [PlantNetImage], options: DiagnosisOptions = DiagnosisOptions(), keeping floor: Int = 0
     ) async throws(PlantNetError) -> DiagnosisAnswer {
         try PlantNetRequestRules.validateDiagnosis(images, options: options)
-        let key = CacheKey.diagnosis(of: images, language: options.language)
+        let key = CacheKey.diagnosis(of: images, options: options)
         if let cached = await diagnoses?.diagnosis(for: key) { return cached }
         var (answer, status) = try await paidRequest(keeping: floor, remaining: \.remainingRequests) { () throws(PlantNetError) in
             try await client.diagnose(images, options: options)
@@ -134,7 +139,8 @@ extension PlantNetService {
     public func knownDiseases(language: String) async throws(PlantNetError) -> [KnownDisease] {
         if let kept = diseaseList?.list(language: language) { return kept }
         let fetched = try await client.knownDiseases(language: language)
-        diseaseList?.keep(fetched, language: language)
+        // An empty list (or one whose entries all lacked a code) is used once, not kept for 30 days.
+        if !fetched.isEmpty { diseaseList?.keep(fetched, language: language) }
         return fetched
     }
 

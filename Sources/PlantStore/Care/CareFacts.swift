@@ -6,9 +6,17 @@ import PlantGuideCore
 public struct CareFact: Sendable, Codable, Hashable {
     /// What the fact is about.
     public enum Kind: String, Sendable, Codable, Hashable {
-        case watering, overdue, repotting, light
+        /// Waterings in the last 30 days against the schedule.
+        case watering
+        /// A task past its due day.
+        case overdue
+        /// The last repotting, or none logged.
+        case repotting
+        /// The spot's light against the guide's.
+        case light
     }
 
+    /// What the fact is about.
     public var kind: Kind
     /// The fact in a sentence.
     public var text: String
@@ -34,7 +42,8 @@ public enum CareFacts {
     public static func of(details: PlantDetails, schedule: [ScheduledTask], today: CalendarDay) -> [CareFact] {
         var facts: [CareFact] = []
         let since = today.adding(days: -(windowDays - 1))
-        let waterings = details.events.filter { $0.task == .water && $0.day >= since && $0.day <= today }.count
+        // A soil check is logged against watering but is not a watering.
+        let waterings = details.events.filter { $0.task == .water && $0.soil == nil && $0.day >= since && $0.day <= today }.count
         var watering = "Watered \(counted(waterings, "time")) in the last \(windowDays) days"
         if let interval = schedule.first(where: { $0.task == .water && !$0.paused })?.intervalDays, interval > 0 {
             let expected = max(1, Int((Double(windowDays) / Double(interval)).rounded()))
@@ -45,7 +54,7 @@ public enum CareFacts {
             let due = task.dueOn.map { " (due \($0))" } ?? ""
             facts.append(CareFact(kind: .overdue, text: "\(noun(task.task)) is \(counted(task.overdueDays, "day")) overdue\(due)."))
         }
-        if let repotted = details.events.filter({ $0.task == .repot && $0.day <= today }).map(\.day).max() {
+        if let repotted = details.events.filter({ $0.task == .repot && $0.soil == nil && $0.day <= today }).map(\.day).max() {
             let months = today.days(since: repotted) / 30
             let ago = months >= 1 ? "about \(counted(months, "month")) ago" : "\(counted(today.days(since: repotted), "day")) ago"
             facts.append(CareFact(kind: .repotting, text: "Last repotted on \(repotted), \(ago)."))
