@@ -49,18 +49,11 @@ public struct PlantNetClient: Sendable {
         guard let key = configuration.apiKey else { throw .missingAPIKey }
         try PlantNetRequestRules.validate(images, options: options)
         do throws(PlantNetError) {
-            let url = try makeURL(path: "v2/identify/\(options.project)", query: [
-                URLQueryItem(name: "include-related-images", value: String(options.includeRelatedImages)),
-                URLQueryItem(name: "no-reject", value: String(options.noReject)),
-                URLQueryItem(name: "nb-results", value: String(options.resultCount)),
-                URLQueryItem(name: "lang", value: options.language),
-                URLQueryItem(name: "api-key", value: key),
-            ])
-            let (request, body) = Self.photosRequest(url, images: images)
-            let started = ContinuousClock.now
-            let answer = try await send(request, upload: body, summary: "\(images.count) photo(s), \(body.count) bytes")
-            let elapsed = ContinuousClock.now - started
-            return try interpretIdentify(answer, milliseconds: elapsed.inMilliseconds)
+            let (answer, milliseconds) = try await postPhotos(
+                images, path: "v2/identify/\(options.project)", key: key, summary: "",
+                query: (options.includeRelatedImages, options.noReject, options.resultCount, options.language)
+            )
+            return try interpretIdentify(answer, milliseconds: milliseconds)
         } catch {
             throw error.redacting(key)
         }
@@ -96,18 +89,32 @@ public struct PlantNetClient: Sendable {
 
     // MARK: - Sending
 
-    /// A POST of photos as both services take them: an `organs` field and an `images` file part per photo, in order.
-    static func photosRequest(_ url: URL, images: [PlantNetImage]) -> (request: HTTPClientRequest, body: Data) {
+    /// Sends photos to `path` as both services take them (the same query, an `organs` field and an `images` file part
+    /// per photo); the answer and how long it took, in milliseconds.
+    func postPhotos(
+        _ images: [PlantNetImage], path: String, key: String, summary: String,
+        query: (includeRelatedImages: Bool, noReject: Bool, resultCount: Int, language: String)
+    ) async throws(PlantNetError) -> (answer: HTTPAnswer, milliseconds: Double) {
+        let url = try makeURL(path: path, query: [
+            URLQueryItem(name: "include-related-images", value: String(query.includeRelatedImages)),
+            URLQueryItem(name: "no-reject", value: String(query.noReject)),
+            URLQueryItem(name: "nb-results", value: String(query.resultCount)),
+            URLQueryItem(name: "lang", value: query.language),
+            URLQueryItem(name: "api-key", value: key),
+        ])
         var form = MultipartForm()
         for image in images { form.addField(name: "organs", value: image.organ.rawValue) }
         for (number, image) in images.enumerated() {
             form.addFile(name: "images", filename: "photo\(number + 1).jpg", contentType: "image/jpeg", data: image.jpeg)
         }
+        let body = form.body
         var request = HTTPClientRequest(url: url.absoluteString)
         request.method = .POST
         request.headers.add(name: "Content-Type", value: form.contentType)
         request.headers.add(name: "Accept", value: "application/json")
-        return (request, form.body)
+        let started = ContinuousClock.now
+        let answer = try await send(request, upload: body, summary: "\(summary)\(images.count) photo(s), \(body.count) bytes")
+        return (answer, (ContinuousClock.now - started).inMilliseconds)
     }
 
     func makeURL(path: String, query: [URLQueryItem]) throws(PlantNetError) -> URL {

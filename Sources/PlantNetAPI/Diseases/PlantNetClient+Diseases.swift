@@ -92,18 +92,11 @@ extension PlantNetClient {
         guard let key = configuration.apiKey else { throw .missingAPIKey }
         try PlantNetRequestRules.validateDiagnosis(images, options: options)
         do throws(PlantNetError) {
-            let url = try makeURL(path: "v2/diseases/identify", query: [
-                URLQueryItem(name: "include-related-images", value: String(options.includeRelatedImages)),
-                URLQueryItem(name: "no-reject", value: String(options.noReject)),
-                URLQueryItem(name: "nb-results", value: String(options.resultCount)),
-                URLQueryItem(name: "lang", value: options.language),
-                URLQueryItem(name: "api-key", value: key),
-            ])
-            let (request, body) = Self.photosRequest(url, images: images)
-            let started = ContinuousClock.now
-            let answer = try await send(request, upload: body, summary: "diagnosis, \(images.count) photo(s), \(body.count) bytes")
-            let elapsed = (ContinuousClock.now - started).inMilliseconds
-            return try interpretDiagnosis(answer, language: options.language, milliseconds: elapsed)
+            let (answer, milliseconds) = try await postPhotos(
+                images, path: "v2/diseases/identify", key: key, summary: "diagnosis, ",
+                query: (options.includeRelatedImages, options.noReject, options.resultCount, options.language)
+            )
+            return try interpretDiagnosis(answer, language: options.language, milliseconds: milliseconds)
         } catch {
             throw error.redacting(key)
         }
