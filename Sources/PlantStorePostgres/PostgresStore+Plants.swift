@@ -179,7 +179,8 @@ extension PostgresStore: PlantsStore {
                 events: try await Self.events(plantId: id, household: household, on: connection, logger: self.logger),
                 identifications: try await Self.identifications(
                     plantId: id, household: household, on: connection, logger: self.logger
-                )
+                ),
+                healthRecords: try await Self.healthRecords(plantId: id, on: connection, logger: self.logger)
             )
         }
     }
@@ -212,9 +213,12 @@ extension PostgresStore: PlantsStore {
             guard try await Self.lockPlant(id, household: household, mode: "FOR UPDATE", on: connection, logger: self.logger) else {
                 throw StoreError.plantNotFound(id)
             }
-            let rows = try await connection.query(
-                "SELECT photoSHA256 FROM plantPhoto WHERE plantId = \(id)", logger: self.logger
-            )
+            // Its photos and its health records' photos: what may be left unused once the plant and its records go.
+            let rows = try await connection.query("""
+                SELECT photoSHA256 FROM plantPhoto WHERE plantId = \(id)
+                UNION SELECT hp.photoSHA256 FROM healthRecordPhoto hp JOIN healthRecord hr ON hr.id = hp.recordId
+                    WHERE hr.plantId = \(id)
+                """, logger: self.logger)
             var linked: [String] = []
             for try await sha256 in rows.decode(String.self) { linked.append(sha256) }
             try await connection.query("DELETE FROM plant WHERE id = \(id)", logger: self.logger)
@@ -531,7 +535,8 @@ extension PostgresStore {
             """, logger: logger)
     }
 
-    /// Deletes the records of those of these photos nothing uses any more (no plant, identification or queued re-check)
+    /// Deletes the records of those of these photos nothing uses any more (no plant, identification, queued re-check or
+    /// health record)
     /// and returns them, by SHA-256, so their files can go. Each photo is locked first, so a link being added waits
     /// for this transaction, or this one for it, and its use is counted.
     static func releaseUnusedPhotos(_ sha256s: [String], on connection: PostgresConnection, logger: Logger) async throws
@@ -545,6 +550,7 @@ extension PostgresStore {
                 AND NOT EXISTS (SELECT 1 FROM plantPhoto WHERE plantPhoto.photoSHA256 = photo.sha256)
                 AND NOT EXISTS (SELECT 1 FROM identification WHERE identification.photoSHA256 = photo.sha256)
                 AND NOT EXISTS (SELECT 1 FROM recheckPhoto WHERE recheckPhoto.photoSHA256 = photo.sha256)
+                AND NOT EXISTS (SELECT 1 FROM healthRecordPhoto WHERE healthRecordPhoto.photoSHA256 = photo.sha256)
             RETURNING \(unescaped: photoColumns)
             """, logger: logger)
         var released: [StoredPhoto] = []
@@ -566,7 +572,7 @@ extension PostgresStore {
     }
 
     /// The condition (on `photo`) that a photo is visible to `household`: linked to one of its plants, the photo of one
-    /// of its identifications, or a photo of a re-check of one of them. `household` is an integer, so it is written as
+    /// of its identifications, a photo of a re-check of one of them, or of one of its plants' health records. `household` is an integer, so it is written as
     /// a literal.
     static func photoVisible(_ household: Int64) -> String {
         """
@@ -575,7 +581,10 @@ extension PostgresStore {
             OR EXISTS (SELECT 1 FROM identification vi WHERE vi.photoSHA256 = photo.sha256 AND vi.householdId = \(household))
             OR EXISTS (SELECT 1 FROM recheckPhoto rp JOIN recheck vr ON vr.id = rp.recheckId
                        JOIN identification vri ON vri.id = vr.identificationId
-                       WHERE rp.photoSHA256 = photo.sha256 AND vri.householdId = \(household)))
+                       WHERE rp.photoSHA256 = photo.sha256 AND vri.householdId = \(household))
+            OR EXISTS (SELECT 1 FROM healthRecordPhoto hp JOIN healthRecord hr ON hr.id = hp.recordId
+                       JOIN plant hrp ON hrp.id = hr.plantId
+                       WHERE hp.photoSHA256 = photo.sha256 AND hrp.householdId = \(household)))
         """
     }
 

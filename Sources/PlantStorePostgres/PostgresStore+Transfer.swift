@@ -63,7 +63,8 @@ extension PostgresStore: TransferStore {
                 """, logger: logger))
             return CollectionExport.assemble(
                 now: now, generator: generator, plants: plants, profiles: profiles, schedules: schedules, events: events,
-                links: links, photos: photos, identifications: identifications
+                links: links, photos: photos, identifications: identifications,
+                healthRecords: try await Self.healthRecords(where: "p.householdId = \(household)", on: connection, logger: logger)
             )
         }
     }
@@ -138,6 +139,29 @@ extension PostgresStore: TransferStore {
                         """, logger: logger)
                     for try await _ in rows.decode(Int.self) { summary.eventsAdded += 1 }
                 }
+                for kept in plant.healthRecords ?? [] {
+                    let (uuid, present) = try await Self.importUUID(
+                        "healthRecord", kept.uuid, household: household, on: connection, logger: logger
+                    )
+                    if present != nil { continue }
+                    let photos = try CollectionExport.importedPhotos(of: kept, carried: carried)
+                    var recordId: Int64 = 0
+                    for try await id in try await connection.query("""
+                        INSERT INTO healthRecord (uuid, plantId, diagnosis, note, recordedBy, recordedAt)
+                        VALUES (\(uuid), \(plantId), \(try DiagnosisColumn.encode(kept.diagnosis)), \(kept.note.nonEmpty),
+                            \(kept.recordedBy), \(PostgresInstant(kept.recordedAt.roundedToMilliseconds)))
+                        RETURNING id
+                        """, logger: logger).decode(Int64.self) {
+                        recordId = id
+                    }
+                    for (position, photo) in photos.enumerated() {
+                        try await connection.query("""
+                            INSERT INTO healthRecordPhoto (recordId, position, photoSHA256, organ)
+                            VALUES (\(recordId), \(position), \(photo.sha256), \(photo.organ))
+                            """, logger: logger)
+                    }
+                    summary.healthRecordsAdded += 1
+                }
             }
             for filed in content.identifications {
                 let (uuid, present) = try await Self.importUUID(
@@ -176,7 +200,7 @@ extension PostgresStore {
         return (derived, again.flatMap { $0.household == household ? $0.id : nil })
     }
 
-    /// The row holding `uuid` in `table` (`plant`, `careEvent` or `identification`) and its household, if any.
+    /// The row holding `uuid` in `table` (`plant`, `careEvent`, `identification` or `healthRecord`) and its household, if any.
     fileprivate static func uuidHolder(_ table: String, uuid: String, on connection: PostgresConnection, logger: Logger)
         async throws -> (id: Int64, household: Int64)? {
         let query: PostgresQuery =
@@ -184,6 +208,8 @@ extension PostgresStore {
             case "careEvent":
                 "SELECT careEvent.id, plant.householdId FROM careEvent JOIN plant ON plant.id = careEvent.plantId WHERE careEvent.uuid = \(uuid)"
             case "identification": "SELECT id, householdId FROM identification WHERE uuid = \(uuid)"
+            case "healthRecord":
+                "SELECT hr.id, p.householdId FROM healthRecord hr JOIN plant p ON p.id = hr.plantId WHERE hr.uuid = \(uuid)"
             default: "SELECT id, householdId FROM plant WHERE uuid = \(uuid)"
             }
         for try await (id, household) in try await connection.query(query, logger: logger).decode((Int64, Int64).self) {

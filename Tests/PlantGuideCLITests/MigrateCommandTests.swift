@@ -50,7 +50,7 @@ import Testing
             #expect(report["verified"] as? Bool == true)
             #expect(report["exportsEqual"] as? Bool == true)
             let tables = try #require(report["tables"] as? [[String: Any]])
-            #expect(tables.count == 27)
+            #expect(tables.count == 29)
             #expect(tables.first { $0["table"] as? String == "plant" }?["targetRows"] as? Int == 1)
 
             // A database a newer PlantGuide migrated is refused, even with --force.

@@ -22,11 +22,11 @@ import Testing
     static let pg2Tables: Set<String> = [
         "plantnetquota", "plantnetcacheentry", "plantnetcachecounter", "household", "appuser", "loginfailure",
         "serversecret", "householdsetting", "recentupload", "carelastdays", "changestamp", "plantchange",
-        "reminderchannel", "reminderdigest", "careassignment",
+        "reminderchannel", "reminderdigest", "careassignment", "healthrecord", "healthrecordphoto",
     ]
 
     /// Every migration this version knows.
-    static let allMigrations = ["pg1", "pg2", "pg3", "pg4", "pg5", "pg6", "pg7", "pg8", "pg9", "pg10", "pg11", "pg12", "pg13", "pg14", "pg15"]
+    static let allMigrations = ["pg1", "pg2", "pg3", "pg4", "pg5", "pg6", "pg7", "pg8", "pg9", "pg10", "pg11", "pg12", "pg13", "pg14", "pg15", "pg16"]
 
     @Test func migratingTwiceAppliesEachMigrationOnce() async throws {
         try await TestPostgres.withSchema { location, options in
@@ -112,7 +112,7 @@ import Testing
                     "INSERT INTO careProfile (plantId, light, waterGrowingDays, waterWinterDays, humidity, minTemperature, maxTemperature, toxicToCats, toxicToDogs, toxicitySource, basis) VALUES (7, 'medium', 5, 9, 'high', 18, 29, FALSE, FALSE, 'Not verified for this group; treated as toxic to be safe', 'genus Stromanthe')",
                 ]
                 for row in old { try await store.execute(row, operation: "add a row before households") }
-                #expect(try await store.migrate() == ["pg6", "pg7", "pg8", "pg9", "pg10", "pg11", "pg12", "pg13", "pg14", "pg15"])
+                #expect(try await store.migrate() == ["pg6", "pg7", "pg8", "pg9", "pg10", "pg11", "pg12", "pg13", "pg14", "pg15", "pg16"])
                 // pg10: a profile that said "not toxic" on an unchecked claim says toxic (in any letter case).
                 #expect(try await count(store, "careProfile WHERE toxicToCats AND toxicToDogs") == 1)
                 for table in ["plant", "identification", "identificationRun"] {
@@ -432,7 +432,7 @@ import Testing
                 ] {
                     try await store.execute(row, operation: "add a row before pg7")
                 }
-                #expect(try await store.migrate() == ["pg7", "pg8", "pg9", "pg10", "pg11", "pg12", "pg13", "pg14", "pg15"])
+                #expect(try await store.migrate() == ["pg7", "pg8", "pg9", "pg10", "pg11", "pg12", "pg13", "pg14", "pg15", "pg16"])
                 #expect(try await count(store, "careLastDays") == 2)
                 // pg8 gives every household a change stamp, so no household with plants is read at stamp 0.
                 #expect(try await count(store, "changeStamp") == (try await count(store, "household")))

@@ -27,8 +27,8 @@ private typealias FullStore = CollectionStore & AccountStore & PlantNetStateStor
     /// A row in every table: plants (one removed, so SQLite's sequence is past the largest id), photos with a cover,
     /// profiles, schedules, care events, identifications (filed, new plant, unsaved, a re-check answer), re-checks (one
     /// done with a suggestion, one queued with photos), the identification log, an embedding, learned names, accounts,
-    /// a log-in, a failed log-in, the Pl@ntNet quota and cache, the server secret, a setting, a calendar token and an
-    /// upload.
+    /// a log-in, a failed log-in, the Pl@ntNet quota and cache, the server secret, a setting, a calendar token, an
+    /// upload and a health record with its photos.
     private static func seed(_ store: any FullStore) async throws -> Seeded {
         let now = now
         let first = storedPhoto(1, at: now), second = storedPhoto(2, at: now), queued = storedPhoto(3, at: now)
@@ -63,6 +63,10 @@ private typealias FullStore = CollectionStore & AccountStore & PlantNetStateStor
         _ = try await store.fileIdentification(
             device, photo: nil, plantId: nil, newPlant: nil, chosenSpecies: nil,
             recheck: RecheckRequest(reason: .offline, photos: [(queued, "leaf"), (first, "flower")]), now: now
+        )
+        try await store.saveHealthRecord(
+            NewHealthRecord(diagnosis: sampleDiagnosis(at: now), photos: [(first, "leaf"), (storedPhoto(4, at: now), "bark")], note: "spots"),
+            plantId: fern.id, now: now.addingTimeInterval(0.007)
         )
         // The last plant goes again: SQLite never gives its id again, nor must PostgreSQL.
         let doomed = try await store.addPlant(NewPlant(name: "Doomed"), profile: .fixture(), photo: nil, now: now)
@@ -136,7 +140,7 @@ private typealias FullStore = CollectionStore & AccountStore & PlantNetStateStor
         let sqliteRows = try database.rowsForCopy()
         let empty = sqliteRows.filter(\.rows.isEmpty).map(\.table.name)
         #expect(empty.isEmpty, "the seed leaves tables empty: \(empty)")
-        #expect(sqliteRows.map(\.table.name).count == 27)
+        #expect(sqliteRows.map(\.table.name).count == 29)
 
         try await TestPostgres.withSchema { location, options in
             try await PostgresStore.withStore(location, options: options) { store in

@@ -55,6 +55,13 @@ extension TestStore {
             newPlant: (NewPlant(name: "Monstera", species: "Monstera deliciosa", room: "Living room"), .fixture(water: 9)), now: now
         )
         _ = try await store.fileIdentification(sampleIdentification("Ficus lyrata", at: now.addingTimeInterval(9)), photo: unsaved, now: now)
+        // A kept diagnosis: a photo of its own and one the plant's gallery has too.
+        try await store.history.saveHealthRecord(
+            NewHealthRecord(
+                diagnosis: sampleDiagnosis(at: now), photos: [(storedPhoto(4, at: now), "leaf"), (shared, "auto")], note: "spots"
+            ),
+            plantId: fern.id, now: now
+        )
     }
 
     @Test(arguments: [(StateBackend.sqlite, StateBackend.postgres), (.postgres, .sqlite)])
@@ -65,8 +72,9 @@ extension TestStore {
             return try await stores[0].transfer.exportSnapshot(now: now, generator: "PlantGuide test")
         }
         #expect(exported.plants.count == 3)
-        #expect(exported.photos.count == 3)
+        #expect(exported.photos.count == 4)
         #expect(exported.identifications.count == 3)
+        #expect(exported.plants.compactMap(\.healthRecords).flatMap { $0 }.map(\.photos.count) == [2])
         #expect(exported.plants.map(\.events.count).reduce(0, +) == 4)
         #expect(exported.plants.flatMap(\.events).filter { $0.soil == .wet }.count == 1)
         #expect(exported.plants.flatMap(\.schedules).contains {
@@ -76,9 +84,10 @@ extension TestStore {
             let summary = try await stores[0].transfer.importRows(exported)
             #expect(summary.plantsAdded == 3)
             #expect(summary.plantsAlreadyPresent == 0)
-            #expect(summary.photosAdded == 3)
+            #expect(summary.photosAdded == 4)
             #expect(summary.eventsAdded == 4)
             #expect(summary.identificationsAdded == 3)
+            #expect(summary.healthRecordsAdded == 1)
             // Read back through another connection: the same export, row for row and field for field.
             let again = try await stores[1].transfer.exportSnapshot(now: now, generator: "PlantGuide test")
             #expect(again == exported)
@@ -107,6 +116,7 @@ extension TestStore {
             #expect(second.photosAdded == 0)
             #expect(second.eventsAdded == 0)
             #expect(second.identificationsAdded == 0)
+            #expect(second.healthRecordsAdded == 0)
             #expect(try await stores[0].plants.plantCount() == 3)
             // A catalog species is taken as confirmed on import.
             #expect(try await stores[0].transfer.exportSnapshot(now: now, generator: "PlantGuide test") == exported)

@@ -124,7 +124,8 @@ extension CollectionDatabase {
                 identifications: try FiledIdentification.fetchAll(
                     db, sql: "SELECT * FROM identification WHERE plantId = ? ORDER BY identifiedAt DESC, id DESC",
                     arguments: [id]
-                )
+                ),
+                healthRecords: try Self.healthRecords(plantId: id, db: db)
             )
         }
     }
@@ -153,9 +154,13 @@ extension CollectionDatabase {
         let household = try self.scope("remove a plant").household
         return try write("remove a plant") { db in
             guard try Self.plantExists(id, in: household, db: db) else { throw StoreError.plantNotFound(id) }
+            // Its photos and its health records' photos: what may be left unused once the plant and its records go.
             let photos = try StoredPhoto.fetchAll(db, sql: """
-                SELECT photo.* FROM photo JOIN plantPhoto ON plantPhoto.photoSHA256 = photo.sha256
-                WHERE plantPhoto.plantId = ? ORDER BY photo.sha256
+                SELECT photo.* FROM photo WHERE sha256 IN (
+                    SELECT photoSHA256 FROM plantPhoto WHERE plantId = ?1
+                    UNION SELECT healthRecordPhoto.photoSHA256 FROM healthRecordPhoto
+                        JOIN healthRecord ON healthRecord.id = healthRecordPhoto.recordId WHERE healthRecord.plantId = ?1)
+                ORDER BY photo.sha256
                 """, arguments: [id])
             guard try Plant.deleteOne(db, key: id) else { throw StoreError.plantNotFound(id) }
             var orphans: [StoredPhoto] = []
@@ -282,14 +287,17 @@ extension CollectionDatabase {
     }
 
     /// Whether `photo.sha256` is used by household `:household`: linked to one of its plants, the photo of one of its
-    /// identifications, or a photo of a re-check of one of them.
+    /// identifications, a photo of a re-check of one of them, or a photo of one of its plants' health records.
     static let photoVisible = """
         (EXISTS (SELECT 1 FROM plantPhoto JOIN plant ON plant.id = plantPhoto.plantId
                  WHERE plantPhoto.photoSHA256 = photo.sha256 AND plant.householdId = :household)
          OR EXISTS (SELECT 1 FROM identification WHERE identification.photoSHA256 = photo.sha256 AND identification.householdId = :household)
          OR EXISTS (SELECT 1 FROM recheckPhoto JOIN recheck ON recheck.id = recheckPhoto.recheckId
                     JOIN identification ON identification.id = recheck.identificationId
-                    WHERE recheckPhoto.photoSHA256 = photo.sha256 AND identification.householdId = :household))
+                    WHERE recheckPhoto.photoSHA256 = photo.sha256 AND identification.householdId = :household)
+         OR EXISTS (SELECT 1 FROM healthRecordPhoto JOIN healthRecord ON healthRecord.id = healthRecordPhoto.recordId
+                    JOIN plant ON plant.id = healthRecord.plantId
+                    WHERE healthRecordPhoto.photoSHA256 = photo.sha256 AND plant.householdId = :household))
         """
 
     static func link(_ photo: StoredPhoto, to plantId: Int64, at date: Date, db: Database) throws {
@@ -314,6 +322,7 @@ extension CollectionDatabase {
             SELECT EXISTS (SELECT 1 FROM plantPhoto WHERE photoSHA256 = ?1)
                 OR EXISTS (SELECT 1 FROM identification WHERE photoSHA256 = ?1)
                 OR EXISTS (SELECT 1 FROM recheckPhoto WHERE photoSHA256 = ?1)
+                OR EXISTS (SELECT 1 FROM healthRecordPhoto WHERE photoSHA256 = ?1)
             """, arguments: [sha256]) ?? true
     }
 }
@@ -344,12 +353,15 @@ public struct PlantDetails: Sendable, Hashable, Codable {
     public var events: [CareEvent]
     /// Newest first.
     public var identifications: [FiledIdentification]
+    /// The diagnoses kept in its history, newest first.
+    public var healthRecords: [HealthRecord]
 
     /// A plant's details as a store reads them.
     package init(
         plant: Plant, profile: CareProfile?, scheduleSettings: [CareScheduleSettings], photos: [StoredPhoto], events: [CareEvent],
-        identifications: [FiledIdentification]
+        identifications: [FiledIdentification], healthRecords: [HealthRecord] = []
     ) {
+        self.healthRecords = healthRecords
         self.plant = plant
         self.profile = profile
         self.scheduleSettings = scheduleSettings
@@ -366,7 +378,7 @@ public struct PlantDetails: Sendable, Hashable, Codable {
 
 extension Optional where Wrapped == String {
     /// The trimmed text, or `nil` when missing or blank.
-    var nonEmpty: String? {
+    package var nonEmpty: String? {
         guard let trimmed = self?.trimmingCharacters(in: .whitespacesAndNewlines), !trimmed.isEmpty else { return nil }
         return trimmed
     }

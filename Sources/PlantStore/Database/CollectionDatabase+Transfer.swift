@@ -37,7 +37,8 @@ extension CollectionDatabase {
             )
             return CollectionExport.assemble(
                 now: now, generator: generator, plants: plants, profiles: profiles, schedules: schedules, events: events,
-                links: links, photos: photos, identifications: identifications
+                links: links, photos: photos, identifications: identifications,
+                healthRecords: try Self.healthRecords(where: "plant.householdId = ?", [household], db: db)
             )
         }
     }
@@ -103,6 +104,26 @@ extension CollectionDatabase {
                                          event.day.description, event.note, event.createdAt, event.soil?.rawValue])
                     summary.eventsAdded += db.changesCount
                 }
+                for kept in plant.healthRecords ?? [] {
+                    let (uuid, present) = try Self.importUUID("healthRecord", kept.uuid, household: household, db: db)
+                    if present != nil { continue }
+                    let photos = try CollectionExport.importedPhotos(of: kept, carried: carried)
+                    try db.execute(
+                        sql: """
+                            INSERT INTO healthRecord (uuid, plantId, diagnosis, note, recordedBy, recordedAt) VALUES (?, ?, ?, ?, ?, ?)
+                            """,
+                        arguments: [uuid, plantId, try DiagnosisColumn.encode(kept.diagnosis), kept.note.nonEmpty, kept.recordedBy,
+                                    kept.recordedAt.roundedToMilliseconds]
+                    )
+                    let recordId = db.lastInsertedRowID
+                    for (position, photo) in photos.enumerated() {
+                        try db.execute(
+                            sql: "INSERT INTO healthRecordPhoto (recordId, position, photoSHA256, organ) VALUES (?, ?, ?, ?)",
+                            arguments: [recordId, position, photo.sha256, photo.organ]
+                        )
+                    }
+                    summary.healthRecordsAdded += 1
+                }
             }
             for filed in content.identifications {
                 let (uuid, present) = try Self.importUUID("identification", filed.uuid, household: household, db: db)
@@ -130,6 +151,8 @@ extension CollectionDatabase {
             let sql = switch table {
             case "careEvent": "SELECT careEvent.id, plant.householdId FROM careEvent JOIN plant ON plant.id = careEvent.plantId WHERE careEvent.uuid = ?"
             case "identification": "SELECT id, householdId FROM identification WHERE uuid = ?"
+            case "healthRecord":
+                "SELECT healthRecord.id, plant.householdId FROM healthRecord JOIN plant ON plant.id = healthRecord.plantId WHERE healthRecord.uuid = ?"
             default: "SELECT id, householdId FROM plant WHERE uuid = ?"
             }
             return try Row.fetchOne(db, sql: sql, arguments: [uuid]).map { ($0[0], $0[1]) }

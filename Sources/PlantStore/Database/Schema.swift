@@ -31,6 +31,7 @@ enum Schema {
         migrator.registerMigration("v21", migrate: addReminders)
         migrator.registerMigration("v22", migrate: widenReminderKinds)
         migrator.registerMigration("v23", migrate: addMembersToReminders)
+        migrator.registerMigration("v24", migrate: addHealthRecords)
         return migrator
     }
 
@@ -737,6 +738,32 @@ enum Schema {
                         AND ((plantId = old.plantId AND task = old.task) OR (plantId = new.plantId AND task = new.task))
                     GROUP BY plantId, task;
             END;
+            """)
+    }
+
+    /// v24: diagnoses kept in a plant's history (`healthRecord`, the disease service's answer as JSON) and their photos
+    /// (`healthRecordPhoto`, in the order sent, each with its organ). A record goes with its plant; its photos stay in use
+    /// (not orphans) while a record names them.
+    private static func addHealthRecords(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE healthRecord (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                uuid TEXT NOT NULL UNIQUE CHECK (length(uuid) = 36),
+                plantId INTEGER NOT NULL REFERENCES plant(id) ON DELETE CASCADE,
+                diagnosis TEXT NOT NULL CHECK (json_valid(diagnosis) AND json_type(diagnosis) = 'object'),
+                note TEXT CHECK (note IS NULL OR length(note) BETWEEN 1 AND 2000),
+                recordedBy TEXT,
+                recordedAt DATETIME NOT NULL
+            );
+            CREATE INDEX healthRecord_plantId ON healthRecord (plantId, recordedAt);
+            CREATE TABLE healthRecordPhoto (
+                recordId INTEGER NOT NULL REFERENCES healthRecord(id) ON DELETE CASCADE,
+                position INTEGER NOT NULL CHECK (position BETWEEN 0 AND 4),
+                photoSHA256 TEXT NOT NULL REFERENCES photo(sha256) ON DELETE RESTRICT,
+                organ TEXT NOT NULL CHECK (organ IN ('leaf', 'flower', 'fruit', 'bark', 'auto')),
+                PRIMARY KEY (recordId, position)
+            );
+            CREATE INDEX healthRecordPhoto_photoSHA256 ON healthRecordPhoto (photoSHA256);
             """)
     }
 }

@@ -109,6 +109,14 @@ public protocol HistoryStore: Sendable {
     /// The filed identifications, newest first, of one plant or of all.
     func identifications(plantId: Int64?) async throws(StoreError) -> [FiledIdentification]
 
+    // MARK: Health records
+
+    /// Keeps a diagnosis in a plant's history with its photos (each recorded if new); returns the record.
+    @discardableResult
+    func saveHealthRecord(_ record: NewHealthRecord, plantId: Int64, now: Date) async throws(StoreError) -> HealthRecord
+    /// A plant's health records, newest first.
+    func healthRecords(plantId: Int64) async throws(StoreError) -> [HealthRecord]
+
     // MARK: Re-check queue
 
     /// Queued re-checks that may be sent now, in sending order.

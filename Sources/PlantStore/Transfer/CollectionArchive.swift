@@ -9,6 +9,7 @@ public struct ImportSummary: Sendable, Hashable, Codable {
     public var eventsAdded = 0
     public var photosAdded = 0
     public var identificationsAdded = 0
+    public var healthRecordsAdded = 0
 
     /// Nothing added yet.
     package init() {}

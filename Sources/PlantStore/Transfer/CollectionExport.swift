@@ -35,6 +35,19 @@ public struct CollectionExport: Sendable, Codable, Hashable {
         public var schedules: [ExportedSchedule]
         public var photos: [ExportedPhotoLink]
         public var events: [ExportedEvent]
+        /// The diagnoses kept in its history, by UUID; absent in archives before health records existed.
+        public var healthRecords: [ExportedHealthRecord]?
+    }
+
+    public struct ExportedHealthRecord: Sendable, Codable, Hashable {
+        public var uuid: String
+        /// The disease service's answer as it was kept.
+        public var diagnosis: Diagnosis
+        /// Its photos in the order sent (each in ``CollectionExport/photos``), with their organs.
+        public var photos: [HealthRecordPhoto]
+        public var note: String?
+        public var recordedBy: String?
+        public var recordedAt: Date
     }
 
     public struct ExportedSchedule: Sendable, Codable, Hashable {

@@ -211,6 +211,13 @@ package enum CollectionCopy {
         Table("careAssignment", key: ["plantId"], [
             Column("plantId", .integer), Column("memberId", .integer), Column("turns", .boolean),
         ]),
+        Table("healthRecord", key: ["id"], identity: true, [
+            Column("id", .integer), Column("uuid", .text), Column("plantId", .integer), Column("diagnosis", .text),
+            Column("note", .text), Column("recordedBy", .text), Column("recordedAt", .instant),
+        ]),
+        Table("healthRecordPhoto", key: ["recordId", "position"], [
+            Column("recordId", .integer), Column("position", .integer), Column("photoSHA256", .text), Column("organ", .text),
+        ]),
     ]
 
     /// A timestamp as whole milliseconds, as both stores keep it.

@@ -8,8 +8,9 @@ extension CollectionExport {
     package static func assemble(
         now: Date, generator: String, plants: [Plant], profiles: [Int64: CareProfile], schedules: [Int64: [CareScheduleSettings]],
         events: [Int64: [CareEvent]], links: [Int64: [ExportedPhotoLink]], photos: [StoredPhoto],
-        identifications: [FiledIdentification]
+        identifications: [FiledIdentification], healthRecords: [HealthRecord]
     ) -> CollectionExport {
+        let records = Dictionary(grouping: healthRecords.sorted { $0.uuid < $1.uuid }, by: \.plantId)
         let uuids = Dictionary(uniqueKeysWithValues: plants.map { ($0.id, $0.uuid) })
         let exportedPlants = plants.map { plant in
             ExportedPlant(
@@ -26,6 +27,14 @@ extension CollectionExport {
                 photos: links[plant.id] ?? [],
                 events: (events[plant.id] ?? []).map {
                     .init(uuid: $0.uuid, task: $0.task, day: $0.day, note: $0.note, createdAt: $0.createdAt, soil: $0.soil)
+                },
+                healthRecords: records[plant.id].map { kept in
+                    kept.map {
+                        ExportedHealthRecord(
+                            uuid: $0.uuid, diagnosis: $0.diagnosis, photos: $0.photos, note: $0.note, recordedBy: $0.recordedBy,
+                            recordedAt: $0.recordedAt
+                        )
+                    }
                 }
             )
         }
@@ -52,3 +61,24 @@ extension CollectionExport {
         )
     }
 }
+
+extension CollectionExport {
+    /// An archive's health record as both stores import it: only the photos the archive carries (naming another photo's
+    /// SHA-256 gains nothing), in their order; an organ the disease service does not take, more than a request's photos
+    /// or an overlong note make the archive bad rather than reach a database check.
+    package static func importedPhotos(of record: ExportedHealthRecord, carried: Set<String>) throws(StoreError)
+        -> [HealthRecordPhoto] {
+        guard record.photos.count <= NewHealthRecord.maximumPhotos else {
+            throw .badArchive("health record \(record.uuid) has \(record.photos.count) photos (at most \(NewHealthRecord.maximumPhotos))")
+        }
+        for photo in record.photos where !NewHealthRecord.organs.contains(photo.organ) {
+            throw .badArchive("health record \(record.uuid) names the organ “\(photo.organ)”")
+        }
+        if let note = record.note, note.unicodeScalars.count > NewHealthRecord.maximumNoteCharacters {
+            throw .badArchive("health record \(record.uuid) has a note longer than \(NewHealthRecord.maximumNoteCharacters) characters")
+        }
+        guard record.uuid.count == 36 else { throw .badArchive("health record UUID “\(record.uuid.prefix(40))” is not a UUID") }
+        return record.photos.filter { carried.contains($0.sha256) }
+    }
+}
+

@@ -1,0 +1,96 @@
+import Foundation
+import Logging
+import PlantGuideCore
+import PlantStore
+import PostgresNIO
+
+extension PostgresStore {
+    /// Keeps a diagnosis in a plant's history, in one transaction: its photos are recorded (if new) and named by the
+    /// record in the order given.
+    public func saveHealthRecord(_ record: NewHealthRecord, plantId: Int64, now: Date) async throws(StoreError) -> HealthRecord {
+        let record = try record.checked()
+        let diagnosis = try DiagnosisColumn.encode(record.diagnosis)
+        let now = now.roundedToMilliseconds
+        let scope = try scope("keep a health record")
+        return try await inTransaction("keep a health record") { connection in
+            // Locked like a photo's link, so removing the plant meanwhile either sees this record or waits for it.
+            guard try await Self.lockPlant(plantId, household: scope.household, on: connection, logger: self.logger) else {
+                throw StoreError.plantNotFound(plantId)
+            }
+            let uuid = UUID().uuidString.lowercased()
+            let rows = try await connection.query("""
+                INSERT INTO healthRecord (uuid, plantId, diagnosis, note, recordedBy, recordedAt)
+                VALUES (\(uuid), \(plantId), \(diagnosis), \(record.note), \(scope.userName), \(PostgresInstant(now)))
+                RETURNING id
+                """, logger: self.logger)
+            var id: Int64 = 0
+            for try await value in rows.decode(Int64.self) { id = value }
+            try await Self.insertHealthPhotos(
+                record.photos.map { ($0.photo, $0.organ) }, recordId: id, on: connection, logger: self.logger
+            )
+            return HealthRecord(
+                id: id, uuid: uuid, plantId: plantId, diagnosis: record.diagnosis,
+                photos: record.photos.map { HealthRecordPhoto(sha256: $0.photo.sha256, organ: $0.organ) },
+                note: record.note, recordedBy: scope.userName, recordedAt: now
+            )
+        }
+    }
+
+    /// A plant's health records, newest first.
+    public func healthRecords(plantId: Int64) async throws(StoreError) -> [HealthRecord] {
+        let household = try scope("read a plant's health records").household
+        return try await inSnapshot("read a plant's health records") { connection in
+            guard try await Self.plant(id: plantId, household: household, on: connection, logger: self.logger) != nil else {
+                throw StoreError.plantNotFound(plantId)
+            }
+            return try await Self.healthRecords(plantId: plantId, on: connection, logger: self.logger)
+        }
+    }
+
+    static func healthRecords(plantId: Int64, on connection: PostgresConnection, logger: Logger) async throws -> [HealthRecord] {
+        try await healthRecords(where: "hr.plantId = \(plantId)", on: connection, logger: logger)
+    }
+
+    /// The records the condition selects (over `healthRecord hr` joined to `plant p`; integers written as literals),
+    /// newest first, with their photos.
+    static func healthRecords(where condition: String, on connection: PostgresConnection, logger: Logger) async throws
+        -> [HealthRecord] {
+        let rows = try await connection.query("""
+            SELECT hr.id, hr.uuid, hr.plantId, hr.diagnosis, hr.note, hr.recordedBy, hr.recordedAt
+            FROM healthRecord hr JOIN plant p ON p.id = hr.plantId
+            WHERE \(unescaped: condition) ORDER BY hr.recordedAt DESC, hr.id DESC
+            """, logger: logger)
+        var found: [(Int64, String, Int64, String, String?, String?, PostgresInstant)] = []
+        for try await row in rows.decode((Int64, String, Int64, String, String?, String?, PostgresInstant).self) {
+            found.append(row)
+        }
+        guard !found.isEmpty else { return [] }
+        let ids = found.map(\.0)
+        var photos: [Int64: [HealthRecordPhoto]] = [:]
+        let photoRows = try await connection.query("""
+            SELECT recordId, photoSHA256, organ FROM healthRecordPhoto WHERE recordId = ANY(\(ids)) ORDER BY recordId, position
+            """, logger: logger)
+        for try await (recordId, sha256, organ) in photoRows.decode((Int64, String, String).self) {
+            photos[recordId, default: []].append(HealthRecordPhoto(sha256: sha256, organ: organ))
+        }
+        return try found.map { row throws(StoreError) in
+            HealthRecord(
+                id: row.0, uuid: row.1, plantId: row.2, diagnosis: try DiagnosisColumn.decode(row.3, record: row.0),
+                photos: photos[row.0] ?? [], note: row.4, recordedBy: row.5, recordedAt: row.6.date
+            )
+        }
+    }
+
+    /// Records each photo (if new) and names it in the record at its position.
+    static func insertHealthPhotos(
+        _ photos: [(StoredPhoto, String)], recordId: Int64, on connection: PostgresConnection, logger: Logger
+    ) async throws {
+        for (position, (photo, organ)) in photos.enumerated() {
+            try await recordPhoto(photo, on: connection, logger: logger)
+            try await connection.query("""
+                INSERT INTO healthRecordPhoto (recordId, position, photoSHA256, organ)
+                VALUES (\(recordId), \(position), \(photo.sha256), \(organ))
+                """, logger: logger)
+        }
+    }
+}
