@@ -97,6 +97,22 @@ public struct PlantCollection: Sendable {
         return stored
     }
 
+    /// Keeps a diagnosis in a plant's history: its photos are stored (the same original once) and the record names them,
+    /// each with the organ it showed. The photos are not added to the plant's gallery.
+    @discardableResult
+    public func keepDiagnosis(
+        _ diagnosis: Diagnosis, photos sent: [(data: Data, organ: String)], note: String?, plantId: Int64
+    ) async throws(StoreError) -> HealthRecord {
+        // Checked before any photo is encoded: a wrong plant or a bad record costs no work and leaves no file.
+        guard try await store.plant(id: plantId) != nil else { throw .plantNotFound(plantId) }
+        try NewHealthRecord.check(organs: sent.map(\.organ), note: note)
+        var stored: [(photo: StoredPhoto, organ: String)] = []
+        for photo in sent { stored.append((try await storePhoto(photo.data), photo.organ)) }
+        return try await store.saveHealthRecord(
+            NewHealthRecord(diagnosis: diagnosis, photos: stored, note: note), plantId: plantId, now: now()
+        )
+    }
+
     /// Takes a photo off a plant, moving its files to the trash when nothing else uses it (and emptying the trash of
     /// what has waited long enough).
     public func removePhoto(_ sha256: String, fromPlant plantId: Int64) async throws(StoreError) {

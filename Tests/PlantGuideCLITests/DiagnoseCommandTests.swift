@@ -136,4 +136,52 @@ import Testing
         let text = try cli.run(["diagnose", photo, "--plant", "1"])
         #expect(text.stdout.contains("Things to check about Boston fern  (from its care log; not a diagnosis)"))
     }
+
+    @Test func aSavedDiagnosisIsKeptInThePlantsHistoryWithItsPhotosAndTravelsInExports() async throws {
+        let stub = try await PlantNetStub.start()
+        defer { Task { await stub.stop() } }
+        let cli = try runner(stub)
+        defer { cli.cleanUp() }
+        let upper = try writePhoto(cli, seed: 21), lower = try writePhoto(cli, seed: 22)
+        #expect(try cli.run(["collection", "add", "Boston fern", "--species", "Nephrolepis exaltata"]).status == 0)
+
+        // Refused before anything is sent: --save without a plant, --note without --save.
+        let noPlant = try cli.run(["diagnose", upper, "--save"])
+        #expect(noPlant.status == 64 && noPlant.stderr.contains("name the plant with --plant ID"), "\(noPlant.stderr)")
+        let noSave = try cli.run(["diagnose", upper, "--plant", "1", "--note", "spots"])
+        #expect(noSave.status == 64 && noSave.stderr.contains("add --save"), "\(noSave.stderr)")
+        #expect(stub.requests.filter { $0.path == "/v2/diseases/identify" }.isEmpty)
+
+        let saved = try cli.run([
+            "diagnose", upper, lower, "--organ", "leaf", "--organ", "auto", "--plant", "1", "--save", "--note", "after the cold week",
+        ])
+        #expect(saved.status == 0, "\(saved.stderr)")
+        #expect(saved.stdout.contains("Kept in the history of Boston fern (health record 1, 2 photos)."), "\(saved.stdout)")
+
+        let shown = try cli.run(["collection", "show", "1"])
+        #expect(shown.stdout.contains("Diagnosis: Grey mould (BOTRCI) 62 %"), "\(shown.stdout)")
+        #expect(shown.stdout.contains("(2 photos) — after the cold week"), "\(shown.stdout)")
+        let json = try #require(try cli.run(["collection", "show", "1", "--json"]).json() as? [String: Any])
+        let records = try #require(json["healthRecords"] as? [[String: Any]])
+        #expect(records.count == 1)
+        let record = try #require(records.first)
+        #expect(record["note"] as? String == "after the cold week")
+        #expect((record["photos"] as? [[String: Any]])?.compactMap { $0["organ"] as? String } == ["leaf", "auto"])
+        let candidates = (record["diagnosis"] as? [String: Any])?["candidates"] as? [[String: Any]]
+        #expect(candidates?.compactMap { $0["eppoCode"] as? String } == ["BOTRCI", "TETRUR", "ZZSTUB"])
+        // The record's photos are stored photos (not the plant's gallery), so they survive and travel.
+        #expect((json["photos"] as? [Any])?.isEmpty == true)
+
+        // Exported and imported into another collection: the record comes along once, however often it is imported.
+        let archive = cli.home.appendingPathComponent("fern.zip").path
+        #expect(try cli.run(["export", archive]).status == 0)
+        let other = try runner(stub)
+        defer { other.cleanUp() }
+        let imported = try other.run(["import", archive, "--json"])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect((try imported.json() as? [String: Any])?["healthRecordsAdded"] as? Int == 1)
+        #expect((try other.run(["import", archive, "--json"]).json() as? [String: Any])?["healthRecordsAdded"] as? Int == 0)
+        let there = try #require(try other.run(["collection", "show", "1", "--json"]).json() as? [String: Any])
+        #expect((there["healthRecords"] as? [[String: Any]])?.first?["note"] as? String == "after the cold week")
+    }
 }

@@ -78,21 +78,24 @@ public struct NewHealthRecord: Sendable {
 
     /// The record's fields checked: 1–5 photos, organs the service takes, a note within its length (blank is none).
     package func checked() throws(StoreError) -> NewHealthRecord {
-        guard (1...Self.maximumPhotos).contains(photos.count) else {
-            throw .invalid("a health record keeps 1 to \(Self.maximumPhotos) photos (\(photos.count) given)")
-        }
-        for (_, organ) in photos where !Self.organs.contains(organ) {
-            throw .invalid("a health record's photo shows a leaf, flower, fruit, bark or auto, not “\(organ)”")
-        }
         var copy = self
         copy.note = note.nonEmpty
-        // Counted as both databases count a text's length: in Unicode scalars.
-        if let note = copy.note, note.unicodeScalars.count > Self.maximumNoteCharacters {
-            throw .invalid(
-                "a health record's note is at most \(Self.maximumNoteCharacters) characters (\(note.unicodeScalars.count) given)"
-            )
-        }
+        try Self.check(organs: photos.map(\.organ), note: copy.note)
         return copy
+    }
+
+    /// Checks a record's photos (by their organs, one per photo) and note before anything is stored.
+    package static func check(organs: [String], note: String?) throws(StoreError) {
+        guard (1...maximumPhotos).contains(organs.count) else {
+            throw .invalid("a health record keeps 1 to \(maximumPhotos) photos (\(organs.count) given)")
+        }
+        for organ in organs where !Self.organs.contains(organ) {
+            throw .invalid("a health record's photo shows a leaf, flower, fruit, bark or auto, not “\(organ)”")
+        }
+        // Counted as both databases count a text's length: in Unicode scalars.
+        if let note = note.nonEmpty, note.unicodeScalars.count > maximumNoteCharacters {
+            throw .invalid("a health record's note is at most \(maximumNoteCharacters) characters (\(note.unicodeScalars.count) given)")
+        }
     }
 }
 

@@ -6,7 +6,7 @@ import PlantStore
 struct CollectionShowCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "show",
-        abstract: "Show one plant: care profile, schedule, photos, care log and identifications.",
+        abstract: "Show one plant: care profile, schedule, photos, care log, identifications and kept diagnoses.",
         discussion: """
             Examples:
               plantguide collection show 3
@@ -34,7 +34,7 @@ struct CollectionShowCommand: AsyncParsableCommand {
                 photos: details.photos.map { PhotoJSON(photo: $0, library: environment.collection.photos) },
                 events: details.events,
                 identifications: details.identifications.map { IdentificationJSON(filed: $0, recheck: rechecks[$0.id]) },
-                suggestions: suggestions
+                suggestions: suggestions, healthRecords: details.healthRecords
             ))
             return
         }
@@ -73,6 +73,15 @@ struct CollectionShowCommand: AsyncParsableCommand {
                 console.print(line)
             }
         }
+        if !details.healthRecords.isEmpty {
+            console.print(console.style("Health", .cyan))
+            for record in details.healthRecords {
+                var line = "  \(record.recordedAt.formatted(.iso8601))  \(record.summary)"
+                    + console.style("  (\(record.photos.count) photo\(record.photos.count == 1 ? "" : "s"))", .dim)
+                if let note = record.note { line += " — \(note)" }
+                console.print(line)
+            }
+        }
     }
 
     private struct ShowJSON: Encodable {
@@ -83,6 +92,8 @@ struct CollectionShowCommand: AsyncParsableCommand {
         var events: [CareEvent]
         var identifications: [IdentificationJSON]
         var suggestions: [SpeciesSuggestion]
+        /// Diagnoses kept in the plant's history (`diagnose --plant ID --save`), newest first.
+        var healthRecords: [HealthRecord]
     }
 }
 

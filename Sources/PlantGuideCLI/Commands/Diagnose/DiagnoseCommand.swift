@@ -30,9 +30,13 @@ struct DiagnoseCommand: AsyncParsableCommand {
             never as a diagnosis: waterings in the last 30 days against its schedule, overdue tasks, the last \
             repotting, and its spot's light against the guide's.
 
+            With --plant ID --save, the answer and its photos are kept in that plant's history (`plantguide \
+            collection show ID` lists them, exports carry them); --note adds your own words.
+
             Examples:
               plantguide diagnose spots.jpg
               plantguide diagnose spots.jpg --plant 3
+              plantguide diagnose spots.jpg --plant 3 --save --note "after the cold week"
               plantguide diagnose upper.jpg lower.jpg --organ leaf --organ leaf
               plantguide diagnose fruit.jpg --organ fruit --lang fr --json
             """
@@ -52,6 +56,12 @@ struct DiagnoseCommand: AsyncParsableCommand {
 
     @Option(help: "The collection plant (id) the photos show: its care log's facts follow the answer.", transform: PlantID.init(parsing:))
     var plant: PlantID?
+
+    @Flag(help: "Keep the answer and the photos in the plant's history (needs --plant).")
+    var save = false
+
+    @Option(help: "Your own words kept with the answer (with --save; up to \(NewHealthRecord.maximumNoteCharacters) characters).")
+    var note: String?
 
     @Flag(help: "Print each request and answer (the API key redacted).")
     var verbose = false
@@ -74,6 +84,11 @@ struct DiagnoseCommand: AsyncParsableCommand {
             throw ValidationError(reason.prefix(1).uppercased() + reason.dropFirst())
         }
         guard (1...20).contains(top) else { throw ValidationError("--top must be between 1 and 20.") }
+        if save, plant == nil { throw ValidationError("--save keeps the answer in a plant's history: name the plant with --plant ID.") }
+        if note != nil, !save { throw ValidationError("--note is kept with the answer: add --save (and --plant ID).") }
+        if let note, note.unicodeScalars.count > NewHealthRecord.maximumNoteCharacters {
+            throw ValidationError("--note is at most \(NewHealthRecord.maximumNoteCharacters) characters.")
+        }
         guard !language.isEmpty, language.count <= 16, language.allSatisfy({ $0.isLetter || $0 == "-" }) else {
             throw ValidationError("--lang takes a language code such as en, fr or pt-BR.")
         }
@@ -91,17 +106,21 @@ struct DiagnoseCommand: AsyncParsableCommand {
         }
         // The plant is read first: a wrong id costs no request.
         var facts: (plant: Plant, facts: [CareFact])?
+        var collection: CollectionEnvironment?
         if let plant {
             let environment = try CollectionEnvironment.load()
+            collection = environment
             let details = try await environment.store.details(ofPlant: plant.value)
             let planner = try await environment.planner
             let schedule = try await planner.explainedSchedule(forPlant: plant.value, details: details)
             facts = (details.plant, CareFacts.of(details: details, schedule: schedule, today: planner.today))
         }
         var images: [PlantNetImage] = []
+        var originals: [(data: Data, organ: String)] = []
         for (index, path) in photos.enumerated() {
             let data = try HybridIdentify.readPhoto(path)
             let organ = index < organs.count ? organs[index] : .auto
+            if save { originals.append((data, organ.rawValue)) }
             do {
                 images.append(try LivePlantNet.prepare(data, organ: organ))
             } catch {
@@ -118,10 +137,18 @@ struct DiagnoseCommand: AsyncParsableCommand {
             throw ExitCode(1)
         }
         let quota = await setup.quota(console: console).status()
+        // Kept before anything is printed, so the output can say where it went (and a failure is not hidden by it).
+        var kept: HealthRecord?
+        if save, let plant, let collection, !answer.rejected {
+            kept = try await collection.collection.keepDiagnosis(
+                answer.diagnosis, photos: originals, note: note, plantId: plant.value
+            )
+        }
         if output.json {
             var printed = Output(answer, quota: quota)
             printed.plant = facts.map { Output.PlantRef(id: $0.plant.id, name: $0.plant.nickname ?? $0.plant.name) }
             printed.careFacts = facts?.facts
+            printed.healthRecord = kept.map { Output.KeptRef(id: $0.id, uuid: $0.uuid) }
             try console.printJSON(printed)
         } else {
             Self.printText(answer, quota: quota, console: console)
@@ -131,7 +158,15 @@ struct DiagnoseCommand: AsyncParsableCommand {
                     + console.style("  (from its care log; not a diagnosis)", .dim))
                 for fact in facts.facts { console.print("  - \(fact.text)") }
             }
+            if let kept, let facts {
+                console.print()
+                console.print("Kept in the history of \(facts.plant.nickname ?? facts.plant.name) "
+                    + "(health record \(kept.id), \(kept.photos.count) photo\(kept.photos.count == 1 ? "" : "s")).")
+            } else if save, answer.rejected {
+                console.warn("Not kept: Pl@ntNet did not recognise a plant in the photo(s).")
+            }
         }
+        if save, answer.rejected { throw ExitCode(1) }
     }
 
     // MARK: - Output
@@ -154,10 +189,17 @@ struct DiagnoseCommand: AsyncParsableCommand {
         /// With `--plant`: the plant and its care log's facts (not a diagnosis).
         var plant: PlantRef?
         var careFacts: [CareFact]?
+        /// With `--save`: the health record the answer was kept as.
+        var healthRecord: KeptRef?
 
         struct PlantRef: Encodable {
             var id: Int64
             var name: String
+        }
+
+        struct KeptRef: Encodable {
+            var id: Int64
+            var uuid: String
         }
 
         init(_ answer: DiagnosisAnswer, quota: QuotaStatus) {

@@ -39,7 +39,8 @@ struct ImportCommand: AsyncParsableCommand {
                 console.print(
                     "Imported \(counted(summary.plantsAdded, "plant")) (\(summary.plantsAlreadyPresent) already present), "
                         + "\(counted(summary.eventsAdded, "care event")), \(counted(summary.photosAdded, "photo")), "
-                        + "\(counted(summary.identificationsAdded, "identification")).")
+                        + "\(counted(summary.identificationsAdded, "identification")), "
+                        + "\(counted(summary.healthRecordsAdded, "health record")).")
             }
             if summary.photosAdded > 0 { await indexPhotos(environment, console: console) }
             return
