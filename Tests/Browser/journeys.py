@@ -27,7 +27,7 @@ from pathlib import Path
 from axe_selenium_python import Axe
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
-from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
+from selenium.common.exceptions import StaleElementReferenceException, WebDriverException, TimeoutException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import Select, WebDriverWait
@@ -483,6 +483,23 @@ def diagnose_journey(j, photo):
     j.driver.refresh()
     j.wait(EC.title_contains("Diagnosis"))
     j.check("Grey mould" in j.driver.page_source, "a reload reads the kept answer (the route tests count what is sent)")
+    # Keep it in the plant's history: back on the plant's page, with the note and the photo sent.
+    j.driver.find_element(By.ID, "keep-note").send_keys("Brown edges after the cold week")
+    keep = j.driver.find_element(By.XPATH, "//button[normalize-space()='Keep in the plant’s history']")
+    keep.click()
+    j.wait(EC.staleness_of(keep))
+    j.wait(EC.presence_of_element_located((By.ID, "health")))
+    j.check(j.driver.current_url.endswith("#health"), "keeping it goes to the plant page's Health part")
+    health = j.driver.find_element(By.CSS_SELECTOR, "ul.health").text
+    j.check("Diagnosis: Grey mould (BOTRCI) 62 %" in health, "the kept diagnosis is in the plant's history")
+    j.check("Brown edges after the cold week" in health, "with its note")
+    j.driver.execute_script("document.querySelector('ul.health').scrollIntoView()")
+    try:
+        j.wait(lambda _: all_images_loaded(j, "ul.health img"), timeout=15)
+    except TimeoutException:
+        pass
+    j.check(all_images_loaded(j, "ul.health img"), "and the photo sent")
+    j.screenshot("plant-health")
 
 
 def collection_and_care(j, status, identified, binary, home):

@@ -67,6 +67,99 @@ import Testing
         }
     }
 
+    @Test func keepInThePlantsHistorySavesARecordWithItsPhotosOnceAndShowsItOnThePlantPage() async throws {
+        let home = try LiveDependenciesTests.makeHome(withModel: false)
+        defer { try? FileManager.default.removeItem(at: home) }
+        let database = try CollectionDatabase.open(in: DataDirectory(url: home))
+        let fern = try database.addPlant(
+            NewPlant(name: "Boston fern", species: "Nephrolepis exaltata"),
+            profile: try CareGuide.bundled().profile(genus: "Nephrolepis", category: nil), photo: nil, now: Date()
+        )
+        let stub = try await PlantNetStub.start()
+        defer { Task { await stub.stop() } }
+        let dependencies = await ServerDependencies.live(
+            dataDirectory: home, environment: ["PLANTGUIDE_PLANTNET_URL": stub.baseURL.absoluteString, "PLANTNET_API_KEY": "stub-key"]
+        )
+        let photo = try Data(contentsOf: LiveDependenciesTests.testsFolder.appendingPathComponent("Browser/Fixtures/leaf.jpg"))
+        let sha = sha256Hex(photo)
+        try await makeApp(dependencies: dependencies).test(.live) { client in
+            let session = try await Session.open(client)
+            // Without a plant, a diagnosis has nowhere to be kept: no form.
+            var loose = Multipart()
+            loose.file("photo", "leaf.jpg", photo)
+            loose.field("organ", "leaf")
+            let (looseHeaders, looseBody) = session.multipart(loose)
+            let looseLocation = try await client.execute(uri: "/diagnose", method: .post, headers: looseHeaders, body: looseBody) {
+                $0.headers[.location] ?? ""
+            }
+            let loosePage = try await client.execute(uri: looseLocation, method: .get, headers: session.headers) { $0.text }
+            #expect(loosePage.contains("Grey mould") && !loosePage.contains("Keep in the plant’s history"))
+
+            var form = Multipart()
+            form.file("photo", "leaf.jpg", photo)
+            form.field("organ", "leaf")
+            form.field("plant", "\(fern.id)")
+            let (headers, body) = session.multipart(form)
+            let location = try await client.execute(uri: "/diagnose", method: .post, headers: headers, body: body) {
+                $0.headers[.location] ?? ""
+            }
+            let page = try await client.execute(uri: location, method: .get, headers: session.headers) { $0.text }
+            #expect(page.contains("<h2 id=\"keep-title\">Keep in the plant’s history</h2>"))
+            #expect(page.contains("action=\"/collection/\(fern.id)/health\""))
+            #expect(page.contains("name=\"photos\" value=\"\(sha)\"") && page.contains("name=\"organs\" value=\"leaf\""))
+
+            let fields = [("photos", sha), ("organs", "leaf"), ("lang", "en"), ("note", "brown edges after the cold week")]
+            for _ in 0..<2 {
+                // Sent twice (a second tap): kept once.
+                let (keepHeaders, keepBody) = session.form(fields)
+                try await client.execute(uri: "/collection/\(fern.id)/health", method: .post, headers: keepHeaders, body: keepBody) { response in
+                    #expect(response.status == .seeOther, "\(response.text)")
+                    #expect(response.headers[.location] == "/collection/\(fern.id)#health")
+                }
+            }
+            let records = try database.healthRecords(plantId: fern.id)
+            #expect(records.count == 1)
+            let record = try #require(records.first)
+            #expect(record.note == "brown edges after the cold week")
+            #expect(record.diagnosis.source == .plantNetAPI && record.diagnosis.candidates.first?.eppoCode == "BOTRCI")
+            #expect(record.photos.map(\.organ) == ["leaf"])
+            let stored = try #require(try database.photo(sha256: record.photos[0].sha256))
+            #expect(stored.originalSHA256 == sha)
+            // One request in all: the plant's diagnosis of the same photo came from the cache, and keeping it asks nothing.
+            #expect(stub.requests.filter { $0.path == "/v2/diseases/identify" }.count == 1)
+
+            let plantPage = try await client.execute(uri: "/collection/\(fern.id)", method: .get, headers: session.headers) { $0.text }
+            #expect(plantPage.contains("<h3 id=\"health\">Health</h3>"))
+            #expect(plantPage.contains("Diagnosis: Grey mould (BOTRCI) 62 %"))
+            #expect(plantPage.contains("<p class=\"notes\">brown edges after the cold week</p>"))
+            #expect(plantPage.contains("src=\"/collection/photos/\(stored.sha256)/thumbnail\""))
+            try await client.execute(uri: "/collection/photos/\(stored.sha256)/thumbnail", method: .get, headers: session.headers) { response in
+                #expect(response.status == .ok)
+            }
+            let detail = try await client.execute(uri: "/api/collection/\(fern.id)", method: .get, headers: session.headers) { response in
+                try JSONDecoder.iso.decode(CollectionEntryDetail.self, from: Data(buffer: response.body))
+            }
+            #expect(detail.healthRecords.map(\.photoIDs) == [[stored.sha256]])
+            #expect(detail.healthRecords.first?.candidates.map(\.eppoCode) == ["BOTRCI", "TETRUR", "ZZSTUB"])
+
+            // Refused: photos that are not waiting, a note too long, no such plant, a broken form.
+            let refusals: [(String, [(String, String)], HTTPResponse.Status)] = [
+                ("/collection/\(fern.id)/health", [("photos", String(repeating: "ab", count: 32)), ("organs", "leaf")], .notFound),
+                ("/collection/\(fern.id)/health", [("photos", sha), ("organs", "leaf"), ("note", String(repeating: "n", count: 2_001))], .unprocessableContent),
+                ("/collection/999/health", [("photos", sha), ("organs", "leaf")], .notFound),
+                ("/collection/\(fern.id)/health", [("photos", "not-a-hash"), ("organs", "leaf")], .badRequest),
+                ("/collection/\(fern.id)/health", [("photos", sha), ("organs", "habit")], .badRequest),
+            ]
+            for (uri, fields, status) in refusals {
+                let (refusedHeaders, refusedBody) = session.form(fields)
+                try await client.execute(uri: uri, method: .post, headers: refusedHeaders, body: refusedBody) { response in
+                    #expect(response.status == status, "\(uri) \(fields.map(\.0)): \(response.text)")
+                }
+            }
+            #expect(try database.healthRecords(plantId: fern.id).count == 1)
+        }
+    }
+
     @Test func organsTheServiceRefusesAndBadAddressesAreRefusedBeforeAnythingIsSent() async throws {
         let home = try LiveDependenciesTests.makeHome(withModel: false)
         defer { try? FileManager.default.removeItem(at: home) }

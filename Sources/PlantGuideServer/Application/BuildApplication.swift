@@ -99,7 +99,8 @@ public func buildRouter(configuration: ServerConfiguration, dependencies: Server
         modelInstalls: dependencies.modelInstalls
     ).register(on: router)
     DiagnoseRoutes(
-        currentIdentification: dependencies.currentIdentification, collection: dependencies.collection, configuration: configuration
+        currentIdentification: dependencies.currentIdentification, collection: dependencies.collection, uploads: uploads,
+        configuration: configuration
     ).register(on: router)
     let reminders = dependencies.reminders.map { ReminderCapability.live($0, now: dependencies.now) }
     CollectionRoutes(

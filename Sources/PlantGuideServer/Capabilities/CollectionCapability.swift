@@ -183,6 +183,8 @@ public struct CollectionEntryDetail: Sendable, Codable, Hashable {
     public var conditions: PlantConditions?
     /// Its care log's facts worth checking when it looks sick (never a diagnosis).
     public var careFacts: [CareFact] = []
+    /// Diagnoses kept in its history, newest first.
+    public var healthRecords: [CollectionHealthRecord] = []
 
     /// Creates a detail.
     public init(
@@ -199,6 +201,58 @@ public struct CollectionEntryDetail: Sendable, Codable, Hashable {
         self.identifications = identifications
         self.careProfile = careProfile
         self.schedule = schedule
+    }
+}
+
+/// A diagnosis kept in a plant's history, as its page shows it.
+public struct CollectionHealthRecord: Sendable, Codable, Hashable {
+    /// The record's id.
+    public var id: String
+    /// When it was kept.
+    public var date: Date
+    /// One line: the best candidate and its score, or that no disease was found.
+    public var summary: String
+    /// The likely diseases, best first, with their EPPO codes and scores.
+    public var candidates: [DiseaseCandidate]
+    /// Who kept it, when an account did.
+    public var by: String?
+    /// The owner's words.
+    public var note: String?
+    /// Its photos' ids (`/collection/photos/{id}`), in the order sent.
+    public var photoIDs: [String]
+    /// The disease service's version.
+    public var model: String
+
+    /// Creates a record's view.
+    public init(
+        id: String, date: Date, summary: String, candidates: [DiseaseCandidate], by: String?, note: String?, photoIDs: [String],
+        model: String
+    ) {
+        self.id = id
+        self.date = date
+        self.summary = summary
+        self.candidates = candidates
+        self.by = by
+        self.note = note
+        self.photoIDs = photoIDs
+        self.model = model
+    }
+}
+
+/// A diagnosis to keep in a plant's history: the kept answer and the photos it was asked about.
+public struct DiagnosisToKeep: Sendable {
+    /// The disease service's answer.
+    public var diagnosis: Diagnosis
+    /// The photos sent, in order: each original's SHA-256, bytes and organ.
+    public var photos: [(sha256: String, data: Data, organ: String)]
+    /// The owner's words.
+    public var note: String?
+
+    /// Describes a diagnosis to keep.
+    public init(diagnosis: Diagnosis, photos: [(sha256: String, data: Data, organ: String)], note: String?) {
+        self.diagnosis = diagnosis
+        self.photos = photos
+        self.note = note
     }
 }
 
@@ -252,6 +306,9 @@ public struct CollectionCapability: Sendable {
     public var update: @Sendable (_ plantID: String, CollectionEdit) async throws -> Void
     /// Removes a plant, its care log and the photos nothing else uses.
     public var remove: @Sendable (_ plantID: String) async throws -> Void
+    /// Keeps a diagnosis in a plant's history; the same answer about the same photos is kept once. `nil` where the
+    /// collection cannot (a test's capability without it).
+    public var keepDiagnosis: (@Sendable (_ plantID: String, DiagnosisToKeep) async throws -> Void)? = nil
 
     /// Creates the capability.
     public init(

@@ -152,6 +152,25 @@ final class RecentUploads: Sendable {
         return removed + shared.folder.sweep(unchangedFor: shared.lifetime + Self.fileGrace)
     }
 
+    /// Keeps photos by content in the shared folder for as long as an upload's (a later request names them by SHA-256:
+    /// "Keep in the plant's history" after a diagnosis); `false` when uploads are only in memory (without a store there
+    /// is no plant to keep them with either) or the folder cannot be written.
+    func keepFiles(_ photos: [Data]) -> Bool {
+        guard let shared else { return false }
+        do {
+            for photo in photos { _ = try shared.folder.store(photo) }
+            return true
+        } catch {
+            shared.log("photos could not be kept for a later save: \(error)")
+            return false
+        }
+    }
+
+    /// A photo kept by ``keepFiles(_:)`` (or an upload's), by its SHA-256; `nil` once swept.
+    func file(sha256: String) -> Data? {
+        shared?.folder.data(sha256: sha256)
+    }
+
     /// The SHA-256 (hex) of a session id, as the store keeps it: the id itself never leaves the process.
     static func sessionHash(_ sessionID: String) -> String { sha256Hex(Data(sessionID.utf8)) }
 

@@ -42,6 +42,32 @@ enum LiveStore {
 
     private static func collectionCapability(_ collection: PlantCollection, planners: HouseholdPlanners) -> CollectionCapability {
         let database = collection.store
+        var capability = plantsCapability(collection, planners: planners)
+        capability.keepDiagnosis = { id, kept in
+            let plant = try await existingPlant(id, database: database)
+            // Sent again (a second tap, the form resent): the same answer about the same photos is kept once.
+            for record in try await database.healthRecords(plantId: plant)
+            where record.diagnosis.model == kept.diagnosis.model && record.diagnosis.candidates == kept.diagnosis.candidates
+                && abs(record.diagnosis.date.timeIntervalSince(kept.diagnosis.date)) < 0.002 {
+                var originals: [String] = []
+                for photo in record.photos { originals.append(try await database.photo(sha256: photo.sha256)?.originalSHA256 ?? "") }
+                if originals == kept.photos.map(\.sha256) { return }
+            }
+            do {
+                try await collection.keepDiagnosis(
+                    kept.diagnosis, photos: kept.photos.map { ($0.data, $0.organ) }, note: kept.note, plantId: plant
+                )
+            } catch StoreError.photo(let reason) {
+                throw ServerError.unprocessable("The photo could not be stored: \(reason)")
+            } catch StoreError.invalid(let reason) {
+                throw ServerError.badRequest(reason.prefix(1).uppercased() + reason.dropFirst() + ".")
+            }
+        }
+        return capability
+    }
+
+    private static func plantsCapability(_ collection: PlantCollection, planners: HouseholdPlanners) -> CollectionCapability {
+        let database = collection.store
         return CollectionCapability(
             list: { room in
                 var entries: [CollectionEntry] = []
@@ -107,6 +133,13 @@ enum LiveStore {
                     conditions: conditions.isEmpty ? nil : conditions
                 )
                 detail.careFacts = CareFacts.of(details: details, schedule: planned, today: planner.today)
+                detail.healthRecords = details.healthRecords.map { record in
+                    CollectionHealthRecord(
+                        id: String(record.id), date: record.recordedAt, summary: record.summary,
+                        candidates: record.diagnosis.candidates, by: record.recordedBy, note: record.note,
+                        photoIDs: record.photos.map(\.sha256), model: record.diagnosis.model
+                    )
+                }
                 return detail
             },
             add: { new in

@@ -2,11 +2,14 @@ import Foundation
 import Hummingbird
 import PlantGuideCore
 import PlantNetAPI
+import PlantStore
 
 /// "Something wrong?": photos of a sick plant to Pl@ntNet's disease service, and the answer's page.
 struct DiagnoseRoutes {
     let currentIdentification: CurrentIdentification
     let collection: CollectionCapability?
+    /// Where a plant's diagnosed photos wait (as long as an identification's) for "Keep in the plant's history".
+    let uploads: RecentUploads
     let configuration: ServerConfiguration
 
     /// Read per request: saving a key in Settings can replace it.
@@ -40,9 +43,11 @@ struct DiagnoseRoutes {
             } catch {
                 throw Self.serverError(for: error)
             }
+            // A plant's photos wait for "Keep in the plant's history" (named by SHA-256 in the results page's address).
+            if plant != nil, !sent.answer.rejected { _ = uploads.keepFiles(files.map(\.data)) }
             // Only an answer that is kept gets its own address (a store that could not keep it still shows it).
             guard let cached = diagnosis.cached, await cached(sent.sha256s, organs.map(\.plantNet), Self.language) != nil else {
-                return Response.html(Pages.diagnoseResults(sent.answer, plant: plant, context: context))
+                return Response.html(Pages.diagnoseResults(sent.answer, plant: plant, keep: nil, context: context))
             }
             var address = "/diagnose/results?photos=\(sent.sha256s.joined(separator: ","))"
                 + "&organs=\(organs.map(\.rawValue).joined(separator: ","))&lang=\(Self.language)"
@@ -61,7 +66,47 @@ struct DiagnoseRoutes {
                 throw ServerError.notFound("That diagnosis (answers are kept for 7 days; send the photos again)")
             }
             let plant = try await plantDetail(request.queryValue("plant"))
-            return Response.html(Pages.diagnoseResults(answer, plant: plant, context: context))
+            // Offered while the photos wait to be kept (and the collection can keep them), never for a refused answer.
+            let keep = plant != nil && !answer.rejected && collection?.keepDiagnosis != nil
+                && sha256s.allSatisfy { uploads.file(sha256: $0) != nil }
+                ? Pages.DiagnosisKeep(sha256s: sha256s, organs: chosen, language: language) : nil
+            return Response.html(Pages.diagnoseResults(answer, plant: plant, keep: keep, context: context))
+        }
+        // "Keep in the plant's history": the kept answer and the waiting photos become a health record of the plant.
+        router.post("/collection/:id/health") { request, context in
+            guard let id = context.parameters.get("id"), let keepDiagnosis = collection?.keepDiagnosis else {
+                throw ServerError.capabilityMissing("Keeping a diagnosis needs the collection.")
+            }
+            let form = try await request.formData(context: context, limit: 64 * 1024)
+            let sha256s = (form["photos"] ?? "").split(separator: ",").map(String.init)
+            let organs = (form["organs"] ?? "").split(separator: ",").map(String.init)
+            let language = form["lang"] ?? Self.language
+            guard (1...PhotoUploadRules.maximumPhotos).contains(sha256s.count), sha256s.allSatisfy(Self.isSHA256),
+                  organs.count == sha256s.count, language.count <= 16, language.allSatisfy({ $0.isLetter || $0 == "-" })
+            else { throw ServerError.badRequest("That is not a diagnosis to keep.") }
+            let chosen = try Self.organs(organs, photos: sha256s.count)
+            let note = form["note"]
+            if let note, note.unicodeScalars.count > NewHealthRecord.maximumNoteCharacters {
+                throw ServerError.unprocessable(InputLimits.tooLong("note", characters: NewHealthRecord.maximumNoteCharacters))
+            }
+            guard try await collection?.detail(id) != nil else { throw ServerError.notFound("That plant in your collection") }
+            guard let cached = diagnosis?.cached, var answer = await cached(sha256s, chosen.map(\.plantNet), language) else {
+                throw ServerError.notFound("That diagnosis (answers are kept for 7 days; send the photos again)")
+            }
+            guard !answer.rejected else {
+                throw ServerError.unprocessable("Pl@ntNet did not recognise a plant in these photos: there is nothing to keep.")
+            }
+            var photos: [(sha256: String, data: Data, organ: String)] = []
+            for (sha256, organ) in zip(sha256s, chosen) {
+                guard let data = uploads.file(sha256: sha256), sha256Hex(data) == sha256 else {
+                    throw ServerError.notFound("The diagnosed photos (they wait 2 hours to be kept; diagnose them again)")
+                }
+                photos.append((sha256, data, organ.rawValue))
+            }
+            // The answer came from Pl@ntNet; that this page read it back from the cache is not the record's business.
+            if answer.diagnosis.source == .cache { answer.diagnosis.source = .plantNetAPI }
+            try await keepDiagnosis(id, DiagnosisToKeep(diagnosis: answer.diagnosis, photos: photos, note: note))
+            return Response.redirect(to: "/collection/\(urlComponent(id))#health", type: .normal)
         }
     }
 

@@ -245,7 +245,18 @@ enum OpenAPIDocument {
                 "nearHeater": { "type": "boolean" }, "outdoorsInSummer": { "type": "boolean" } } },
               "careFacts": { "type": "array", "description": "Facts from the care log worth checking when the plant looks sick (never a diagnosis).",
                 "items": { "type": "object", "required": ["kind", "text"], "properties": {
-                  "kind": { "type": "string", "enum": ["watering", "overdue", "repotting", "light"] }, "text": { "type": "string" } } } }
+                  "kind": { "type": "string", "enum": ["watering", "overdue", "repotting", "light"] }, "text": { "type": "string" } } } },
+              "healthRecords": { "type": "array", "description": "Diagnoses kept in the plant's history (\"Keep in the plant's history\", `plantguide diagnose --save`), newest first.",
+                "items": { "type": "object", "required": ["id", "date", "summary", "candidates", "photoIDs", "model"], "properties": {
+                  "id": { "type": "string" }, "date": { "type": "string", "format": "date-time" },
+                  "summary": { "type": "string", "description": "The best candidate and its score, or that no disease was found." },
+                  "candidates": { "type": "array", "items": { "type": "object", "required": ["rank", "eppoCode", "score"], "properties": {
+                    "rank": { "type": "integer" }, "eppoCode": { "type": "string", "description": "The EPPO code, e.g. BOTRCI." },
+                    "name": { "type": "string" }, "inDiseaseList": { "type": "boolean" }, "score": { "type": "number" },
+                    "referenceImages": { "type": "array", "items": { "type": "object" } } } } },
+                  "by": { "type": "string" }, "note": { "type": "string" },
+                  "photoIDs": { "type": "array", "items": { "type": "string" }, "description": "Ids for /collection/photos/{id}, in the order sent." },
+                  "model": { "type": "string", "description": "The disease service's version." } } } }
             }
           },
           "NewCollectionEntry": {

@@ -134,6 +134,7 @@ extension Pages {
                 <section class="history-part" aria-labelledby="history-title">
                 <h2 id="history-title">History</h2>
                 \(events(detail.history, empty: "Nothing recorded yet."))
+                \(healthRecords(detail.healthRecords, name: name))
                 </section>
                 <section class="edit-part" aria-labelledby="edit-title">
                 <h2 id="edit-title">Name, room and notes</h2>
@@ -197,6 +198,31 @@ extension Pages {
             "<li><time datetime=\"\($0.date.formatted(.iso8601))\">\($0.date.formatted(date: .abbreviated, time: .omitted))</time> — \($0.text)\($0.by.map { " <span class=\"meta\">by \($0)</span>" as HTML } ?? "")</li>"
         }
         return "<ul class=\"events\">\(items)</ul>"
+    }
+
+    /// The diagnoses kept in the plant's history, newest first, each with its photos (the full photo a click away).
+    private static func healthRecords(_ records: [CollectionHealthRecord], name: String) -> HTML {
+        guard !records.isEmpty else { return "" }
+        let items: [HTML] = records.map { record in
+            let day = record.date.formatted(date: .abbreviated, time: .omitted)
+            let photos: [HTML] = record.photoIDs.enumerated().map { index, id in
+                """
+                <li><a href="/collection/photos/\(urlComponent(id))"><img src="/collection/photos/\(urlComponent(id))/thumbnail" \
+                alt="Photo \(index + 1) of \(name) diagnosed on \(day)" loading="lazy"></a></li>
+                """
+            }
+            return """
+                <li data-health="\(record.id)"><time datetime="\(record.date.formatted(.iso8601))">\(day)</time> — \(record.summary)\
+                \(record.by.map { " <span class=\"meta\">by \($0)</span>" as HTML } ?? "")
+                \(record.note.map { "<p class=\"notes\">\($0)</p>" as HTML } ?? "")
+                <ul class="references">\(photos)</ul></li>
+                """
+        }
+        return """
+            <h3 id="health">Health</h3>
+            <p class="meta">Diagnoses kept from Pl@ntNet’s disease service, with the photos sent.</p>
+            <ul class="events health">\(items)</ul>
+            """
     }
 
     /// Thumbnails (the full photo a click away), each with Set as cover and Remove.

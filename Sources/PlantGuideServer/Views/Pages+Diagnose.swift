@@ -48,9 +48,18 @@ extension Pages {
         )
     }
 
+    /// What "Keep in the plant's history" sends back: the photos (by SHA-256) and organs the answer was about.
+    struct DiagnosisKeep {
+        var sha256s: [String]
+        var organs: [PlantOrgan]
+        var language: String
+    }
+
     /// A diagnosis: the likely diseases with Pl@ntNet's photos of them, what to do next when none scores well, and
-    /// with a collection plant, its care log's facts to check.
-    static func diagnoseResults(_ answer: DiagnosisAnswer, plant: CollectionEntryDetail?, context: AppRequestContext) -> HTML {
+    /// with a collection plant, its care log's facts to check and (with `keep`) a form keeping it in the plant's history.
+    static func diagnoseResults(
+        _ answer: DiagnosisAnswer, plant: CollectionEntryDetail?, keep: DiagnosisKeep?, context: AppRequestContext
+    ) -> HTML {
         let diagnosis = answer.diagnosis
         let name = plant.map { $0.entry.nickname ?? $0.entry.scientificName }
         var found: HTML
@@ -81,6 +90,23 @@ extension Pages {
                 <ul class="care-facts">\(lines)</ul></section>
                 """
         }
+        var keepForm: HTML = ""
+        if let plant, let keep {
+            keepForm = """
+                <section aria-labelledby="keep-title"><h2 id="keep-title">Keep in the plant’s history</h2>
+                <form class="card" method="post" action="/collection/\(urlComponent(plant.entry.id))/health">
+                \(Layout.csrfField(context))
+                <input type="hidden" name="photos" value="\(keep.sha256s.joined(separator: ","))">
+                <input type="hidden" name="organs" value="\(keep.organs.map(\.rawValue).joined(separator: ","))">
+                <input type="hidden" name="lang" value="\(keep.language)">
+                <p class="meta">The answer and your photos go on the plant’s page, so you can compare when it looks better \
+                (or worse).</p>
+                <label for="keep-note">A note (optional)</label>
+                <textarea id="keep-note" name="note" rows="2" maxlength="\(NewHealthRecord.maximumNoteCharacters)"></textarea>
+                <p><button type="submit">Keep in the plant’s history</button></p>
+                </form></section>
+                """
+        }
         let again: HTML = plant.map { "/diagnose?plant=\(urlComponent($0.entry.id))" as HTML } ?? "/diagnose"
         return Layout.page(
             title: "Diagnosis", tab: plant == nil ? .identify : .collection, context: context,
@@ -90,6 +116,7 @@ extension Pages {
                 \(found)
                 \(next)
                 \(facts)
+                \(keepForm)
                 <p><a href="\(again)">Diagnose other photos</a>\(plant.map { " · <a href=\"/collection/\(urlComponent($0.entry.id))\">Back to \($0.entry.nickname ?? $0.entry.scientificName)</a>" as HTML } ?? "")</p>
                 """
         )
