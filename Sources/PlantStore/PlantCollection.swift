@@ -113,6 +113,16 @@ public struct PlantCollection: Sendable {
         )
     }
 
+    /// Removes one of a plant's health records, moving the files of its photos nothing else uses to the trash; `false`
+    /// when the plant has no such record.
+    @discardableResult
+    public func removeHealthRecord(_ id: Int64, ofPlant plantId: Int64) async throws(StoreError) -> Bool {
+        guard let orphans = try await store.removeHealthRecord(id: id, ofPlant: plantId) else { return false }
+        photos.removeFiles(of: orphans, now: now())
+        if !orphans.isEmpty { await emptyPhotoTrash() }
+        return true
+    }
+
     /// Takes a photo off a plant, moving its files to the trash when nothing else uses it (and emptying the trash of
     /// what has waited long enough).
     public func removePhoto(_ sha256: String, fromPlant plantId: Int64) async throws(StoreError) {

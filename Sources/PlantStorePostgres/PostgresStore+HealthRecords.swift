@@ -47,6 +47,31 @@ extension PostgresStore {
         }
     }
 
+    /// Removes one of a plant's health records; returns its photos nothing else uses any more, or `nil` when the plant
+    /// has no such record.
+    public func removeHealthRecord(id: Int64, ofPlant plantId: Int64) async throws(StoreError) -> [StoredPhoto]? {
+        let household = try scope("remove a health record").household
+        return try await inTransaction("remove a health record") { connection in
+            guard try await Self.lockPlant(plantId, household: household, on: connection, logger: self.logger) else {
+                throw StoreError.plantNotFound(plantId)
+            }
+            var photos: [String] = []
+            for try await sha256 in try await connection.query(
+                "SELECT DISTINCT photoSHA256 FROM healthRecordPhoto WHERE recordId = \(id)", logger: self.logger
+            ).decode(String.self) {
+                photos.append(sha256)
+            }
+            var removed = false
+            for try await _ in try await connection.query(
+                "DELETE FROM healthRecord WHERE id = \(id) AND plantId = \(plantId) RETURNING id", logger: self.logger
+            ).decode(Int64.self) {
+                removed = true
+            }
+            guard removed else { return nil }
+            return try await Self.releaseUnusedPhotos(photos, on: connection, logger: self.logger)
+        }
+    }
+
     static func healthRecords(plantId: Int64, on connection: PostgresConnection, logger: Logger) async throws -> [HealthRecord] {
         try await healthRecords(where: "hr.plantId = \(plantId)", on: connection, logger: logger)
     }

@@ -183,5 +183,12 @@ import Testing
         #expect((try other.run(["import", archive, "--json"]).json() as? [String: Any])?["healthRecordsAdded"] as? Int == 0)
         let there = try #require(try other.run(["collection", "show", "1", "--json"]).json() as? [String: Any])
         #expect((there["healthRecords"] as? [[String: Any]])?.first?["note"] as? String == "after the cold week")
+
+        // Removed again: gone from the history; a second removal says there is none.
+        let removed = try cli.run(["collection", "health", "remove", "1", "1"])
+        #expect(removed.status == 0 && removed.stdout.contains("Removed health record 1 from plant #1."), "\(removed.stderr)")
+        #expect(!(try cli.run(["collection", "show", "1"]).stdout.contains("Grey mould")))
+        let again = try cli.run(["collection", "health", "remove", "1", "1"])
+        #expect(again.status == 1 && again.stderr.contains("plant #1 has no health record 1"), "\(again.stderr)")
     }
 }

@@ -7,22 +7,43 @@ import PlantStore
 import Testing
 @testable import PlantGuideServer
 
-/// "Something wrong?" end to end: the real store, the real Pl@ntNet client and the stand-in's disease service.
-@Suite struct DiagnoseRouteTests {
-    @Test func aPlantsDiagnosisHasItsOwnAddressWithItsCareFactsAndAReloadSendsNothing() async throws {
+/// A data directory with a Boston fern in its collection, the Pl@ntNet stand-in, and the live dependencies over both.
+private struct DiagnoseFixture {
+    let home: URL
+    let database: CollectionDatabase
+    let fern: Plant
+    let stub: PlantNetStub
+    let dependencies: ServerDependencies
+    let photo: Data
+
+    static func make() async throws -> DiagnoseFixture {
         let home = try LiveDependenciesTests.makeHome(withModel: false)
-        defer { try? FileManager.default.removeItem(at: home) }
         let database = try CollectionDatabase.open(in: DataDirectory(url: home))
         let fern = try database.addPlant(
             NewPlant(name: "Boston fern", species: "Nephrolepis exaltata"),
             profile: try CareGuide.bundled().profile(genus: "Nephrolepis", category: nil), photo: nil, now: Date()
         )
         let stub = try await PlantNetStub.start()
-        defer { Task { await stub.stop() } }
         let dependencies = await ServerDependencies.live(
             dataDirectory: home, environment: ["PLANTGUIDE_PLANTNET_URL": stub.baseURL.absoluteString, "PLANTNET_API_KEY": "stub-key"]
         )
         let photo = try Data(contentsOf: LiveDependenciesTests.testsFolder.appendingPathComponent("Browser/Fixtures/leaf.jpg"))
+        return DiagnoseFixture(home: home, database: database, fern: fern, stub: stub, dependencies: dependencies, photo: photo)
+    }
+
+    func cleanUp() {
+        let stub = stub
+        Task { await stub.stop() }
+        try? FileManager.default.removeItem(at: home)
+    }
+}
+
+/// "Something wrong?" end to end: the real store, the real Pl@ntNet client and the stand-in's disease service.
+@Suite struct DiagnoseRouteTests {
+    @Test func aPlantsDiagnosisHasItsOwnAddressWithItsCareFactsAndAReloadSendsNothing() async throws {
+        let fixture = try await DiagnoseFixture.make()
+        defer { fixture.cleanUp() }
+        let (fern, stub, dependencies, photo) = (fixture.fern, fixture.stub, fixture.dependencies, fixture.photo)
         try await makeApp(dependencies: dependencies).test(.live) { client in
             let session = try await Session.open(client)
             try await client.execute(uri: "/collection/\(fern.id)", method: .get, headers: session.headers) { response in
@@ -68,19 +89,9 @@ import Testing
     }
 
     @Test func keepInThePlantsHistorySavesARecordWithItsPhotosOnceAndShowsItOnThePlantPage() async throws {
-        let home = try LiveDependenciesTests.makeHome(withModel: false)
-        defer { try? FileManager.default.removeItem(at: home) }
-        let database = try CollectionDatabase.open(in: DataDirectory(url: home))
-        let fern = try database.addPlant(
-            NewPlant(name: "Boston fern", species: "Nephrolepis exaltata"),
-            profile: try CareGuide.bundled().profile(genus: "Nephrolepis", category: nil), photo: nil, now: Date()
-        )
-        let stub = try await PlantNetStub.start()
-        defer { Task { await stub.stop() } }
-        let dependencies = await ServerDependencies.live(
-            dataDirectory: home, environment: ["PLANTGUIDE_PLANTNET_URL": stub.baseURL.absoluteString, "PLANTNET_API_KEY": "stub-key"]
-        )
-        let photo = try Data(contentsOf: LiveDependenciesTests.testsFolder.appendingPathComponent("Browser/Fixtures/leaf.jpg"))
+        let fixture = try await DiagnoseFixture.make()
+        defer { fixture.cleanUp() }
+        let (database, fern, stub, dependencies, photo) = (fixture.database, fixture.fern, fixture.stub, fixture.dependencies, fixture.photo)
         let sha = sha256Hex(photo)
         try await makeApp(dependencies: dependencies).test(.live) { client in
             let session = try await Session.open(client)
@@ -157,18 +168,25 @@ import Testing
                 }
             }
             #expect(try database.healthRecords(plantId: fern.id).count == 1)
+
+            // Removed from the plant page: gone with the photo only it used; a second removal is not found.
+            let remove = "/collection/\(fern.id)/health/\(record.id)/remove"
+            #expect(plantPage.contains("action=\"\(remove)\""))
+            for expected in [HTTPResponse.Status.seeOther, .notFound] {
+                let (removeHeaders, removeBody) = session.form([])
+                try await client.execute(uri: remove, method: .post, headers: removeHeaders, body: removeBody) { response in
+                    #expect(response.status == expected, "\(response.text)")
+                }
+            }
+            #expect(try database.healthRecords(plantId: fern.id).isEmpty)
+            #expect(try database.photo(sha256: stored.sha256) == nil)
         }
     }
 
     @Test func organsTheServiceRefusesAndBadAddressesAreRefusedBeforeAnythingIsSent() async throws {
-        let home = try LiveDependenciesTests.makeHome(withModel: false)
-        defer { try? FileManager.default.removeItem(at: home) }
-        let stub = try await PlantNetStub.start()
-        defer { Task { await stub.stop() } }
-        let dependencies = await ServerDependencies.live(
-            dataDirectory: home, environment: ["PLANTGUIDE_PLANTNET_URL": stub.baseURL.absoluteString, "PLANTNET_API_KEY": "stub-key"]
-        )
-        let photo = try Data(contentsOf: LiveDependenciesTests.testsFolder.appendingPathComponent("Browser/Fixtures/leaf.jpg"))
+        let fixture = try await DiagnoseFixture.make()
+        defer { fixture.cleanUp() }
+        let (stub, dependencies, photo) = (fixture.stub, fixture.dependencies, fixture.photo)
         try await makeApp(dependencies: dependencies).test(.live) { client in
             let session = try await Session.open(client)
             var form = Multipart()

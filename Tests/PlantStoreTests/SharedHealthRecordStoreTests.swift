@@ -89,6 +89,27 @@ func sampleDiagnosis(at date: Date) -> Diagnosis {
     }
 
     @Test(arguments: StateBackend.allCases)
+    func removingARecordFreesOnlyThePhotosNothingElseUses(_ backend: StateBackend) async throws {
+        let now = now
+        try await backend.withTestStores(1) { stores in
+            let store = stores[0]
+            let fern = try await store.plants.addPlant(NewPlant(name: "Fern"), profile: .fixture(), photo: storedPhoto(1, at: now), now: now)
+            let record = try await store.history.saveHealthRecord(
+                NewHealthRecord(diagnosis: sampleDiagnosis(at: now), photos: [(storedPhoto(1, at: now), "leaf"), (storedPhoto(2, at: now), "leaf")]),
+                plantId: fern.id, now: now
+            )
+            #expect(try await store.history.removeHealthRecord(id: record.id + 100, ofPlant: fern.id) == nil)
+            await expectPlantNotFound(9_999) { try await store.history.removeHealthRecord(id: record.id, ofPlant: 9_999) }
+            // Photo 1 is still the plant's; photo 2 was only the record's.
+            let orphans = try await store.history.removeHealthRecord(id: record.id, ofPlant: fern.id)
+            #expect(orphans?.map(\.sha256) == [storedPhoto(2, at: now).sha256])
+            #expect(try await store.history.healthRecords(plantId: fern.id).isEmpty)
+            #expect(try await store.plants.photo(sha256: storedPhoto(1, at: now).sha256) != nil)
+            #expect(try await store.history.removeHealthRecord(id: record.id, ofPlant: fern.id) == nil, "removed once")
+        }
+    }
+
+    @Test(arguments: StateBackend.allCases)
     func badRecordsAndOtherHouseholdsAreRefused(_ backend: StateBackend) async throws {
         let now = now
         try await backend.withTestStores(1) { stores in

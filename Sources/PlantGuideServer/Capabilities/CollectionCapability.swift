@@ -309,6 +309,9 @@ public struct CollectionCapability: Sendable {
     /// Keeps a diagnosis in a plant's history; the same answer about the same photos is kept once. `nil` where the
     /// collection cannot (a test's capability without it).
     public var keepDiagnosis: (@Sendable (_ plantID: String, DiagnosisToKeep) async throws -> Void)? = nil
+    /// Removes one of a plant's health records (and the photos only it used); "not found" when the plant has none by
+    /// that id.
+    public var removeHealthRecord: (@Sendable (_ plantID: String, _ recordID: String) async throws -> Void)? = nil
 
     /// Creates the capability.
     public init(

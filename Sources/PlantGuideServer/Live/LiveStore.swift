@@ -63,6 +63,12 @@ enum LiveStore {
                 throw ServerError.badRequest(reason.prefix(1).uppercased() + reason.dropFirst() + ".")
             }
         }
+        capability.removeHealthRecord = { id, recordID in
+            let plant = try await existingPlant(id, database: database)
+            guard let record = Int64(recordID), try await collection.removeHealthRecord(record, ofPlant: plant) else {
+                throw ServerError.notFound("That diagnosis in the plant's history")
+            }
+        }
         return capability
     }
 

@@ -108,6 +108,14 @@ struct DiagnoseRoutes {
             try await keepDiagnosis(id, DiagnosisToKeep(diagnosis: answer.diagnosis, photos: photos, note: note))
             return Response.redirect(to: "/collection/\(urlComponent(id))#health", type: .normal)
         }
+        router.post("/collection/:id/health/:record/remove") { _, context in
+            guard let id = context.parameters.get("id"), let record = context.parameters.get("record"),
+                  let removeHealthRecord = collection?.removeHealthRecord else {
+                throw ServerError.capabilityMissing("Removing a diagnosis needs the collection.")
+            }
+            try await removeHealthRecord(id, record)
+            return Response.redirect(to: "/collection/\(urlComponent(id))#health", type: .normal)
+        }
     }
 
     /// The collection plant named by a form or an address (none when the value is missing or empty).

@@ -134,7 +134,7 @@ extension Pages {
                 <section class="history-part" aria-labelledby="history-title">
                 <h2 id="history-title">History</h2>
                 \(events(detail.history, empty: "Nothing recorded yet."))
-                \(healthRecords(detail.healthRecords, name: name))
+                \(healthRecords(detail.healthRecords, name: name, plantPath: plantPath, context: context))
                 </section>
                 <section class="edit-part" aria-labelledby="edit-title">
                 <h2 id="edit-title">Name, room and notes</h2>
@@ -201,7 +201,9 @@ extension Pages {
     }
 
     /// The diagnoses kept in the plant's history, newest first, each with its photos (the full photo a click away).
-    private static func healthRecords(_ records: [CollectionHealthRecord], name: String) -> HTML {
+    private static func healthRecords(
+        _ records: [CollectionHealthRecord], name: String, plantPath: String, context: AppRequestContext
+    ) -> HTML {
         guard !records.isEmpty else { return "" }
         let items: [HTML] = records.map { record in
             let day = record.date.formatted(date: .abbreviated, time: .omitted)
@@ -215,7 +217,10 @@ extension Pages {
                 <li data-health="\(record.id)"><time datetime="\(record.date.formatted(.iso8601))">\(day)</time> — \(record.summary)\
                 \(record.by.map { " <span class=\"meta\">by \($0)</span>" as HTML } ?? "")
                 \(record.note.map { "<p class=\"notes\">\($0)</p>" as HTML } ?? "")
-                <ul class="references">\(photos)</ul></li>
+                <ul class="references">\(photos)</ul>
+                <form method="post" action="\(plantPath)/health/\(urlComponent(record.id))/remove">\(Layout.csrfField(context))\
+                <button type="submit" class="secondary small">Remove<span class="visually-hidden">: the diagnosis of \(day)</span>\
+                </button></form></li>
                 """
         }
         return """

@@ -39,6 +39,27 @@ extension CollectionDatabase {
         }
     }
 
+    /// Removes one of a plant's health records; returns its photos nothing else uses any more, or `nil` when the plant
+    /// has no such record.
+    public func removeHealthRecord(id: Int64, ofPlant plantId: Int64) throws(StoreError) -> [StoredPhoto]? {
+        let household = try self.scope("remove a health record").household
+        return try write("remove a health record") { db in
+            guard try Self.plantExists(plantId, in: household, db: db) else { throw StoreError.plantNotFound(plantId) }
+            let photos = try StoredPhoto.fetchAll(db, sql: """
+                SELECT photo.* FROM photo WHERE sha256 IN (SELECT photoSHA256 FROM healthRecordPhoto WHERE recordId = ?)
+                ORDER BY sha256
+                """, arguments: [id])
+            try db.execute(sql: "DELETE FROM healthRecord WHERE id = ? AND plantId = ?", arguments: [id, plantId])
+            guard db.changesCount == 1 else { return nil }
+            var orphans: [StoredPhoto] = []
+            for photo in photos where try !Self.isPhotoUsed(photo.sha256, db: db) {
+                try photo.delete(db)
+                orphans.append(photo)
+            }
+            return orphans
+        }
+    }
+
     static func healthRecords(plantId: Int64, db: Database) throws -> [HealthRecord] {
         try healthRecords(where: "healthRecord.plantId = ?", [plantId], db: db)
     }

@@ -116,6 +116,9 @@ public protocol HistoryStore: Sendable {
     func saveHealthRecord(_ record: NewHealthRecord, plantId: Int64, now: Date) async throws(StoreError) -> HealthRecord
     /// A plant's health records, newest first.
     func healthRecords(plantId: Int64) async throws(StoreError) -> [HealthRecord]
+    /// Removes one of a plant's health records; returns its photos nothing else uses any more (their files can go), or
+    /// `nil` when the plant has no such record.
+    func removeHealthRecord(id: Int64, ofPlant plantId: Int64) async throws(StoreError) -> [StoredPhoto]?
 
     // MARK: Re-check queue
 

@@ -19,6 +19,7 @@ struct CollectionCommand: AsyncParsableCommand {
             CollectionAddCommand.self, CollectionListCommand.self, CollectionShowCommand.self,
             CollectionRemoveCommand.self, CollectionPhotoCommand.self, CollectionFindCommand.self,
             CollectionReindexCommand.self, CollectionConfirmCommand.self, CollectionUnconfirmCommand.self,
+            CollectionHealthCommand.self,
         ]
     )
 }

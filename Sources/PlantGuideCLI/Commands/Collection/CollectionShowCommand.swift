@@ -76,7 +76,7 @@ struct CollectionShowCommand: AsyncParsableCommand {
         if !details.healthRecords.isEmpty {
             console.print(console.style("Health", .cyan))
             for record in details.healthRecords {
-                var line = "  \(record.recordedAt.formatted(.iso8601))  \(record.summary)"
+                var line = "  \(record.id). \(record.recordedAt.formatted(.iso8601))  \(record.summary)"
                     + console.style("  (\(record.photos.count) photo\(record.photos.count == 1 ? "" : "s"))", .dim)
                 if let note = record.note { line += " — \(note)" }
                 console.print(line)
