@@ -171,6 +171,12 @@ final class RecentUploads: Sendable {
         shared?.folder.data(sha256: sha256)
     }
 
+    /// Whether a photo kept by ``keepFiles(_:)`` is still there, without reading it.
+    func hasFile(sha256: String) -> Bool {
+        guard let shared else { return false }
+        return FileManager.default.fileExists(atPath: shared.folder.file(sha256: sha256).path)
+    }
+
     /// The SHA-256 (hex) of a session id, as the store keeps it: the id itself never leaves the process.
     static func sessionHash(_ sessionID: String) -> String { sha256Hex(Data(sessionID.utf8)) }
 

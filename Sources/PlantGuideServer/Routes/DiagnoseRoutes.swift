@@ -68,7 +68,7 @@ struct DiagnoseRoutes {
             let plant = try await plantDetail(request.queryValue("plant"))
             // Offered while the photos wait to be kept (and the collection can keep them), never for a refused answer.
             let keep = plant != nil && !answer.rejected && collection?.keepDiagnosis != nil
-                && sha256s.allSatisfy { uploads.file(sha256: $0) != nil }
+                && sha256s.allSatisfy { uploads.hasFile(sha256: $0) }
                 ? Pages.DiagnosisKeep(sha256s: sha256s, organs: chosen, language: language) : nil
             return Response.html(Pages.diagnoseResults(answer, plant: plant, keep: keep, context: context))
         }
@@ -89,7 +89,6 @@ struct DiagnoseRoutes {
             if let note, note.unicodeScalars.count > NewHealthRecord.maximumNoteCharacters {
                 throw ServerError.unprocessable(InputLimits.tooLong("note", characters: NewHealthRecord.maximumNoteCharacters))
             }
-            guard try await collection?.detail(id) != nil else { throw ServerError.notFound("That plant in your collection") }
             guard let cached = diagnosis?.cached, var answer = await cached(sha256s, chosen.map(\.plantNet), language) else {
                 throw ServerError.notFound("That diagnosis (answers are kept for 7 days; send the photos again)")
             }
