@@ -72,7 +72,7 @@ public struct NewHealthRecord: Sendable {
     /// Organs a record's photo may show: those the disease service takes.
     public static let organs: Set<String> = ["leaf", "flower", "fruit", "bark", "auto"]
     /// The most photos one record keeps (one request's worth).
-    public static let maximumPhotos = 5
+    public static let maximumPhotos = PhotoUploadRules.maximumPhotos
     /// The longest note, in characters.
     public static let maximumNoteCharacters = 2_000
 
