@@ -23,13 +23,6 @@ extension HybridIdentifier {
     /// How the queue treats each failure: the service's state (offline, quota, key, a server error) stops the run and
     /// leaves the item queued; a problem of the item itself (its photos refused, an unreadable answer) counts against it.
     static func recheckAnswer(for error: PlantNetError) -> RecheckAnswer {
-        switch error {
-        case .offline(let reason): .stop(.offline(reason))
-        case .timeout: .stop(.offline("\(error)"))
-        case .serverError, .unexpectedStatus, .storage: .stop(.offline("\(error)"))
-        case .quotaExhausted: .stop(.quotaExhausted)
-        case .missingAPIKey, .invalidAPIKey, .forbidden: .stop(.notConfigured("\(error)"))
-        case .invalidRequest, .badRequest, .payloadTooLarge, .malformedResponse: .failed("\(error)")
-        }
+        error.recheckStop.map { .stop($0) } ?? .failed("\(error)")
     }
 }

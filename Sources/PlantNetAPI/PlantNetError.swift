@@ -1,4 +1,5 @@
 import Foundation
+import PlantGuideCore
 
 /// Everything that can go wrong when asking Pl@ntNet, as cases a caller (or a person) can act on.
 ///
@@ -105,5 +106,29 @@ public enum Redaction {
             result = result.replacingOccurrences(of: encoded, with: "***")
         }
         return result
+    }
+}
+
+extension PlantNetError {
+    /// How the re-check queue treats this failure: the service's state (offline, timed out, failing, out of quota, not
+    /// set up) stops the run and leaves the item waiting (the stop returned); a problem of the item itself (its photos
+    /// refused, an unreadable answer) is `nil`, a failed try of that item.
+    public var recheckStop: RecheckStop? {
+        switch self {
+        case .offline(let reason): .offline(reason)
+        case .timeout, .serverError, .unexpectedStatus, .storage: .offline("\(self)")
+        case .quotaExhausted: .quotaExhausted
+        case .missingAPIKey, .invalidAPIKey, .forbidden: .notConfigured("\(self)")
+        case .invalidRequest, .badRequest, .payloadTooLarge, .malformedResponse: nil
+        }
+    }
+
+    /// Whether Pl@ntNet cannot answer now but should later (unreachable, timed out, failing, or out of quota for
+    /// today): a request worth keeping to send again (it is not refused, and Pl@ntNet is set up).
+    public var isWorthRetryingLater: Bool {
+        switch recheckStop {
+        case .offline, .quotaExhausted: true
+        case .reserve, .notConfigured, nil: false
+        }
     }
 }

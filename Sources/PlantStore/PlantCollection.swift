@@ -103,14 +103,35 @@ public struct PlantCollection: Sendable {
     public func keepDiagnosis(
         _ diagnosis: Diagnosis, photos sent: [(data: Data, organ: String)], note: String?, plantId: Int64
     ) async throws(StoreError) -> HealthRecord {
-        // Checked before any photo is encoded: a wrong plant or a bad record costs no work and leaves no file.
+        let stored = try await storeHealthPhotos(sent, note: note, plantId: plantId)
+        return try await store.saveHealthRecord(
+            NewHealthRecord(diagnosis: diagnosis, photos: stored, note: note), plantId: plantId, now: now()
+        )
+    }
+
+    /// Keeps photos of a sick plant in its history without an answer, because Pl@ntNet cannot be reached now: the
+    /// record waits, and the re-check queue (``RecheckDrain``) sends the photos when it can and fills the answer in.
+    @discardableResult
+    public func keepDiagnosisForLater(
+        photos sent: [(data: Data, organ: String)], language: String, note: String?, plantId: Int64
+    ) async throws(StoreError) -> HealthRecord {
+        guard HealthRecordWait.isLanguage(language) else { throw .invalid("“\(language.prefix(20))” is not a language code") }
+        let stored = try await storeHealthPhotos(sent, note: note, plantId: plantId)
+        return try await store.saveHealthRecord(
+            NewHealthRecord(waitingIn: language, photos: stored, note: note), plantId: plantId, now: now()
+        )
+    }
+
+    /// A health record's photos stored, after the plant and the record's fields are checked (so a wrong plant or a bad
+    /// record costs no work and leaves no file).
+    private func storeHealthPhotos(
+        _ sent: [(data: Data, organ: String)], note: String?, plantId: Int64
+    ) async throws(StoreError) -> [(photo: StoredPhoto, organ: String)] {
         guard try await store.plant(id: plantId) != nil else { throw .plantNotFound(plantId) }
         try NewHealthRecord.check(organs: sent.map(\.organ), note: note)
         var stored: [(photo: StoredPhoto, organ: String)] = []
         for photo in sent { stored.append((try await storePhoto(photo.data), photo.organ)) }
-        return try await store.saveHealthRecord(
-            NewHealthRecord(diagnosis: diagnosis, photos: stored, note: note), plantId: plantId, now: now()
-        )
+        return stored
     }
 
     /// Removes one of a plant's health records, moving the files of its photos nothing else uses to the trash; `false`

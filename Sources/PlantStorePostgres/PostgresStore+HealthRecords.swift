@@ -9,7 +9,8 @@ extension PostgresStore {
     /// record in the order given.
     public func saveHealthRecord(_ record: NewHealthRecord, plantId: Int64, now: Date) async throws(StoreError) -> HealthRecord {
         let record = try record.checked()
-        let diagnosis = try DiagnosisColumn.encode(record.diagnosis)
+        let diagnosis = try record.diagnosis.map(DiagnosisColumn.encode)
+        let language = diagnosis == nil ? record.language : nil
         let now = now.roundedToMilliseconds
         let scope = try scope("keep a health record")
         return try await inTransaction("keep a health record") { connection in
@@ -19,8 +20,8 @@ extension PostgresStore {
             }
             let uuid = UUID().uuidString.lowercased()
             let rows = try await connection.query("""
-                INSERT INTO healthRecord (uuid, plantId, diagnosis, note, recordedBy, recordedAt)
-                VALUES (\(uuid), \(plantId), \(diagnosis), \(record.note), \(scope.userName), \(PostgresInstant(now)))
+                INSERT INTO healthRecord (uuid, plantId, diagnosis, note, recordedBy, recordedAt, language)
+                VALUES (\(uuid), \(plantId), \(diagnosis), \(record.note), \(scope.userName), \(PostgresInstant(now)), \(language))
                 RETURNING id
                 """, logger: self.logger)
             var id: Int64 = 0
@@ -30,7 +31,7 @@ extension PostgresStore {
             )
             return HealthRecord(
                 id: id, uuid: uuid, plantId: plantId, diagnosis: record.diagnosis,
-                photos: record.photos.map { HealthRecordPhoto(sha256: $0.photo.sha256, organ: $0.organ) },
+                waiting: language.map { HealthRecordWait(language: $0) }, photos: record.photos.map { HealthRecordPhoto(sha256: $0.photo.sha256, organ: $0.organ) },
                 note: record.note, recordedBy: scope.userName, recordedAt: now
             )
         }
@@ -72,6 +73,98 @@ extension PostgresStore {
         }
     }
 
+    // MARK: - Records that wait for Pl@ntNet
+
+    /// The household's records that wait for Pl@ntNet, oldest first.
+    public func waitingHealthRecords() async throws(StoreError) -> [HealthRecord] {
+        let household = try scope("read the health records that wait").household
+        return try await inSnapshot("read the health records that wait") { connection in
+            try await Self.healthRecords(
+                where: "p.householdId = \(household) AND hr.diagnosis IS NULL AND hr.gaveUpAt IS NULL", on: connection,
+                logger: self.logger
+            ).reversed()
+        }
+    }
+
+    /// A condition on `healthRecord` (unqualified columns): it waits, and its plant is in `household`.
+    private static func waits(in household: Int64) -> String {
+        "diagnosis IS NULL AND gaveUpAt IS NULL AND EXISTS (SELECT 1 FROM plant wp WHERE wp.id = healthRecord.plantId "
+            + "AND wp.householdId = \(household))"
+    }
+
+    /// Claims a waiting record for sending (the re-check queue's lease rule: one statement, so of replicas racing only
+    /// one wins, and a dead process's lease on this host ends at once); counts a try.
+    public func claimHealthRecord(_ id: Int64, now: Date, lease: TimeInterval, claimant: String) async throws(StoreError) -> Bool {
+        let waits = Self.waits(in: try scope("claim a health record").household)
+        let until = PostgresInstant(now.addingTimeInterval(lease)), now = PostgresInstant(now)
+        return try await inTransaction("claim a health record") { connection in
+            let claimed = try await self.returnsRow(connection.query("""
+                UPDATE healthRecord SET claimedUntil = \(until), claimedBy = \(claimant), attempts = attempts + 1
+                WHERE id = \(id) AND \(unescaped: waits)
+                    AND (claimedUntil IS NULL OR claimedUntil <= \(now) OR claimedBy IS NULL OR claimedBy = \(claimant))
+                RETURNING 1
+                """, logger: self.logger))
+            if claimed { return true }
+            var holder: String?
+            for try await name in try await connection.query(
+                "SELECT claimedBy FROM healthRecord WHERE id = \(id) AND \(unescaped: waits)", logger: self.logger
+            ).decode(String?.self) {
+                holder = name
+            }
+            guard let holder, !ProcessIdentity.isAlive(holder) else { return false }
+            return try await self.returnsRow(connection.query("""
+                UPDATE healthRecord SET claimedUntil = \(until), claimedBy = \(claimant), attempts = attempts + 1
+                WHERE id = \(id) AND \(unescaped: waits) AND claimedBy = \(holder)
+                RETURNING 1
+                """, logger: self.logger))
+        }
+    }
+
+    /// Gives a claim back without counting the try.
+    public func releaseHealthRecord(_ id: Int64) async throws(StoreError) {
+        let waits = Self.waits(in: try scope("release a health record").household)
+        try await inTransaction("release a health record") { connection in
+            _ = try await connection.query("""
+                UPDATE healthRecord SET claimedUntil = NULL, claimedBy = NULL, attempts = greatest(attempts - 1, 0)
+                WHERE id = \(id) AND \(unescaped: waits)
+                """, logger: self.logger)
+        }
+    }
+
+    /// Records a failed try; the record gives up when told to or after ``HealthRecord/maximumAttempts`` tries.
+    @discardableResult
+    public func failHealthRecord(_ id: Int64, reason: String, giveUp: Bool, now: Date) async throws(StoreError) -> Bool? {
+        let waits = Self.waits(in: try scope("record a failed diagnosis").household)
+        let limit = HealthRecord.maximumAttempts, now = PostgresInstant(now.roundedToMilliseconds)
+        return try await inTransaction("record a failed diagnosis") { connection in
+            var gaveUp: Bool?
+            for try await value in try await connection.query("""
+                UPDATE healthRecord SET claimedUntil = NULL, claimedBy = NULL, lastError = \(String(reason.prefix(500))),
+                    gaveUpAt = CASE WHEN \(giveUp) OR attempts >= \(limit) THEN \(now) ELSE NULL END
+                WHERE id = \(id) AND \(unescaped: waits)
+                RETURNING gaveUpAt IS NOT NULL
+                """, logger: self.logger).decode(Bool.self) {
+                gaveUp = value
+            }
+            return gaveUp
+        }
+    }
+
+    /// Fills Pl@ntNet's answer into a waiting record; `nil` when it no longer waits.
+    public func completeHealthRecord(_ id: Int64, diagnosis: Diagnosis) async throws(StoreError) -> HealthRecord? {
+        let waits = Self.waits(in: try scope("record a diagnosis").household)
+        let text = try DiagnosisColumn.encode(diagnosis)
+        return try await inTransaction("record a diagnosis") { connection in
+            let updated = try await self.returnsRow(connection.query("""
+                UPDATE healthRecord SET diagnosis = \(text), claimedUntil = NULL, claimedBy = NULL, lastError = NULL
+                WHERE id = \(id) AND \(unescaped: waits)
+                RETURNING 1
+                """, logger: self.logger))
+            guard updated else { return nil }
+            return try await Self.healthRecords(where: "hr.id = \(id)", on: connection, logger: self.logger).first
+        }
+    }
+
     static func healthRecords(plantId: Int64, on connection: PostgresConnection, logger: Logger) async throws -> [HealthRecord] {
         try await healthRecords(where: "hr.plantId = \(plantId)", on: connection, logger: logger)
     }
@@ -81,12 +174,15 @@ extension PostgresStore {
     static func healthRecords(where condition: String, on connection: PostgresConnection, logger: Logger) async throws
         -> [HealthRecord] {
         let rows = try await connection.query("""
-            SELECT hr.id, hr.uuid, hr.plantId, hr.diagnosis, hr.note, hr.recordedBy, hr.recordedAt
+            SELECT hr.id, hr.uuid, hr.plantId, hr.diagnosis, hr.note, hr.recordedBy, hr.recordedAt, hr.language, hr.attempts,
+                hr.lastError, hr.gaveUpAt
             FROM healthRecord hr JOIN plant p ON p.id = hr.plantId
             WHERE \(unescaped: condition) ORDER BY hr.recordedAt DESC, hr.id DESC
             """, logger: logger)
-        var found: [(Int64, String, Int64, String, String?, String?, PostgresInstant)] = []
-        for try await row in rows.decode((Int64, String, Int64, String, String?, String?, PostgresInstant).self) {
+        var found: [(Int64, String, Int64, String?, String?, String?, PostgresInstant, String?, Int, String?, PostgresInstant?)] = []
+        for try await row in rows.decode(
+            (Int64, String, Int64, String?, String?, String?, PostgresInstant, String?, Int, String?, PostgresInstant?).self
+        ) {
             found.append(row)
         }
         guard !found.isEmpty else { return [] }
@@ -100,7 +196,9 @@ extension PostgresStore {
         }
         return try found.map { row throws(StoreError) in
             HealthRecord(
-                id: row.0, uuid: row.1, plantId: row.2, diagnosis: try DiagnosisColumn.decode(row.3, record: row.0),
+                id: row.0, uuid: row.1, plantId: row.2,
+                diagnosis: try row.3.map { text throws(StoreError) in try DiagnosisColumn.decode(text, record: row.0) },
+                waiting: row.7.map { HealthRecordWait(language: $0, attempts: row.8, lastError: row.9, gaveUpAt: row.10?.date) },
                 photos: photos[row.0] ?? [], note: row.4, recordedBy: row.5, recordedAt: row.6.date
             )
         }

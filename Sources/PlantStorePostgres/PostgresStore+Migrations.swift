@@ -11,8 +11,18 @@ extension PostgresStore {
     ///   migration stays); ``StoreError/connection(location:reason:)`` when the server cannot be reached.
     @discardableResult
     public func migrate() async throws(StoreError) -> [String] {
+        try await migrate(PostgresSchema.migrations)
+    }
+
+    /// Applies the migrations before `id` only, each in its transaction: a database as an older PlantGuide left it (for
+    /// tests of upgrades).
+    func migrate(before id: String) async throws(StoreError) -> [String] {
+        try await migrate(Array(PostgresSchema.migrations.prefix { $0.id != id }))
+    }
+
+    private func migrate(_ migrations: [PostgresSchema.Migration]) async throws(StoreError) -> [String] {
         var applied: [String] = []
-        for migration in PostgresSchema.migrations {
+        for migration in migrations {
             let ran = try await withConnection("apply the PostgreSQL migration \(migration.id)") { connection in
                 try await connection.withTransaction(logger: self.logger) { connection in
                     try await self.applyLocked(migration, on: connection)

@@ -145,11 +145,14 @@ extension PostgresStore: TransferStore {
                     )
                     if present != nil { continue }
                     let photos = try CollectionExport.importedPhotos(of: kept, carried: carried)
+                    let wait = try CollectionExport.importedWait(of: kept, photos: photos, now: content.exportedAt)
                     var recordId: Int64 = 0
                     for try await id in try await connection.query("""
-                        INSERT INTO healthRecord (uuid, plantId, diagnosis, note, recordedBy, recordedAt)
-                        VALUES (\(uuid), \(plantId), \(try DiagnosisColumn.encode(kept.diagnosis)), \(kept.note.nonEmpty),
-                            \(kept.recordedBy), \(PostgresInstant(kept.recordedAt.roundedToMilliseconds)))
+                        INSERT INTO healthRecord (uuid, plantId, diagnosis, note, recordedBy, recordedAt, language, attempts,
+                            lastError, gaveUpAt)
+                        VALUES (\(uuid), \(plantId), \(try kept.diagnosis.map(DiagnosisColumn.encode)), \(kept.note.nonEmpty),
+                            \(kept.recordedBy), \(PostgresInstant(kept.recordedAt.roundedToMilliseconds)), \(wait.language),
+                            \(wait.attempts), \(wait.lastError), \(wait.gaveUpAt.map(PostgresInstant.init)))
                         RETURNING id
                         """, logger: logger).decode(Int64.self) {
                         recordId = id

@@ -191,4 +191,57 @@ import Testing
         let again = try cli.run(["collection", "health", "remove", "1", "1"])
         #expect(again.status == 1 && again.stderr.contains("plant #1 has no health record 1"), "\(again.stderr)")
     }
+
+    @Test func aDiagnosisKeptWhilePlantNetIsDownWaitsAndTheRecheckFillsItIn() async throws {
+        let offline = try RefusingPort()
+        defer { offline.release() }
+        let cli = try CommandLineRunner(environment: [
+            "PLANTGUIDE_PLANTNET_URL": "http://127.0.0.1:\(offline.port)", "PLANTNET_API_KEY": "stub-key", "NO_COLOR": "1",
+        ])
+        defer { cli.cleanUp() }
+        let upper = try writePhoto(cli, seed: 31), lower = try writePhoto(cli, seed: 32)
+        #expect(try cli.run(["collection", "add", "Boston fern", "--species", "Nephrolepis exaltata"]).status == 0)
+
+        // Without --save there is nothing to keep: the failure is an error.
+        let unsaved = try cli.run(["diagnose", upper, "--plant", "1"])
+        #expect(unsaved.status == 1 && unsaved.stderr.contains("error:"), "\(unsaved.stderr)")
+
+        let kept = try cli.run(["diagnose", upper, "--organ", "leaf", "--plant", "1", "--save", "--note", "spots", "--lang", "fr"])
+        #expect(kept.status == 0, "\(kept.stderr)")
+        #expect(kept.stderr.contains("Pl@ntNet cannot diagnose now"), "\(kept.stderr)")
+        #expect(kept.stdout.contains("Things to check about Boston fern"), "\(kept.stdout)")
+        #expect(kept.stdout.contains("Kept in the history of Boston fern (health record 1, 1 photo), waiting for Pl@ntNet"), "\(kept.stdout)")
+        let json = try cli.run(["diagnose", lower, "--plant", "1", "--save", "--json"])
+        #expect(json.status == 0, "\(json.stderr)")
+        let waiting = try #require(try json.json() as? [String: Any])
+        #expect(waiting["waiting"] as? Bool == true)
+        #expect((waiting["healthRecord"] as? [String: Any])?["id"] as? Int == 2)
+        #expect((waiting["reason"] as? String)?.isEmpty == false)
+
+        #expect(try cli.run(["collection", "show", "1"]).stdout.contains("Diagnosis: waiting for Pl@ntNet"))
+        let listed = try #require(try cli.run(["recheck", "list", "--json"]).json() as? [String: Any])
+        let diagnoses = try #require(listed["diagnoses"] as? [[String: Any]])
+        #expect(diagnoses.compactMap { $0["id"] as? Int } == [1, 2])
+        #expect((diagnoses.first?["waiting"] as? [String: Any])?["language"] as? String == "fr")
+        let stillDown = try #require(try cli.run(["recheck", "--json"]).json() as? [String: Any])
+        #expect(stillDown["diagnosed"] as? Int == 0 && stillDown["diagnosesWaiting"] as? Int == 2)
+        #expect((stillDown["stoppedBecause"] as? String)?.contains("cannot be reached") == true)
+
+        // Pl@ntNet is back: both are sent, each in its language, and their answers join the plant's history.
+        let stub = try await PlantNetStub.start(takingOver: offline)
+        defer { Task { await stub.stop() } }
+        let drained = try cli.run(["recheck"])
+        #expect(drained.status == 0, "\(drained.stderr)")
+        #expect(drained.stdout.contains("plant 1, health record 1: diagnosis: Grey mould (BOTRCI) 62 %"), "\(drained.stdout)")
+        #expect(drained.stdout.contains("diagnosed 2, 0 still waiting"), "\(drained.stdout)")
+        let asked = stub.requests.filter { $0.path == "/v2/diseases/identify" }
+        #expect(asked.count == 2)
+        #expect(asked.compactMap { $0.query["lang"] }.sorted() == ["en", "fr"])
+        let shown = try cli.run(["collection", "show", "1"])
+        #expect(!shown.stdout.contains("waiting for Pl@ntNet"), "\(shown.stdout)")
+        #expect(shown.stdout.contains("Diagnosis: Grey mould (BOTRCI) 62 %  (1 photo) — spots"), "\(shown.stdout)")
+        let again = try #require(try cli.run(["recheck", "--json"]).json() as? [String: Any])
+        #expect(again["diagnosed"] as? Int == 0)
+        #expect(stub.requests.filter { $0.path == "/v2/diseases/identify" }.count == 2)
+    }
 }

@@ -132,7 +132,7 @@ private struct DiagnoseFixture {
             #expect(records.count == 1)
             let record = try #require(records.first)
             #expect(record.note == "brown edges after the cold week")
-            #expect(record.diagnosis.source == .plantNetAPI && record.diagnosis.candidates.first?.eppoCode == "BOTRCI")
+            #expect(record.diagnosis?.source == .plantNetAPI && record.diagnosis?.candidates.first?.eppoCode == "BOTRCI")
             #expect(record.photos.map(\.organ) == ["leaf"])
             let stored = try #require(try database.photo(sha256: record.photos[0].sha256))
             #expect(stored.originalSHA256 == sha)
@@ -180,6 +180,73 @@ private struct DiagnoseFixture {
             }
             #expect(try database.healthRecords(plantId: fern.id).isEmpty)
             #expect(try database.photo(sha256: stored.sha256) == nil)
+        }
+    }
+
+    @Test func whenPlantNetFailsThePhotosCanWaitInThePlantsHistoryAndTheQueueFillsTheAnswerIn() async throws {
+        let fixture = try await DiagnoseFixture.make()
+        defer { fixture.cleanUp() }
+        let (database, fern, stub, dependencies, photo) = (fixture.database, fixture.fern, fixture.stub, fixture.dependencies, fixture.photo)
+        let sha = sha256Hex(photo)
+        stub.configure { $0.failures = Array(repeating: 503, count: 20) }
+        try await makeApp(dependencies: dependencies).test(.live) { client in
+            let session = try await Session.open(client)
+            var form = Multipart()
+            form.file("photo", "leaf.jpg", photo)
+            form.field("organ", "leaf")
+            form.field("plant", "\(fern.id)")
+            let (headers, body) = session.multipart(form)
+            let page = try await client.execute(uri: "/diagnose", method: .post, headers: headers, body: body) { response in
+                #expect(response.status == .serviceUnavailable, "\(response.text)")
+                return response.text
+            }
+            #expect(page.contains("Pl@ntNet cannot diagnose Nephrolepis exaltata now"))
+            #expect(page.contains("name=\"later\" value=\"1\"") && page.contains("name=\"photos\" value=\"\(sha)\""))
+            #expect(page.contains("<button type=\"submit\">Keep and diagnose later</button>"))
+            // Without a plant there is nowhere to wait: the failure is the answer.
+            var loose = Multipart()
+            loose.file("photo", "leaf.jpg", photo)
+            let (looseHeaders, looseBody) = session.multipart(loose)
+            try await client.execute(uri: "/diagnose", method: .post, headers: looseHeaders, body: looseBody) { response in
+                #expect(response.status != .seeOther && !response.text.contains("Keep and diagnose later"))
+            }
+
+            let fields = [("later", "1"), ("photos", sha), ("organs", "leaf"), ("lang", "en"), ("note", "yellow rims")]
+            for _ in 0..<2 {
+                // Sent twice: one record waits.
+                let (keepHeaders, keepBody) = session.form(fields)
+                try await client.execute(uri: "/collection/\(fern.id)/health", method: .post, headers: keepHeaders, body: keepBody) { response in
+                    #expect(response.status == .seeOther, "\(response.text)")
+                }
+            }
+            let waiting = try database.healthRecords(plantId: fern.id)
+            #expect(waiting.count == 1)
+            #expect(waiting.first?.isWaiting == true && waiting.first?.note == "yellow rims")
+            try await client.execute(uri: "/collection/\(fern.id)", method: .get, headers: session.headers) { response in
+                #expect(response.text.contains("Diagnosis: waiting for Pl@ntNet"), "\(response.text)")
+            }
+            try await client.execute(uri: "/api/collection/\(fern.id)", method: .get, headers: session.headers) { response in
+                let json = try JSONSerialization.jsonObject(with: Data(response.text.utf8)) as? [String: Any]
+                let record = (json?["healthRecords"] as? [[String: Any]])?.first
+                #expect(record?["status"] as? String == "waiting")
+                #expect(record?["model"] == nil)
+            }
+
+            // Pl@ntNet answers again: the background queue sends the photos and the record takes its answer.
+            stub.configure { $0.failures = [] }
+            let sentBefore = stub.requests.filter { $0.path == "/v2/diseases/identify" }.count
+            // The service drains each household in its scope.
+            let drained = try await HouseholdScope.$current.withValue(HouseholdScope(household: 1)) { () async throws in
+                try await dependencies.recheck?.drain()
+            }
+            let run = try #require(drained)
+            #expect(run.diagnosed == 1 && run.diagnosesWaiting == 0, "\(run)")
+            #expect(stub.requests.filter { $0.path == "/v2/diseases/identify" }.count == sentBefore + 1)
+            let answered = try #require(try database.healthRecords(plantId: fern.id).first)
+            #expect(answered.diagnosis?.candidates.first?.eppoCode == "BOTRCI")
+            try await client.execute(uri: "/collection/\(fern.id)", method: .get, headers: session.headers) { response in
+                #expect(response.text.contains("Diagnosis: Grey mould (BOTRCI) 62 %") && !response.text.contains("waiting for Pl@ntNet"))
+            }
         }
     }
 

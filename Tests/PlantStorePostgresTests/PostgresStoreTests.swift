@@ -26,7 +26,7 @@ import Testing
     ]
 
     /// Every migration this version knows.
-    static let allMigrations = ["pg1", "pg2", "pg3", "pg4", "pg5", "pg6", "pg7", "pg8", "pg9", "pg10", "pg11", "pg12", "pg13", "pg14", "pg15", "pg16"]
+    static let allMigrations = ["pg1", "pg2", "pg3", "pg4", "pg5", "pg6", "pg7", "pg8", "pg9", "pg10", "pg11", "pg12", "pg13", "pg14", "pg15", "pg16", "pg17"]
 
     @Test func migratingTwiceAppliesEachMigrationOnce() async throws {
         try await TestPostgres.withSchema { location, options in
@@ -112,7 +112,7 @@ import Testing
                     "INSERT INTO careProfile (plantId, light, waterGrowingDays, waterWinterDays, humidity, minTemperature, maxTemperature, toxicToCats, toxicToDogs, toxicitySource, basis) VALUES (7, 'medium', 5, 9, 'high', 18, 29, FALSE, FALSE, 'Not verified for this group; treated as toxic to be safe', 'genus Stromanthe')",
                 ]
                 for row in old { try await store.execute(row, operation: "add a row before households") }
-                #expect(try await store.migrate() == ["pg6", "pg7", "pg8", "pg9", "pg10", "pg11", "pg12", "pg13", "pg14", "pg15", "pg16"])
+                #expect(try await store.migrate() == ["pg6", "pg7", "pg8", "pg9", "pg10", "pg11", "pg12", "pg13", "pg14", "pg15", "pg16", "pg17"])
                 // pg10: a profile that said "not toxic" on an unchecked claim says toxic (in any letter case).
                 #expect(try await count(store, "careProfile WHERE toxicToCats AND toxicToDogs") == 1)
                 for table in ["plant", "identification", "identificationRun"] {
@@ -432,7 +432,7 @@ import Testing
                 ] {
                     try await store.execute(row, operation: "add a row before pg7")
                 }
-                #expect(try await store.migrate() == ["pg7", "pg8", "pg9", "pg10", "pg11", "pg12", "pg13", "pg14", "pg15", "pg16"])
+                #expect(try await store.migrate() == ["pg7", "pg8", "pg9", "pg10", "pg11", "pg12", "pg13", "pg14", "pg15", "pg16", "pg17"])
                 #expect(try await count(store, "careLastDays") == 2)
                 // pg8 gives every household a change stamp, so no household with plants is read at stamp 0.
                 #expect(try await count(store, "changeStamp") == (try await count(store, "household")))
@@ -447,6 +447,50 @@ import Testing
                 // Logged after the migration, through the trigger.
                 try await store.execute(careEvent(8, plant: 1, task: "mist", day: "2026-02-01"), operation: "log care")
                 #expect(try await store.careStates(plantId: 1, room: nil).first?.lastDone[.mist] == CalendarDay(dayNumber: 20_485))
+            }
+        }
+    }
+
+    /// A collection from before pg17 keeps its health records, each with its diagnosis and photos; new ones may wait.
+    @Test func pg17KeepsHealthRecordsAndLetsNewOnesWait() async throws {
+        let now = Date(timeIntervalSince1970: 1_795_939_200.125)
+        let answer = Diagnosis(
+            source: .plantNetAPI, model: "2025-03-10 (diseases 1.2)",
+            candidates: [DiseaseCandidate(rank: 1, eppoCode: "BOTRCI", name: "Grey mould", inDiseaseList: true, score: 0.62)],
+            language: "en", date: now
+        )
+        let diagnosis = try DiagnosisColumn.encode(answer)
+        let photo = StoredPhoto(
+            sha256: Self.hex("d"), originalSHA256: Self.hex("d"), mediaType: "image/jpeg", byteCount: 10, width: nil, height: nil,
+            thumbnailSHA256: nil, createdAt: now
+        )
+        try await TestPostgres.withSchema { location, options in
+            var manual = options
+            manual.migrate = false
+            try await PostgresStore.withStore(location, options: manual) { store async throws in
+                _ = try await store.migrate(before: "pg17")
+                for row in Self.baseRows.prefix(4) {
+                    try await store.execute(row, operation: "add a row before pg17")
+                }
+                try await store.execute("""
+                    INSERT INTO healthRecord (uuid, plantId, diagnosis, note, recordedBy, recordedAt)
+                    VALUES ('\(Self.uuid(9))', 1, '\(diagnosis.replacingOccurrences(of: "'", with: "''"))', 'spots', 'alice', '\(Self.t0)')
+                    """, operation: "add a health record")
+                try await store.execute("""
+                    INSERT INTO healthRecordPhoto (recordId, position, photoSHA256, organ)
+                    SELECT id, 0, '\(Self.hex("a"))', 'leaf' FROM healthRecord
+                    """, operation: "add its photo")
+                #expect(try await store.migrate() == ["pg17"])
+                let records = try await store.healthRecords(plantId: 1)
+                #expect(records.count == 1)
+                #expect(records.first?.diagnosis == answer)
+                #expect(records.first?.photos == [HealthRecordPhoto(sha256: Self.hex("a"), organ: "leaf")])
+                #expect(records.first?.waiting == nil)
+                let waiting = try await store.saveHealthRecord(
+                    NewHealthRecord(waitingIn: "de", photos: [(photo, "leaf")]), plantId: 1, now: now
+                )
+                #expect(try await store.waitingHealthRecords().map(\.id) == [waiting.id])
+                #expect(try await store.waitingHealthRecords().first?.waiting?.language == "de")
             }
         }
     }

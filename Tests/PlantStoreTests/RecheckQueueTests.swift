@@ -160,6 +160,104 @@ import Testing
         #expect(try await blocked.run().sent == 0)
     }
 
+    private func diagnosis(_ code: String, _ score: Double) -> Diagnosis {
+        Diagnosis(
+            source: .plantNetAPI, model: "2025-03-10 (diseases 1.2)",
+            candidates: [DiseaseCandidate(rank: 1, eppoCode: code, name: "Grey mould", inDiseaseList: true, score: score)],
+            language: "fr", date: clock.now
+        )
+    }
+
+    @Test func diagnosesKeptForLaterGoFirstInTheirLanguageAndTakeTheirAnswer() async throws {
+        let home = try TemporaryHome()
+        defer { home.cleanUp() }
+        let collection = try open(home)
+        let fern = try await collection.addPlant(name: "Fern")
+        let record = try await collection.keepDiagnosisForLater(
+            photos: [(photo(1), "leaf"), (photo(2), "flower")], language: "fr", note: "spots", plantId: fern.id
+        )
+        try await queue(collection, device: deviceAnswer("Ficus benjamina", 0.3), seeds: [30])
+        let order = Order()
+        let left = Remaining(10)
+        let drain = RecheckDrain(
+            collection: collection, reserve: 0, budget: { RecheckBudget(remaining: left.value, blocked: false) },
+            ask: { _, _ in
+                order.note("identify")
+                left.spend()
+                return .answered(self.plantNetAnswer("Ficus benjamina", 0.9), remainingRequests: left.value)
+            },
+            diagnose: { photos, organs, language in
+                order.note("diagnose \(photos.count) \(organs.joined(separator: ",")) \(language)")
+                #expect(photos == [self.photo(1), self.photo(2)], "the record's photos as stored, in order")
+                left.spend()
+                return .answered(self.diagnosis("BOTRCI", 0.62), remainingRequests: left.value)
+            }
+        )
+        let dry = try await drain.run(dryRun: true)
+        #expect(dry.diagnosed == 1 && dry.sent == 1 && dry.diagnosesWaiting == 0 && dry.diagnoses.map(\.outcome) == [.wouldSend])
+        #expect(order.calls.isEmpty)
+        let run = try await drain.run()
+        #expect(order.calls == ["diagnose 2 leaf,flower fr", "identify"])
+        #expect(run.diagnosed == 1 && run.diagnosesWaiting == 0 && run.sent == 1)
+        #expect(run.diagnoses.map(\.healthRecordId) == [record.id])
+        #expect(run.diagnoses.first?.disease == "Grey mould (BOTRCI)")
+        #expect(run.diagnoses.first?.score == 0.62)
+        let kept = try #require(try collection.database.healthRecords(plantId: fern.id).first)
+        #expect(kept.diagnosis == diagnosis("BOTRCI", 0.62))
+        #expect(kept.note == "spots")
+        #expect(kept.waiting == nil)
+        // Nothing waits any more: the next run sends nothing.
+        #expect(try await drain.run().diagnoses.isEmpty)
+        #expect(order.calls.count == 2)
+    }
+
+    @Test func aWaitingDiagnosisStopsWithTheServiceGivesUpWhenRefusedAndAfterFiveFailures() async throws {
+        let home = try TemporaryHome()
+        defer { home.cleanUp() }
+        let collection = try open(home)
+        let fern = try await collection.addPlant(name: "Fern")
+        let refused = try await collection.keepDiagnosisForLater(photos: [(photo(1), "leaf")], language: "en", note: nil, plantId: fern.id)
+        clock.advance(days: 1)
+        let failing = try await collection.keepDiagnosisForLater(photos: [(photo(2), "leaf")], language: "en", note: nil, plantId: fern.id)
+        let identify: @Sendable ([Data], [String]) async -> RecheckAnswer = { _, _ in .stop(.offline("unused")) }
+
+        // Offline: the run stops, the record waits as it was (its try not counted).
+        let offline = try await RecheckDrain(
+            collection: collection, reserve: 0, budget: { RecheckBudget(remaining: nil, blocked: false) }, ask: identify,
+            diagnose: { _, _, _ in .stop(.offline("no route to host")) }
+        ).run()
+        #expect(offline.diagnosed == 0 && offline.diagnosesWaiting == 2)
+        #expect(offline.stoppedBecause == RecheckStop.offline("no route to host").description)
+        #expect(try collection.database.waitingHealthRecords().map { $0.waiting?.attempts } == [0, 0])
+
+        // A blocked quota sends nothing.
+        let blocked = try await RecheckDrain(
+            collection: collection, reserve: 0, budget: { RecheckBudget(remaining: 0, blocked: true) }, ask: identify,
+            diagnose: { _, _, _ in
+                Issue.record("nothing may be sent while the quota is blocked")
+                return .stop(.quotaExhausted)
+            }
+        ).run()
+        #expect(blocked.diagnosesWaiting == 2)
+
+        // Pl@ntNet sees no plant: the record gives up at once. A malformed answer counts a try, five give up.
+        let failures = RecheckDrain(
+            collection: collection, reserve: 0, budget: { RecheckBudget(remaining: nil, blocked: false) }, ask: identify,
+            diagnose: { photos, _, _ in photos == [self.photo(1)] ? .rejected : .failed("malformed answer") }
+        )
+        let first = try await failures.run()
+        #expect(first.diagnoses.map(\.outcome) == [.gaveUp, .failed])
+        #expect(first.diagnosesWaiting == 1)
+        for _ in 2...HealthRecord.maximumAttempts { _ = try await failures.run() }
+        #expect(try collection.database.waitingHealthRecords().isEmpty)
+        let records = try collection.database.healthRecords(plantId: fern.id)
+        #expect(records.first { $0.id == refused.id }?.summary == "Diagnosis: not made (Pl@ntNet did not recognise a plant in the photos)")
+        #expect(records.first { $0.id == failing.id }?.waiting?.attempts == HealthRecord.maximumAttempts)
+        #expect(records.first { $0.id == failing.id }?.summary == "Diagnosis: not made (malformed answer)")
+        // Their photos stay with them.
+        #expect(records.allSatisfy { $0.photos.count == 1 })
+    }
+
     @Test func anItemFailsAfterFiveAttemptsAndAnUnsavedOneExpiresAfterThirtyDays() async throws {
         let home = try TemporaryHome()
         defer { home.cleanUp() }
@@ -251,4 +349,12 @@ private final class Remaining: @unchecked Sendable {
     init(_ value: Int) { left = value }
     var value: Int { lock.withLock { left } }
     func spend() { lock.withLock { left -= 1 } }
+}
+
+/// The calls the fake Pl@ntNet received, in order.
+private final class Order: @unchecked Sendable {
+    private let lock = NSLock()
+    private var list: [String] = []
+    func note(_ call: String) { lock.withLock { list.append(call) } }
+    var calls: [String] { lock.withLock { list } }
 }

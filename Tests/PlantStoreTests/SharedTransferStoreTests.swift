@@ -62,6 +62,12 @@ extension TestStore {
             ),
             plantId: fern.id, now: now
         )
+        // One kept while Pl@ntNet could not be reached, tried once: it travels waiting, with its language and try.
+        let waiting = try await store.history.saveHealthRecord(
+            NewHealthRecord(waitingIn: "fr", photos: [(storedPhoto(5, at: now), "bark")]), plantId: cactus.id, now: now
+        )
+        #expect(try await store.history.claimHealthRecord(waiting.id, now: now, lease: 300, claimant: ProcessIdentity.current))
+        try await store.history.failHealthRecord(waiting.id, reason: "HTTP 503", giveUp: false, now: now)
     }
 
     @Test(arguments: [(StateBackend.sqlite, StateBackend.postgres), (.postgres, .sqlite)])
@@ -72,9 +78,11 @@ extension TestStore {
             return try await stores[0].transfer.exportSnapshot(now: now, generator: "PlantGuide test")
         }
         #expect(exported.plants.count == 3)
-        #expect(exported.photos.count == 4)
+        #expect(exported.photos.count == 5)
         #expect(exported.identifications.count == 3)
-        #expect(exported.plants.compactMap(\.healthRecords).flatMap { $0 }.map(\.photos.count) == [2])
+        let records = exported.plants.compactMap(\.healthRecords).flatMap { $0 }
+        #expect(records.map(\.photos.count).sorted() == [1, 2])
+        #expect(records.compactMap(\.waiting) == [HealthRecordWait(language: "fr", attempts: 1, lastError: "HTTP 503")])
         #expect(exported.plants.map(\.events.count).reduce(0, +) == 4)
         #expect(exported.plants.flatMap(\.events).filter { $0.soil == .wet }.count == 1)
         #expect(exported.plants.flatMap(\.schedules).contains {
@@ -84,10 +92,12 @@ extension TestStore {
             let summary = try await stores[0].transfer.importRows(exported)
             #expect(summary.plantsAdded == 3)
             #expect(summary.plantsAlreadyPresent == 0)
-            #expect(summary.photosAdded == 4)
+            #expect(summary.photosAdded == 5)
             #expect(summary.eventsAdded == 4)
             #expect(summary.identificationsAdded == 3)
-            #expect(summary.healthRecordsAdded == 1)
+            #expect(summary.healthRecordsAdded == 2)
+            // The waiting record waits in the target too, for its queue.
+            #expect(try await stores[1].history.waitingHealthRecords().map(\.waiting?.language) == ["fr"])
             // Read back through another connection: the same export, row for row and field for field.
             let again = try await stores[1].transfer.exportSnapshot(now: now, generator: "PlantGuide test")
             #expect(again == exported)
@@ -120,6 +130,35 @@ extension TestStore {
             #expect(try await stores[0].plants.plantCount() == 3)
             // A catalog species is taken as confirmed on import.
             #expect(try await stores[0].transfer.exportSnapshot(now: now, generator: "PlantGuide test") == exported)
+        }
+    }
+
+    @Test(arguments: StateBackend.allCases)
+    func aWaitingRecordWhosePhotosTheArchiveLacksComesInGivenUp(_ backend: StateBackend) async throws {
+        let now = now
+        var exported = try await StateBackend.sqlite.withTestStores(1) { stores in
+            try await seed(stores[0])
+            return try await stores[0].transfer.exportSnapshot(now: now, generator: "PlantGuide test")
+        }
+        let lost = storedPhoto(5, at: now).sha256
+        exported.photos.removeAll { $0.sha256 == lost }
+        try await backend.withTestStores(1) { stores in
+            #expect(try await stores[0].transfer.importRows(exported).healthRecordsAdded == 2)
+            #expect(try await stores[0].history.waitingHealthRecords().isEmpty)
+            let cactus = try #require(try await stores[0].plants.plants(room: nil).first { $0.name == "Cactus" })
+            let record = try #require(try await stores[0].history.healthRecords(plantId: cactus.id).first)
+            #expect(record.photos.isEmpty)
+            #expect(record.waiting?.gaveUpAt == exported.exportedAt.roundedToMilliseconds)
+            #expect(record.summary == "Diagnosis: not made (its photos were not in the archive it came from)")
+        }
+        // A record with neither a diagnosis nor a language is a bad archive: nothing is imported.
+        var bad = exported
+        let plant = try #require(bad.plants.firstIndex { $0.name == "Cactus" })
+        bad.plants[plant].healthRecords?[0].waiting = nil
+        try await backend.withTestStores(1) { stores in
+            await #expect(throws: StoreError.self) { try await stores[0].transfer.importRows(bad) }
+            let count = try await stores[0].plants.plantCount()
+            #expect(count == 0)
         }
     }
 }

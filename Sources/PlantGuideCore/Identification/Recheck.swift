@@ -30,6 +30,18 @@ public enum RecheckAnswer: Sendable {
     case stop(RecheckStop)
 }
 
+/// What asking Pl@ntNet's disease service about a health record that waited gave, as the re-check queue needs to know it.
+public enum DiagnosisRecheckAnswer: Sendable {
+    /// The service answered (possibly with no disease found).
+    case answered(Diagnosis, remainingRequests: Int?)
+    /// The service saw no plant in the photos: sending them again would not change that, so the record gives up.
+    case rejected
+    /// This record cannot be diagnosed (its photos were refused, the answer was malformed): count a failed try.
+    case failed(String)
+    /// Nothing can be sent now (offline, out of quota, no key): stop and leave the record waiting.
+    case stop(RecheckStop)
+}
+
 /// Why draining the re-check queue stopped before its end.
 public enum RecheckStop: Sendable, Hashable, Codable, CustomStringConvertible {
     /// Pl@ntNet cannot be reached.

@@ -56,3 +56,39 @@ public enum LivePlantNet {
         )
     }
 }
+
+extension LivePlantNet {
+    /// Sends the photos of a health record that waited for Pl@ntNet to the disease service (through `service`, so the
+    /// quota, back-off and cache are identify's), for the re-check queue (``RecheckDrain/diagnose``). `offload` runs the
+    /// photos' re-encoding (the server gives it its work pool).
+    public static func diagnoseWaiting(
+        service: PlantNetService,
+        offload: @escaping @Sendable (_ work: @escaping @Sendable () throws -> [PlantNetImage]) async throws -> [PlantNetImage]
+            = { try $0() }
+    ) -> @Sendable (_ photos: [Data], _ organs: [String], _ language: String) async -> DiagnosisRecheckAnswer {
+        { photos, organs, language in
+            let images: [PlantNetImage]
+            do {
+                images = try await offload {
+                    try photos.enumerated().map { index, photo in
+                        try prepare(photo, organ: index < organs.count ? PlantNetOrgan(rawValue: organs[index]) ?? .auto : .auto)
+                    }
+                }
+            } catch {
+                return .failed("a photo could not be prepared (\(error))")
+            }
+            do throws(PlantNetError) {
+                let answer = try await service.diagnose(
+                    images, options: DiagnosisOptions(language: language, includeRelatedImages: true)
+                )
+                if answer.rejected { return .rejected }
+                var diagnosis = answer.diagnosis
+                // Asked now for the record: that the answer was in the cache is not the record's business.
+                if diagnosis.source == .cache { diagnosis.source = .plantNetAPI }
+                return .answered(diagnosis, remainingRequests: answer.remainingRequests)
+            } catch {
+                return error.recheckStop.map { .stop($0) } ?? .failed("\(error)")
+            }
+        }
+    }
+}

@@ -206,13 +206,25 @@ public struct CollectionEntryDetail: Sendable, Codable, Hashable {
 
 /// A diagnosis kept in a plant's history, as its page shows it.
 public struct CollectionHealthRecord: Sendable, Codable, Hashable {
+    /// Where a record stands.
+    public enum Status: String, Sendable, Codable, Hashable {
+        /// Pl@ntNet answered.
+        case diagnosed
+        /// Kept while Pl@ntNet could not be reached: sent when it can be.
+        case waiting
+        /// Sending was given up (refused, or too many failed tries); the summary says why.
+        case notMade
+    }
+
     /// The record's id.
     public var id: String
     /// When it was kept.
     public var date: Date
-    /// One line: the best candidate and its score, or that no disease was found.
+    /// Whether it has its answer, waits for it, or was given up.
+    public var status: Status
+    /// One line: the best candidate and its score, that no disease was found, that it waits, or why it was not made.
     public var summary: String
-    /// The likely diseases, best first, with their EPPO codes and scores.
+    /// The likely diseases, best first, with their EPPO codes and scores (empty until Pl@ntNet answered).
     public var candidates: [DiseaseCandidate]
     /// Who kept it, when an account did.
     public var by: String?
@@ -220,16 +232,17 @@ public struct CollectionHealthRecord: Sendable, Codable, Hashable {
     public var note: String?
     /// Its photos' ids (`/collection/photos/{id}`), in the order sent.
     public var photoIDs: [String]
-    /// The disease service's version.
-    public var model: String
+    /// The disease service's version, once it answered.
+    public var model: String?
 
     /// Creates a record's view.
     public init(
-        id: String, date: Date, summary: String, candidates: [DiseaseCandidate], by: String?, note: String?, photoIDs: [String],
-        model: String
+        id: String, date: Date, status: Status = .diagnosed, summary: String, candidates: [DiseaseCandidate], by: String?,
+        note: String?, photoIDs: [String], model: String?
     ) {
         self.id = id
         self.date = date
+        self.status = status
         self.summary = summary
         self.candidates = candidates
         self.by = by
@@ -239,18 +252,22 @@ public struct CollectionHealthRecord: Sendable, Codable, Hashable {
     }
 }
 
-/// A diagnosis to keep in a plant's history: the kept answer and the photos it was asked about.
+/// A diagnosis to keep in a plant's history: the kept answer (or none yet, when Pl@ntNet cannot be reached) and the
+/// photos it was asked about.
 public struct DiagnosisToKeep: Sendable {
-    /// The disease service's answer.
-    public var diagnosis: Diagnosis
+    /// The disease service's answer; `nil` to keep the photos until Pl@ntNet can be reached.
+    public var diagnosis: Diagnosis?
+    /// The language the diseases are named in (asked in, for a record that waits).
+    public var language: String
     /// The photos sent, in order: each original's SHA-256, bytes and organ.
     public var photos: [(sha256: String, data: Data, organ: String)]
     /// The owner's words.
     public var note: String?
 
     /// Describes a diagnosis to keep.
-    public init(diagnosis: Diagnosis, photos: [(sha256: String, data: Data, organ: String)], note: String?) {
+    public init(diagnosis: Diagnosis?, language: String, photos: [(sha256: String, data: Data, organ: String)], note: String?) {
         self.diagnosis = diagnosis
+        self.language = language
         self.photos = photos
         self.note = note
     }

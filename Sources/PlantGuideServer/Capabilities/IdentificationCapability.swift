@@ -190,6 +190,8 @@ public struct DiagnosisCapability: Sendable {
         -> (answer: DiagnosisAnswer, sha256s: [String])
     /// The kept answer for these photos, when answers are kept (a results page is then read without asking again).
     public var cached: (@Sendable (_ sha256s: [String], _ organs: [PlantNetOrgan], _ language: String) async -> DiagnosisAnswer?)?
+    /// Sends the photos of a health record that waited for Pl@ntNet, for the re-check queue.
+    public var waiting: (@Sendable (_ photos: [Data], _ organs: [String], _ language: String) async -> DiagnosisRecheckAnswer)?
 
     /// Creates the capability.
     public init(

@@ -117,7 +117,10 @@ enum LiveIdentification {
                 await cache.diagnosis(for: CacheKey.diagnosis(sha256s: sha256s, organs: organs, options: DiagnosisOptions(language: language)))
             }
         }
-        return DiagnosisCapability(diagnose: diagnose, cached: cached)
+        var capability = DiagnosisCapability(diagnose: diagnose, cached: cached)
+        // Re-encoding the photos is heavy: the work pool does it, as for a diagnosis asked for now.
+        capability.waiting = LivePlantNet.diagnoseWaiting(service: service) { work in try await WorkPool.shared.run(work) }
+        return capability
     }
 
     /// The capability over `local` and Pl@ntNet with the key configured now (`PLANTNET_API_KEY`, else the key

@@ -29,19 +29,23 @@ enum LiveRecheck {
                 guard let capability = identification.capability, let ask = capability.recheck, let quota = capability.quota else {
                     return nil
                 }
+                // Health records that wait for a diagnosis go too, when the disease service is set up.
+                let diagnose = capability.diagnosis?.waiting
+                let records = diagnose == nil ? 0 : try await database.waitingHealthRecords().count
                 let waiting = try await database.queuedRecheckCount(now: collection.now())
-                guard waiting > 0 else { return RecheckRun() }
+                guard waiting + records > 0 else { return RecheckRun() }
                 // After a failed connection the client backs off; ask (without spending quota) whether it is back.
                 if let online = capability.online, !online.status().reachable, !(await online.check()).reachable {
                     var run = RecheckRun()
                     run.skipped = waiting
+                    run.diagnosesWaiting = records
                     run.stoppedBecause = RecheckStop.offline("no answer to a connection check").description
                     return run
                 }
                 let drain = RecheckDrain(
                     collection: collection, reserve: reserve,
                     budget: { let now = await quota(); return RecheckBudget(remaining: now.remaining, blocked: now.blocked) },
-                    ask: ask
+                    ask: ask, diagnose: diagnose
                 )
                 return try await drain.run(limit: itemsPerRound)
             },

@@ -45,18 +45,23 @@ enum LiveStore {
         var capability = plantsCapability(collection, planners: planners)
         capability.keepDiagnosis = { id, kept in
             let plant = try await existingPlant(id, database: database)
-            // Sent again (a second tap, the form resent): the same answer about the same photos is kept once.
-            for record in try await database.healthRecords(plantId: plant)
-            where record.diagnosis.model == kept.diagnosis.model && record.diagnosis.candidates == kept.diagnosis.candidates
-                && abs(record.diagnosis.date.timeIntervalSince(kept.diagnosis.date)) < 0.002 {
+            // Sent again (a second tap, the form resent): the same answer about the same photos is kept once, and so
+            // are the same photos waiting for Pl@ntNet.
+            for record in try await database.healthRecords(plantId: plant) where Self.sameAnswer(record, kept) {
                 var originals: [String] = []
                 for photo in record.photos { originals.append(try await database.photo(sha256: photo.sha256)?.originalSHA256 ?? "") }
                 if originals == kept.photos.map(\.sha256) { return }
             }
             do {
-                try await collection.keepDiagnosis(
-                    kept.diagnosis, photos: kept.photos.map { ($0.data, $0.organ) }, note: kept.note, plantId: plant
-                )
+                if let diagnosis = kept.diagnosis {
+                    try await collection.keepDiagnosis(
+                        diagnosis, photos: kept.photos.map { ($0.data, $0.organ) }, note: kept.note, plantId: plant
+                    )
+                } else {
+                    try await collection.keepDiagnosisForLater(
+                        photos: kept.photos.map { ($0.data, $0.organ) }, language: kept.language, note: kept.note, plantId: plant
+                    )
+                }
             } catch StoreError.photo(let reason) {
                 throw ServerError.unprocessable("The photo could not be stored: \(reason)")
             } catch StoreError.invalid(let reason) {
@@ -70,6 +75,14 @@ enum LiveStore {
             }
         }
         return capability
+    }
+
+    /// Whether a kept record holds the answer about to be kept (or, for one kept for later, waits as it would).
+    private static func sameAnswer(_ record: HealthRecord, _ kept: DiagnosisToKeep) -> Bool {
+        guard let keeping = kept.diagnosis else { return record.isWaiting }
+        guard let diagnosis = record.diagnosis else { return false }
+        return diagnosis.model == keeping.model && diagnosis.candidates == keeping.candidates
+            && abs(diagnosis.date.timeIntervalSince(keeping.date)) < 0.002
     }
 
     private static func plantsCapability(_ collection: PlantCollection, planners: HouseholdPlanners) -> CollectionCapability {
@@ -141,9 +154,10 @@ enum LiveStore {
                 detail.careFacts = CareFacts.of(details: details, schedule: planned, today: planner.today)
                 detail.healthRecords = details.healthRecords.map { record in
                     CollectionHealthRecord(
-                        id: String(record.id), date: record.recordedAt, summary: record.summary,
-                        candidates: record.diagnosis.candidates, by: record.recordedBy, note: record.note,
-                        photoIDs: record.photos.map(\.sha256), model: record.diagnosis.model
+                        id: String(record.id), date: record.recordedAt,
+                        status: record.diagnosis != nil ? .diagnosed : record.isWaiting ? .waiting : .notMade,
+                        summary: record.summary, candidates: record.diagnosis?.candidates ?? [], by: record.recordedBy,
+                        note: record.note, photoIDs: record.photos.map(\.sha256), model: record.diagnosis?.model
                     )
                 }
                 return detail

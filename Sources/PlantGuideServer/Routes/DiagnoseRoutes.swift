@@ -41,7 +41,13 @@ struct DiagnoseRoutes {
             do {
                 sent = try await diagnosis.diagnose(files.map(\.data), organs.map(\.plantNet), Self.language)
             } catch {
-                throw Self.serverError(for: error)
+                // Pl@ntNet cannot be reached (or its quota is spent): a plant's photos can wait in its history.
+                guard let plant, Self.canWait(error) else { throw Self.serverError(for: error) }
+                let keep = collection?.keepDiagnosis != nil && uploads.keepFiles(files.map(\.data))
+                    ? Pages.DiagnosisKeep(sha256s: files.map { sha256Hex($0.data) }, organs: organs, language: Self.language) : nil
+                return Response.html(
+                    Pages.diagnoseLater(reason: "\(error)", plant: plant, keep: keep, context: context), status: .serviceUnavailable
+                )
             }
             // A plant's photos wait for "Keep in the plant's history" (named by SHA-256 in the results page's address).
             if plant != nil, !sent.answer.rejected { _ = uploads.keepFiles(files.map(\.data)) }
@@ -89,11 +95,16 @@ struct DiagnoseRoutes {
             if let note, note.unicodeScalars.count > NewHealthRecord.maximumNoteCharacters {
                 throw ServerError.unprocessable(InputLimits.tooLong("note", characters: NewHealthRecord.maximumNoteCharacters))
             }
-            guard let cached = diagnosis?.cached, var answer = await cached(sha256s, chosen.map(\.plantNet), language) else {
-                throw ServerError.notFound("That diagnosis (answers are kept for 7 days; send the photos again)")
-            }
-            guard !answer.rejected else {
-                throw ServerError.unprocessable("Pl@ntNet did not recognise a plant in these photos: there is nothing to keep.")
+            // Kept for later (Pl@ntNet could not be reached): no answer to read; the re-check queue asks for it.
+            var answer: DiagnosisAnswer?
+            if form["later"] == nil {
+                guard let cached = diagnosis?.cached, let kept = await cached(sha256s, chosen.map(\.plantNet), language) else {
+                    throw ServerError.notFound("That diagnosis (answers are kept for 7 days; send the photos again)")
+                }
+                guard !kept.rejected else {
+                    throw ServerError.unprocessable("Pl@ntNet did not recognise a plant in these photos: there is nothing to keep.")
+                }
+                answer = kept
             }
             var photos: [(sha256: String, data: Data, organ: String)] = []
             for (sha256, organ) in zip(sha256s, chosen) {
@@ -104,8 +115,8 @@ struct DiagnoseRoutes {
                 photos.append((sha256, data, organ.rawValue))
             }
             // The answer came from Pl@ntNet; that this page read it back from the cache is not the record's business.
-            if answer.diagnosis.source == .cache { answer.diagnosis.source = .plantNetAPI }
-            try await keepDiagnosis(id, DiagnosisToKeep(diagnosis: answer.diagnosis, photos: photos, note: note))
+            if answer?.diagnosis.source == .cache { answer?.diagnosis.source = .plantNetAPI }
+            try await keepDiagnosis(id, DiagnosisToKeep(diagnosis: answer?.diagnosis, language: language, photos: photos, note: note))
             return Response.redirect(to: "/collection/\(urlComponent(id))#health", type: .normal)
         }
         router.post("/collection/:id/health/:record/remove") { _, context in
@@ -147,6 +158,12 @@ struct DiagnoseRoutes {
 
     private static func isSHA256(_ text: String) -> Bool {
         text.utf8.count == 64 && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+    }
+
+    /// Whether a failure means Pl@ntNet cannot answer now but will later (unreachable, timed out, failing, or out of
+    /// quota for today), so a plant's photos can wait for it.
+    static func canWait(_ error: any Error) -> Bool {
+        (error as? PlantNetError)?.isWorthRetryingLater ?? false
     }
 
     /// A disease request's failure in the web app's terms.

@@ -247,16 +247,17 @@ enum OpenAPIDocument {
                 "items": { "type": "object", "required": ["kind", "text"], "properties": {
                   "kind": { "type": "string", "enum": ["watering", "overdue", "repotting", "light"] }, "text": { "type": "string" } } } },
               "healthRecords": { "type": "array", "description": "Diagnoses kept in the plant's history (\"Keep in the plant's history\", `plantguide diagnose --save`), newest first.",
-                "items": { "type": "object", "required": ["id", "date", "summary", "candidates", "photoIDs", "model"], "properties": {
+                "items": { "type": "object", "required": ["id", "date", "status", "summary", "candidates", "photoIDs"], "properties": {
                   "id": { "type": "string" }, "date": { "type": "string", "format": "date-time" },
-                  "summary": { "type": "string", "description": "The best candidate and its score, or that no disease was found." },
+                  "status": { "type": "string", "enum": ["diagnosed", "waiting", "notMade"], "description": "diagnosed: Pl@ntNet answered; waiting: kept while Pl@ntNet could not be reached, sent when it can be; notMade: sending was given up (the summary says why)." },
+                  "summary": { "type": "string", "description": "The best candidate and its score, that no disease was found, that it waits for Pl@ntNet, or why it was not made." },
                   "candidates": { "type": "array", "items": { "type": "object", "required": ["rank", "eppoCode", "score"], "properties": {
                     "rank": { "type": "integer" }, "eppoCode": { "type": "string", "description": "The EPPO code, e.g. BOTRCI." },
                     "name": { "type": "string" }, "inDiseaseList": { "type": "boolean" }, "score": { "type": "number" },
                     "referenceImages": { "type": "array", "items": { "type": "object" } } } } },
                   "by": { "type": "string" }, "note": { "type": "string" },
                   "photoIDs": { "type": "array", "items": { "type": "string" }, "description": "Ids for /collection/photos/{id}, in the order sent." },
-                  "model": { "type": "string", "description": "The disease service's version." } } } }
+                  "model": { "type": "string", "description": "The disease service's version, once it answered." } } } }
             }
           },
           "NewCollectionEntry": {

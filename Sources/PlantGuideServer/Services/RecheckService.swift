@@ -49,10 +49,11 @@ struct RecheckService: Service {
         }
         do {
             guard let run = try await recheck.drain() else { return }
-            if run.sent > 0 || run.failed > 0 || run.expired > 0 {
+            if run.sent > 0 || run.failed > 0 || run.expired > 0 || run.diagnosed > 0 {
                 logger.info("re-check round", metadata: [
                     "sent": "\(run.sent)", "changed": "\(run.changed)", "failed": "\(run.failed)", "expired": "\(run.expired)",
-                    "queued": "\(run.skipped)", "household": "\(household)",
+                    "queued": "\(run.skipped)", "diagnosed": "\(run.diagnosed)", "diagnosesWaiting": "\(run.diagnosesWaiting)",
+                    "household": "\(household)",
                 ])
             }
         } catch {

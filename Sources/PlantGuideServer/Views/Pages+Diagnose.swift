@@ -122,6 +122,41 @@ extension Pages {
         )
     }
 
+    /// Pl@ntNet could not be reached for a collection plant's diagnosis: why, and (with `keep`) a form keeping the photos
+    /// in the plant's history until the re-check queue can send them.
+    static func diagnoseLater(
+        reason: String, plant: CollectionEntryDetail, keep: DiagnosisKeep?, context: AppRequestContext
+    ) -> HTML {
+        let name = plant.entry.nickname ?? plant.entry.scientificName
+        let plantPath = "/collection/\(urlComponent(plant.entry.id))"
+        var keepForm: HTML = ""
+        if let keep {
+            keepForm = """
+                <form class="card" method="post" action="\(plantPath)/health">
+                \(Layout.csrfField(context))
+                <input type="hidden" name="later" value="1">
+                <input type="hidden" name="photos" value="\(keep.sha256s.joined(separator: ","))">
+                <input type="hidden" name="organs" value="\(keep.organs.map(\.rawValue).joined(separator: ","))">
+                <input type="hidden" name="lang" value="\(keep.language)">
+                <p>Keep the photos in \(name)’s history now: PlantGuide sends them when Pl@ntNet can be reached again and \
+                puts the answer beside them (the plant’s page says when it is waiting).</p>
+                <label for="keep-note">A note (optional)</label>
+                <textarea id="keep-note" name="note" rows="2" maxlength="\(NewHealthRecord.maximumNoteCharacters)"></textarea>
+                <p><button type="submit">Keep and diagnose later</button></p>
+                </form>
+                """
+        }
+        return Layout.page(
+            title: "Diagnosis", tab: .collection, context: context,
+            body: """
+                <h1>Pl@ntNet cannot diagnose \(name) now</h1>
+                <p class="notice" role="status">\(reason)</p>
+                \(keepForm)
+                <p><a href="/diagnose?plant=\(urlComponent(plant.entry.id))">Try again</a> · <a href="\(plantPath)">Back to \(name)</a></p>
+                """
+        )
+    }
+
     private static func candidateItem(_ candidate: DiseaseCandidate) -> HTML {
         let percent = Int((min(max(candidate.score, 0), 1) * 100).rounded())
         let level = candidate.score > 0.7 ? "high" : candidate.score >= 0.4 ? "mid" : "low"

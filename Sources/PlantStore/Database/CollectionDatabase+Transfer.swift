@@ -108,12 +108,15 @@ extension CollectionDatabase {
                     let (uuid, present) = try Self.importUUID("healthRecord", kept.uuid, household: household, db: db)
                     if present != nil { continue }
                     let photos = try CollectionExport.importedPhotos(of: kept, carried: carried)
+                    let wait = try CollectionExport.importedWait(of: kept, photos: photos, now: content.exportedAt)
                     try db.execute(
                         sql: """
-                            INSERT INTO healthRecord (uuid, plantId, diagnosis, note, recordedBy, recordedAt) VALUES (?, ?, ?, ?, ?, ?)
+                            INSERT INTO healthRecord (uuid, plantId, diagnosis, note, recordedBy, recordedAt, language, attempts,
+                                lastError, gaveUpAt) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                             """,
-                        arguments: [uuid, plantId, try DiagnosisColumn.encode(kept.diagnosis), kept.note.nonEmpty, kept.recordedBy,
-                                    kept.recordedAt.roundedToMilliseconds]
+                        arguments: [uuid, plantId, try kept.diagnosis.map(DiagnosisColumn.encode), kept.note.nonEmpty, kept.recordedBy,
+                                    kept.recordedAt.roundedToMilliseconds, wait.language, wait.attempts, wait.lastError,
+                                    wait.gaveUpAt]
                     )
                     let recordId = db.lastInsertedRowID
                     for (position, photo) in photos.enumerated() {

@@ -32,6 +32,7 @@ enum Schema {
         migrator.registerMigration("v22", migrate: widenReminderKinds)
         migrator.registerMigration("v23", migrate: addMembersToReminders)
         migrator.registerMigration("v24", migrate: addHealthRecords)
+        migrator.registerMigration("v25", migrate: letHealthRecordsWait)
         return migrator
     }
 
@@ -765,5 +766,43 @@ enum Schema {
             );
             CREATE INDEX healthRecordPhoto_photoSHA256 ON healthRecordPhoto (photoSHA256);
             """)
+    }
+
+    /// v25: a health record may wait for Pl@ntNet (kept while it could not be reached): `diagnosis` may be NULL, with
+    /// the language to ask in, the tries made, the last error, when sending was given up, and the claim of the process
+    /// sending it (the re-check queue's lease rule). SQLite cannot drop a NOT NULL, so the table is made again with its
+    /// rows and its id counter; its photos' rows stay (foreign keys are off during a migration).
+    private static func letHealthRecordsWait(_ db: Database) throws {
+        let sequence = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'healthRecord'") ?? 0
+        try db.execute(sql: """
+            CREATE TABLE healthRecord_v25 (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                uuid TEXT NOT NULL UNIQUE CHECK (length(uuid) = 36),
+                plantId INTEGER NOT NULL REFERENCES plant(id) ON DELETE CASCADE,
+                diagnosis TEXT CHECK (diagnosis IS NULL OR (json_valid(diagnosis) AND json_type(diagnosis) = 'object')),
+                note TEXT CHECK (note IS NULL OR length(note) BETWEEN 1 AND 2000),
+                recordedBy TEXT,
+                recordedAt DATETIME NOT NULL,
+                language TEXT CHECK (language IS NULL OR length(language) BETWEEN 1 AND 16),
+                attempts INTEGER NOT NULL DEFAULT 0 CHECK (attempts >= 0),
+                lastError TEXT,
+                gaveUpAt DATETIME,
+                claimedUntil DATETIME,
+                claimedBy TEXT,
+                CHECK (diagnosis IS NOT NULL OR language IS NOT NULL),
+                CHECK (diagnosis IS NULL OR gaveUpAt IS NULL)
+            );
+            INSERT INTO healthRecord_v25 (id, uuid, plantId, diagnosis, note, recordedBy, recordedAt)
+                SELECT id, uuid, plantId, diagnosis, note, recordedBy, recordedAt FROM healthRecord;
+            DROP TABLE healthRecord;
+            ALTER TABLE healthRecord_v25 RENAME TO healthRecord;
+            CREATE INDEX healthRecord_plantId ON healthRecord (plantId, recordedAt);
+            CREATE INDEX healthRecord_waiting ON healthRecord (recordedAt) WHERE diagnosis IS NULL AND gaveUpAt IS NULL;
+            DELETE FROM sqlite_sequence WHERE name IN ('healthRecord', 'healthRecord_v25');
+            """)
+        try db.execute(
+            sql: "INSERT INTO sqlite_sequence (name, seq) VALUES ('healthRecord', max(?, (SELECT coalesce(max(id), 0) FROM healthRecord)))",
+            arguments: [sequence]
+        )
     }
 }

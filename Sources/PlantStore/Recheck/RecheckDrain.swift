@@ -44,6 +44,32 @@ public struct RecheckRunItem: Sendable, Hashable, Codable {
     public var error: String?
 }
 
+/// What one health record that waited for Pl@ntNet came to in a re-check run.
+public struct WaitingDiagnosisRunItem: Sendable, Hashable, Codable {
+    /// What happened to the record.
+    public enum Outcome: String, Sendable, Codable, Hashable {
+        /// Pl@ntNet answered; the answer is in the plant's history.
+        case answered
+        /// Sending failed; the record waits for the next run.
+        case failed
+        /// Sending failed for good (refused, or too many tries): the record stays in the history without a diagnosis.
+        case gaveUp
+        /// Another process is sending it right now.
+        case busy
+        /// A dry run: it would have been sent.
+        case wouldSend
+    }
+
+    public var healthRecordId: Int64
+    public var plantId: Int64
+    public var outcome: Outcome
+    /// The best candidate's title ("Grey mould (BOTRCI)") and score, when the service found one.
+    public var disease: String?
+    public var score: Double?
+    /// Why sending failed.
+    public var error: String?
+}
+
 /// The result of draining the re-check queue once: `{sent, changed, skipped, remainingQuota, …}`.
 public struct RecheckRun: Sendable, Hashable, Codable {
     /// Items sent to Pl@ntNet and answered (in a dry run: that would be sent).
@@ -64,6 +90,13 @@ public struct RecheckRun: Sendable, Hashable, Codable {
     public var dryRun = false
     /// Every item looked at, in order.
     public var items: [RecheckRunItem] = []
+    /// Health records that waited for Pl@ntNet and were answered now (in a dry run: that would be sent).
+    public var diagnosed = 0
+    /// Health records still waiting after the run.
+    public var diagnosesWaiting = 0
+    /// Every waiting health record looked at, in order (they go before the identifications: their owners have no
+    /// answer at all yet).
+    public var diagnoses: [WaitingDiagnosisRunItem] = []
 
     /// An empty run (nothing sent).
     public init(dryRun: Bool = false) {
@@ -71,8 +104,9 @@ public struct RecheckRun: Sendable, Hashable, Codable {
     }
 }
 
-/// Drains the re-check queue: sends queued identifications to Pl@ntNet, oldest first and saved plants first, while
-/// the quota allows and above a reserve kept for identifications asked for now, and records each answer as it comes.
+/// Drains the re-check queue: sends the health records that wait for a diagnosis (oldest first), then queued
+/// identifications (oldest first and saved plants first) to Pl@ntNet, while the quota allows and above a reserve kept
+/// for identifications asked for now, and records each answer as it comes.
 ///
 /// Crash safety: an item is claimed before it is sent and its answer is recorded in one transaction with its leaving
 /// the queue, so a process killed at any moment loses no item, and an item whose answer was committed is never sent
@@ -86,6 +120,9 @@ public struct RecheckDrain: Sendable {
     public var budget: @Sendable () async -> RecheckBudget
     /// Sends one item's photos (bytes, organs) to Pl@ntNet.
     public var ask: @Sendable (_ photos: [Data], _ organs: [String]) async -> RecheckAnswer
+    /// Sends a waiting health record's photos (bytes, organs) to the disease service, in its language; without it the
+    /// waiting records are left as they are.
+    public var diagnose: (@Sendable (_ photos: [Data], _ organs: [String], _ language: String) async -> DiagnosisRecheckAnswer)?
 
     /// The default reserve: 10 % of Pl@ntNet's free daily quota of 500 identifications.
     public static let defaultReserve = 50
@@ -94,12 +131,14 @@ public struct RecheckDrain: Sendable {
     public init(
         collection: PlantCollection, reserve: Int = RecheckDrain.defaultReserve,
         budget: @escaping @Sendable () async -> RecheckBudget,
-        ask: @escaping @Sendable (_ photos: [Data], _ organs: [String]) async -> RecheckAnswer
+        ask: @escaping @Sendable (_ photos: [Data], _ organs: [String]) async -> RecheckAnswer,
+        diagnose: (@Sendable (_ photos: [Data], _ organs: [String], _ language: String) async -> DiagnosisRecheckAnswer)? = nil
     ) {
         self.collection = collection
         self.reserve = max(0, reserve)
         self.budget = budget
         self.ask = ask
+        self.diagnose = diagnose
     }
 
     /// Sends up to `limit` queued items (all when `nil`); a dry run only says which would go.
@@ -114,23 +153,32 @@ public struct RecheckDrain: Sendable {
             collection.photos.removeFiles(of: expiry.released, now: collection.now())
             run.expired = expiry.expired
         }
+        let waiting = diagnose == nil ? [] : try await store.waitingHealthRecords()
+        let chosenRecords = limit.map { Array(waiting.prefix(max(0, $0))) } ?? waiting
         let queue = try await store.queuedRechecks(now: collection.now(), limit: nil)
-        let chosen = limit.map { Array(queue.prefix(max(0, $0))) } ?? queue
+        let chosen = limit.map { Array(queue.prefix(max(0, $0 - chosenRecords.count))) } ?? queue
+        let total = chosenRecords.count + chosen.count
         var projected = await budget().remaining
+        for (index, record) in chosenRecords.enumerated() {
+            progress(index, total)
+            if let stop = await stopReason(dryRun: dryRun, projected: projected) {
+                run.stoppedBecause = stop
+                break
+            }
+            if dryRun {
+                run.diagnosed += 1
+                projected = projected.map { $0 - 1 }
+                run.diagnoses.append(entry(record, .wouldSend))
+                continue
+            }
+            try await send(record, into: &run)
+            if run.stoppedBecause != nil { break }
+        }
         for (index, item) in chosen.enumerated() {
-            progress(index, chosen.count)
-            if Task.isCancelled {
-                run.stoppedBecause = "stopped"
-                break
-            }
-            let quota = await budget()
-            let remaining = dryRun ? projected : quota.remaining
-            if quota.blocked {
-                run.stoppedBecause = RecheckStop.quotaExhausted.description
-                break
-            }
-            if let remaining, remaining <= reserve {
-                run.stoppedBecause = RecheckStop.reserve(remaining: remaining, reserve: reserve).description
+            if run.stoppedBecause != nil { break }
+            progress(chosenRecords.count + index, total)
+            if let stop = await stopReason(dryRun: dryRun, projected: projected) {
+                run.stoppedBecause = stop
                 break
             }
             if dryRun {
@@ -185,10 +233,72 @@ public struct RecheckDrain: Sendable {
             }
             if run.stoppedBecause != nil { break }
         }
-        progress(chosen.count, chosen.count)
+        progress(total, total)
         run.skipped = try await store.queuedRecheckCount(now: collection.now()) - (dryRun ? run.sent : 0)
+        run.diagnosesWaiting = try await store.waitingHealthRecords().count - (dryRun ? run.diagnosed : 0)
         run.remainingQuota = dryRun ? projected : await budget().remaining
         return run
+    }
+
+    /// Why the run must stop before the next item, if it must: cancelled, the quota blocked or down to the reserve.
+    private func stopReason(dryRun: Bool, projected: Int?) async -> String? {
+        if Task.isCancelled { return "stopped" }
+        let quota = await budget()
+        if quota.blocked { return RecheckStop.quotaExhausted.description }
+        if let remaining = dryRun ? projected : quota.remaining, remaining <= reserve {
+            return RecheckStop.reserve(remaining: remaining, reserve: reserve).description
+        }
+        return nil
+    }
+
+    /// Claims a waiting health record, sends its photos to the disease service and records what came of it.
+    private func send(_ record: HealthRecord, into run: inout RecheckRun) async throws(StoreError) {
+        guard let diagnose, let language = record.waiting?.language else { return }
+        let store = collection.store
+        guard try await store.claimHealthRecord(record.id, now: collection.now(), lease: 300, claimant: ProcessIdentity.current) else {
+            run.diagnoses.append(entry(record, .busy))
+            return
+        }
+        var photos: [Data] = []
+        do throws(StoreError) {
+            for photo in record.photos { photos.append(try await read(photo.sha256)) }
+            if photos.isEmpty { throw .photo("the record has no photo left to send") }
+        } catch {
+            let gaveUp = try await store.failHealthRecord(record.id, reason: "\(error)", giveUp: true, now: collection.now())
+            run.failed += 1
+            run.diagnoses.append(entry(record, gaveUp == true ? .gaveUp : .failed, error: "\(error)"))
+            return
+        }
+        switch await diagnose(photos, record.photos.map(\.organ), language) {
+        case .answered(let diagnosis, _):
+            guard try await store.completeHealthRecord(record.id, diagnosis: diagnosis) != nil else {
+                run.diagnoses.append(entry(record, .busy))
+                return
+            }
+            run.diagnosed += 1
+            var answered = entry(record, .answered)
+            answered.disease = diagnosis.candidates.first?.title
+            answered.score = diagnosis.candidates.first?.score
+            run.diagnoses.append(answered)
+        case .rejected:
+            let reason = "Pl@ntNet did not recognise a plant in the photos"
+            let gaveUp = try await store.failHealthRecord(record.id, reason: reason, giveUp: true, now: collection.now())
+            run.failed += 1
+            run.diagnoses.append(entry(record, gaveUp == true ? .gaveUp : .failed, error: reason))
+        case .failed(let reason):
+            let gaveUp = try await store.failHealthRecord(record.id, reason: reason, giveUp: false, now: collection.now())
+            run.failed += 1
+            run.diagnoses.append(entry(record, gaveUp == true ? .gaveUp : .failed, error: reason))
+        case .stop(let stop):
+            try await store.releaseHealthRecord(record.id)
+            run.stoppedBecause = stop.description
+        }
+    }
+
+    private func entry(
+        _ record: HealthRecord, _ outcome: WaitingDiagnosisRunItem.Outcome, error: String? = nil
+    ) -> WaitingDiagnosisRunItem {
+        WaitingDiagnosisRunItem(healthRecordId: record.id, plantId: record.plantId, outcome: outcome, error: error)
     }
 
     private func read(_ sha256: String) async throws(StoreError) -> Data {

@@ -3,14 +3,21 @@ import PlantGuideCore
 
 /// A diagnosis kept in a plant's history: what the disease service said about some photos of the plant, the photos
 /// themselves, and who kept it when. Kept because its owner chose to ("Keep in the plant's history", `diagnose --save`).
+///
+/// A record made while Pl@ntNet could not be reached has no diagnosis yet: it *waits* (``waiting``), and the re-check
+/// queue sends its photos when Pl@ntNet can be reached again and fills the answer in (or, after
+/// ``maximumAttempts`` failed tries or a refusal, gives up and says why).
 public struct HealthRecord: Sendable, Hashable, Codable, Identifiable {
     public var id: Int64
     /// Identity across collections (an import adds a record once).
     public var uuid: String
     /// The plant it belongs to.
     public var plantId: Int64
-    /// The disease service's answer, candidates and their reference photos included.
-    public var diagnosis: Diagnosis
+    /// The disease service's answer, candidates and their reference photos included; `nil` while the record waits for
+    /// Pl@ntNet or after sending it was given up (see ``waiting``).
+    public var diagnosis: Diagnosis?
+    /// For a record kept without an answer: how sending it goes. `nil` once Pl@ntNet answered.
+    public var waiting: HealthRecordWait?
     /// The photos sent, in the order they were sent, each with the organ it shows.
     public var photos: [HealthRecordPhoto]
     /// The owner's own words, if any.
@@ -22,23 +29,58 @@ public struct HealthRecord: Sendable, Hashable, Codable, Identifiable {
 
     /// A record as a store reads it.
     package init(
-        id: Int64, uuid: String, plantId: Int64, diagnosis: Diagnosis, photos: [HealthRecordPhoto], note: String?,
-        recordedBy: String?, recordedAt: Date
+        id: Int64, uuid: String, plantId: Int64, diagnosis: Diagnosis?, waiting: HealthRecordWait? = nil,
+        photos: [HealthRecordPhoto], note: String?, recordedBy: String?, recordedAt: Date
     ) {
         self.id = id
         self.uuid = uuid
         self.plantId = plantId
         self.diagnosis = diagnosis
+        self.waiting = diagnosis == nil ? waiting : nil
         self.photos = photos
         self.note = note
         self.recordedBy = recordedBy
         self.recordedAt = recordedAt
     }
 
-    /// One line for a history: "Diagnosis: Grey mould (BOTRCI) 62 %", or that nothing was found.
+    /// After this many failed tries, a waiting record stops being sent (it stays in the history, with its photos).
+    public static let maximumAttempts = 5
+
+    /// Whether the record still waits for Pl@ntNet's answer (neither answered nor given up).
+    public var isWaiting: Bool { diagnosis == nil && waiting?.gaveUpAt == nil }
+
+    /// One line for a history: "Diagnosis: Grey mould (BOTRCI) 62 %", that nothing was found, that it waits for
+    /// Pl@ntNet, or why it was not made.
     public var summary: String {
+        guard let diagnosis else {
+            if let wait = waiting, wait.gaveUpAt != nil {
+                return "Diagnosis: not made (\(wait.lastError ?? "Pl@ntNet could not answer"))"
+            }
+            return "Diagnosis: waiting for Pl@ntNet"
+        }
         guard let best = diagnosis.candidates.first else { return "Diagnosis: no disease found" }
         return "Diagnosis: \(best.title) \(Int((best.score * 100).rounded())) %"
+    }
+}
+
+/// How sending a health record kept without an answer goes: it waits for Pl@ntNet, is tried again by the re-check
+/// queue, and is given up after ``HealthRecord/maximumAttempts`` failures or a refusal.
+public struct HealthRecordWait: Sendable, Hashable, Codable {
+    /// The language the diseases' names are asked in.
+    public var language: String
+    /// Tries made so far.
+    public var attempts: Int
+    /// Why the last try failed, if one did.
+    public var lastError: String?
+    /// When sending was given up; `nil` while the record waits.
+    public var gaveUpAt: Date?
+
+    /// Describes a record's wait.
+    public init(language: String, attempts: Int = 0, lastError: String? = nil, gaveUpAt: Date? = nil) {
+        self.language = language
+        self.attempts = attempts
+        self.lastError = lastError
+        self.gaveUpAt = gaveUpAt
     }
 }
 
@@ -56,15 +98,28 @@ public struct HealthRecordPhoto: Sendable, Hashable, Codable {
     }
 }
 
-/// A health record to keep: the answer, its photos (already stored by ``PhotoLibrary``) with their organs, and a note.
+/// A health record to keep: the answer (or the language to ask for one in, when Pl@ntNet cannot be reached now), its
+/// photos (already stored by ``PhotoLibrary``) with their organs, and a note.
 public struct NewHealthRecord: Sendable {
-    public var diagnosis: Diagnosis
+    /// The answer; `nil` for a record that waits for Pl@ntNet.
+    public var diagnosis: Diagnosis?
+    /// For a record that waits: the language the diseases' names will be asked in.
+    public var language: String?
     public var photos: [(photo: StoredPhoto, organ: String)]
     public var note: String?
 
-    /// Describes a record to keep.
+    /// Describes a record to keep with its answer.
     public init(diagnosis: Diagnosis, photos: [(photo: StoredPhoto, organ: String)], note: String? = nil) {
         self.diagnosis = diagnosis
+        self.language = nil
+        self.photos = photos
+        self.note = note
+    }
+
+    /// Describes a record to keep without an answer: it waits until the re-check queue can send its photos to Pl@ntNet.
+    public init(waitingIn language: String, photos: [(photo: StoredPhoto, organ: String)], note: String? = nil) {
+        self.diagnosis = nil
+        self.language = language
         self.photos = photos
         self.note = note
     }
@@ -81,6 +136,11 @@ public struct NewHealthRecord: Sendable {
         var copy = self
         copy.note = note.nonEmpty
         try Self.check(organs: photos.map(\.organ), note: copy.note)
+        if diagnosis == nil {
+            guard let language, HealthRecordWait.isLanguage(language) else {
+                throw .invalid("a health record without a diagnosis needs the language to ask Pl@ntNet in (e.g. en)")
+            }
+        }
         return copy
     }
 
@@ -96,6 +156,13 @@ public struct NewHealthRecord: Sendable {
         if let note = note.nonEmpty, note.unicodeScalars.count > maximumNoteCharacters {
             throw .invalid("a health record's note is at most \(maximumNoteCharacters) characters (\(note.unicodeScalars.count) given)")
         }
+    }
+}
+
+extension HealthRecordWait {
+    /// Whether `code` can be a language code Pl@ntNet is asked in (`en`, `pt-BR`): 1–16 letters and hyphens.
+    package static func isLanguage(_ code: String) -> Bool {
+        (1...16).contains(code.count) && code.allSatisfy { ($0.isASCII && $0.isLetter) || $0 == "-" }
     }
 }
 

@@ -119,6 +119,17 @@ public protocol HistoryStore: Sendable {
     /// Removes one of a plant's health records; returns its photos nothing else uses any more (their files can go), or
     /// `nil` when the plant has no such record.
     func removeHealthRecord(id: Int64, ofPlant plantId: Int64) async throws(StoreError) -> [StoredPhoto]?
+    /// The household's records that wait for Pl@ntNet, oldest first.
+    func waitingHealthRecords() async throws(StoreError) -> [HealthRecord]
+    /// Claims a waiting record for sending (the re-check queue's lease rule); counts a try.
+    func claimHealthRecord(_ id: Int64, now: Date, lease: TimeInterval, claimant: String) async throws(StoreError) -> Bool
+    /// Gives a claim back without counting the try.
+    func releaseHealthRecord(_ id: Int64) async throws(StoreError)
+    /// Records a failed try; returns whether the record gave up, or `nil` when it no longer waits.
+    @discardableResult
+    func failHealthRecord(_ id: Int64, reason: String, giveUp: Bool, now: Date) async throws(StoreError) -> Bool?
+    /// Fills Pl@ntNet's answer into a waiting record; `nil` when it no longer waits.
+    func completeHealthRecord(_ id: Int64, diagnosis: Diagnosis) async throws(StoreError) -> HealthRecord?
 
     // MARK: Re-check queue
 

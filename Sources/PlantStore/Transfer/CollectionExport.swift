@@ -41,8 +41,11 @@ public struct CollectionExport: Sendable, Codable, Hashable {
 
     public struct ExportedHealthRecord: Sendable, Codable, Hashable {
         public var uuid: String
-        /// The disease service's answer as it was kept.
-        public var diagnosis: Diagnosis
+        /// The disease service's answer as it was kept; absent for a record that waits for Pl@ntNet.
+        public var diagnosis: Diagnosis?
+        /// For a record kept without an answer: its language, tries and whether sending was given up (absent in
+        /// archives before records could wait).
+        public var waiting: HealthRecordWait?
         /// Its photos in the order sent (each in ``CollectionExport/photos``), with their organs.
         public var photos: [HealthRecordPhoto]
         public var note: String?

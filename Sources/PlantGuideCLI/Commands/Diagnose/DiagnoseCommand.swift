@@ -31,7 +31,9 @@ struct DiagnoseCommand: AsyncParsableCommand {
             repotting, and its spot's light against the guide's.
 
             With --plant ID --save, the answer and its photos are kept in that plant's history (`plantguide \
-            collection show ID` lists them, exports carry them); --note adds your own words.
+            collection show ID` lists them, exports carry them); --note adds your own words. When Pl@ntNet cannot be \
+            reached (no connection, timed out, failing, or today's quota spent), the photos are kept all the same and \
+            wait: `plantguide recheck` (or a running `plantguide serve`) sends them later and fills the answer in.
 
             Examples:
               plantguide diagnose spots.jpg
@@ -133,6 +135,14 @@ struct DiagnoseCommand: AsyncParsableCommand {
                 images, options: DiagnosisOptions(language: language, resultCount: top, includeRelatedImages: true)
             )
         } catch {
+            // Pl@ntNet cannot answer now: photos to keep wait in the plant's history for the re-check queue.
+            if save, let plant, let collection, let facts, error.isWorthRetryingLater {
+                let kept = try await collection.collection.keepDiagnosisForLater(
+                    photos: originals, language: language, note: note, plantId: plant.value
+                )
+                try printWaiting(kept, reason: "\(error)", facts: facts, console: console)
+                return
+            }
             console.warn("error: \(error)")
             throw ExitCode(1)
         }
@@ -170,6 +180,40 @@ struct DiagnoseCommand: AsyncParsableCommand {
     }
 
     // MARK: - Output
+
+    /// What a diagnosis kept for later prints: why Pl@ntNet was not asked now, the plant's facts, where the photos wait.
+    private func printWaiting(
+        _ kept: HealthRecord, reason: String, facts: (plant: Plant, facts: [CareFact]), console: Console
+    ) throws {
+        let name = facts.plant.nickname ?? facts.plant.name
+        if output.json {
+            try console.printJSON(WaitingOutput(
+                reason: reason, language: language, plant: Output.PlantRef(id: facts.plant.id, name: name),
+                careFacts: facts.facts, healthRecord: Output.KeptRef(id: kept.id, uuid: kept.uuid)
+            ))
+            return
+        }
+        console.warn(console.style("Pl@ntNet cannot diagnose now: \(reason)", .yellow))
+        console.print()
+        console.print(console.style("Things to check about \(name)", .bold) + console.style("  (from its care log; not a diagnosis)", .dim))
+        for fact in facts.facts { console.print("  - \(fact.text)") }
+        console.print()
+        console.print("Kept in the history of \(name) (health record \(kept.id), \(counted(kept.photos.count, "photo"))), "
+            + "waiting for Pl@ntNet: `plantguide recheck` sends it when Pl@ntNet can be reached "
+            + "(`plantguide serve` does so on its own).")
+    }
+
+    /// The `--json` shape of a diagnosis kept for later.
+    struct WaitingOutput: Encodable {
+        /// Always true: the photos wait in the plant's history.
+        var waiting = true
+        /// Why Pl@ntNet was not asked now.
+        var reason: String
+        var language: String
+        var plant: Output.PlantRef
+        var careFacts: [CareFact]
+        var healthRecord: Output.KeptRef
+    }
 
     /// The `--json` shape.
     struct Output: Encodable {

@@ -7,9 +7,10 @@ import PlantStore
 struct RecheckListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
-        abstract: "Show the re-check queue and the species suggestions waiting for you.",
+        abstract: "Show the re-check queue, the diagnoses waiting for Pl@ntNet and the species suggestions waiting for you.",
         discussion: """
-            --json prints {summary, queue, suggestions}.
+            --json prints {summary, queue, diagnoses, suggestions}; diagnoses are the health records kept while \
+            Pl@ntNet could not be reached (`plantguide diagnose --plant ID --save`), which `plantguide recheck` sends.
 
             Examples:
               plantguide recheck list
@@ -28,8 +29,11 @@ struct RecheckListCommand: AsyncParsableCommand {
         let store = environment.store
         let queue = all ? try await store.rechecks(limit: nil) : try await store.queuedRechecks(now: environment.now(), limit: nil)
         let suggestions = try await store.suggestions(plantId: nil, includeResolved: all)
+        let diagnoses = try await store.waitingHealthRecords()
         if output.json {
-            try console.printJSON(ListJSON(summary: try await store.recheckSummary(), queue: queue, suggestions: suggestions))
+            try console.printJSON(ListJSON(
+                summary: try await store.recheckSummary(), queue: queue, diagnoses: diagnoses, suggestions: suggestions
+            ))
             return
         }
         console.print(console.style("Queue", .cyan))
@@ -41,6 +45,16 @@ struct RecheckListCommand: AsyncParsableCommand {
             if item.attempts > 0, item.state == .queued { line += ", \(counted(item.attempts, "attempt"))" }
             console.print(line)
             if let error = item.lastError, item.state != .done { console.print(console.style("    last error: \(error)", .dim)) }
+        }
+        console.print(console.style("Diagnoses waiting for Pl@ntNet", .cyan))
+        if diagnoses.isEmpty { console.print("  None.") }
+        for record in diagnoses {
+            let plant = try? await store.plant(id: record.plantId)
+            var line = "  \(record.recordedAt.formatted(.iso8601))  \(plant?.displayName ?? "plant \(record.plantId)") "
+                + "(plant \(record.plantId), health record \(record.id)), \(counted(record.photos.count, "photo"))"
+            if let attempts = record.waiting?.attempts, attempts > 0 { line += ", \(counted(attempts, "attempt"))" }
+            console.print(line)
+            if let error = record.waiting?.lastError { console.print(console.style("    last error: \(error)", .dim)) }
         }
         console.print(console.style("Suggestions", .cyan))
         if suggestions.isEmpty { console.print("  None.") }
@@ -63,6 +77,7 @@ struct RecheckListCommand: AsyncParsableCommand {
     private struct ListJSON: Encodable {
         var summary: RecheckSummary
         var queue: [RecheckItem]
+        var diagnoses: [HealthRecord]
         var suggestions: [SpeciesSuggestion]
     }
 }

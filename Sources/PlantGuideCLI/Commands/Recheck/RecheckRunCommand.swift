@@ -12,8 +12,12 @@ struct RecheckRunCommand: AsyncParsableCommand {
         commandName: "run",
         abstract: "Send the re-check queue to Pl@ntNet (the default of `plantguide recheck`).",
         discussion: """
-            --json prints {sent, changed, skipped, failed, expired, remainingQuota, stoppedBecause, dryRun, items}: \
-            sent = answered now, changed = answers that flagged a plant, skipped = still queued afterwards.
+            Diagnoses kept while Pl@ntNet could not be reached (`plantguide diagnose --plant ID --save`) go first, \
+            to Pl@ntNet's disease service; their answers join the plants' histories.
+
+            --json prints {sent, changed, skipped, failed, expired, remainingQuota, stoppedBecause, dryRun, items, \
+            diagnosed, diagnosesWaiting, diagnoses}: sent = answered now, changed = answers that flagged a plant, \
+            skipped = still queued afterwards; diagnosed and diagnosesWaiting count the waiting diagnoses.
 
             Examples:
               plantguide recheck
@@ -49,12 +53,18 @@ struct RecheckRunCommand: AsyncParsableCommand {
         let environment = try CollectionEnvironment.load()
         let setup = PlantNetSetup()
         let identifier = RecheckSetup.identifier(setup: setup, language: language, verbose: verbose, console: console)
+        // The disease service, for diagnoses kept while Pl@ntNet could not be reached (each in its own language).
+        var diagnose: (@Sendable ([Data], [String], String) async -> DiagnosisRecheckAnswer)?
+        if case .success(let service) = setup.service(console: console, verbose: verbose) {
+            diagnose = LivePlantNet.diagnoseWaiting(service: service)
+        }
         let options = LivePlantNet.options(language: language)
         let quota = setup.quota(console: console)
         let drain = RecheckDrain(
             collection: environment.collection, reserve: reserve,
             budget: { let status = await quota.status(); return RecheckBudget(remaining: status.remaining, blocked: status.isBlocked) },
-            ask: { photos, organs in await identifier.recheck(photos: photos, organs: organs, options: options) }
+            ask: { photos, organs in await identifier.recheck(photos: photos, organs: organs, options: options) },
+            diagnose: diagnose
         )
         let bar = ProgressBar(label: dryRun ? "Checking" : "Re-checking")
         let result = try await drain.run(limit: limit, dryRun: dryRun) { done, total in
@@ -66,12 +76,25 @@ struct RecheckRunCommand: AsyncParsableCommand {
         } else {
             print(result, console: console)
         }
-        if identifier.online == nil, result.sent == 0, !dryRun, result.skipped > 0 { throw ExitCode(1) }
+        if identifier.online == nil, result.sent == 0, !dryRun, result.skipped + result.diagnosesWaiting > 0 { throw ExitCode(1) }
     }
 
     private func print(_ result: RecheckRun, console: Console) {
-        if result.items.isEmpty, result.stoppedBecause == nil {
-            console.print(result.skipped == 0 ? "Nothing to re-check." : "\(counted(result.skipped, "identification")) waiting.")
+        if result.items.isEmpty, result.diagnoses.isEmpty, result.stoppedBecause == nil {
+            console.print(result.skipped + result.diagnosesWaiting == 0
+                ? "Nothing to re-check." : "\(counted(result.skipped + result.diagnosesWaiting, "item")) waiting.")
+        }
+        for item in result.diagnoses {
+            let subject = "plant \(item.plantId), health record \(item.healthRecordId)"
+            switch item.outcome {
+            case .answered:
+                let answer = item.disease.map { "\($0) \(Int(((item.score ?? 0) * 100).rounded())) %" } ?? "no disease found"
+                console.print("\(subject): diagnosis: \(answer)")
+            case .failed: console.print("\(subject): " + console.style("failed: \(item.error ?? "unknown")", .red))
+            case .gaveUp: console.print("\(subject): " + console.style("not diagnosed, given up: \(item.error ?? "unknown")", .red))
+            case .busy: console.print("\(subject): being sent by another PlantGuide process")
+            case .wouldSend: console.print("\(subject): would be sent to the disease service")
+            }
         }
         for item in result.items {
             let subject = item.plantId.map { "plant \($0)" } ?? "identification \(item.identificationId)"
@@ -89,6 +112,11 @@ struct RecheckRunCommand: AsyncParsableCommand {
             ? "Would send \(result.sent), leaving \(result.skipped) queued"
             : "Sent \(result.sent), \(result.changed) changed, \(result.skipped) still queued"
         if result.expired > 0 { summary += ", \(result.expired) expired" }
+        if result.diagnosed + result.diagnosesWaiting > 0 {
+            summary += result.dryRun
+                ? "; would diagnose \(result.diagnosed), leaving \(result.diagnosesWaiting) waiting"
+                : "; diagnosed \(result.diagnosed), \(result.diagnosesWaiting) still waiting"
+        }
         if let remaining = result.remainingQuota { summary += "; \(counted(remaining, "Pl@ntNet request")) left today" }
         console.print(summary + ".")
         if let reason = result.stoppedBecause { console.warn("Stopped: \(reason)") }

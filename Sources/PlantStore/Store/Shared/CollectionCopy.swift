@@ -213,7 +213,9 @@ package enum CollectionCopy {
         ]),
         Table("healthRecord", key: ["id"], identity: true, [
             Column("id", .integer), Column("uuid", .text), Column("plantId", .integer), Column("diagnosis", .text),
-            Column("note", .text), Column("recordedBy", .text), Column("recordedAt", .instant),
+            Column("note", .text), Column("recordedBy", .text), Column("recordedAt", .instant), Column("language", .text),
+            Column("attempts", .integer), Column("lastError", .text), Column("gaveUpAt", .instant),
+            Column("claimedUntil", .instant), Column("claimedBy", .text),
         ]),
         Table("healthRecordPhoto", key: ["recordId", "position"], [
             Column("recordId", .integer), Column("position", .integer), Column("photoSHA256", .text), Column("organ", .text),

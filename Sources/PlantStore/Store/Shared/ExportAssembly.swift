@@ -31,7 +31,7 @@ extension CollectionExport {
                 healthRecords: records[plant.id].map { kept in
                     kept.map {
                         ExportedHealthRecord(
-                            uuid: $0.uuid, diagnosis: $0.diagnosis, photos: $0.photos, note: $0.note, recordedBy: $0.recordedBy,
+                            uuid: $0.uuid, diagnosis: $0.diagnosis, waiting: $0.waiting, photos: $0.photos, note: $0.note, recordedBy: $0.recordedBy,
                             recordedAt: $0.recordedAt
                         )
                     }
@@ -80,5 +80,33 @@ extension CollectionExport {
         guard record.uuid.count == 36 else { throw .badArchive("health record UUID “\(record.uuid.prefix(40))” is not a UUID") }
         return record.photos.filter { carried.contains($0.sha256) }
     }
-}
 
+    /// An archive's health record's wait as both stores import it: nothing for a record with its diagnosis; for one
+    /// without, its language and tries (a record without one is a bad archive). A waiting record whose photos the
+    /// archive does not carry cannot be sent: it comes in given up, saying so.
+    package static func importedWait(of record: ExportedHealthRecord, photos: [HealthRecordPhoto], now: Date) throws(StoreError)
+        -> ImportedWait {
+        guard record.diagnosis == nil else { return ImportedWait() }
+        guard let wait = record.waiting, HealthRecordWait.isLanguage(wait.language), wait.attempts >= 0 else {
+            throw .badArchive("health record \(record.uuid) has neither a diagnosis nor what to ask Pl@ntNet for one")
+        }
+        if wait.gaveUpAt == nil, photos.isEmpty {
+            return ImportedWait(
+                language: wait.language, attempts: wait.attempts, lastError: "its photos were not in the archive it came from",
+                gaveUpAt: now.roundedToMilliseconds
+            )
+        }
+        return ImportedWait(
+            language: wait.language, attempts: wait.attempts, lastError: wait.lastError.map { String($0.prefix(500)) },
+            gaveUpAt: wait.gaveUpAt?.roundedToMilliseconds
+        )
+    }
+
+    /// The wait columns of an imported health record.
+    package struct ImportedWait {
+        package var language: String?
+        package var attempts = 0
+        package var lastError: String?
+        package var gaveUpAt: Date?
+    }
+}
