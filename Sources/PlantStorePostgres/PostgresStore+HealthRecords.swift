@@ -96,27 +96,8 @@ extension PostgresStore {
     /// one wins, and a dead process's lease on this host ends at once); counts a try.
     public func claimHealthRecord(_ id: Int64, now: Date, lease: TimeInterval, claimant: String) async throws(StoreError) -> Bool {
         let waits = Self.waits(in: try scope("claim a health record").household)
-        let until = PostgresInstant(now.addingTimeInterval(lease)), now = PostgresInstant(now)
         return try await inTransaction("claim a health record") { connection in
-            let claimed = try await self.returnsRow(connection.query("""
-                UPDATE healthRecord SET claimedUntil = \(until), claimedBy = \(claimant), attempts = attempts + 1
-                WHERE id = \(id) AND \(unescaped: waits)
-                    AND (claimedUntil IS NULL OR claimedUntil <= \(now) OR claimedBy IS NULL OR claimedBy = \(claimant))
-                RETURNING 1
-                """, logger: self.logger))
-            if claimed { return true }
-            var holder: String?
-            for try await name in try await connection.query(
-                "SELECT claimedBy FROM healthRecord WHERE id = \(id) AND \(unescaped: waits)", logger: self.logger
-            ).decode(String?.self) {
-                holder = name
-            }
-            guard let holder, !ProcessIdentity.isAlive(holder) else { return false }
-            return try await self.returnsRow(connection.query("""
-                UPDATE healthRecord SET claimedUntil = \(until), claimedBy = \(claimant), attempts = attempts + 1
-                WHERE id = \(id) AND \(unescaped: waits) AND claimedBy = \(holder)
-                RETURNING 1
-                """, logger: self.logger))
+            try await self.takeLease(of: "healthRecord", id: id, where: waits, now: now, lease: lease, claimant: claimant, on: connection)
         }
     }
 

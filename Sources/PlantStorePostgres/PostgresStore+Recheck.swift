@@ -126,30 +126,43 @@ extension PostgresStore: HistoryStore {
 
     public func claimRecheck(_ id: Int64, now: Date, lease: TimeInterval, claimant: String) async throws(StoreError) -> Bool {
         let owned = Self.recheckOwned(by: try scope("claim a re-check").household)
-        let until = PostgresInstant(now.addingTimeInterval(lease)), now = PostgresInstant(now)
         return try await inTransaction("claim a re-check") { connection in
-            // One statement: the lease is checked on the row's newest version, so of replicas racing only one wins.
-            let claimed = try await self.returnsRow(connection.query("""
-                UPDATE recheck SET claimedUntil = \(until), claimedBy = \(claimant), attempts = attempts + 1
-                WHERE id = \(id) AND state = 'queued' AND \(unescaped: owned)
-                    AND (claimedUntil IS NULL OR claimedUntil <= \(now) OR claimedBy IS NULL OR claimedBy = \(claimant))
-                RETURNING 1
-                """, logger: self.logger))
-            if claimed { return true }
-            // A live lease of a process on this host that died (killed mid-send) ends at once, as on SQLite: take it over
-            // only while that process still holds it, so of two replicas noticing only one takes it.
-            let holders = try await connection.query(
-                "SELECT claimedBy FROM recheck WHERE id = \(id) AND state = 'queued' AND \(unescaped: owned)", logger: self.logger
+            try await self.takeLease(
+                of: "recheck", id: id, where: "state = 'queued' AND \(owned)", now: now, lease: lease, claimant: claimant,
+                on: connection
             )
-            var holder: String?
-            for try await name in holders.decode(String?.self) { holder = name }
-            guard let holder, !ProcessIdentity.isAlive(holder) else { return false }
-            return try await self.returnsRow(connection.query("""
-                UPDATE recheck SET claimedUntil = \(until), claimedBy = \(claimant), attempts = attempts + 1
-                WHERE id = \(id) AND state = 'queued' AND claimedBy = \(holder)
-                RETURNING 1
-                """, logger: self.logger))
         }
+    }
+
+    /// Takes the lease of row `id` of `table` (a re-check or a health record that waits) while it meets `condition`,
+    /// counting a try, unless a live process other than `claimant` holds an unexpired one. One statement, so of replicas
+    /// racing only one wins; a live lease of a process on this host that died (killed mid-send) ends at once, as on
+    /// SQLite.
+    func takeLease(
+        of table: String, id: Int64, where condition: String, now: Date, lease: TimeInterval, claimant: String,
+        on connection: PostgresConnection
+    ) async throws -> Bool {
+        let until = PostgresInstant(now.addingTimeInterval(lease)), now = PostgresInstant(now)
+        let claimed = try await returnsRow(connection.query("""
+            UPDATE \(unescaped: table) SET claimedUntil = \(until), claimedBy = \(claimant), attempts = attempts + 1
+            WHERE id = \(id) AND \(unescaped: condition)
+                AND (claimedUntil IS NULL OR claimedUntil <= \(now) OR claimedBy IS NULL OR claimedBy = \(claimant))
+            RETURNING 1
+            """, logger: logger))
+        if claimed { return true }
+        // Taken over only while that process still holds it, so of two replicas noticing only one takes it.
+        var holder: String?
+        for try await name in try await connection.query(
+            "SELECT claimedBy FROM \(unescaped: table) WHERE id = \(id) AND \(unescaped: condition)", logger: logger
+        ).decode(String?.self) {
+            holder = name
+        }
+        guard let holder, !ProcessIdentity.isAlive(holder) else { return false }
+        return try await returnsRow(connection.query("""
+            UPDATE \(unescaped: table) SET claimedUntil = \(until), claimedBy = \(claimant), attempts = attempts + 1
+            WHERE id = \(id) AND \(unescaped: condition) AND claimedBy = \(holder)
+            RETURNING 1
+            """, logger: logger))
     }
 
     public func releaseRecheck(_ id: Int64) async throws(StoreError) {

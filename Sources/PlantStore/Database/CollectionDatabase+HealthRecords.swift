@@ -89,14 +89,7 @@ extension CollectionDatabase {
             guard let row = try Row.fetchOne(db, sql: """
                 SELECT claimedUntil, claimedBy FROM healthRecord WHERE id = ? AND \(Self.healthWaitsInHousehold)
                 """, arguments: [id, household]) else { return false }
-            if row["claimedUntil"] != nil, row.timestamp("claimedUntil") > now, let holder = row["claimedBy"] as String?,
-                holder != claimant, ProcessIdentity.isAlive(holder) {
-                return false
-            }
-            try db.execute(sql: """
-                UPDATE healthRecord SET claimedUntil = ?, claimedBy = ?, attempts = attempts + 1 WHERE id = ?
-                """, arguments: [now.addingTimeInterval(lease), claimant, id])
-            return true
+            return try Self.takeLease(of: "healthRecord", id: id, held: row, now: now, lease: lease, claimant: claimant, db: db)
         }
     }
 

@@ -205,15 +205,24 @@ extension CollectionDatabase {
                 SELECT r.claimedUntil, r.claimedBy FROM recheck r JOIN identification i ON i.id = r.identificationId
                 WHERE r.id = ? AND r.state = 'queued' AND i.householdId = ?
                 """, arguments: [id, household]) else { return false }
-            if row["claimedUntil"] != nil, row.timestamp("claimedUntil") > now, let holder = row["claimedBy"] as String?,
-                holder != claimant, ProcessIdentity.isAlive(holder) {
-                return false
-            }
-            try db.execute(sql: """
-                UPDATE recheck SET claimedUntil = ?, claimedBy = ?, attempts = attempts + 1 WHERE id = ?
-                """, arguments: [now.addingTimeInterval(lease), claimant, id])
-            return true
+            return try Self.takeLease(of: "recheck", id: id, held: row, now: now, lease: lease, claimant: claimant, db: db)
         }
+    }
+
+    /// Takes the lease of row `id` of `table` (a re-check or a health record that waits), counting a try, unless a live
+    /// process other than `claimant` holds an unexpired one; `held` is the row's `claimedUntil` and `claimedBy`.
+    static func takeLease(
+        of table: String, id: Int64, held row: Row, now: Date, lease: TimeInterval, claimant: String, db: Database
+    ) throws -> Bool {
+        if row["claimedUntil"] != nil, row.timestamp("claimedUntil") > now, let holder = row["claimedBy"] as String?,
+            holder != claimant, ProcessIdentity.isAlive(holder) {
+            return false
+        }
+        try db.execute(
+            sql: "UPDATE \(table) SET claimedUntil = ?, claimedBy = ?, attempts = attempts + 1 WHERE id = ?",
+            arguments: [now.addingTimeInterval(lease), claimant, id]
+        )
+        return true
     }
 
     /// Gives a claim back without counting the attempt (draining stopped before the item was sent or answered).
