@@ -285,7 +285,8 @@ struct ModelLabel {
         var words = fullName.split(separator: " ").map(String.init)[...]
         guard let genus = words.popFirst(), genus.isGenusWord else { return nil }
         var hybrid = false
-        if words.first == "×" {
+        // PlantNet-300K writes the hybrid sign as a plain `x` ("Freesia x hybrida"); others write `×`.
+        if let sign = words.first, sign == "×" || sign == "x" {
             hybrid = true
             words = words.dropFirst()
         }
