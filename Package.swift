@@ -197,6 +197,7 @@ let shells: [Target] = [
             "PlantStore", "PlantStorePostgres", "PlantGuideLive", "PlantGuideServer", "PlantNetStub", "PlantReminders",
             argumentParser,
         ],
+        resources: [.copy("Resources/coreml")],
         swiftSettings: settings
     ),
     .executableTarget(name: "plantguide", dependencies: ["PlantGuideCLI"], swiftSettings: settings),

@@ -23,7 +23,7 @@ struct ModelCommand: AsyncParsableCommand {
             """,
         subcommands: [
             ModelInstallCommand.self, ModelImportCommand.self, ModelListCommand.self, ModelInfoCommand.self, ModelUseCommand.self,
-            ModelRemoveCommand.self, ModelInspectCommand.self, ModelLabelsCommand.self,
+            ModelRemoveCommand.self, ModelInspectCommand.self, ModelLabelsCommand.self, ModelExportCommand.self,
         ]
     )
 }

@@ -17,17 +17,41 @@ struct ModelLabelsCommand: AsyncParsableCommand {
             genus's (genus, e.g. "stonecrop" for a Sedum): families follow APG IV / PPG I; names come \
             from the catalog, ITIS and PlantGuide's genus table (see NOTICE.md).
 
+            --format plantlabels writes PlantLabels.json for an Apple app beside the Core ML model (`plantguide \
+            model export`): {"labels": [{"index", "scientificName", "commonNames", "family"}], "version", "source"}, \
+            every class in the model's order (to --output, else standard output).
+
             Examples:
               plantguide model labels
               plantguide model labels --json | jq '.[] | select(.family == "Araceae")'
               plantguide model labels --model ~/models/resnet18.pgmodel
+              plantguide model labels --format plantlabels --output PlantLabels.json
             """
     )
+
+    /// What the command writes.
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        /// One line per class (or `--json`: every field).
+        case list
+        /// The Apple app's `PlantLabels.json`.
+        case plantlabels
+    }
 
     @Option(help: "Model file whose classes to list, instead of the installed default.")
     var model: String?
 
+    @Option(help: "What to write: list (the default) or plantlabels (PlantLabels.json for an Apple app).")
+    var format: Format = .list
+
+    @Option(name: .customLong("output"), help: "With --format plantlabels: the file to write (standard output when left out).")
+    var destination: String?
+
     @OptionGroup var output: OutputOptions
+
+    func validate() throws {
+        if destination != nil, format != .plantlabels { throw ValidationError("--output writes PlantLabels.json: add --format plantlabels.") }
+        if output.json, format == .plantlabels { throw ValidationError("--format plantlabels is JSON already: leave out --json.") }
+    }
 
     /// One class in `--json`.
     struct Label: Encodable {
@@ -59,6 +83,10 @@ struct ModelLabelsCommand: AsyncParsableCommand {
     func run() async throws {
         let console = Console()
         let labels = try Self.labels(model: model.map { URL(fileURLWithPath: $0) } ?? ModelStore(dataDirectory: .resolve()).defaultModel())
+        if format == .plantlabels {
+            try writePlantLabels(labels, console: console)
+            return
+        }
         if output.json {
             try console.printJSON(labels)
             return
@@ -73,6 +101,59 @@ struct ModelLabelsCommand: AsyncParsableCommand {
             if let family = label.family { line += "  " + console.style("(\(family))", .dim) }
             console.print(line)
         }
+    }
+
+    /// The Apple app's labels file: `{"labels": [{"index", "scientificName", "commonNames", "family"}], "version",
+    /// "source"}`.
+    struct PlantLabelsFile: Encodable {
+        struct Entry: Encodable {
+            var index: Int
+            var scientificName: String
+            var commonNames: [String]
+            var family: String?
+
+            private enum CodingKeys: String, CodingKey { case index, scientificName, commonNames, family }
+
+            // A family the directory lacks is written as null, so every class has the same keys.
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(index, forKey: .index)
+                try container.encode(scientificName, forKey: .scientificName)
+                try container.encode(commonNames, forKey: .commonNames)
+                try container.encode(family, forKey: .family)
+            }
+        }
+
+        var labels: [Entry]
+        var version: String
+        var source: String
+
+        init(_ labels: [Label]) {
+            self.labels = labels.map { Entry(index: $0.index, scientificName: $0.scientificName, commonNames: $0.commonNames, family: $0.family) }
+            version = "PlantGuide \(PlantGuideVersion.current), \(labels.count) classes"
+            source = labels.contains { $0.family != nil }
+                ? "Classes: PlantNet-300K (Garcin et al., NeurIPS 2021 Datasets and Benchmarks). Families: APG IV / "
+                    + "PPG I. English names: PlantGuide's species directory (its catalog, ITIS and its genus table; see NOTICE.md)."
+                : "Classes: the model file's label set, without families or common names."
+        }
+    }
+
+    private func writePlantLabels(_ labels: [Label], console: Console) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let data = try encoder.encode(PlantLabelsFile(labels))
+        guard let destination else {
+            console.print(String(decoding: data, as: UTF8.self))
+            return
+        }
+        let url = URL(fileURLWithPath: destination)
+        do {
+            try data.write(to: url, options: .atomic)
+        } catch {
+            console.warn("error: cannot write '\(destination)': \((error as NSError).localizedDescription)")
+            throw ExitCode(1)
+        }
+        console.print("Wrote \(labels.count) labels to \(url.path) (\(data.count) bytes).")
     }
 
     /// The classes of the model at `url` (PlantNet-300K's when `nil`), named from the species directory.
