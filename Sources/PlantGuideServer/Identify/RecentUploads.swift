@@ -153,16 +153,16 @@ final class RecentUploads: Sendable {
     }
 
     /// Keeps photos by content in the shared folder for as long as an upload's (a later request names them by SHA-256:
-    /// "Keep in the plant's history" after a diagnosis); `false` when uploads are only in memory (without a store there
-    /// is no plant to keep them with either) or the folder cannot be written.
-    func keepFiles(_ photos: [Data]) -> Bool {
-        guard let shared else { return false }
+    /// "Keep in the plant's history" after a diagnosis): their SHA-256s, in order, or `nil` when uploads are only in
+    /// memory (without a store there is no plant to keep them with either) or the folder cannot be written.
+    @discardableResult
+    func keepFiles(_ photos: [Data]) -> [String]? {
+        guard let shared else { return nil }
         do {
-            for photo in photos { _ = try shared.folder.store(photo) }
-            return true
+            return try photos.map { photo throws(StoreError) in try shared.folder.store(photo) }
         } catch {
             shared.log("photos could not be kept for a later save: \(error)")
-            return false
+            return nil
         }
     }
 

@@ -43,14 +43,15 @@ struct DiagnoseRoutes {
             } catch {
                 // Pl@ntNet cannot be reached (or its quota is spent): a plant's photos can wait in its history.
                 guard let plant, Self.canWait(error) else { throw Self.serverError(for: error) }
-                let keep = collection?.keepDiagnosis != nil && uploads.keepFiles(files.map(\.data))
-                    ? Pages.DiagnosisKeep(sha256s: files.map { sha256Hex($0.data) }, organs: organs, language: Self.language) : nil
+                // The folder names the kept photos by the SHA-256 it computed: the form sends those back.
+                let kept = collection?.keepDiagnosis == nil ? nil : uploads.keepFiles(files.map(\.data))
+                let keep = kept.map { Pages.DiagnosisKeep(sha256s: $0, organs: organs, language: Self.language) }
                 return Response.html(
                     Pages.diagnoseLater(reason: "\(error)", plant: plant, keep: keep, context: context), status: .serviceUnavailable
                 )
             }
             // A plant's photos wait for "Keep in the plant's history" (named by SHA-256 in the results page's address).
-            if plant != nil, !sent.answer.rejected { _ = uploads.keepFiles(files.map(\.data)) }
+            if plant != nil, !sent.answer.rejected { uploads.keepFiles(files.map(\.data)) }
             // Only an answer that is kept gets its own address (a store that could not keep it still shows it).
             guard let cached = diagnosis.cached, await cached(sent.sha256s, organs.map(\.plantNet), Self.language) != nil else {
                 return Response.html(Pages.diagnoseResults(sent.answer, plant: plant, keep: nil, context: context))
