@@ -86,6 +86,15 @@ extension PostgresStore {
         }
     }
 
+    public func waitingHealthRecordCount() async throws(StoreError) -> Int {
+        let waits = Self.waits(in: try scope("count the health records that wait").household)
+        return try await withConnection("count the health records that wait") { connection in
+            let rows = try await connection.query("SELECT count(*) FROM healthRecord WHERE \(unescaped: waits)", logger: self.logger)
+            for try await count in rows.decode(Int.self) { return count }
+            return 0
+        }
+    }
+
     /// A condition on `healthRecord` (unqualified columns): it waits, and its plant is in `household`.
     private static func waits(in household: Int64) -> String {
         "diagnosis IS NULL AND gaveUpAt IS NULL AND EXISTS (SELECT 1 FROM plant wp WHERE wp.id = healthRecord.plantId "

@@ -179,6 +179,7 @@ func sampleDiagnosis(at date: Date) -> Diagnosis {
             )
             // Read through another connection: only the two without an answer wait, the older first.
             #expect(try await stores[1].history.waitingHealthRecords().map(\.id) == [older.id, kept.id])
+            #expect(try await stores[1].history.waitingHealthRecordCount() == 2)
             #expect(try await stores[1].history.healthRecords(plantId: fern.id).filter(\.isWaiting).count == 2)
 
             // One claim at a time: a live process holding it keeps it; the holder itself may claim again.
@@ -203,6 +204,7 @@ func sampleDiagnosis(at date: Date) -> Diagnosis {
             #expect(try await stores[1].history.completeHealthRecord(kept.id, diagnosis: sampleDiagnosis(at: now)) == nil)
             #expect(try await stores[1].history.failHealthRecord(kept.id, reason: "late", giveUp: false, now: now) == nil)
             #expect(try await stores[1].history.waitingHealthRecords().map(\.id) == [older.id])
+            #expect(try await stores[1].history.waitingHealthRecordCount() == 1)
 
             // Tries run out: after the fifth failure the record gives up, keeps its photos and says why.
             for attempt in 1...HealthRecord.maximumAttempts {
@@ -211,6 +213,7 @@ func sampleDiagnosis(at date: Date) -> Diagnosis {
                 #expect(gaveUp == (attempt == HealthRecord.maximumAttempts), "attempt \(attempt)")
             }
             #expect(try await stores[1].history.waitingHealthRecords().isEmpty)
+            #expect(try await stores[1].history.waitingHealthRecordCount() == 0)
             let givenUp = try #require(try await stores[1].history.healthRecords(plantId: fern.id).first { $0.id == older.id })
             #expect(givenUp.isWaiting == false)
             #expect(givenUp.waiting?.gaveUpAt == now.roundedToMilliseconds)
@@ -241,10 +244,12 @@ func sampleDiagnosis(at date: Date) -> Diagnosis {
             let joneses = try await store.householdAccounts.createHousehold(named: "Joneses", now: now)
             try await HouseholdScope.$current.withValue(HouseholdScope(household: joneses.id, userName: "bob")) { () async throws in
                 #expect(try await store.history.waitingHealthRecords().isEmpty)
+                #expect(try await store.history.waitingHealthRecordCount() == 0)
                 #expect(try await store.history.claimHealthRecord(kept.id, now: now, lease: 300, claimant: ProcessIdentity.current) == false)
                 #expect(try await store.history.completeHealthRecord(kept.id, diagnosis: sampleDiagnosis(at: now)) == nil)
             }
             #expect(try await store.history.waitingHealthRecords().map(\.id) == [kept.id])
+            #expect(try await store.history.waitingHealthRecordCount() == 1)
         }
     }
 

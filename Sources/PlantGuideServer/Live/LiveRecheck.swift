@@ -31,7 +31,7 @@ enum LiveRecheck {
                 }
                 // Health records that wait for a diagnosis go too, when the disease service is set up.
                 let diagnose = capability.diagnosis?.waiting
-                let records = diagnose == nil ? 0 : try await database.waitingHealthRecords().count
+                let records = diagnose == nil ? 0 : try await database.waitingHealthRecordCount()
                 let waiting = try await database.queuedRecheckCount(now: collection.now())
                 guard waiting + records > 0 else { return RecheckRun() }
                 // After a failed connection the client backs off; ask (without spending quota) whether it is back.

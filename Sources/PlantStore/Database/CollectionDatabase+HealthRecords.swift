@@ -72,6 +72,14 @@ extension CollectionDatabase {
         }
     }
 
+    /// How many records ``waitingHealthRecords()`` would return, counted without reading them and their photos.
+    public func waitingHealthRecordCount() throws(StoreError) -> Int {
+        let household = try self.scope("count the health records that wait").household
+        return try read("count the health records that wait") { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM healthRecord WHERE \(Self.healthWaitsInHousehold)", arguments: [household]) ?? 0
+        }
+    }
+
     /// A condition on `healthRecord`: it waits for Pl@ntNet.
     private static let healthWaits = "healthRecord.diagnosis IS NULL AND healthRecord.gaveUpAt IS NULL"
     /// A condition on `healthRecord` (unqualified columns): it waits, and its plant is in the household given as the argument.

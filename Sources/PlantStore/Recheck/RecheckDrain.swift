@@ -235,7 +235,7 @@ public struct RecheckDrain: Sendable {
         }
         progress(total, total)
         run.skipped = try await store.queuedRecheckCount(now: collection.now()) - (dryRun ? run.sent : 0)
-        run.diagnosesWaiting = try await store.waitingHealthRecords().count - (dryRun ? run.diagnosed : 0)
+        run.diagnosesWaiting = try await store.waitingHealthRecordCount() - (dryRun ? run.diagnosed : 0)
         run.remainingQuota = dryRun ? projected : await budget().remaining
         return run
     }

@@ -121,6 +121,8 @@ public protocol HistoryStore: Sendable {
     func removeHealthRecord(id: Int64, ofPlant plantId: Int64) async throws(StoreError) -> [StoredPhoto]?
     /// The household's records that wait for Pl@ntNet, oldest first.
     func waitingHealthRecords() async throws(StoreError) -> [HealthRecord]
+    /// How many records ``waitingHealthRecords()`` would return, counted without reading them and their photos.
+    func waitingHealthRecordCount() async throws(StoreError) -> Int
     /// Claims a waiting record for sending (the re-check queue's lease rule); counts a try.
     func claimHealthRecord(_ id: Int64, now: Date, lease: TimeInterval, claimant: String) async throws(StoreError) -> Bool
     /// Gives a claim back without counting the try.
