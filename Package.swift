@@ -119,7 +119,7 @@ let store: [Target] = [
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "GRDBSQLite", package: "GRDB.swift"),
             .product(name: "ZIPFoundation", package: "ZIPFoundation"),
-        ] + httpClient,
+        ],
         // The ASPCA facts the guide's toxicity values are checked against (a test reads them; the program does not).
         exclude: ["Resources/aspca-facts.tsv"],
         resources: [.copy("Resources/care-guide.tsv")],
@@ -168,7 +168,7 @@ let composition: [Target] = [
             "PlantGuideCore", "PlantCatalog", "PlantImaging", "PlantClassifier", "PlantNetAPI", "PlantIdentification", "PlantStore",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "_CryptoExtras", package: "swift-crypto"),
-        ],
+        ] + httpClient,
         swiftSettings: settings
     ),
     .target(name: "PlantForms", dependencies: ["PlantGuideCore"], swiftSettings: settings),

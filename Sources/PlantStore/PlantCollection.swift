@@ -235,25 +235,6 @@ public struct PlantCollection: Sendable {
         try await store.resolveSuggestion(id, accept: false, species: nil, profile: nil, now: now())
     }
 
-    /// Refines a plant's care profile with Trefle's growth facts. Failures are returned, not
-    /// thrown: the plant keeps the care guide's profile and nothing else is affected.
-    /// - Returns: `nil` on success or when there is nothing to refine; the error otherwise.
-    @discardableResult
-    public func enrichCareProfile(ofPlant id: Int64, client: TrefleClient) async -> (any Error)? {
-        do {
-            let details = try await store.details(ofPlant: id)
-            guard let species = details.plant.species, let profile = details.profile,
-                  !profile.basis.hasSuffix("+ Trefle")
-            else { return nil }
-            guard let growth = try await client.growth(forScientificName: species) else { return nil }
-            let enriched = profile.enriched(with: growth)
-            if enriched != profile { try await store.setProfile(enriched, forPlant: id) }
-            return nil
-        } catch {
-            return error
-        }
-    }
-
     /// Stores the embedding of a photo just attached to a plant: the one given, else the embedder's. Never fails
     /// the addition: a photo left without one is indexed by `plantguide collection reindex`.
     private func index(_ photo: StoredPhoto, data: Data, embedding: (vector: [Float], model: EmbeddingModel)? = nil) async {

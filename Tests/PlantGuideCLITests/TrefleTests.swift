@@ -2,7 +2,8 @@ import Foundation
 import PlantGuideCore
 import PlantGuideTestSupport
 import Testing
-@testable import PlantStore
+import PlantGuideLive
+import PlantStore
 
 @Suite struct TrefleTests {
     @Test func readsGrowthFactsFromTheStub() async throws {
@@ -16,7 +17,11 @@ import Testing
     }
 
     @Test func enrichmentMapsScalesAndKeepsOurOwnWatering() {
-        let base = CareProfile.fixture()
+        let base = CareProfile(
+            light: .brightIndirect, waterGrowingDays: 7, waterWinterDays: 14, fertilizeGrowingDays: 30, mistDays: nil,
+            repotDays: 730, pruneDays: nil, humidity: .medium, minTemperature: 16, maxTemperature: 29, toxicToCats: true,
+            toxicToDogs: true, toxicitySource: "test", basis: "test"
+        )
         let cactus = base.enriched(with: TrefleGrowth(light: 9, atmosphericHumidity: 2, minimumTemperature: 5, maximumTemperature: 38))
         #expect(cactus.light == .directSun && cactus.humidity == .low)
         #expect(cactus.minTemperature == 5 && cactus.maxTemperature == 38)
@@ -57,13 +62,14 @@ import Testing
     }
 
     @Test func collectionEnrichmentUpdatesTheProfileOrLeavesItAlone() async throws {
-        let home = try TemporaryHome()
-        defer { home.cleanUp() }
+        let home = DataDirectory(url: FileManager.default.temporaryDirectory.appendingPathComponent("plantguide-trefle-\(UUID().uuidString)"))
+        try home.create()
+        defer { try? FileManager.default.removeItem(at: home.url) }
         let stub = try TrefleStub()
         defer { stub.stop() }
         let monstera = CatalogPlant(scientificName: "Monstera deliciosa", commonNames: [], family: "Araceae", category: .tropicalFoliage)
         let collection = PlantCollection(
-            store: try home.open(), photos: PhotoLibrary(directory: home.directory, encoder: .storingOriginal),
+            store: try CollectionDatabase.open(in: home), photos: PhotoLibrary(directory: home, encoder: .storingOriginal),
             careGuide: try CareGuide.bundled(), lookup: { $0.hasPrefix("Monstera") ? monstera : nil }
         )
         let plant = try await collection.addPlant(name: "Monstera")

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import PlantGuideCore
 import PlantHTTP
+import PlantStore
 
 /// Growth facts Trefle publishes for a species (scales as Trefle documents them).
 public struct TrefleGrowth: Sendable, Hashable, Codable {
@@ -180,5 +181,26 @@ extension CareProfile {
         }
         if used { profile.basis += " + Trefle" }
         return profile
+    }
+}
+
+extension PlantCollection {
+    /// Refines a plant's care profile with Trefle's growth facts. Failures are returned, not
+    /// thrown: the plant keeps the care guide's profile and nothing else is affected.
+    /// - Returns: `nil` on success or when there is nothing to refine; the error otherwise.
+    @discardableResult
+    public func enrichCareProfile(ofPlant id: Int64, client: TrefleClient) async -> (any Error)? {
+        do {
+            let details = try await store.details(ofPlant: id)
+            guard let species = details.plant.species, let profile = details.profile,
+                  !profile.basis.hasSuffix("+ Trefle")
+            else { return nil }
+            guard let growth = try await client.growth(forScientificName: species) else { return nil }
+            let enriched = profile.enriched(with: growth)
+            if enriched != profile { try await store.setProfile(enriched, forPlant: id) }
+            return nil
+        } catch {
+            return error
+        }
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PlantGuideCore
+import PlantGuideLive
 import PlantStore
 
 struct CollectionAddCommand: AsyncParsableCommand {
