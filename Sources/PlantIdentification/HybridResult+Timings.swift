@@ -20,6 +20,9 @@ extension HybridResult {
         return identification
     }
 
+    /// The owner's plants the photos most likely show: from the on-device answer, whichever answer is preferred.
+    public var collectionMatches: [CollectionMatch]? { onDevice?.collectionMatches ?? preferred.collectionMatches }
+
     /// This identification as the statistics log it, made at `date`.
     public func run(at date: Date) -> IdentificationRun {
         let answered = online?.source

@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 @testable import PlantGuideServer
+import PlantIdentification
 
 @Suite struct CollectionCareRouteTests {
     static let now = Date(timeIntervalSince1970: 1_790_000_000)
@@ -40,7 +41,7 @@ import Testing
             form.file("photo", "leaf.jpg", jpegBytes)
             let (headers, body) = session.multipart(form)
             let uploadID = try await client.execute(uri: "/api/identify", method: .post, headers: headers, body: body) { response in
-                try JSONDecoder().decode(IdentifyResultBody.self, from: Data(buffer: response.body)).uploadId
+                try JSONDecoder().decode(IdentifyAnswer.self, from: Data(buffer: response.body)).uploadId ?? ""
             }
             let (saveHeaders, saveBody) = session.form([
                 ("uploadId", uploadID), ("scientificName", "Monstera deliciosa"), ("nickname", "Monty"), ("room", "Kitchen"),

@@ -6,6 +6,7 @@ import NIOCore
 import PlantGuideCore
 import Testing
 @testable import PlantGuideServer
+import PlantIdentification
 
 /// A plant's page in the collection: photos, history, care, edits and removal, through the fake store.
 @Suite struct CollectionPlantRouteTests {
@@ -27,7 +28,7 @@ import Testing
         form.file("photo", "leaf.jpg", jpegBytes)
         let (headers, body) = session.multipart(form)
         let uploadID = try await client.execute(uri: "/api/identify", method: .post, headers: headers, body: body) { response in
-            try JSONDecoder().decode(IdentifyResultBody.self, from: Data(buffer: response.body)).uploadId
+            try JSONDecoder().decode(IdentifyAnswer.self, from: Data(buffer: response.body)).uploadId ?? ""
         }
         let (saveHeaders, saveBody) = session.form([
             ("uploadId", uploadID), ("scientificName", "Monstera deliciosa"), ("nickname", "Monty"), ("room", "Kitchen"),

@@ -7,6 +7,7 @@ import HummingbirdTesting
 import PlantGuideCore
 import Testing
 @testable import PlantGuideServer
+import PlantIdentification
 
 @Suite struct IdentifyRouteTests {
     static func app(
@@ -194,19 +195,20 @@ import Testing
             let (headers, body) = session.multipart(form)
             let result = try await client.execute(uri: "/api/identify", method: .post, headers: headers, body: body) { response in
                 #expect(response.status == .ok)
-                return try JSONDecoder().decode(IdentifyResultBody.self, from: Data(buffer: response.body))
+                return try JSONDecoder().decode(IdentifyAnswer.self, from: Data(buffer: response.body))
             }
             #expect(result.predictions.map(\.rank) == Array(1...10))
             #expect(result.predictions[0].inCatalog)
             #expect(result.predictions[0].category == .tropicalFoliage)
             #expect(!result.predictions[2].inCatalog)
-            try await client.execute(uri: "/identify/uploads/\(result.uploadId)", method: .get, headers: session.headers) { response in
+            let uploadID = try #require(result.uploadId)
+            try await client.execute(uri: "/identify/uploads/\(uploadID)", method: .get, headers: session.headers) { response in
                 #expect(response.status == .ok)
                 #expect(response.headers[.contentType] == "image/jpeg")
                 #expect(Data(buffer: response.body) == jpegBytes)
             }
             let stranger = try await Session.open(client)
-            try await client.execute(uri: "/identify/uploads/\(result.uploadId)", method: .get, headers: stranger.headers) { response in
+            try await client.execute(uri: "/identify/uploads/\(uploadID)", method: .get, headers: stranger.headers) { response in
                 #expect(response.status == .notFound)
             }
         }

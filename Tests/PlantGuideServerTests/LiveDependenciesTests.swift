@@ -11,6 +11,7 @@ import PlantReminders
 import PlantStore
 import Testing
 @testable import PlantGuideServer
+import PlantIdentification
 
 /// The live wiring with real parts: a data directory on disk, the tiny fixture model, a real SQLite
 /// collection, and no Pl@ntNet key.
@@ -115,10 +116,10 @@ import Testing
             let (headers, body) = session.multipart(form)
             let result = try await client.execute(uri: "/api/identify", method: .post, headers: headers, body: body) { response in
                 #expect(response.status == .ok)
-                return try JSONDecoder().decode(IdentifyResultBody.self, from: Data(buffer: response.body))
+                return try JSONDecoder().decode(IdentifyAnswer.self, from: Data(buffer: response.body))
             }
-            #expect(result.source == "plantNetAPI")
-            #expect(result.organs == ["leaf", "flower", "habit"])
+            #expect(result.source == .plantNetAPI)
+            #expect(result.organs == [.leaf, .flower, .habit])
             #expect(stub.requests.first?.parts.filter { $0.name == "organs" }.map(\.text) == ["leaf", "flower", "habit"])
             let references = result.predictions[0].referenceImages
             #expect(references.count == 4)
@@ -131,7 +132,7 @@ import Testing
             try await client.execute(uri: "/identify/reference-photos/\(String(repeating: "a", count: 64))", method: .get) { response in
                 #expect(response.status == .notFound)
             }
-            let (saveHeaders, saveBody) = session.form([("uploadId", result.uploadId), ("scientificName", "Monstera deliciosa")])
+            let (saveHeaders, saveBody) = session.form([("uploadId", result.uploadId ?? ""), ("scientificName", "Monstera deliciosa")])
             let location = try await client.execute(uri: "/collection", method: .post, headers: saveHeaders, body: saveBody) { response in
                 response.headers[.location] ?? ""
             }
@@ -142,7 +143,7 @@ import Testing
             #expect(detail.photoIDs.count == 3)
             // The same photos again, for the plant just saved: one more identification, no duplicate photo files.
             let (againHeaders, againBody) = session.form([
-                ("uploadId", result.uploadId), ("scientificName", "Monstera deliciosa"), ("plantId", plantID),
+                ("uploadId", result.uploadId ?? ""), ("scientificName", "Monstera deliciosa"), ("plantId", plantID),
             ])
             try await client.execute(uri: "/collection", method: .post, headers: againHeaders, body: againBody) { response in
                 #expect(response.headers[.location] == location)
@@ -317,10 +318,10 @@ import Testing
             form.file("photo", "leaf.jpg", photo)
             let (identifyHeaders, identifyBody) = session.multipart(form)
             let result = try await client.execute(uri: "/api/identify", method: .post, headers: identifyHeaders, body: identifyBody) { response in
-                try JSONDecoder().decode(IdentifyResultBody.self, from: Data(buffer: response.body))
+                try JSONDecoder().decode(IdentifyAnswer.self, from: Data(buffer: response.body))
             }
             // The on-device strategy was used without being asked for, and the new threshold names the limit.
-            #expect(result.source == "onDevice")
+            #expect(result.source == .onDevice)
             #expect(result.uncertainReason?.contains("90 %") == true)
         }
         // They are kept in the collection database (every replica reads them there), not in a file.
@@ -344,12 +345,12 @@ import Testing
             let (headers, body) = session.multipart(form)
             let result = try await client.execute(uri: "/api/identify", method: .post, headers: headers, body: body) { response in
                 #expect(response.status == .ok)
-                return try JSONDecoder().decode(IdentifyResultBody.self, from: Data(buffer: response.body))
+                return try JSONDecoder().decode(IdentifyAnswer.self, from: Data(buffer: response.body))
             }
-            #expect(result.source == "onDevice")
+            #expect(result.source == .onDevice)
             #expect(result.predictions.map(\.rank) == Array(1...10))
             let (saveHeaders, saveBody) = session.form([
-                ("uploadId", result.uploadId), ("scientificName", result.predictions[0].scientificName), ("room", "Hall"),
+                ("uploadId", result.uploadId ?? ""), ("scientificName", result.predictions[0].scientificName), ("room", "Hall"),
             ])
             let location = try await client.execute(uri: "/collection", method: .post, headers: saveHeaders, body: saveBody) { response in
                 #expect(response.status == .seeOther)

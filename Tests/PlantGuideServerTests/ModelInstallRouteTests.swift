@@ -7,6 +7,7 @@ import PlantGuideCore
 import PlantGuideTestSupport
 import Testing
 @testable import PlantGuideServer
+import PlantIdentification
 
 /// Installing the on-device model from the web app, with the live wiring against a loopback mirror that holds the
 /// first download midway (so that stopping it never races its end):
@@ -109,9 +110,9 @@ import Testing
             let (identifyHeaders, identifyBody) = session.multipart(form)
             let answer = try await client.execute(uri: "/api/identify", method: .post, headers: identifyHeaders, body: identifyBody) { response in
                 #expect(response.status == .ok, "\(response.text)")
-                return try JSONDecoder().decode(IdentifyResultBody.self, from: Data(buffer: response.body))
+                return try JSONDecoder().decode(IdentifyAnswer.self, from: Data(buffer: response.body))
             }
-            #expect(answer.source == "onDevice")
+            #expect(answer.source == .onDevice)
             // The model in use cannot be removed; an unknown one is refused.
             for (name, message) in [("resnet18-plantnet300k.pgmodel", "in use"), ("other.pgmodel", "no installed model")] {
                 let (removeHeaders, removeBody) = session.form([("model", name)])

@@ -6,6 +6,7 @@ import Logging
 import PlantGuideTestSupport
 import Testing
 @testable import PlantGuideServer
+import PlantIdentification
 
 /// The HTTP client the server owns for its outgoing calls: built on the application's event loops, carrying the
 /// Pl@ntNet calls, and shut down when the server stops.
@@ -35,9 +36,9 @@ import Testing
             let (headers, body) = session.multipart(form)
             let answer = try await client.execute(uri: "/api/identify", method: .post, headers: headers, body: body) { response in
                 #expect(response.status == .ok)
-                return try JSONDecoder().decode(IdentifyResultBody.self, from: Data(buffer: response.body))
+                return try JSONDecoder().decode(IdentifyAnswer.self, from: Data(buffer: response.body))
             }
-            #expect(answer.source == "plantNetAPI")
+            #expect(answer.source == .plantNetAPI)
             #expect(answer.predictions.first?.scientificName == "Monstera deliciosa")
         }
         #expect(stub.requests.contains { $0.path.hasPrefix("/v2/identify") })

@@ -6,6 +6,7 @@ import PlantGuideCore
 import PlantImaging
 import Testing
 @testable import PlantGuideServer
+import PlantIdentification
 
 /// A photo the decoder refuses is the client's fault, answered with the decoder's message; a source that is
 /// not configured is said to be so, never "offline". Runs the live wiring with the tiny fixture model.
@@ -58,8 +59,8 @@ import Testing
             let (autoHeaders, autoBody) = session.multipart(automatic)
             try await client.execute(uri: "/api/identify", method: .post, headers: autoHeaders, body: autoBody) { response in
                 #expect(response.status == .ok)
-                let result = try JSONDecoder().decode(IdentifyResultBody.self, from: Data(buffer: response.body))
-                #expect(result.source == "onDevice")
+                let result = try JSONDecoder().decode(IdentifyAnswer.self, from: Data(buffer: response.body))
+                #expect(result.source == .onDevice)
                 #expect(result.offline == false)
             }
         }

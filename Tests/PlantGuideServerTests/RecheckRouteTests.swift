@@ -9,6 +9,7 @@ import PlantStore
 import PlantGuideTestSupport
 import Testing
 @testable import PlantGuideServer
+import PlantIdentification
 
 /// The re-check queue in the web app, with the live wiring: the tiny fixture model, a real SQLite collection, and the
 /// Pl@ntNet stub on a port that is down, then up.
@@ -135,10 +136,10 @@ import Testing
             let (headers, body) = session.multipart(form)
             let answer = try await client.execute(uri: "/api/identify", method: .post, headers: headers, body: body) { response in
                 #expect(response.status == .ok)
-                return try JSONDecoder().decode(IdentifyResultBody.self, from: Data(buffer: response.body))
+                return try JSONDecoder().decode(IdentifyAnswer.self, from: Data(buffer: response.body))
             }
             #expect(answer.offline)
-            #expect(answer.recheck == "offline")
+            #expect(answer.recheck?.reason == .offline)
             let recheck = try #require(dependencies.recheck)
             #expect(try await Self.asHome { try await recheck.summary() }.queued == 1)
 

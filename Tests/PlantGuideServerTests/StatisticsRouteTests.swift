@@ -6,6 +6,7 @@ import PlantStore
 import Synchronization
 import Testing
 @testable import PlantGuideServer
+import PlantIdentification
 
 /// The identification statistics in Settings, and the logging of every identification behind them.
 @Suite struct StatisticsRouteTests {
@@ -104,7 +105,7 @@ import Testing
             let (headers, body) = session.multipart(form)
             try await client.execute(uri: "/api/identify", method: .post, headers: headers, body: body) { response in
                 #expect(response.status == .ok)
-                let answer = try JSONDecoder().decode(IdentifyResultBody.self, from: Data(buffer: response.body))
+                let answer = try JSONDecoder().decode(IdentifyAnswer.self, from: Data(buffer: response.body))
                 #expect(Set(answer.timings.keys) == ["inference", "queue", "total"])
             }
             #expect(attempts.withLock { $0 } == 1)
@@ -131,10 +132,10 @@ import Testing
             let (headers, body) = session.multipart(form)
             let answer = try await client.execute(uri: "/api/identify", method: .post, headers: headers, body: body) { response in
                 #expect(response.status == .ok)
-                return try JSONDecoder().decode(IdentifyResultBody.self, from: Data(buffer: response.body))
+                return try JSONDecoder().decode(IdentifyAnswer.self, from: Data(buffer: response.body))
             }
             #expect(Set(answer.timings.keys) == ["queue", "decode", "preprocess", "inference", "total"])
-            let (saveHeaders, saveBody) = session.form([("uploadId", answer.uploadId), ("scientificName", "Monstera deliciosa")])
+            let (saveHeaders, saveBody) = session.form([("uploadId", answer.uploadId ?? ""), ("scientificName", "Monstera deliciosa")])
             try await client.execute(uri: "/collection", method: .post, headers: saveHeaders, body: saveBody) { response in
                 #expect(response.status == .seeOther)
             }

@@ -1,25 +1,17 @@
 import Foundation
 import PlantGuideCore
+import PlantIdentification
 import PlantNetAPI
 
-/// The plant organ a photo shows, as the web app offers them: Pl@ntNet's organs but "other", whose rules
-/// (``PlantNetAPI/PlantNetRequestRules/validate(organs:)``) apply.
-public enum PlantOrgan: String, Sendable, CaseIterable, Codable {
-    case auto, leaf, flower, fruit, bark
-    /// The whole plant; Pl@ntNet accepts it only beside a photo of a leaf, flower, fruit or bark, and not beside one
-    /// left to it (auto).
-    case habit
+extension PlantNetOrgan {
+    /// The organs the web app offers, in the form's order: Pl@ntNet's but "other". Pl@ntNet's rules
+    /// (``PlantNetAPI/PlantNetRequestRules/validate(organs:)``) apply to them as to the command line's.
+    public static let webChoices: [PlantNetOrgan] = [.auto, .leaf, .flower, .fruit, .bark, .habit]
 
-    /// The organ as Pl@ntNet names it.
-    public var plantNet: PlantNetOrgan {
-        switch self {
-        case .auto: .auto
-        case .leaf: .leaf
-        case .flower: .flower
-        case .fruit: .fruit
-        case .bark: .bark
-        case .habit: .habit
-        }
+    /// The organ a form or API field names, when the web app offers it.
+    public init?(webValue: String) {
+        guard let organ = PlantNetOrgan(rawValue: webValue), Self.webChoices.contains(organ) else { return nil }
+        self = organ
     }
 
     /// Label for the form.
@@ -31,6 +23,7 @@ public enum PlantOrgan: String, Sendable, CaseIterable, Codable {
         case .fruit: "Fruit"
         case .bark: "Bark"
         case .habit: "Whole plant"
+        case .other: "Other"
         }
     }
 }
@@ -59,14 +52,14 @@ public struct IdentifyRequest: Sendable {
     /// Raw photo bytes, already checked to be images.
     public var photos: [Data]
     /// What each photo shows, in the order of `photos` (`.auto` where not given).
-    public var organs: [PlantOrgan]
+    public var organs: [PlantNetOrgan]
     /// Which identifier to use.
     public var strategy: IdentifyStrategy
     /// Number of candidates wanted.
     public var top: Int
 
     /// Creates a request; `organs` are per photo, and one organ alone applies to every photo.
-    public init(photos: [Data], organs: [PlantOrgan] = [], strategy: IdentifyStrategy = .auto, top: Int = 10) {
+    public init(photos: [Data], organs: [PlantNetOrgan] = [], strategy: IdentifyStrategy = .auto, top: Int = 10) {
         self.photos = photos
         self.organs = photos.indices.map { index in
             organs.count == 1 ? organs[0] : index < organs.count ? organs[index] : .auto
@@ -94,12 +87,29 @@ public struct IdentifyOutcome: Sendable, Codable {
     /// This identification as the statistics log it, when the identifier says how it ran; the route adds the
     /// time spent waiting and in all.
     public var run: IdentificationRun?
+    /// The strategy that produced the answer (`nil` in outcomes kept before it was recorded).
+    public var strategy: IdentificationStrategy?
+    /// The device's own answer and Pl@ntNet's, when each answered.
+    public var onDevice: Identification?
+    /// Pl@ntNet's own answer (or its cached copy), when it answered.
+    public var online: Identification?
+    /// Whether Pl@ntNet said "Species not found" (`nil` counts as no).
+    public var notAPlant: Bool?
+    /// How close the day's Pl@ntNet quota is to running out, when Pl@ntNet is set up.
+    public var quotaLevel: QuotaLevel?
 
     /// Creates an outcome.
     public init(
         identification: Identification, offline: Bool = false, quotaRemaining: Int? = nil, notes: [String] = [],
-        suggestions: [CatalogPlant] = [], recheckReason: RecheckReason? = nil, run: IdentificationRun? = nil
+        suggestions: [CatalogPlant] = [], recheckReason: RecheckReason? = nil, run: IdentificationRun? = nil,
+        strategy: IdentificationStrategy? = nil, onDevice: Identification? = nil, online: Identification? = nil,
+        notAPlant: Bool = false, quotaLevel: QuotaLevel? = nil
     ) {
+        self.strategy = strategy
+        self.onDevice = onDevice
+        self.online = online
+        self.notAPlant = notAPlant
+        self.quotaLevel = quotaLevel
         self.recheckReason = recheckReason
         self.run = run
         self.identification = identification

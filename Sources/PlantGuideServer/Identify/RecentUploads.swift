@@ -2,6 +2,7 @@ import Foundation
 import PlantGuideCore
 import PlantStore
 import Synchronization
+import PlantNetAPI
 
 /// Identifications made recently, so the results page can show the photos and "This is my plant" can store them
 /// without uploading them again. They are temporary by design (the answer itself is kept when a plant is saved).
@@ -18,7 +19,7 @@ final class RecentUploads: Sendable {
         struct Photo: Sendable {
             var data: Data
             var kind: ImageFormat
-            var organ: PlantOrgan
+            var organ: PlantNetOrgan
         }
 
         var id: String
@@ -131,7 +132,7 @@ final class RecentUploads: Sendable {
                 shared.log("a photo of a recent upload is missing from \(shared.folder.url.path)")
                 return nil
             }
-            photos.append(Upload.Photo(data: data, kind: kind, organ: PlantOrgan(rawValue: photo.organ) ?? .auto))
+            photos.append(Upload.Photo(data: data, kind: kind, organ: PlantNetOrgan(webValue: photo.organ) ?? .auto))
         }
         return Upload(id: row.id, photos: photos, outcome: outcome, sessionID: sessionID, recheckIdentificationID: row.recheckIdentificationId)
     }

@@ -191,6 +191,7 @@ enum LiveIdentification {
         if online != nil { strategies.append(.plantNet) }
         let hasDevice = onDevice != nil
         let hasOnline = online != nil
+        let quotaAfter = quotaNow
         var capability = IdentificationCapability(
             summary: summaries.joined(separator: " + "), strategies: strategies, defaultStrategy: preferences.defaultStrategy,
             referencePhoto: { id in referenceStore.file(id: id).flatMap { try? Data(contentsOf: $0) } }, online: connection
@@ -201,7 +202,7 @@ enum LiveIdentification {
                 case .onDevice: .onDevice
                 case .plantNet: .api
                 }
-            let organs = request.organs.map(\.plantNet)
+            let organs = request.organs
             do {
                 let result = try await hybrid.identify(
                     photos: request.photos, organs: organs, strategy: strategy,
@@ -210,10 +211,13 @@ enum LiveIdentification {
                 // "Offline" only when Pl@ntNet was asked and could not be reached: not when it was not asked because the
                 // device was confident, and not without a key (then it is simply not used).
                 let offline = result.onlineUnreachable
+                let quota = await quotaAfter?()
                 return IdentifyOutcome(
-                    identification: result.preferredWithTimings, offline: offline, quotaRemaining: result.remainingRequests,
-                    notes: result.notes, suggestions: result.suggestions, recheckReason: hasOnline ? result.recheckReason : nil,
-                    run: result.run(at: Date())
+                    identification: result.preferredWithTimings, offline: offline,
+                    quotaRemaining: result.remainingRequests ?? quota?.remaining, notes: result.notes,
+                    suggestions: result.suggestions, recheckReason: hasOnline ? result.recheckReason : nil,
+                    run: result.run(at: Date()), strategy: result.strategy, onDevice: result.onDevice, online: result.online,
+                    notAPlant: result.notAPlant, quotaLevel: quota.map { QuotaLevel(remaining: $0.remaining, blocked: $0.blocked) }
                 )
             } catch {
                 throw serverError(for: error)

@@ -16,7 +16,7 @@ struct DiagnoseRoutes {
     private var diagnosis: DiagnosisCapability? { currentIdentification.capability?.diagnosis }
 
     /// The organs the form offers: those the disease service takes.
-    static let organs: [PlantOrgan] = [.leaf, .flower, .fruit, .bark, .auto]
+    static let organs: [PlantNetOrgan] = [.leaf, .flower, .fruit, .bark, .auto]
     /// The language diseases are named in.
     static let language = "en"
 
@@ -39,7 +39,7 @@ struct DiagnoseRoutes {
             let plant = try await plantDetail(form["plant"])
             let sent: (answer: DiagnosisAnswer, sha256s: [String])
             do {
-                sent = try await diagnosis.diagnose(files.map(\.data), organs.map(\.plantNet), Self.language)
+                sent = try await diagnosis.diagnose(files.map(\.data), organs, Self.language)
             } catch {
                 // Pl@ntNet cannot be reached (or its quota is spent): a plant's photos can wait in its history.
                 guard let plant, Self.canWait(error) else { throw Self.serverError(for: error) }
@@ -53,7 +53,7 @@ struct DiagnoseRoutes {
             // A plant's photos wait for "Keep in the plant's history" (named by SHA-256 in the results page's address).
             if plant != nil, !sent.answer.rejected { uploads.keepFiles(files.map(\.data)) }
             // Only an answer that is kept gets its own address (a store that could not keep it still shows it).
-            guard let cached = diagnosis.cached, await cached(sent.sha256s, organs.map(\.plantNet), Self.language) != nil else {
+            guard let cached = diagnosis.cached, await cached(sent.sha256s, organs, Self.language) != nil else {
                 return Response.html(Pages.diagnoseResults(sent.answer, plant: plant, keep: nil, context: context))
             }
             var address = "/diagnose/results?photos=\(sent.sha256s.joined(separator: ","))"
@@ -69,7 +69,7 @@ struct DiagnoseRoutes {
                   organs.count == sha256s.count, language.count <= 16, language.allSatisfy({ $0.isLetter || $0 == "-" })
             else { throw ServerError.badRequest("That is not the address of a diagnosis.") }
             let chosen = try Self.organs(organs, photos: sha256s.count)
-            guard let cached = diagnosis?.cached, let answer = await cached(sha256s, chosen.map(\.plantNet), language) else {
+            guard let cached = diagnosis?.cached, let answer = await cached(sha256s, chosen, language) else {
                 throw ServerError.notFound("That diagnosis (answers are kept for 7 days; send the photos again)")
             }
             let plant = try await plantDetail(request.queryValue("plant"))
@@ -99,7 +99,7 @@ struct DiagnoseRoutes {
             // Kept for later (Pl@ntNet could not be reached): no answer to read; the re-check queue asks for it.
             var answer: DiagnosisAnswer?
             if form["later"] == nil {
-                guard let cached = diagnosis?.cached, let kept = await cached(sha256s, chosen.map(\.plantNet), language) else {
+                guard let cached = diagnosis?.cached, let kept = await cached(sha256s, chosen, language) else {
                     throw ServerError.notFound("That diagnosis (answers are kept for 7 days; send the photos again)")
                 }
                 guard !kept.rejected else {
@@ -140,12 +140,12 @@ struct DiagnoseRoutes {
     }
 
     /// One organ per photo (none given: all auto; one: for every photo), from the disease service's organs only.
-    static func organs(_ values: [String], photos: Int) throws(ServerError) -> [PlantOrgan] {
-        var organs: [PlantOrgan] = []
+    static func organs(_ values: [String], photos: Int) throws(ServerError) -> [PlantNetOrgan] {
+        var organs: [PlantNetOrgan] = []
         for text in values {
-            guard let organ = PlantOrgan(rawValue: text), Self.organs.contains(organ) else {
+            guard let organ = PlantNetOrgan(webValue: text), Self.organs.contains(organ) else {
                 throw ServerError.badRequest(
-                    "The disease service takes photos of a leaf, flower, fruit or bark (or “\(PlantOrgan.auto.label)”), not “\(text)”."
+                    "The disease service takes photos of a leaf, flower, fruit or bark (or “\(PlantNetOrgan.auto.label)”), not “\(text)”."
                 )
             }
             organs.append(organ)

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import PlantCatalog
 import PlantGuideCore
+import PlantIdentification
 import PlantNetAPI
 
 /// The Identify page, its results, and `POST /api/identify`.
@@ -42,7 +43,7 @@ struct IdentifyRoutes {
             return Response.html(Pages.identifyResults(result, saving: try await saveChoices(), context: context))
         }
         router.post("/api/identify") { request, context in
-            JSONResponse.make(IdentifyResultBody(try await identify(request, context: context)))
+            JSONResponse.make(IdentifyAnswer(try await identify(request, context: context)))
         }
         router.get("/identify/uploads/:id") { _, context in try await photoResponse(recent(context), index: 0) }
         // "Check again": ask Pl@ntNet now whether it can be reached, then back to the page that asked.
@@ -158,10 +159,10 @@ struct IdentifyRoutes {
     /// One organ per photo: none (all "auto"), one for every photo, or exactly one per photo, which together keep
     /// Pl@ntNet's rules (``PlantNetAPI/PlantNetRequestRules/validate(organs:)``), so a request Pl@ntNet would refuse
     /// is refused here, before the identification is queued.
-    static func organs(_ values: [String], photos: Int) throws(ServerError) -> [PlantOrgan] {
-        var organs: [PlantOrgan] = []
+    static func organs(_ values: [String], photos: Int) throws(ServerError) -> [PlantNetOrgan] {
+        var organs: [PlantNetOrgan] = []
         for text in values {
-            guard let organ = PlantOrgan(rawValue: text) else {
+            guard let organ = PlantNetOrgan(webValue: text) else {
                 throw ServerError.badRequest("Unknown organ “\(text)”: use auto, leaf, flower, fruit, bark or habit.")
             }
             organs.append(organ)
@@ -169,10 +170,10 @@ struct IdentifyRoutes {
         guard organs.count <= 1 || organs.count == photos else {
             throw ServerError.badRequest("Give one organ for every photo (\(photos) photos, \(organs.count) organs), or one for all.")
         }
-        let all = organs.isEmpty ? Array(repeating: PlantOrgan.auto, count: photos)
+        let all = organs.isEmpty ? Array(repeating: PlantNetOrgan.auto, count: photos)
             : organs.count == 1 ? Array(repeating: organs[0], count: photos) : organs
         // Pl@ntNet's rules, in the form's words.
-        switch PlantNetRequestRules.problem(organs: all.map(\.plantNet)) {
+        switch PlantNetRequestRules.problem(organs: all) {
         case nil:
             return all
         case .noPrimaryOrgan:
@@ -181,7 +182,7 @@ struct IdentifyRoutes {
             )
         case .secondaryWithAuto:
             throw ServerError.badRequest(
-                "A photo of the whole plant cannot go with one left to “\(PlantOrgan.auto.label)”: choose Leaf, Flower, Fruit or Bark for the other photos."
+                "A photo of the whole plant cannot go with one left to “\(PlantNetOrgan.auto.label)”: choose Leaf, Flower, Fruit or Bark for the other photos."
             )
         }
     }
@@ -193,14 +194,17 @@ struct IdentifyResult: Sendable {
     var outcome: IdentifyOutcome
     var didYouMean: [CatalogPlant]
     /// What each sent photo showed, in order.
-    var organs: [PlantOrgan]
+    var organs: [PlantNetOrgan]
     /// Where the time went, in milliseconds: the identifier's own stages, the queue wait and the whole request.
     var timings: [String: Double]
     /// Why the answer waits for a Pl@ntNet re-check, when it was queued.
     var queuedForRecheck: RecheckReason?
+    /// The kept identification that waits for the re-check, when it was queued.
+    var recheckIdentificationID: Int64?
 
     init(_ upload: RecentUploads.Upload) {
         queuedForRecheck = upload.recheckIdentificationID == nil ? nil : upload.outcome.recheckReason
+        recheckIdentificationID = upload.recheckIdentificationID
         uploadID = upload.id
         outcome = upload.outcome
         didYouMean = upload.outcome.suggestions
@@ -212,43 +216,19 @@ struct IdentifyResult: Sendable {
     var cached: Bool { outcome.identification.source == .cache }
 }
 
-/// `POST /api/identify`'s answer.
-struct IdentifyResultBody: Codable, Sendable {
-    var uploadId: String
-    var source: String
-    var model: String?
-    var uncertain: Bool
-    var uncertainReason: String?
-    var photoCount: Int?
-    var agreeingPhotos: Int?
-    var offline: Bool
-    var quotaRemaining: Int?
-    var cached: Bool
-    var organs: [String]
-    var timings: [String: Double]
-    var predictions: [SpeciesPrediction]
-    var didYouMean: [CatalogPlant]
-    /// Why the answer waits for a Pl@ntNet re-check (`offline`, `quota`, `uncertain`); `null` when it does not.
-    var recheck: String?
-    /// The plants of the collection this photo most likely shows ("Is this Spike?").
-    var collectionMatches: [CollectionMatch]?
-
+extension IdentifyAnswer {
+    /// `POST /api/identify`'s answer: the same object `plantguide identify --json` prints, with the upload's id.
     init(_ result: IdentifyResult) {
-        collectionMatches = result.outcome.identification.collectionMatches
-        recheck = result.queuedForRecheck?.rawValue
-        uploadId = result.uploadID
-        source = result.outcome.identification.source.rawValue
-        model = result.outcome.identification.model
-        uncertain = result.outcome.identification.uncertain
-        uncertainReason = result.outcome.identification.uncertainReason
-        photoCount = result.outcome.identification.photoCount
-        agreeingPhotos = result.outcome.identification.agreeingPhotos
-        offline = result.outcome.offline
-        quotaRemaining = result.outcome.quotaRemaining
-        cached = result.cached
-        organs = result.organs.map(\.rawValue)
+        let outcome = result.outcome
+        self.init(
+            preferred: outcome.identification, strategy: outcome.strategy, onDevice: outcome.onDevice,
+            online: outcome.online, notAPlant: outcome.notAPlant ?? false, offline: outcome.offline,
+            remainingRequests: outcome.quotaRemaining, quotaLevel: outcome.quotaLevel, suggestions: result.didYouMean,
+            notes: outcome.notes, totalMilliseconds: outcome.identification.timings[stage: .total]
+        )
         timings = result.timings
-        predictions = result.outcome.identification.predictions
-        didYouMean = result.didYouMean
+        organs = result.organs
+        uploadId = result.uploadID
+        recheck = result.queuedForRecheck.map { Recheck(reason: $0, identificationId: result.recheckIdentificationID) }
     }
 }

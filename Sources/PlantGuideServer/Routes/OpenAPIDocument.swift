@@ -163,32 +163,58 @@ enum OpenAPIDocument {
                 "description": "Present on a candidate named from photos of your own plants whose species you confirmed; its confidence is the cosine similarity." }
             }
           },
-          "IdentifyResult": {
-            "type": "object", "required": ["uploadId", "source", "uncertain", "offline", "predictions", "didYouMean"],
+          "SourceAnswer": {
+            "type": "object", "required": ["source", "uncertain", "predictions", "timings"],
             "properties": {
-              "uploadId": { "type": ["string", "null"], "description": "Pass to POST /api/collection to save this photo." },
-              "source": { "type": "string", "enum": ["onDevice", "plantNetAPI", "cache"] },
-              "model": { "type": "string" }, "uncertain": { "type": "boolean" }, "offline": { "type": "boolean" },
+              "source": { "type": "string", "enum": ["onDevice", "plantNetAPI", "cache"] }, "model": { "type": ["string", "null"] },
+              "uncertain": { "type": "boolean" }, "predictions": { "type": "array", "items": { "$ref": "#/components/schemas/Prediction" } },
+              "timings": { "type": "object", "additionalProperties": { "type": "number", "minimum": 0 } }
+            }
+          },
+          "IdentifyAnswer": {
+            "description": "One identification: the same object `plantguide identify --json` prints. Keys that say what happened are always present (null when unknown); the others only when they apply.",
+            "type": "object",
+            "required": ["source", "strategy", "model", "uncertain", "notAPlant", "offline", "cached", "remainingRequests", "quotaLevel",
+              "predictions", "suggestions", "onDevice", "online", "notes", "timings", "recheck"],
+            "properties": {
+              "source": { "type": "string", "enum": ["onDevice", "plantNetAPI", "cache"], "description": "Where the preferred answer came from." },
+              "strategy": { "type": ["string", "null"], "enum": ["on-device", "api", "on-device-first", "parallel", null],
+                "description": "How the identifiers were asked (the API's auto is on-device-first with a model, else api)." },
+              "model": { "type": ["string", "null"] }, "uncertain": { "type": "boolean" },
               "uncertainReason": { "type": "string", "description": "Why the answer is uncertain and what to do next." },
               "photoCount": { "type": "integer", "minimum": 1 },
               "agreeingPhotos": { "type": "integer", "minimum": 0,
                 "description": "Photos that, identified alone, had the combined best species first." },
-              "quotaRemaining": { "type": "integer" },
+              "notAPlant": { "type": "boolean", "description": "Pl@ntNet said \"Species not found\": the photo does not look like a plant." },
+              "offline": { "type": "boolean", "description": "Pl@ntNet was asked and could not be reached, so the device answered." },
               "cached": { "type": "boolean", "description": "The answer came from the identification cache: no Pl@ntNet call, no quota spent." },
-              "organs": { "type": "array", "items": { "type": "string", "enum": ["auto", "leaf", "flower", "fruit", "bark", "habit"] },
+              "remainingRequests": { "type": ["integer", "null"], "description": "Pl@ntNet identifications left today, when known." },
+              "quotaLevel": { "type": ["string", "null"], "enum": ["unknown", "ok", "low", "veryLow", "critical", "exhausted", null],
+                "description": "How close today's Pl@ntNet quota is to running out; null without Pl@ntNet." },
+              "organs": { "type": "array", "items": { "type": "string", "enum": ["auto", "leaf", "flower", "fruit", "bark", "habit", "other"] },
                 "description": "What each photo showed, in the order sent." },
+              "predictions": { "type": "array", "items": { "$ref": "#/components/schemas/Prediction" }, "maxItems": 10 },
+              "suggestions": { "type": "array", "items": { "$ref": "#/components/schemas/Plant" },
+                "description": "Catalog plants to offer when the answer is uncertain (\"did you mean\")." },
+              "onDevice": { "oneOf": [{ "$ref": "#/components/schemas/SourceAnswer" }, { "type": "null" }], "description": "The device's own answer, when it answered." },
+              "online": { "oneOf": [{ "$ref": "#/components/schemas/SourceAnswer" }, { "type": "null" }], "description": "Pl@ntNet's own answer (or its cached copy), when it answered." },
+              "notes": { "type": "array", "items": { "type": "string" }, "description": "Why a source that was tried gave no answer." },
               "timings": { "type": "object", "additionalProperties": { "type": "number", "minimum": 0 },
                 "description": "Milliseconds per stage: queue, decode, preprocess, inference, prepareUpload, request (the Pl@ntNet round trip) and total, each when measured." },
-              "predictions": { "type": "array", "items": { "$ref": "#/components/schemas/Prediction" }, "maxItems": 10 },
-              "didYouMean": { "type": "array", "items": { "$ref": "#/components/schemas/Plant" } },
+              "totalMilliseconds": { "type": "number", "minimum": 0 },
               "collectionMatches": { "type": "array", "description": "Your plants this photo most likely shows, most similar first (on-device answers).",
                 "items": { "type": "object", "required": ["plantId", "name", "similarity", "photoSHA256"], "properties": {
                   "plantId": { "type": "integer" }, "name": { "type": "string" }, "nickname": { "type": "string" },
                   "room": { "type": "string" }, "scientificName": { "type": "string" },
                   "similarity": { "type": "number", "minimum": -1, "maximum": 1 },
                   "photoSHA256": { "type": "string", "pattern": "^[0-9a-f]{64}$" } } } },
-              "recheck": { "type": "string", "enum": ["offline", "quota", "uncertain"],
-                "description": "Present when the device answered in Pl@ntNet's place and the answer waits for a Pl@ntNet re-check, and why." }
+              "recheck": { "oneOf": [{ "type": "null" }, { "type": "object", "required": ["reason"], "properties": {
+                  "reason": { "type": "string", "enum": ["offline", "quota", "uncertain"] },
+                  "identificationId": { "type": "integer", "description": "The kept identification that waits." } } }],
+                "description": "Set when the device answered in Pl@ntNet's place and the answer waits for a Pl@ntNet re-check, and why." },
+              "saved": { "type": "object", "required": ["identificationId"], "description": "Where `plantguide identify --save` filed the answer (command line only).",
+                "properties": { "identificationId": { "type": "integer" }, "plantId": { "type": ["integer", "null"] } } },
+              "uploadId": { "type": "string", "description": "Pass to POST /api/collection to save this photo (server only)." }
             }
           },
           "CollectionEntry": {
@@ -371,7 +397,7 @@ enum OpenAPIDocument {
               }
             },
             "responses": {
-              "200": { "description": "Candidates, best first", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/IdentifyResult" } } } },
+              "200": { "description": "Candidates, best first", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/IdentifyAnswer" } } } },
               \#(errors([400, 415, 422, 501, 502, 503] + unsafeRequest))
             }
           }

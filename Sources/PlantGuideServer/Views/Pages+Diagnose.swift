@@ -51,7 +51,7 @@ extension Pages {
     /// What "Keep in the plant's history" sends back: the photos (by SHA-256) and organs the answer was about.
     struct DiagnosisKeep {
         var sha256s: [String]
-        var organs: [PlantOrgan]
+        var organs: [PlantNetOrgan]
         var language: String
     }
 

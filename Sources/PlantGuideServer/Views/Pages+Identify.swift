@@ -26,7 +26,7 @@ extension Pages {
                     """
             )
         }
-        let organs: [HTML] = PlantOrgan.allCases.map { "<option value=\"\($0.rawValue)\">\($0.label)</option>" }
+        let organs: [HTML] = PlantNetOrgan.webChoices.map { "<option value=\"\($0.rawValue)\">\($0.label)</option>" }
         let strategies: [HTML] = capability.strategies.map { strategy in
             let selected = strategy == capability.defaultStrategy ? " selected" : ""
             return "<option value=\"\(strategy.rawValue)\"\(selected)>\(strategy.label)</option>"

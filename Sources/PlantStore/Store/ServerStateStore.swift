@@ -18,7 +18,7 @@ public struct RecentUploadPhoto: Codable, Sendable, Hashable {
     public var sha256: String
     /// The image format (an `ImageFormat` raw value).
     public var kind: String
-    /// What the photo shows (a `PlantOrgan` raw value).
+    /// What the photo shows (a `PlantNetOrgan` raw value the web app offers).
     public var organ: String
 
     /// Creates a photo reference.

@@ -10,6 +10,7 @@ import PlantCatalog
 import PlantGuideCore
 import Synchronization
 @testable import PlantGuideServer
+import PlantNetAPI
 
 /// A small real catalog for router tests (the bundled one is exercised by the browser tests).
 let fixtureCatalog = PlantCatalog(plants: [
@@ -32,7 +33,7 @@ let fakeSpecies = [
 final class FakeIdentifier: Sendable {
     let calls = Mutex(0)
     /// The organs of every request, in order.
-    let organs = Mutex<[[PlantOrgan]]>([])
+    let organs = Mutex<[[PlantNetOrgan]]>([])
     let confidence: Double
     let species: [String]
     let source: IdentificationSource

@@ -58,6 +58,12 @@ enum HybridIdentify {
 
         var plantNetOptions: PlantNetOptions { LivePlantNet.options(project: project, language: language) }
 
+        /// What each of `photoCount` photos shows as the answer names it: the `--organ` values in order, `auto` for the
+        /// rest.
+        func answerOrgans(photoCount: Int) -> [PlantNetOrgan] {
+            Array((organs + Array(repeating: PlantNetOrgan.auto, count: max(0, photoCount - organs.count))).prefix(photoCount))
+        }
+
         /// `--on-device-timeout` as a duration.
         var onDeviceLimit: Duration { .seconds(onDeviceTimeout) }
     }
@@ -123,194 +129,6 @@ enum HybridIdentify {
         var reason: String
 
         var description: String { "Cannot read the photo '\(path)': \(reason)." }
-    }
-
-    // MARK: - Output
-
-    /// The `--json` shape: the preferred answer at the top level, both sources below.
-    struct Output: Encodable {
-        var source: IdentificationSource
-        var strategy: IdentificationStrategy
-        var model: String?
-        var uncertain: Bool
-        var uncertainReason: String?
-        var photoCount: Int?
-        var agreeingPhotos: Int?
-        var notAPlant: Bool
-        var remainingRequests: Int?
-        var quotaLevel: QuotaLevel
-        var predictions: [Prediction]
-        var suggestions: [Suggestion]
-        var onDevice: Source?
-        var online: Source?
-        var notes: [String]
-        /// Milliseconds per stage (``IdentificationStage``) of the whole identification: both sources and the total.
-        var timings: [String: Double]
-        var totalMilliseconds: Double
-        /// The owner's plants the photo most likely shows (on-device answers, when there is a collection).
-        var collectionMatches: [CollectionMatch]?
-        /// Where `--save` filed the answer.
-        var saved: Saved?
-        /// Whether the answer waits for a Pl@ntNet re-check.
-        var recheck: Recheck?
-
-        struct Recheck: Encodable {
-            var queued: Bool
-            var reason: RecheckReason
-            var identificationId: Int64
-        }
-
-        struct Saved: Encodable {
-            var identificationId: Int64
-            var plantId: Int64?
-        }
-
-        struct Prediction: Encodable {
-            var rank: Int
-            var scientificName: String
-            var authorship: String?
-            var commonNames: [String]
-            var commonNameLevel: CommonNameLevel?
-            var genus: String?
-            var confidence: Double
-            var classIndex: Int?
-            var gbifId: String?
-            var powoId: String?
-            var family: String?
-            var category: String?
-            var inCatalog: Bool
-            var careSummary: String?
-            var relatedCatalogPlants: [Suggestion]
-            /// `collection` for a species named by the owner's confirmed photos (confidence = similarity); null for the
-            /// identifier's own candidates.
-            var source: CandidateSource?
-
-            init(_ prediction: SpeciesPrediction) {
-                rank = prediction.rank
-                scientificName = prediction.scientificName
-                authorship = prediction.authorship
-                commonNames = prediction.commonNames
-                commonNameLevel = prediction.commonNameLevel
-                genus = prediction.genus
-                confidence = prediction.confidence
-                classIndex = prediction.classIndex
-                gbifId = prediction.gbifId
-                powoId = prediction.powoId
-                family = prediction.family
-                category = prediction.category?.rawValue
-                inCatalog = prediction.inCatalog
-                careSummary = prediction.careSummary
-                relatedCatalogPlants = prediction.relatedCatalogPlants.map(Suggestion.init)
-                source = prediction.source
-            }
-
-            private enum CodingKeys: String, CodingKey {
-                case rank, scientificName, authorship, commonNames, commonNameLevel, genus, confidence, classIndex, gbifId
-                case powoId, family, category, inCatalog, careSummary, relatedCatalogPlants, source
-            }
-
-            // Optional keys are written as null so every prediction has the same keys.
-            func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: CodingKeys.self)
-                try container.encode(rank, forKey: .rank)
-                try container.encode(scientificName, forKey: .scientificName)
-                try container.encode(authorship, forKey: .authorship)
-                try container.encode(commonNames, forKey: .commonNames)
-                try container.encode(commonNameLevel, forKey: .commonNameLevel)
-                try container.encode(genus, forKey: .genus)
-                try container.encode(confidence, forKey: .confidence)
-                try container.encode(classIndex, forKey: .classIndex)
-                try container.encode(gbifId, forKey: .gbifId)
-                try container.encode(powoId, forKey: .powoId)
-                try container.encode(family, forKey: .family)
-                try container.encode(category, forKey: .category)
-                try container.encode(inCatalog, forKey: .inCatalog)
-                try container.encode(careSummary, forKey: .careSummary)
-                try container.encode(relatedCatalogPlants, forKey: .relatedCatalogPlants)
-                try container.encode(source, forKey: .source)
-            }
-        }
-
-        struct Suggestion: Encodable {
-            var scientificName: String
-            var commonNames: [String]
-            var family: String
-            var category: String
-
-            init(_ plant: CatalogPlant) {
-                scientificName = plant.scientificName
-                commonNames = plant.commonNames
-                family = plant.family
-                category = plant.category.rawValue
-            }
-        }
-
-        struct Source: Encodable {
-            var source: IdentificationSource
-            var model: String?
-            var uncertain: Bool
-            var predictions: [Prediction]
-            var timings: [String: Double]
-
-            init(_ identification: Identification) {
-                source = identification.source
-                model = identification.model
-                uncertain = identification.uncertain
-                predictions = identification.predictions.map(Prediction.init)
-                timings = identification.timings
-            }
-        }
-
-        init(_ result: HybridResult, quota: QuotaStatus) {
-            source = result.source
-            strategy = result.strategy
-            model = result.preferred.model
-            uncertain = result.preferred.uncertain
-            notAPlant = result.notAPlant
-            remainingRequests = result.remainingRequests ?? quota.remaining
-            quotaLevel = quota.level
-            predictions = result.preferred.predictions.map(Prediction.init)
-            suggestions = result.suggestions.map(Suggestion.init)
-            uncertainReason = result.preferred.uncertainReason
-            photoCount = result.preferred.photoCount
-            agreeingPhotos = result.preferred.agreeingPhotos
-            onDevice = result.onDevice.map(Source.init)
-            online = result.online.map(Source.init)
-            notes = result.notes
-            timings = result.stageTimings
-            totalMilliseconds = result.totalMilliseconds
-            collectionMatches = result.collectionMatches
-        }
-
-        private enum CodingKeys: String, CodingKey {
-            case source, strategy, model, uncertain, uncertainReason, photoCount, agreeingPhotos, notAPlant, remainingRequests
-            case quotaLevel, predictions, suggestions, onDevice, online, notes, timings, totalMilliseconds, saved, recheck
-            case collectionMatches
-        }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(source, forKey: .source)
-            try container.encode(strategy, forKey: .strategy)
-            try container.encode(model, forKey: .model)
-            try container.encode(uncertain, forKey: .uncertain)
-            try container.encodeIfPresent(uncertainReason, forKey: .uncertainReason)
-            try container.encodeIfPresent(photoCount, forKey: .photoCount)
-            try container.encodeIfPresent(agreeingPhotos, forKey: .agreeingPhotos)
-            try container.encode(notAPlant, forKey: .notAPlant)
-            try container.encode(remainingRequests, forKey: .remainingRequests)
-            try container.encode(quotaLevel, forKey: .quotaLevel)
-            try container.encode(predictions, forKey: .predictions)
-            try container.encode(suggestions, forKey: .suggestions)
-            try container.encode(onDevice, forKey: .onDevice)
-            try container.encode(online, forKey: .online)
-            try container.encode(notes, forKey: .notes)
-            try container.encode(timings, forKey: .timings)
-            try container.encode(totalMilliseconds, forKey: .totalMilliseconds)
-            try container.encodeIfPresent(collectionMatches, forKey: .collectionMatches)
-            try container.encodeIfPresent(saved, forKey: .saved)
-            try container.encodeIfPresent(recheck, forKey: .recheck)
-        }
     }
 
     /// Prints the result for people: the photos and the source, then each candidate with a confidence bar
@@ -425,7 +243,4 @@ enum QuotaText {
 extension HybridResult {
     /// Whether Pl@ntNet answered this identification (or its cache did), so its quota is worth showing.
     var usedPlantNet: Bool { online != nil }
-
-    /// The owner's plants the photos most likely show: from the on-device answer, whichever answer is preferred.
-    var collectionMatches: [CollectionMatch]? { onDevice?.collectionMatches ?? preferred.collectionMatches }
 }

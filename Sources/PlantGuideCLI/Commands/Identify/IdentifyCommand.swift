@@ -132,10 +132,11 @@ struct IdentifyCommand: AsyncParsableCommand {
                 )
             }
             if output.json {
-                var answer = HybridIdentify.Output(result, quota: quota)
-                answer.saved = filed.flatMap { save ? HybridIdentify.Output.Saved(identificationId: $0.id, plantId: $0.plantId) : nil }
+                var answer = IdentifyAnswer(result, quota: quota)
+                answer.organs = hybrid.answerOrgans(photoCount: files.count)
+                answer.saved = filed.flatMap { save ? IdentifyAnswer.Saved(identificationId: $0.id, plantId: $0.plantId) : nil }
                 answer.recheck = filed.flatMap { filed in
-                    recheck.map { HybridIdentify.Output.Recheck(queued: true, reason: $0, identificationId: filed.id) }
+                    recheck.map { IdentifyAnswer.Recheck(reason: $0, identificationId: filed.id) }
                 }
                 try console.printJSON(answer)
             } else {
@@ -216,7 +217,7 @@ struct IdentifyCommand: AsyncParsableCommand {
 
     private struct BatchItem: Encodable {
         var file: String
-        var identification: HybridIdentify.Output?
+        var identification: IdentifyAnswer?
         var error: String?
     }
 
@@ -231,7 +232,9 @@ struct IdentifyCommand: AsyncParsableCommand {
             do {
                 let result = try await HybridIdentify.run(photoPaths: [file], options: hybrid, identifier: identifier)
                 await runLog.record(result)
-                items.append(BatchItem(file: file, identification: HybridIdentify.Output(result, quota: await quota.status())))
+                var answer = IdentifyAnswer(result, quota: await quota.status())
+                answer.organs = hybrid.answerOrgans(photoCount: 1)
+                items.append(BatchItem(file: file, identification: answer))
             } catch {
                 items.append(BatchItem(file: file, error: "\(error)"))
             }
