@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import PlantGuideCore
 import PlantStore
 import PlantStorePostgres
@@ -84,13 +85,36 @@ enum CommandDatabase {
         }
     }
 
-    /// The chosen database, opened (an SQLite file is created and migrated when missing).
+    /// The chosen database, opened (an SQLite file is created and migrated when missing). A run opens an SQLite file
+    /// once, however many of its parts ask (the quota and cache, the learned names, the statistics log, the collection):
+    /// the first open checks and migrates it, and later ones share its connection pool and its kept lists.
     static func open(in directory: DataDirectory) throws -> any CommandLineStore {
         switch chosen {
-        case nil: try CollectionDatabase.open(in: directory)
-        case .sqlite(let url)?: try CollectionDatabase.open(at: url)
-        case .postgres(let store)?: store
+        case nil:
+            return try openFile(directory.appending(CollectionDatabase.fileName)) { try CollectionDatabase.open(in: directory) }
+        case .sqlite(let url)?: return try openFile(url) { try CollectionDatabase.open(at: url) }
+        case .postgres(let store)?: return store
         case .unavailable(let error)?: throw error
+        }
+    }
+
+    /// The SQLite files this process opened, by path. One process runs one command, so this is the run's.
+    private static let openedFiles = Mutex<[String: CollectionDatabase]>([:])
+
+    /// How many times this process opened an SQLite file (not counting the times it was handed one already open).
+    static var fileOpenCount: Int { openCount.withLock { $0 } }
+    private static let openCount = Mutex(0)
+
+    private static func openFile(_ url: URL, opening: () throws -> CollectionDatabase) throws -> CollectionDatabase {
+        let key = url.standardizedFileURL.path
+        if let database = openedFiles.withLock({ $0[key] }) { return database }
+        let database = try opening()
+        openCount.withLock { $0 += 1 }
+        // Two parts opening at once keep the first one's pool.
+        return openedFiles.withLock { opened in
+            if let first = opened[key] { return first }
+            opened[key] = database
+            return database
         }
     }
 
