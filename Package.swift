@@ -118,16 +118,22 @@ let store: [Target] = [
             "CPlantKernels",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "GRDBSQLite", package: "GRDB.swift"),
-            .product(name: "ZIPFoundation", package: "ZIPFoundation"),
         ],
         // The ASPCA facts the guide's toxicity values are checked against (a test reads them; the program does not).
         exclude: ["Resources/aspca-facts.tsv"],
         resources: [.copy("Resources/care-guide.tsv")],
         swiftSettings: settings
     ),
+    // A collection as one ZIP archive (export, import): the only part of the store that needs ZIPFoundation, so neither
+    // backend links it.
+    .target(
+        name: "PlantArchive",
+        dependencies: ["PlantGuideCore", "PlantStore", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+        swiftSettings: settings
+    ),
     .testTarget(
         name: "PlantStoreTests",
-        dependencies: ["PlantStore", "PlantStorePostgres", "PlantCatalog", "PlantGuideTestSupport"],
+        dependencies: ["PlantStore", "PlantArchive", "PlantStorePostgres", "PlantCatalog", "PlantGuideTestSupport"],
         swiftSettings: settings
     ),
 ]
@@ -194,8 +200,8 @@ let shells: [Target] = [
         name: "PlantGuideCLI",
         dependencies: [
             "PlantGuideCore", "PlantCatalog", "PlantImaging", "PlantClassifier", "PlantNetAPI", "PlantIdentification",
-            "PlantStore", "PlantStorePostgres", "PlantGuideLive", "PlantGuideServer", "PlantNetStub", "PlantReminders",
-            argumentParser,
+            "PlantStore", "PlantArchive", "PlantStorePostgres", "PlantGuideLive", "PlantGuideServer", "PlantNetStub",
+            "PlantReminders", argumentParser,
         ],
         resources: [.copy("Resources/coreml")],
         swiftSettings: settings
@@ -213,7 +219,7 @@ let shells: [Target] = [
     .executableTarget(
         name: "plantguide-fuzz",
         dependencies: [
-            "PlantGuideCore", "PlantCatalog", "PlantImaging", "PlantClassifier", "PlantStore", "PlantForms",
+            "PlantGuideCore", "PlantCatalog", "PlantImaging", "PlantClassifier", "PlantStore", "PlantArchive", "PlantForms",
             .product(name: "GRDB", package: "GRDB.swift"),
         ],
         swiftSettings: settings

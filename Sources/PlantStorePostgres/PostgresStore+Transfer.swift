@@ -75,7 +75,7 @@ extension PostgresStore: TransferStore {
             let logger = self.logger
             var summary = ImportSummary()
             for photo in content.photos {
-                let stored = CollectionArchive.stored(photo)
+                let stored = photo.storedPhoto
                 let rows = try await connection.query("""
                     INSERT INTO photo (sha256, originalSHA256, mediaType, byteCount, width, height, thumbnailSHA256, createdAt)
                     VALUES (\(stored.sha256), \(stored.originalSHA256), \(stored.mediaType), \(stored.byteCount), \(stored.width),

@@ -11,6 +11,7 @@ import PlantGuideCore
 import PlantForms
 import PlantImaging
 import PlantStore
+import PlantArchive
 
 /// One fuzz target: a name, what it drives, and where its committed seed corpus lives.
 struct FuzzTarget: Sendable {

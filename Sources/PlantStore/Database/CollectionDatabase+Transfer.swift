@@ -52,7 +52,7 @@ extension CollectionDatabase {
         return try write("import the collection") { db in
             var summary = ImportSummary()
             for photo in content.photos where try !StoredPhoto.exists(db, key: photo.sha256) {
-                try CollectionArchive.stored(photo).insert(db)
+                try photo.storedPhoto.insert(db)
                 summary.photosAdded += 1
             }
             var ids: [String: Int64] = [:]

@@ -117,7 +117,7 @@ public struct CollectionExport: Sendable, Codable, Hashable {
 }
 
 extension CollectionExport {
-    static func encoder() -> JSONEncoder {
+    package static func encoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .custom { date, encoder in
@@ -127,7 +127,7 @@ extension CollectionExport {
         return encoder
     }
 
-    static func decoder() -> JSONDecoder {
+    package static func decoder() -> JSONDecoder {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .custom { decoder in
             let container = try decoder.singleValueContainer()
@@ -145,4 +145,27 @@ extension CollectionExport {
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         return formatter
     }
+}
+
+extension CollectionExport.ExportedPhoto {
+    /// The photo record this archive entry stands for.
+    package var storedPhoto: StoredPhoto {
+        StoredPhoto(
+            sha256: sha256, originalSHA256: originalSHA256, mediaType: mediaType, byteCount: byteCount, width: width,
+            height: height, thumbnailSHA256: thumbnailSHA256, createdAt: createdAt
+        )
+    }
+}
+
+/// What an import added and what it found already present.
+public struct ImportSummary: Sendable, Hashable, Codable {
+    public var plantsAdded = 0
+    public var plantsAlreadyPresent = 0
+    public var eventsAdded = 0
+    public var photosAdded = 0
+    public var identificationsAdded = 0
+    public var healthRecordsAdded = 0
+
+    /// Nothing added yet.
+    package init() {}
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PlantGuideCore
 import PlantStore
+import PlantArchive
 
 struct ExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -3,6 +3,7 @@ import Foundation
 import PlantClassifier
 import PlantGuideCore
 import PlantStore
+import PlantArchive
 
 struct ImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

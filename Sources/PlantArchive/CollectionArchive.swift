@@ -1,19 +1,7 @@
 import Foundation
 import PlantGuideCore
+import PlantStore
 import ZIPFoundation
-
-/// What an import added and what it found already present.
-public struct ImportSummary: Sendable, Hashable, Codable {
-    public var plantsAdded = 0
-    public var plantsAlreadyPresent = 0
-    public var eventsAdded = 0
-    public var photosAdded = 0
-    public var identificationsAdded = 0
-    public var healthRecordsAdded = 0
-
-    /// Nothing added yet.
-    package init() {}
-}
 
 /// Writes and reads export archives: a ZIP file holding `collection.json` (see ``CollectionExport``),
 /// `photos/<sha256>.<ext>` and `thumbnails/<sha256>.jpg`.
@@ -98,7 +86,7 @@ public struct CollectionArchive: Sendable {
             }
             let data = try read(photo.file, from: archive)
             let thumbnail = try photo.thumbnail.map { path throws(StoreError) in try read(path, from: archive) }
-            try photos.restore(Self.stored(photo), data: data, thumbnail: thumbnail)
+            try photos.restore(photo.storedPhoto, data: data, thumbnail: thumbnail)
         }
         return try await store.importRows(content)
     }
@@ -127,14 +115,6 @@ public struct CollectionArchive: Sendable {
             throw .badArchive("\(path) cannot be extracted (\(error))")
         }
         return data
-    }
-
-    /// The photo record an archive's photo entry stands for.
-    package static func stored(_ photo: CollectionExport.ExportedPhoto) -> StoredPhoto {
-        StoredPhoto(
-            sha256: photo.sha256, originalSHA256: photo.originalSHA256, mediaType: photo.mediaType, byteCount: photo.byteCount,
-            width: photo.width, height: photo.height, thumbnailSHA256: photo.thumbnailSHA256, createdAt: photo.createdAt
-        )
     }
 
     private static func isHex64(_ text: String) -> Bool {
