@@ -1,9 +1,9 @@
 import Foundation
 import PlantGuideCore
-import PlantGuideTestSupport
-import Testing
 import PlantGuideLive
+import PlantGuideTestSupport
 import PlantStore
+import Testing
 
 @Suite struct TrefleTests {
     @Test func readsGrowthFactsFromTheStub() async throws {

@@ -1,9 +1,9 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import PlantIdentification
 import Testing
 @testable import PlantGuideServer
-import PlantIdentification
 
 @Suite struct CollectionCareRouteTests {
     static let now = Date(timeIntervalSince1970: 1_790_000_000)

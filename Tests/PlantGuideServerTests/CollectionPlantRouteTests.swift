@@ -4,9 +4,9 @@ import Hummingbird
 import HummingbirdTesting
 import NIOCore
 import PlantGuideCore
+import PlantIdentification
 import Testing
 @testable import PlantGuideServer
-import PlantIdentification
 
 /// A plant's page in the collection: photos, history, care, edits and removal, through the fake store.
 @Suite struct CollectionPlantRouteTests {

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import HummingbirdTesting
 import PlantClassifier
 import PlantGuideCore
@@ -75,6 +76,46 @@ import Testing
         #expect(best(printed, "onDevice") != nil)
         #expect(best(printed, "onDevice") == best(answered, "onDevice"))
         #expect(best(printed, "online") == best(answered, "online"))
+    }
+
+    /// The API takes the command line's strategy names too, and answers with the strategy the identifier ran.
+    @Test func theAPITakesTheCommandLinesStrategyNames() async throws {
+        let stub = try await PlantNetStub.start()
+        defer { Task { await stub.stop() } }
+        let home = try LiveDependenciesTests.makeHome(withModel: true)
+        defer { try? FileManager.default.removeItem(at: home) }
+        let dependencies = await ServerDependencies.live(
+            dataDirectory: home, environment: ["PLANTNET_API_KEY": "stub-key", "PLANTGUIDE_PLANTNET_URL": stub.baseURL.absoluteString]
+        )
+        // The Identify form keeps its three choices.
+        #expect(dependencies.identification?.strategies == [.auto, .onDevice, .plantNet])
+        try await makeApp(dependencies: dependencies).test(.router) { client in
+            let session = try await Session.open(client)
+            func identify(_ strategy: String) async throws -> (HTTPResponse.Status, IdentifyAnswer?) {
+                var form = Multipart()
+                form.file("photo", "leaf.jpg", try Data(contentsOf: Self.leaf))
+                form.field("strategy", strategy)
+                let (headers, body) = session.multipart(form)
+                return try await client.execute(uri: "/api/identify", method: .post, headers: headers, body: body) { response in
+                    (response.status, response.status == .ok ? try JSONDecoder().decode(IdentifyAnswer.self, from: Data(buffer: response.body)) : nil)
+                }
+            }
+            let expected: [(String, IdentificationStrategy)] = [
+                ("auto", .onDeviceFirst), ("on-device", .onDevice), ("plantnet", .api), ("api", .api),
+                ("on-device-first", .onDeviceFirst), ("parallel", .parallel),
+            ]
+            for (name, strategy) in expected {
+                let (status, answer) = try await identify(name)
+                #expect(status == .ok, "\(name)")
+                #expect(answer?.strategy == strategy, "\(name)")
+            }
+            // Both at once: both sources answered, Pl@ntNet's preferred (from its cache: this photo was sent before).
+            let (_, both) = try await identify("parallel")
+            #expect(both?.onDevice != nil && both?.online != nil)
+            #expect(both?.source == .cache && both?.cached == true)
+            let (status, _) = try await identify("best")
+            #expect(status == .badRequest)
+        }
     }
 
     /// The checker finds what it is meant to: a missing key, a wrong type, an undocumented key, a value off its list.

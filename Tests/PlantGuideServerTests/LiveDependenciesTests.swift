@@ -1,17 +1,17 @@
 import Foundation
-import Hummingbird
 import HTTPTypes
+import Hummingbird
 import HummingbirdTesting
 import Logging
 import PlantClassifier
 import PlantGuideCore
 import PlantGuideLive
 import PlantGuideTestSupport
+import PlantIdentification
 import PlantReminders
 import PlantStore
 import Testing
 @testable import PlantGuideServer
-import PlantIdentification
 
 /// The live wiring with real parts: a data directory on disk, the tiny fixture model, a real SQLite
 /// collection, and no Pl@ntNet key.

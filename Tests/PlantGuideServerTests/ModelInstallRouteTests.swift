@@ -1,13 +1,13 @@
 import Foundation
-import Hummingbird
 import HTTPTypes
+import Hummingbird
 import HummingbirdTesting
 import PlantClassifier
 import PlantGuideCore
 import PlantGuideTestSupport
+import PlantIdentification
 import Testing
 @testable import PlantGuideServer
-import PlantIdentification
 
 /// Installing the on-device model from the web app, with the live wiring against a loopback mirror that holds the
 /// first download midway (so that stopping it never races its end):

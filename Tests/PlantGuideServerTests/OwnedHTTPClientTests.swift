@@ -4,9 +4,9 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import PlantGuideTestSupport
+import PlantIdentification
 import Testing
 @testable import PlantGuideServer
-import PlantIdentification
 
 /// The HTTP client the server owns for its outgoing calls: built on the application's event loops, carrying the
 /// Pl@ntNet calls, and shut down when the server stops.

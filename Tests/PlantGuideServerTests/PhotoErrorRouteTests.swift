@@ -3,10 +3,10 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import PlantGuideCore
+import PlantIdentification
 import PlantImaging
 import Testing
 @testable import PlantGuideServer
-import PlantIdentification
 
 /// A photo the decoder refuses is the client's fault, answered with the decoder's message; a source that is
 /// not configured is said to be so, never "offline". Runs the live wiring with the tiny fixture model.

@@ -1,15 +1,15 @@
 import Foundation
-import Hummingbird
 import HTTPTypes
+import Hummingbird
 import HummingbirdTesting
 import Logging
 import PlantClassifier
 import PlantGuideCore
-import PlantStore
 import PlantGuideTestSupport
+import PlantIdentification
+import PlantStore
 import Testing
 @testable import PlantGuideServer
-import PlantIdentification
 
 /// The re-check queue in the web app, with the live wiring: the tiny fixture model, a real SQLite collection, and the
 /// Pl@ntNet stub on a port that is down, then up.

@@ -2,11 +2,11 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import PlantGuideCore
+import PlantIdentification
 import PlantStore
 import Synchronization
 import Testing
 @testable import PlantGuideServer
-import PlantIdentification
 
 /// The identification statistics in Settings, and the logging of every identification behind them.
 @Suite struct StatisticsRouteTests {

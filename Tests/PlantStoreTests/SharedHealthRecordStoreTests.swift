@@ -1,8 +1,8 @@
 import Foundation
+import GRDB
 import PlantGuideCore
 import PlantGuideTestSupport
 import PlantStorePostgres
-import GRDB
 import Testing
 @testable import PlantStore
 

@@ -1,8 +1,8 @@
 import Foundation
-import Synchronization
 import PlantGuideCore
 import PlantStore
 import PlantStorePostgres
+import Synchronization
 
 /// What a command that uses the collection reads and writes: the collection, the accounts (for `--household`) and
 /// the Pl@ntNet quota, cache and identification log.

@@ -28,14 +28,45 @@ extension PlantNetOrgan {
     }
 }
 
-/// Which identifier to ask.
+/// Which identifier to ask: the web form's three choices, and the command line's strategies, so the API takes the names
+/// `plantguide identify --strategy` takes.
 public enum IdentifyStrategy: String, Sendable, CaseIterable, Codable {
     /// The best available: the API when online with quota left, the on-device model otherwise.
     case auto
     /// Only the on-device model (works offline, private).
     case onDevice = "on-device"
-    /// Only Pl@ntNet (needs an API key and a connection).
+    /// Only Pl@ntNet (needs an API key and a connection); the command line calls it `api`.
     case plantNet = "plantnet"
+    /// The device first, Pl@ntNet only when the device is unsure (what `auto` is when a model is installed).
+    case onDeviceFirst = "on-device-first"
+    /// Both at once: Pl@ntNet's answer is preferred, and both are answered.
+    case parallel
+
+    /// The choices the Identify form and Settings offer.
+    public static let formChoices: [IdentifyStrategy] = [.auto, .onDevice, .plantNet]
+
+    /// Every name a request may give, in the order the errors and the API document list them.
+    public static let names = allCases.map(\.rawValue) + [IdentificationStrategy.api.rawValue]
+
+    /// The strategy a form or API field names: these names, or the command line's `api` for Pl@ntNet only.
+    public init?(name: String) {
+        if name == IdentificationStrategy.api.rawValue {
+            self = .plantNet
+        } else {
+            self.init(rawValue: name)
+        }
+    }
+
+    /// The hybrid identifier's strategy for this choice; `auto` depends on whether a model is installed.
+    public func identificationStrategy(hasDevice: Bool) -> IdentificationStrategy {
+        switch self {
+        case .auto: hasDevice ? .onDeviceFirst : .api
+        case .onDevice: .onDevice
+        case .plantNet: .api
+        case .onDeviceFirst: .onDeviceFirst
+        case .parallel: .parallel
+        }
+    }
 
     /// Label for the form.
     public var label: String {
@@ -43,6 +74,8 @@ public enum IdentifyStrategy: String, Sendable, CaseIterable, Codable {
         case .auto: "Best available"
         case .onDevice: "On this device only"
         case .plantNet: "Pl@ntNet only"
+        case .onDeviceFirst: "This device first, Pl@ntNet when unsure"
+        case .parallel: "Both at once"
         }
     }
 }

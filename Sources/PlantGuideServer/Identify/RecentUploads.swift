@@ -1,8 +1,8 @@
 import Foundation
 import PlantGuideCore
+import PlantNetAPI
 import PlantStore
 import Synchronization
-import PlantNetAPI
 
 /// Identifications made recently, so the results page can show the photos and "This is my plant" can store them
 /// without uploading them again. They are temporary by design (the answer itself is kept when a plant is saved).

@@ -196,12 +196,7 @@ enum LiveIdentification {
             summary: summaries.joined(separator: " + "), strategies: strategies, defaultStrategy: preferences.defaultStrategy,
             referencePhoto: { id in referenceStore.file(id: id).flatMap { try? Data(contentsOf: $0) } }, online: connection
         ) { request in
-            let strategy: IdentificationStrategy =
-                switch request.strategy {
-                case .auto: hasDevice ? .onDeviceFirst : .api
-                case .onDevice: .onDevice
-                case .plantNet: .api
-                }
+            let strategy = request.strategy.identificationStrategy(hasDevice: hasDevice)
             let organs = request.organs
             do {
                 let result = try await hybrid.identify(

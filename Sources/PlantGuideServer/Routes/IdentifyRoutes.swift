@@ -103,7 +103,9 @@ struct IdentifyRoutes {
         let (files, kinds) = try form.photos()
         let organs = try Self.organs(form.fields.filter { $0.name == "organ" || $0.name == "organs" }.map(\.value), photos: files.count)
         let strategy = try form["strategy"].map { text in
-            guard let strategy = IdentifyStrategy(rawValue: text) else { throw ServerError.badRequest("Unknown strategy “\(text)”.") }
+            guard let strategy = IdentifyStrategy(name: text) else {
+                throw ServerError.badRequest("Unknown strategy “\(text)”: use \(IdentifyStrategy.names.joined(separator: ", ")).")
+            }
             return strategy
         } ?? identification.defaultStrategy
         let photos = files.map(\.data)

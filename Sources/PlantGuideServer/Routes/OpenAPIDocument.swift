@@ -389,7 +389,8 @@ enum OpenAPIDocument {
                       "photo": { "type": "string", "contentMediaType": "application/octet-stream", "description": "A photo; repeat the part (up to \#(PhotoUploadRules.maximumPhotos)) for more photos of one plant." },
                       "organ": { "type": "string", "enum": ["auto", "leaf", "flower", "fruit", "bark", "habit"],
                         "description": "What the photos show: one part for all photos, or one per photo in their order. A photo of the whole plant (habit) needs one of a leaf, flower, fruit or bark beside it, and is not sent with auto (else 400: Pl@ntNet's rules)." },
-                      "strategy": { "type": "string", "enum": ["auto", "on-device", "plantnet"] },
+                      "strategy": { "type": "string", "enum": [\#(IdentifyStrategy.names.map { "\"\($0)\"" }.joined(separator: ", "))],
+                        "description": "auto (the default unless Settings say otherwise): on-device-first with a model installed, else Pl@ntNet only. plantnet and api both mean Pl@ntNet only; the names are those of plantguide identify --strategy." },
                       "_csrf": { "type": "string", "description": "The token, when not sent as X-CSRF-Token." }
                     }
                   }

@@ -244,7 +244,9 @@ struct SettingsRoutes {
             try RequestGate.requireInstallationOwner(context)
             guard let settings else { throw ServerError.capabilityMissing("This server cannot change its identification settings.") }
             let form = try await request.formData(context: context, limit: InputLimits.formBodyBytes)
-            guard let strategy = form["defaultStrategy"].flatMap(IdentifyStrategy.init(rawValue:)) else {
+            guard let strategy = form["defaultStrategy"].flatMap(IdentifyStrategy.init(rawValue:)),
+                IdentifyStrategy.formChoices.contains(strategy)
+            else {
                 throw ServerError.badRequest("Choose the strategy the Identify page starts with: auto, on-device or plantnet.")
             }
             guard let percent = form["threshold"].flatMap(Int.init), let threshold = ServerPreferences.thresholds.first(where: {

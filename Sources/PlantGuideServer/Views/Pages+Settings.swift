@@ -463,7 +463,7 @@ extension Pages {
 
     /// "Identification": the strategy the Identify page preselects, the confidence threshold, the on-device model.
     static func identificationSection(_ choices: IdentificationChoices, context: AppRequestContext) -> HTML {
-        let strategies: [HTML] = IdentifyStrategy.allCases.filter { choices.strategies.contains($0) || $0 == choices.preferences.defaultStrategy }
+        let strategies: [HTML] = IdentifyStrategy.formChoices.filter { choices.strategies.contains($0) || $0 == choices.preferences.defaultStrategy }
             .map { strategy in
                 let selected = strategy == choices.preferences.defaultStrategy ? " selected" : ""
                 return "<option value=\"\(strategy.rawValue)\"\(selected)>\(strategy.label)</option>"

@@ -1,16 +1,16 @@
 import Foundation
-import PlantIdentification
 import HTTPTypes
 import Hummingbird
-import Testing
-import Logging
 import HummingbirdTesting
+import Logging
 import NIOCore
 import PlantCatalog
 import PlantGuideCore
-import Synchronization
-@testable import PlantGuideServer
+import PlantIdentification
 import PlantNetAPI
+import Synchronization
+import Testing
+@testable import PlantGuideServer
 
 /// A small real catalog for router tests (the bundled one is exercised by the browser tests).
 let fixtureCatalog = PlantCatalog(plants: [

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
+import PlantArchive
 import PlantGuideCore
 import PlantStore
-import PlantArchive
 
 struct ExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

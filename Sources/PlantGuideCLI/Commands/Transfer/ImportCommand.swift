@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
+import PlantArchive
 import PlantClassifier
 import PlantGuideCore
 import PlantStore
-import PlantArchive
 
 struct ImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
