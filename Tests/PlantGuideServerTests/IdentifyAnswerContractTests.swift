@@ -20,10 +20,12 @@ import Testing
         return (SchemaCheck(document: document), try #require(schemas["IdentifyAnswer"] as? [String: Any]))
     }
 
-    @Test func theCommandLineAndTheAPIAnswerTheSameDocumentedObject() async throws {
+    /// With Pl@ntNet set up (the device is unsure, so both answer) and without it (the device alone; no quota to speak of).
+    @Test(arguments: [true, false])
+    func theCommandLineAndTheAPIAnswerTheSameDocumentedObject(withPlantNet: Bool) async throws {
         let stub = try await PlantNetStub.start()
         defer { Task { await stub.stop() } }
-        let environment = ["PLANTNET_API_KEY": "stub-key", "PLANTGUIDE_PLANTNET_URL": stub.baseURL.absoluteString]
+        let environment = withPlantNet ? ["PLANTNET_API_KEY": "stub-key", "PLANTGUIDE_PLANTNET_URL": stub.baseURL.absoluteString] : [:]
         let checkpoint = LiveDependenciesTests.testsFolder.appendingPathComponent("PlantClassifierTests/Fixtures/tiny-resnet18.pth")
 
         // The command line, with the tiny model installed: unsure, so on-device-first asks Pl@ntNet too.
@@ -64,7 +66,9 @@ import Testing
             #expect("\(printed[key] ?? "absent")" == "\(answered[key] ?? "absent")", "\(key)")
         }
         #expect(printed["strategy"] as? String == "on-device-first")
-        #expect(printed["source"] as? String == "plantNetAPI")
+        #expect(printed["source"] as? String == (withPlantNet ? "plantNetAPI" : "onDevice"))
+        #expect((printed["quotaLevel"] is NSNull) == !withPlantNet)
+        #expect((answered["quotaLevel"] is NSNull) == !withPlantNet)
         #expect(printed["organs"] as? [String] == ["leaf"])
         func best(_ answer: [String: Any], _ part: String? = nil) -> String? {
             let holder = part.map { answer[$0] as? [String: Any] ?? [:] } ?? answer
@@ -72,9 +76,10 @@ import Testing
         }
         #expect(best(printed) != nil)
         #expect(best(printed) == best(answered))
-        // Both sources answered, and the device's own answer is the same model's on the same photo.
+        // The device's own answer is the same model's on the same photo; Pl@ntNet's, when asked, the stand-in's.
         #expect(best(printed, "onDevice") != nil)
         #expect(best(printed, "onDevice") == best(answered, "onDevice"))
+        #expect((best(printed, "online") != nil) == withPlantNet)
         #expect(best(printed, "online") == best(answered, "online"))
     }
 

@@ -107,13 +107,12 @@ enum CommandDatabase {
 
     private static func openFile(_ url: URL, opening: () throws -> CollectionDatabase) throws -> CollectionDatabase {
         let key = url.standardizedFileURL.path
-        if let database = openedFiles.withLock({ $0[key] }) { return database }
-        let database = try opening()
-        openCount.withLock { $0 += 1 }
-        // Two parts opening at once keep the first one's pool.
-        return openedFiles.withLock { opened in
-            if let first = opened[key] { return first }
+        // Opened under the lock: two parts asking at once wait for one open instead of migrating the file twice.
+        return try openedFiles.withLock { opened in
+            if let database = opened[key] { return database }
+            let database = try opening()
             opened[key] = database
+            openCount.withLock { $0 += 1 }
             return database
         }
     }

@@ -132,7 +132,8 @@ struct IdentifyCommand: AsyncParsableCommand {
                 )
             }
             if output.json {
-                var answer = IdentifyAnswer(result, quota: quota)
+                // The quota is Pl@ntNet's: without it set up, the answer says null, as the server's does.
+                var answer = IdentifyAnswer(result, quota: identifier.online == nil ? nil : quota)
                 answer.organs = hybrid.answerOrgans(photoCount: files.count)
                 answer.saved = filed.flatMap { save ? IdentifyAnswer.Saved(identificationId: $0.id, plantId: $0.plantId) : nil }
                 answer.recheck = filed.flatMap { filed in
@@ -232,7 +233,7 @@ struct IdentifyCommand: AsyncParsableCommand {
             do {
                 let result = try await HybridIdentify.run(photoPaths: [file], options: hybrid, identifier: identifier)
                 await runLog.record(result)
-                var answer = IdentifyAnswer(result, quota: await quota.status())
+                var answer = IdentifyAnswer(result, quota: identifier.online == nil ? nil : await quota.status())
                 answer.organs = hybrid.answerOrgans(photoCount: 1)
                 items.append(BatchItem(file: file, identification: answer))
             } catch {
