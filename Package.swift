@@ -109,6 +109,13 @@ let plantNet: [Target] = [
     ),
 ]
 
+// MARK: - Localization (#40): PlantGuide's own JSON string tables, CLDR plural rules and the language choice, read the
+// same on Linux and Apple platforms (Foundation on Linux keeps one .lproj language per process and expands no plurals).
+let localization: [Target] = [
+    .target(name: "PlantLocalization", resources: [.copy("Resources/Localization")], swiftSettings: settings),
+    .testTarget(name: "PlantLocalizationTests", dependencies: ["PlantLocalization"], swiftSettings: settings),
+]
+
 // MARK: - Store: the collection database (GRDB), photos, care guide and schedules, import/export.
 let store: [Target] = [
     .target(
@@ -347,4 +354,5 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: core + catalog + imaging + classifier + outgoingHTTP + plantNet + store + storePostgres + composition + shells + web
+        + localization
 )
