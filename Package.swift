@@ -116,19 +116,26 @@ let localization: [Target] = [
     .testTarget(name: "PlantLocalizationTests", dependencies: ["PlantLocalization"], swiftSettings: settings),
 ]
 
-// MARK: - Store: the collection database (GRDB), photos, care guide and schedules, import/export.
+// MARK: - Store: the collection's interface (store protocols, records, care planning, photos, re-check rules) with no
+// database library, and its SQLite backend (GRDB) beside it, as the PostgreSQL backend is.
 let store: [Target] = [
     .target(
         name: "PlantStore",
-        dependencies: [
-            "PlantGuideCore",
-            "CPlantKernels",
-            .product(name: "GRDB", package: "GRDB.swift"),
-            .product(name: "GRDBSQLite", package: "GRDB.swift"),
-        ],
+        dependencies: ["PlantGuideCore", "CPlantKernels"],
         // The ASPCA facts the guide's toxicity values are checked against (a test reads them; the program does not).
         exclude: ["Resources/aspca-facts.tsv"],
         resources: [.copy("Resources/care-guide.tsv")],
+        swiftSettings: settings
+    ),
+    // The collection in one SQLite file (GRDB): the default store, and the only module that links SQLite.
+    .target(
+        name: "PlantStoreSQLite",
+        dependencies: [
+            "PlantGuideCore",
+            "PlantStore",
+            .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "GRDBSQLite", package: "GRDB.swift"),
+        ],
         swiftSettings: settings
     ),
     // A collection as one ZIP archive (export, import): the only part of the store that needs ZIPFoundation, so neither
@@ -140,7 +147,10 @@ let store: [Target] = [
     ),
     .testTarget(
         name: "PlantStoreTests",
-        dependencies: ["PlantStore", "PlantArchive", "PlantStorePostgres", "PlantCatalog", "PlantGuideTestSupport"],
+        dependencies: [
+            "PlantStore", "PlantStoreSQLite", "PlantArchive", "PlantStorePostgres", "PlantCatalog", "PlantGuideTestSupport",
+            .product(name: "GRDB", package: "GRDB.swift"),
+        ],
         swiftSettings: settings
     ),
 ]
@@ -163,6 +173,7 @@ let storePostgres: [Target] = [
         dependencies: [
             "PlantStorePostgres",
             "PlantStore",
+            "PlantStoreSQLite",
             "PlantGuideTestSupport",
             .product(name: "PostgresNIO", package: "postgres-nio"),
             // The SQLite schema, migrated in memory, is the reference the PostgreSQL schema is compared with.
@@ -179,7 +190,7 @@ let composition: [Target] = [
         name: "PlantGuideLive",
         dependencies: [
             "PlantGuideCore", "PlantCatalog", "PlantImaging", "PlantClassifier", "PlantNetAPI", "PlantIdentification", "PlantStore",
-            .product(name: "Crypto", package: "swift-crypto"),
+            "PlantStoreSQLite", .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "_CryptoExtras", package: "swift-crypto"),
         ] + httpClient,
         swiftSettings: settings
@@ -196,7 +207,7 @@ let composition: [Target] = [
     ),
     .testTarget(
         name: "PlantRemindersTests",
-        dependencies: ["PlantReminders", "PlantStore", "PlantStorePostgres", "PlantGuideTestSupport"],
+        dependencies: ["PlantReminders", "PlantStore", "PlantStoreSQLite", "PlantStorePostgres", "PlantGuideTestSupport"],
         swiftSettings: settings
     ),
 ]
@@ -207,7 +218,7 @@ let shells: [Target] = [
         name: "PlantGuideCLI",
         dependencies: [
             "PlantGuideCore", "PlantCatalog", "PlantImaging", "PlantClassifier", "PlantNetAPI", "PlantIdentification",
-            "PlantStore", "PlantArchive", "PlantStorePostgres", "PlantGuideLive", "PlantGuideServer", "PlantNetStub",
+            "PlantStore", "PlantStoreSQLite", "PlantArchive", "PlantStorePostgres", "PlantGuideLive", "PlantGuideServer", "PlantNetStub",
             "PlantReminders", argumentParser,
         ],
         resources: [.copy("Resources/coreml")],
@@ -218,7 +229,7 @@ let shells: [Target] = [
         name: "plantguide-bench",
         dependencies: [
             "PlantGuideCore", "PlantCatalog", "PlantImaging", "PlantClassifier", "PlantNetAPI", "PlantIdentification",
-            "PlantStore", "PlantStorePostgres", "PlantNetStub", "PlantForms", "PlantReminders", argumentParser,
+            "PlantStore", "PlantStoreSQLite", "PlantStorePostgres", "PlantNetStub", "PlantForms", "PlantReminders", argumentParser,
         ],
         swiftSettings: settings
     ),
@@ -226,20 +237,20 @@ let shells: [Target] = [
     .executableTarget(
         name: "plantguide-fuzz",
         dependencies: [
-            "PlantGuideCore", "PlantCatalog", "PlantImaging", "PlantClassifier", "PlantStore", "PlantArchive", "PlantForms",
-            .product(name: "GRDB", package: "GRDB.swift"),
+            "PlantGuideCore", "PlantCatalog", "PlantImaging", "PlantClassifier", "PlantStore", "PlantStoreSQLite", "PlantArchive",
+            "PlantForms", .product(name: "GRDB", package: "GRDB.swift"),
         ],
         swiftSettings: settings
     ),
     // Fixtures and helpers for the test targets only; no product target depends on it.
     .target(
         name: "PlantGuideTestSupport",
-        dependencies: ["PlantGuideCore", "PlantNetStub", "PlantStore", "PlantStorePostgres"] + nio,
+        dependencies: ["PlantGuideCore", "PlantNetStub", "PlantStore", "PlantStoreSQLite", "PlantStorePostgres"] + nio,
         swiftSettings: settings
     ),
     .testTarget(
         name: "PlantGuideCLITests",
-        dependencies: ["PlantGuideCLI", "PlantGuideLive", "PlantGuideTestSupport"],
+        dependencies: ["PlantGuideCLI", "PlantGuideLive", "PlantStoreSQLite", "PlantGuideTestSupport"],
         swiftSettings: settings
     ),
 ]
@@ -292,6 +303,7 @@ let web: [Target] = [
             "PlantCatalog",
             "PlantImaging",
             "PlantStore",
+            "PlantStoreSQLite",
             "PlantNetAPI",
             "PlantIdentification",
             "PlantClassifier",
@@ -313,6 +325,7 @@ let web: [Target] = [
         dependencies: [
             "PlantGuideServer",
             "PlantGuideLive",
+            "PlantStoreSQLite",
             "PlantForms",
             "PlantClassifier",
             "PlantIdentification",

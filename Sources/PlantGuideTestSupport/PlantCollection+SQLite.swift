@@ -1,4 +1,5 @@
 import PlantStore
+import PlantStoreSQLite
 
 extension PlantCollection {
     /// The SQLite database behind a test collection, for reading and arranging rows directly (every test collection

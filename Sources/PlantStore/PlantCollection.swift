@@ -8,8 +8,6 @@ public struct PlantCollection: Sendable {
     public let store: any CollectionStore
     public let photos: PhotoLibrary
     public let careGuide: CareGuide
-    /// The SQLite database when the collection is kept in one, for SQLite's own operations (integrity check, backup).
-    public var sqlite: CollectionDatabase? { store as? CollectionDatabase }
     /// Finds the catalog entry for a scientific or common name (`nil` when there is none).
     public let lookup: @Sendable (String) -> CatalogPlant?
     /// The current time.
@@ -39,18 +37,16 @@ public struct PlantCollection: Sendable {
         self.now = now
     }
 
-    /// Opens the collection in a data directory: its photos there, its records in `store`, or in the directory's SQLite
-    /// database when `store` is `nil`.
+    /// Opens the collection in a data directory: its photos there, its records in `store` (the SQLite database in the
+    /// directory is `PlantStoreSQLite`'s `open(in:encoder:lookup:now:)`).
     public static func open(
-        in directory: DataDirectory, encoder: PhotoEncoder, lookup: @escaping @Sendable (String) -> CatalogPlant?,
-        now: @escaping @Sendable () -> Date = { Date() }, store: (any CollectionStore)? = nil
+        in directory: DataDirectory, store: any CollectionStore, encoder: PhotoEncoder,
+        lookup: @escaping @Sendable (String) -> CatalogPlant?, now: @escaping @Sendable () -> Date = { Date() }
     ) throws(StoreError) -> PlantCollection {
         let photos = PhotoLibrary(directory: directory, encoder: encoder)
         // Writers that crashed mid-photo left `.partial` files: the day-old ones go.
         photos.removeLeftoverPartialFiles(now: now())
-        let records: any CollectionStore
-        if let store { records = store } else { records = try CollectionDatabase.open(in: directory) }
-        return PlantCollection(store: records, photos: photos, careGuide: try CareGuide.bundled(), lookup: lookup, now: now)
+        return PlantCollection(store: store, photos: photos, careGuide: try CareGuide.bundled(), lookup: lookup, now: now)
     }
 
     /// Adds a plant by catalog species or by free-text name, with its care profile from the guide and

@@ -216,7 +216,7 @@ extension PostgresStore: AccountStore {
                 )
             }
             guard let (principal, lastSeen) = found, principal.expiresAt > now else { return nil }
-            if now.timeIntervalSince(lastSeen) >= CollectionDatabase.lastSeenResolution {
+            if now.timeIntervalSince(lastSeen) >= StorePolicy.lastSeenResolution {
                 let stamp = now.roundedToMilliseconds
                 try await connection.query(
                     "UPDATE loginSession SET lastSeenAt = \(stamp) WHERE idHash = \(idHash)", logger: self.logger

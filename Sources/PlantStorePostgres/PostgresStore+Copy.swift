@@ -43,10 +43,10 @@ extension PostgresStore {
     /// - Returns: the number of rows copied.
     /// - Throws: ``TargetNotEmptyError`` for a non-empty target without `replacing`; ``StoreError/invalid(_:)`` when
     ///   an SQLite value is not of its column's kind; ``StoreError`` for the database's errors (nothing is copied).
-    public func copyCollection(
-        from database: CollectionDatabase, replacing: Bool, progress: @escaping @Sendable (CopyProgress) -> Void = { _ in }
+    package func copyCollection(
+        from database: any CollectionRowSource, replacing: Bool, progress: @escaping @Sendable (CopyProgress) -> Void = { _ in }
     ) async throws -> Int {
-        let source = try database.rowsForCopy()
+        let source = try database.rowsForCopy(CollectionCopy.tables)
         let copied = source.filter { !$0.table.isDerived }
         let total = copied.map(\.rows.count).reduce(0, +)
         let allTables = (CollectionCopy.tables.map(\.name) + Self.derivedTables).joined(separator: ", ")
@@ -122,8 +122,8 @@ extension PostgresStore {
     /// Compares this database with `database` after a copy: every table's rows, value for value in key order
     /// (`careLastDone` included), and the two stores' exports at `now` of every household (an export holds one
     /// household's collection).
-    public func verifyCopy(of database: CollectionDatabase, now: Date) async throws -> CopyVerification {
-        let source = try database.rowsForCopy()
+    package func verifyCopy(of database: any CollectionRowSource, now: Date) async throws -> CopyVerification {
+        let source = try database.rowsForCopy(CollectionCopy.tables)
         let target = try await rowsForCopy()
         var checks: [CopiedTableCheck] = []
         for (mine, theirs) in zip(source, target) {
@@ -136,8 +136,8 @@ extension PostgresStore {
         // The copy's households (the table checks above compare them with the source's).
         for household in try await households() {
             let scope = HouseholdScope(household: household.id)
-            let exported = try HouseholdScope.$current.withValue(scope) {
-                try database.exportSnapshot(now: now, generator: generator)
+            let exported = try await HouseholdScope.$current.withValue(scope) {
+                try await database.exportSnapshot(now: now, generator: generator)
             }
             let exportedHere = try await HouseholdScope.$current.withValue(scope) {
                 try await exportSnapshot(now: now, generator: generator)

@@ -153,7 +153,7 @@ extension PostgresStore {
         _ request: RecheckRequest, identificationId: Int64, saved: Bool, now: Date, on connection: PostgresConnection, logger: Logger
     ) async throws {
         guard !request.photos.isEmpty else { throw StoreError.invalid("A re-check needs at least one photo.") }
-        let expires = saved ? nil : PostgresInstant(now.addingTimeInterval(CollectionDatabase.unsavedRecheckLifetime))
+        let expires = saved ? nil : PostgresInstant(now.addingTimeInterval(StorePolicy.unsavedRecheckLifetime))
         let rows = try await connection.query("""
             INSERT INTO recheck (identificationId, reason, queuedAt, expiresAt)
             VALUES (\(identificationId), \(request.reason.rawValue), \(PostgresInstant(now)), \(expires))

@@ -178,7 +178,7 @@ extension PostgresStore: HistoryStore {
     @discardableResult
     public func failRecheck(_ id: Int64, reason: String, now: Date) async throws(StoreError) -> [StoredPhoto] {
         let owned = Self.recheckOwned(by: try scope("record a failed re-check").household)
-        let limit = CollectionDatabase.recheckAttemptLimit
+        let limit = StorePolicy.recheckAttemptLimit
         return try await inTransaction("record a failed re-check") { connection in
             let rows = try await connection.query("""
                 UPDATE recheck SET claimedUntil = NULL, claimedBy = NULL, lastError = \(String(reason.prefix(500))),

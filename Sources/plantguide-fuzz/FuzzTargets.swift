@@ -12,6 +12,7 @@ import PlantForms
 import PlantImaging
 import PlantStore
 import PlantArchive
+import PlantStoreSQLite
 
 /// One fuzz target: a name, what it drives, and where its committed seed corpus lives.
 struct FuzzTarget: Sendable {

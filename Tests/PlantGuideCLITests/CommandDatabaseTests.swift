@@ -1,6 +1,7 @@
 import Foundation
 import PlantGuideCore
 import PlantStore
+import PlantStoreSQLite
 import Testing
 @testable import PlantGuideCLI
 

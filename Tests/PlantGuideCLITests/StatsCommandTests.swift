@@ -2,6 +2,7 @@ import Foundation
 import PlantGuideCore
 import PlantGuideTestSupport
 import PlantStore
+import PlantStoreSQLite
 import Testing
 
 /// `plantguide stats`, and the logging of every identification it sums up, run as separate processes.

@@ -3,6 +3,7 @@ import PlantGuideCore
 import PlantGuideLive
 import PlantGuideTestSupport
 import PlantStore
+import PlantStoreSQLite
 import Testing
 
 @Suite struct TrefleTests {

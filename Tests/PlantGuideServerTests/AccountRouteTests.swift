@@ -5,6 +5,7 @@ import HummingbirdTesting
 import PlantGuideCore
 import PlantGuideLive
 import PlantStore
+import PlantStoreSQLite
 import Testing
 @testable import PlantGuideServer
 
@@ -27,7 +28,7 @@ import Testing
     /// A server over `database` that may have no accounts yet (then loopback needs no log-in).
     static func appWithoutAccountsYet(_ database: CollectionDatabase) -> some ApplicationProtocol {
         var dependencies = ServerDependencies(catalog: fixtureCatalog)
-        dependencies.accounts = AccountDirectory(database: database)
+        dependencies.accounts = AccountDirectory(store: database)
         dependencies.settings = FakeStore(now: Date()).settings
         return makeApp(dependencies: dependencies)
     }
@@ -36,7 +37,7 @@ import Testing
         var configuration = ServerConfiguration()
         configuration.hasAccounts = true
         var dependencies = ServerDependencies(catalog: fixtureCatalog)
-        dependencies.accounts = AccountDirectory(database: database)
+        dependencies.accounts = AccountDirectory(store: database)
         dependencies.settings = FakeStore(now: Date()).settings
         dependencies.calendarFeed = CalendarFeed(file: URL(fileURLWithPath: database.path).deletingLastPathComponent()
             .appendingPathComponent("calendar-feed-token"))

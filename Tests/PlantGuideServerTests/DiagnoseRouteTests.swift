@@ -4,6 +4,7 @@ import HummingbirdTesting
 import PlantGuideCore
 import PlantGuideTestSupport
 import PlantStore
+import PlantStoreSQLite
 import Testing
 @testable import PlantGuideServer
 

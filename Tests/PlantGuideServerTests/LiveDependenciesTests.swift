@@ -10,6 +10,7 @@ import PlantGuideTestSupport
 import PlantIdentification
 import PlantReminders
 import PlantStore
+import PlantStoreSQLite
 import Testing
 @testable import PlantGuideServer
 

@@ -5,6 +5,7 @@ import PlantClassifier
 import PlantGuideCore
 import PlantGuideLive
 import PlantStore
+import PlantStoreSQLite
 import Testing
 @testable import PlantGuideServer
 

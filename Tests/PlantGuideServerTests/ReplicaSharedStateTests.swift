@@ -8,6 +8,7 @@ import PlantGuideCore
 import PlantGuideLive
 import PlantGuideTestSupport
 import PlantStore
+import PlantStoreSQLite
 import Testing
 @testable import PlantGuideServer
 

@@ -4,6 +4,7 @@ import HummingbirdTesting
 import PlantGuideCore
 import PlantIdentification
 import PlantStore
+import PlantStoreSQLite
 import Synchronization
 import Testing
 @testable import PlantGuideServer

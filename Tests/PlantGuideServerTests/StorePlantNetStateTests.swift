@@ -5,6 +5,7 @@ import PlantGuideServer
 import PlantGuideTestSupport
 import PlantNetAPI
 import PlantStore
+import PlantStoreSQLite
 import Testing
 
 /// The Pl@ntNet quota and cache kept in the collection database, through the real Pl@ntNet client and the stub.

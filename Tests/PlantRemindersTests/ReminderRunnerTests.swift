@@ -3,6 +3,7 @@ import Foundation
 import PlantGuideCore
 import PlantGuideTestSupport
 import PlantStore
+import PlantStoreSQLite
 import Testing
 @testable import PlantReminders
 

@@ -5,6 +5,7 @@ import PlantGuideTestSupport
 import PostgresNIO
 import Testing
 @testable import PlantStore
+@testable import PlantStoreSQLite
 @testable import PlantStorePostgres
 
 /// Migrations, constraints and errors of the PostgreSQL store, against the real test cluster, each test in a schema of

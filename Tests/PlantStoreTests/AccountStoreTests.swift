@@ -3,6 +3,7 @@ import GRDB
 import PlantGuideCore
 import Testing
 @testable import PlantStore
+@testable import PlantStoreSQLite
 
 /// Accounts, log-ins and failed log-ins (v12) on a real SQLite file.
 @Suite struct AccountStoreTests {

@@ -2,6 +2,7 @@ import Foundation
 import PlantGuideCore
 import Testing
 @testable import PlantStore
+@testable import PlantStoreSQLite
 
 /// A planner over a new collection file, in the north, on UTC days, its clock at 2026-06-01 10:00 UTC.
 private func plannerOnANewCollection() throws -> (TemporaryHome, CollectionDatabase, TestClock, CarePlanner) {

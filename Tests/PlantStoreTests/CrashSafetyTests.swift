@@ -4,6 +4,7 @@ import PlantGuideCore
 import PlantGuideTestSupport
 import Testing
 @testable import PlantStore
+@testable import PlantStoreSQLite
 
 /// Kills a process that is writing to the collection at random moments and checks that the database
 /// stays sound and keeps every write the process reported as committed.

@@ -3,6 +3,7 @@ import GRDB
 import PlantGuideCore
 import Testing
 @testable import PlantStore
+@testable import PlantStoreSQLite
 
 @Suite struct DatabaseTests {
     @Test func createsEmptyDatabaseWithEveryMigrationInWALMode() throws {

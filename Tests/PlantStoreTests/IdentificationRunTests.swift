@@ -3,6 +3,7 @@ import GRDB
 import PlantGuideCore
 import Testing
 @testable import PlantStore
+@testable import PlantStoreSQLite
 
 /// Timings kept with filed identifications, the log of every identification, and the statistics over it, on a real
 /// SQLite file.

@@ -3,6 +3,7 @@ import GRDB
 import PlantGuideCore
 import Testing
 @testable import PlantStore
+@testable import PlantStoreSQLite
 
 /// Names learned from Pl@ntNet, in a real SQLite file.
 @Suite struct LearnedNamesTests {

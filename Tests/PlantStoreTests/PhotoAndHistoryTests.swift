@@ -2,6 +2,7 @@ import Foundation
 import PlantGuideCore
 import Testing
 @testable import PlantStore
+@testable import PlantStoreSQLite
 
 @Suite struct PhotoAndHistoryTests {
     @Test func photosAreStoredOnceByContentWithAThumbnail() throws {

@@ -3,6 +3,7 @@ import PlantGuideCore
 import PlantStorePostgres
 import Testing
 @testable import PlantStore
+@testable import PlantStoreSQLite
 
 /// Where a photo's file lies in the library (``PhotoLibrary/url(of:)`` gives the trashed copy when it is not there).
 func placedFile(_ library: PhotoLibrary, _ photo: StoredPhoto) -> URL {

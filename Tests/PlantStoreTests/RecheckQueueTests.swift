@@ -2,6 +2,7 @@ import Foundation
 import PlantGuideCore
 import Testing
 @testable import PlantStore
+@testable import PlantStoreSQLite
 
 /// The re-check queue on a real SQLite file: what is queued with which photos, the order it is sent in, the reserve,
 /// suggestions, claims of dead processes, failures and expiry. Pl@ntNet is played by a closure here; the command line

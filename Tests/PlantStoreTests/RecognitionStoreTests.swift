@@ -3,6 +3,7 @@ import GRDB
 import PlantGuideCore
 import Testing
 @testable import PlantStore
+@testable import PlantStoreSQLite
 
 /// Photo embeddings and confirmed species in a real SQLite file.
 @Suite struct RecognitionStoreTests {

@@ -5,6 +5,7 @@ import PlantGuideTestSupport
 import PlantStorePostgres
 import Testing
 @testable import PlantStore
+@testable import PlantStoreSQLite
 
 /// A diagnosis with two candidates (one the disease list lacks), answered at a whole millisecond.
 func sampleDiagnosis(at date: Date) -> Diagnosis {

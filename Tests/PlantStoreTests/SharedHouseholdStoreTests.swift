@@ -5,6 +5,7 @@ import PlantGuideTestSupport
 import PlantStorePostgres
 import Testing
 @testable import PlantStore
+@testable import PlantStoreSQLite
 
 extension TestStore {
     /// Every part of the collection (plants, care, history, recognition, statistics, transfer).

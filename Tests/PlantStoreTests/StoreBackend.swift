@@ -2,6 +2,7 @@ import Foundation
 import PlantGuideTestSupport
 import PlantStore
 import PlantStorePostgres
+import PlantStoreSQLite
 import Testing
 
 /// What every replica shares: the Pl@ntNet state, accounts and log-ins.

@@ -1,6 +1,7 @@
 import Foundation
 import PlantGuideCore
 @testable import PlantStore
+@testable import PlantStoreSQLite
 
 /// A fresh data directory under the system's temporary folder, removed by `cleanUp()`.
 struct TemporaryHome {

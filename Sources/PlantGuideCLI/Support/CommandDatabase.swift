@@ -2,6 +2,7 @@ import Foundation
 import PlantGuideCore
 import PlantStore
 import PlantStorePostgres
+import PlantStoreSQLite
 import Synchronization
 
 /// What a command that uses the collection reads and writes: the collection, the accounts (for `--household`) and

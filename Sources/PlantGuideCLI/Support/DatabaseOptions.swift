@@ -3,6 +3,7 @@ import Foundation
 import PlantGuideCore
 import PlantStore
 import PlantStorePostgres
+import PlantStoreSQLite
 
 /// The stores `serve` and `user` work on: the collection with its accounts.
 typealias AccountsAndCollection = CollectionStore & AccountStore

@@ -2,6 +2,7 @@ import Foundation
 import PlantGuideCore
 import PlantNetAPI
 import PlantStore
+import PlantStoreSQLite
 
 extension StoreAnswerCache: DiagnosisCache {
     /// Disease answers share the identification cache's table, under their own project (``CacheKey/diagnosisProject``),

@@ -8,6 +8,7 @@ import PlantIdentification
 import PlantImaging
 import PlantNetAPI
 import PlantStore
+import PlantStoreSQLite
 import Synchronization
 
 /// Identification over the hybrid identifier: the installed on-device model and/or Pl@ntNet.

@@ -5,6 +5,7 @@ import PlantGuideCore
 import PlantGuideLive
 import PlantImaging
 import PlantStore
+import PlantStoreSQLite
 
 /// The collection and care schedules over PlantStore's database in the data directory.
 enum LiveStore {
@@ -21,7 +22,7 @@ enum LiveStore {
             // Every request acts for its own household: the store refuses collection operations outside one.
             let records: any CollectionStore = try store ?? CollectionDatabase.open(in: directory).requiringScope()
             collection = try PlantCollection.open(
-                in: directory, encoder: LivePhotoEncoder.make(), lookup: { catalog.entry(matching: $0) }, now: now, store: records
+                in: directory, store: records, encoder: LivePhotoEncoder.make(), lookup: { catalog.entry(matching: $0) }, now: now
             )
         } catch {
             log("collection not opened: \(error)")

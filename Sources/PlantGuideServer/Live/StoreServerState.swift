@@ -23,7 +23,7 @@ struct PreferencesSource: Sendable {
 
     /// A household's settings in `store`.
     static func store(
-        _ store: any ServerStateStore, household: Int64 = CollectionDatabase.defaultHouseholdId, now: @escaping @Sendable () -> Date,
+        _ store: any ServerStateStore, household: Int64 = StorePolicy.defaultHouseholdId, now: @escaping @Sendable () -> Date,
         log: @escaping @Sendable (String) -> Void
     ) -> PreferencesSource {
         PreferencesSource(
@@ -80,7 +80,7 @@ struct SharedServerState: Sendable {
         directory: DataDirectory, database: (any ServerStateStore)?, now: @escaping @Sendable () -> Date,
         log: @escaping @Sendable (String) -> Void
     ) async -> SharedServerState {
-        let household = CollectionDatabase.defaultHouseholdId
+        let household = StorePolicy.defaultHouseholdId
         let secretFile = directory.appending("session-secret")
         let settingsFile = ServerPreferences.file(directory)
         let tokenFile = directory.appending("calendar-feed-token")

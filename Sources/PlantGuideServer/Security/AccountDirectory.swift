@@ -26,11 +26,6 @@ public struct AccountDirectory: Sendable {
         self.store = store
     }
 
-    /// Creates the directory over a collection database.
-    public init(database: CollectionDatabase) {
-        self.init(store: database)
-    }
-
     /// The directory over the collection's store, when it keeps accounts (every store PlantGuide has does).
     public init?(collection: PlantCollection?) {
         guard let store = collection?.store as? any AccountStore else { return nil }

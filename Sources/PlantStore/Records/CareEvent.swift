@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import PlantGuideCore
 
 /// One logged piece of care: "watered on 2026-03-02".
@@ -43,39 +42,5 @@ public struct CareEvent: Sendable, Hashable, Codable, Identifiable {
         case .wet: "checked the soil: still wet"
         case .dry: "checked the soil: dry"
         }
-    }
-}
-
-extension CareEvent: FetchableRecord, PersistableRecord {
-    public static let databaseTableName = "careEvent"
-
-    public init(row: Row) throws {
-        id = row["id"]
-        uuid = row["uuid"]
-        plantId = row["plantId"]
-        guard let task = CareTask(rawValue: row["task"]), let day = CalendarDay(row["day"] as String) else {
-            throw StoreError.invalid("care event \(id) has an unreadable task or day")
-        }
-        self.task = task
-        self.day = day
-        note = row["note"]
-        createdAt = row.timestamp("createdAt")
-        recordedBy = row["recordedBy"]
-        guard let soilText = row["soil"] as String? else { return }
-        guard let soil = SoilReading(rawValue: soilText) else { throw StoreError.invalid("care event \(id) has an unknown soil reading") }
-        self.soil = soil
-    }
-
-    public func encode(to container: inout PersistenceContainer) throws {
-        // Zero means "not inserted yet": SQLite assigns the next id.
-        container["id"] = id > 0 ? id : nil
-        container["uuid"] = uuid
-        container["plantId"] = plantId
-        container["task"] = task.rawValue
-        container["day"] = day.description
-        container["note"] = note
-        container["createdAt"] = createdAt
-        container["recordedBy"] = recordedBy
-        container["soil"] = soil?.rawValue
     }
 }

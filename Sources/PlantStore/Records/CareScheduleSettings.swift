@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import PlantGuideCore
 
 /// One plant's own settings for one task: an interval that replaces the care guide's, a pause, or a
@@ -42,39 +41,6 @@ public struct CareScheduleSettings: Sendable, Hashable, Codable {
         self.learnedGrowing = learnedGrowing
         self.learnedRest = learnedRest
         self.learnedSince = learnedSince
-    }
-}
-
-extension CareScheduleSettings: FetchableRecord, PersistableRecord {
-    public static let databaseTableName = "careSchedule"
-
-    public init(row: Row) throws {
-        plantId = row["plantId"]
-        guard let task = CareTask(rawValue: row["task"]) else {
-            throw StoreError.invalid("care schedule of plant \(plantId) has an unknown task")
-        }
-        self.task = task
-        growingDays = row["growingDays"]
-        restDays = row["restDays"]
-        paused = row["paused"]
-        snoozedUntil = (row["snoozedUntil"] as String?).flatMap(CalendarDay.init)
-        learnedGrowing = row["learnedGrowing"]
-        learnedRest = row["learnedRest"]
-        learnedSince = (row["learnedSince"] as String?).flatMap(CalendarDay.init)
-        conditions = try Self.conditions(decoding: row["conditions"], plantId: plantId)
-    }
-
-    public func encode(to container: inout PersistenceContainer) throws {
-        container["plantId"] = plantId
-        container["task"] = task.rawValue
-        container["growingDays"] = growingDays
-        container["restDays"] = restDays
-        container["paused"] = paused
-        container["snoozedUntil"] = snoozedUntil?.description
-        container["learnedGrowing"] = learnedGrowing
-        container["learnedRest"] = learnedRest
-        container["learnedSince"] = learnedSince?.description
-        container["conditions"] = Self.encoded(conditions)
     }
 }
 

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import PlantGuideCore
 
 /// An identification kept in the history: which photo, what the identifier said, and which species
@@ -68,36 +67,6 @@ public struct FiledIdentification: Sendable, Hashable, Codable, Identifiable {
     package func timingsJSON() throws -> String? {
         let timings = identification.timings.stageTimings
         return timings.isEmpty ? nil : try StageTimingsColumn.encode(timings)
-    }
-}
-
-extension FiledIdentification: FetchableRecord, PersistableRecord {
-    public static let databaseTableName = "identification"
-
-    public init(row: Row) throws {
-        try self.init(
-            id: row["id"], uuid: row["uuid"], plantId: row["plantId"], photoSHA256: row["photoSHA256"], source: row["source"],
-            model: row["model"], predictionsJSON: row["predictions"], uncertain: row["uncertain"], timingsJSON: row["timings"],
-            identifiedAt: row.timestamp("identifiedAt"), chosenSpecies: row["chosenSpecies"], recheckOf: row["recheckOf"],
-            recordedBy: row["recordedBy"]
-        )
-    }
-
-    public func encode(to container: inout PersistenceContainer) throws {
-        // Zero means "not inserted yet": SQLite assigns the next id.
-        container["id"] = id > 0 ? id : nil
-        container["uuid"] = uuid
-        container["plantId"] = plantId
-        container["photoSHA256"] = photoSHA256
-        container["source"] = identification.source.rawValue
-        container["model"] = identification.model
-        container["predictions"] = try predictionsJSON()
-        container["uncertain"] = identification.uncertain
-        container["timings"] = try timingsJSON()
-        container["chosenSpecies"] = chosenSpecies
-        container["recheckOf"] = recheckOf
-        container["identifiedAt"] = identification.date
-        container["recordedBy"] = recordedBy
     }
 }
 

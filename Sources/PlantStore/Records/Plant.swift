@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import PlantGuideCore
 
 /// A plant in the collection.
@@ -69,55 +68,5 @@ public struct NewPlant: Sendable, Hashable {
         self.acquiredOn = acquiredOn
         self.notes = notes
         self.confirmation = confirmation
-    }
-}
-
-extension Plant: FetchableRecord, PersistableRecord {
-    public static let databaseTableName = "plant"
-
-    /// The columns, in the order `init(row:)` reads them by position (faster than by name, which
-    /// matters when listing thousands of plants).
-    /// Times come as whole milliseconds computed by SQLite, which is cheaper than parsing text.
-    static let columnList = """
-        id, uuid, name, species, nickname, room, acquiredOn, notes, \
-        CAST(round((julianday(createdAt) - 2440587.5) * 86400000) AS INTEGER) AS createdAt, \
-        CAST(round((julianday(updatedAt) - 2440587.5) * 86400000) AS INTEGER) AS updatedAt
-        """
-    public static var databaseSelection: [any SQLSelectable] { [SQL(sql: columnList)] }
-
-    /// The plant with this id, read with ``columnList``.
-    static func fetch(_ db: Database, id: Int64) throws -> Plant? {
-        try Plant.fetchOne(db, sql: "SELECT \(columnList) FROM plant WHERE id = ?", arguments: [id])
-    }
-
-    public init(row: Row) throws {
-        id = row[0]
-        uuid = row[1]
-        name = row[2]
-        species = row[3]
-        nickname = row[4]
-        room = row[5]
-        acquiredOn = (row[6] as String?).flatMap(CalendarDay.init)
-        notes = row[7]
-        createdAt = Self.date(milliseconds: row[8])
-        updatedAt = Self.date(milliseconds: row[9])
-    }
-
-    private static func date(milliseconds: Int64) -> Date {
-        Date(timeIntervalSince1970: Double(milliseconds) / 1000)
-    }
-
-    public func encode(to container: inout PersistenceContainer) throws {
-        // Zero means "not inserted yet": SQLite assigns the next id.
-        container["id"] = id > 0 ? id : nil
-        container["uuid"] = uuid
-        container["name"] = name
-        container["species"] = species
-        container["nickname"] = nickname
-        container["room"] = room
-        container["acquiredOn"] = acquiredOn?.description
-        container["notes"] = notes
-        container["createdAt"] = createdAt
-        container["updatedAt"] = updatedAt
     }
 }

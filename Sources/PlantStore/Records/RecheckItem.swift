@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import PlantGuideCore
 
 /// Where an item of the re-check queue stands.
@@ -68,26 +67,6 @@ public struct RecheckItem: Sendable, Hashable, Codable, Identifiable {
         self.lastError = lastError
         self.resultId = resultId
         self.finishedAt = finishedAt
-        self.photos = photos
-    }
-}
-
-extension RecheckItem {
-    init(row: Row, photos: [RecheckPhoto]) throws {
-        id = row["id"]
-        identificationId = row["identificationId"]
-        plantId = row["plantId"]
-        guard let reason = RecheckReason(rawValue: row["reason"]), let state = RecheckState(rawValue: row["state"]) else {
-            throw StoreError.invalid("re-check \(row["id"] as Int64) has an unknown reason or state")
-        }
-        self.reason = reason
-        self.state = state
-        queuedAt = row.timestamp("queuedAt")
-        expiresAt = row["expiresAt"] == nil ? nil : row.timestamp("expiresAt")
-        attempts = row["attempts"]
-        lastError = row["lastError"]
-        resultId = row["resultId"]
-        finishedAt = row["finishedAt"] == nil ? nil : row.timestamp("finishedAt")
         self.photos = photos
     }
 }
@@ -164,26 +143,5 @@ public struct SpeciesSuggestion: Sendable, Hashable, Codable, Identifiable {
         case .recheck: "Pl@ntNet thinks this is \(suggestedSpecies) (\(percent) %)"
         case .rescore: "The new model (\(model ?? "unknown")) thinks this is \(suggestedSpecies) (\(percent) %)"
         }
-    }
-}
-
-extension SpeciesSuggestion: FetchableRecord {
-    public init(row: Row) throws {
-        id = row["id"]
-        plantId = row["plantId"]
-        guard let kind = Kind(rawValue: row["kind"]) else { throw StoreError.invalid("suggestion \(row["id"] as Int64) has an unknown kind") }
-        self.kind = kind
-        identificationId = row["identificationId"]
-        previousIdentificationId = row["previousIdentificationId"]
-        currentSpecies = row["currentSpecies"]
-        previousSpecies = row["previousSpecies"]
-        previousConfidence = row["previousConfidence"]
-        previousModel = row["previousModel"]
-        suggestedSpecies = row["suggestedSpecies"]
-        confidence = row["confidence"]
-        model = row["model"]
-        createdAt = row.timestamp("createdAt")
-        resolution = (row["resolution"] as String?).flatMap(Resolution.init(rawValue:))
-        resolvedAt = row["resolvedAt"] == nil ? nil : row.timestamp("resolvedAt")
     }
 }

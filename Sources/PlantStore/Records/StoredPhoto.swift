@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// A photo file in the data directory, named by the SHA-256 of its bytes. Stored once however many
 /// plants or identifications use it.
@@ -33,31 +32,5 @@ public struct StoredPhoto: Sendable, Hashable, Codable {
         self.height = height
         self.thumbnailSHA256 = thumbnailSHA256
         self.createdAt = createdAt
-    }
-}
-
-extension StoredPhoto: FetchableRecord, PersistableRecord {
-    public static let databaseTableName = "photo"
-
-    public init(row: Row) throws {
-        sha256 = row["sha256"]
-        originalSHA256 = row["originalSHA256"]
-        mediaType = row["mediaType"]
-        byteCount = row["byteCount"]
-        width = row["width"]
-        height = row["height"]
-        thumbnailSHA256 = row["thumbnailSHA256"]
-        createdAt = row.timestamp("createdAt")
-    }
-
-    public func encode(to container: inout PersistenceContainer) throws {
-        container["sha256"] = sha256
-        container["originalSHA256"] = originalSHA256
-        container["mediaType"] = mediaType
-        container["byteCount"] = byteCount
-        container["width"] = width
-        container["height"] = height
-        container["thumbnailSHA256"] = thumbnailSHA256
-        container["createdAt"] = createdAt
     }
 }

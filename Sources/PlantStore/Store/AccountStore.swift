@@ -1,7 +1,7 @@
 import Foundation
 
 /// Accounts, log-in sessions and failed log-ins, as the web app's log-in reads them on every request. Async, as
-/// ``CollectionStore`` is, so a database server can keep them for every replica. ``CollectionDatabase`` conforms with
+/// ``CollectionStore`` is, so a database server can keep them for every replica. `CollectionDatabase` conforms with
 /// its synchronous methods.
 public protocol AccountStore: Sendable {
     /// Every household, by id (household 1, `Home`, always exists).
@@ -86,5 +86,3 @@ public struct Household: Sendable, Hashable, Codable {
         return trimmed == name && (1...80).contains(name.count) && !name.unicodeScalars.contains { $0.properties.generalCategory == .control }
     }
 }
-
-extension CollectionDatabase: AccountStore {}

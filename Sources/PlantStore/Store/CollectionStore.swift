@@ -5,15 +5,15 @@ import PlantGuideCore
 /// history, the re-check queue, species suggestions, recognition and identification statistics.
 ///
 /// Every requirement is `async`, because a database server (PostgreSQL) is reached over the network and must never be
-/// waited for on a blocked thread. ``CollectionDatabase`` (SQLite through GRDB) is today's implementation; its
-/// synchronous methods satisfy these requirements as they are.
+/// waited for on a blocked thread. `CollectionDatabase` (SQLite through GRDB, in PlantStoreSQLite) is one
+/// implementation, whose synchronous methods satisfy these requirements as they are; `PostgresStore` is the other.
 ///
 /// The requirements come in parts (``PlantsStore``, ``CareStore``, ``HistoryStore``, ``RecognitionStore``,
 /// ``StatisticsStore``, ``TransferStore``), so a new backend can be built and tested part by part.
 ///
-/// Requirements take every argument explicitly (protocol requirements have no defaults); ``CollectionDatabase`` keeps
+/// Requirements take every argument explicitly (protocol requirements have no defaults); `CollectionDatabase` keeps
 /// its defaults for code that holds it directly. Operations that only make sense for an SQLite file (integrity check,
-/// checkpoint, online backup) stay on ``CollectionDatabase``.
+/// checkpoint, online backup) stay on `CollectionDatabase`.
 public protocol CollectionStore: PlantsStore, CareStore, HistoryStore, RecognitionStore, StatisticsStore, TransferStore {
     /// Where the collection is kept, for messages (a file path, or a server address without its password).
     var locationDescription: String { get }
@@ -243,9 +243,4 @@ extension CollectionStore {
             lookup: { names in try await self.learnedSpecies(named: names) }
         )
     }
-}
-
-extension CollectionDatabase: CollectionStore {
-    /// The database file's path.
-    public var locationDescription: String { path }
 }

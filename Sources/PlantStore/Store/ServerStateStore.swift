@@ -65,7 +65,7 @@ public struct RecentUploadRow: Sendable, Hashable {
 }
 
 /// What every server replica must see besides accounts and the Pl@ntNet state: the anti-forgery secret, a household's
-/// settings and calendar token, and recent uploads. ``CollectionDatabase`` and the PostgreSQL store conform.
+/// settings and calendar token, and recent uploads. `CollectionDatabase` and the PostgreSQL store conform.
 ///
 /// ``serverSecret(named:make:now:)`` is atomic across replicas: two starting at once get the same secret.
 public protocol ServerStateStore: Sendable {

@@ -2,6 +2,7 @@ import Foundation
 import PlantClassifier
 import PlantGuideCore
 import PlantStore
+import PlantStoreSQLite
 
 /// Recognising your own plants at scale: 10,000 photos with ResNet50-sized embeddings (2,048 numbers) in a real
 /// collection file; times storing them, loading them for a search, and the search itself (target < 2 ms).

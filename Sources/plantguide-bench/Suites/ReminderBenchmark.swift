@@ -2,6 +2,7 @@ import Foundation
 import PlantGuideCore
 import PlantReminders
 import PlantStore
+import PlantStoreSQLite
 
 /// Care reminders (issue #37): 50 households of 200 plants each (10,000 plants, 50 channels, one per member) on one
 /// SQLite file; times a dry run (every digest built) and a sending round (each digest claimed, built, encoded as the

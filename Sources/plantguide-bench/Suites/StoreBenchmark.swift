@@ -2,6 +2,7 @@ import Foundation
 import PlantGuideCore
 import PlantStore
 import PlantStorePostgres
+import PlantStoreSQLite
 
 /// A large collection: 10,000 plants with care events and photos; times the due list and the
 /// plant list, and reports the database size. With `PLANTGUIDE_BENCH_POSTGRES_URL` (a server it may create a database

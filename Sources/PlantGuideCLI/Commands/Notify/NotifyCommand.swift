@@ -3,6 +3,7 @@ import Foundation
 import PlantGuideCore
 import PlantReminders
 import PlantStore
+import PlantStoreSQLite
 
 struct NotifyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -7,6 +7,7 @@ import PlantGuideLive
 import PlantGuideServer
 import PlantStore
 import PlantStorePostgres
+import PlantStoreSQLite
 
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PlantGuideCore
 import PlantStore
+import PlantStoreSQLite
 
 struct BackupCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -3,6 +3,7 @@ import Foundation
 import PlantGuideCore
 import PlantStore
 import PlantStorePostgres
+import PlantStoreSQLite
 
 /// `plantguide migrate --to postgres://…`: copies the SQLite collection into PostgreSQL exactly, and checks the copy.
 ///

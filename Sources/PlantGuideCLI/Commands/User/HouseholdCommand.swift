@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PlantGuideCore
 import PlantStore
+import PlantStoreSQLite
 
 /// `plantguide household`: the households one installation serves.
 struct HouseholdCommand: AsyncParsableCommand {

@@ -267,3 +267,11 @@ public struct CopyVerification: Sendable, Hashable, Codable {
     /// The tables that differ.
     public var differingTables: [CopiedTableCheck] { tables.filter { !$0.rowsEqual || $0.sourceRows != $0.targetRows } }
 }
+
+/// A collection that can be read whole as typed rows: what `plantguide migrate` copies from (the SQLite store), so the
+/// PostgreSQL side needs no SQLite library to read it.
+package protocol CollectionRowSource: CollectionStore {
+    /// Every row of `tables` in key order, read in one transaction, each value checked against its column's kind; for
+    /// a table with ids, the largest id ever given.
+    func rowsForCopy(_ tables: [CollectionCopy.Table]) throws(StoreError) -> [CollectionCopy.TableRows]
+}

@@ -18,7 +18,7 @@ package enum SuggestionRule {
     package static func proposal(
         answer: Identification, previous: FiledIdentification, plantSpecies: String?
     ) -> Proposal? {
-        guard let best = answer.best, best.confidence >= CollectionDatabase.suggestionMinimumConfidence else { return nil }
+        guard let best = answer.best, best.confidence >= StorePolicy.suggestionMinimumConfidence else { return nil }
         let current = plantSpecies ?? previous.chosenSpecies ?? previous.identification.best?.scientificName
         if let current, sameSpecies(current, best.scientificName) { return nil }
         return Proposal(currentSpecies: current, best: best)

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import PlantGuideCore
+import PlantStore
 
 extension CollectionDatabase {
     /// The collection of the household in scope as the export format, read in one consistent snapshot; `generator` names

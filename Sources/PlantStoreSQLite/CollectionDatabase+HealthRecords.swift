@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import PlantGuideCore
+import PlantStore
 
 extension CollectionDatabase {
     /// Keeps a diagnosis in a plant's history, in one transaction: its photos are recorded (if new) and named by the

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import PlantGuideCore
+import PlantStore
 
 /// Reminder channels and their digests' claim rows in SQLite. A claim is one `INSERT … ON CONFLICT DO NOTHING` or one
 /// conditional `UPDATE` in a write transaction, so two processes on the same file never both send a digest.

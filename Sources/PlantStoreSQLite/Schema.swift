@@ -1,4 +1,5 @@
 import GRDB
+import PlantStore
 
 /// The collection's schema, as a series of migrations from the first release on. A database written
 /// by an older PlantGuide is upgraded in place by running the migrations it lacks; none is ever

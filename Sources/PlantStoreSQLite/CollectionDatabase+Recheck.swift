@@ -1,88 +1,16 @@
 import Foundation
 import GRDB
 import PlantGuideCore
-
-/// What to queue with an identification for a later Pl@ntNet re-check: why, and the photos with their organs.
-public struct RecheckRequest: Sendable {
-    /// Why the identification needs checking.
-    public var reason: RecheckReason
-    /// The photos to send (already written by ``PhotoLibrary``), with the organ each shows.
-    public var photos: [(photo: StoredPhoto, organ: String)]
-
-    /// Describes a re-check to queue.
-    public init(reason: RecheckReason, photos: [(photo: StoredPhoto, organ: String)]) {
-        self.reason = reason
-        self.photos = photos
-    }
-}
-
-/// What recording a re-check's answer did.
-public struct RecheckCompletion: Sendable, Hashable {
-    /// The answer, filed in the history (``FiledIdentification/recheckOf`` points at the checked identification).
-    public var result: FiledIdentification
-    /// The suggestion made for the plant, when Pl@ntNet's best species differs from the plant's.
-    public var suggestion: SpeciesSuggestion?
-    /// Photos nothing uses any more (those of an identification that was not saved), whose files may go.
-    public var releasedPhotos: [StoredPhoto]
-
-    /// What recording an answer did, as a store reports it.
-    package init(result: FiledIdentification, suggestion: SpeciesSuggestion?, releasedPhotos: [StoredPhoto]) {
-        self.result = result
-        self.suggestion = suggestion
-        self.releasedPhotos = releasedPhotos
-    }
-}
-
-/// An identification of a plant that re-scoring with another model can redo: the plant's latest on-device answer and
-/// the photo it was made from.
-public struct RescoreCandidate: Sendable, Hashable {
-    public var plant: Plant
-    public var identification: FiledIdentification
-    /// The stored photo to classify again.
-    public var photoSHA256: String
-
-    /// A candidate as a store reads it.
-    package init(plant: Plant, identification: FiledIdentification, photoSHA256: String) {
-        self.plant = plant
-        self.identification = identification
-        self.photoSHA256 = photoSHA256
-    }
-}
-
-/// How many items of the re-check queue are in each state, and how many suggestions wait for the owner.
-public struct RecheckSummary: Sendable, Hashable, Codable {
-    public var queued: Int
-    public var done: Int
-    public var failed: Int
-    public var expired: Int
-    public var openSuggestions: Int
-
-    /// Counts as a store reads them.
-    package init(queued: Int, done: Int, failed: Int, expired: Int, openSuggestions: Int) {
-        self.queued = queued
-        self.done = done
-        self.failed = failed
-        self.expired = expired
-        self.openSuggestions = openSuggestions
-    }
-}
+import PlantStore
 
 extension CollectionDatabase {
-    /// How long the photos of an identification not saved to a plant are kept while it waits for a re-check.
-    public static let unsavedRecheckLifetime: TimeInterval = 30 * 24 * 3600
-    /// After this many failed attempts an item leaves the queue as ``RecheckState/failed``.
-    public static let recheckAttemptLimit = 5
-    /// Below this confidence a re-check or re-scoring that disagrees with the plant's species is not worth the owner's
-    /// attention, and no suggestion is made (the answer is still kept in the history).
-    public static let suggestionMinimumConfidence = 0.1
-
     /// Queues an identification for a re-check, with its photos; called inside ``fileIdentification`` so the record and
     /// its place in the queue are written in one transaction.
     static func queueRecheck(
         _ request: RecheckRequest, identificationId: Int64, saved: Bool, now: Date, db: Database
     ) throws {
         guard !request.photos.isEmpty else { throw StoreError.invalid("A re-check needs at least one photo.") }
-        let expires: Date? = saved ? nil : now.addingTimeInterval(unsavedRecheckLifetime)
+        let expires: Date? = saved ? nil : now.addingTimeInterval(StorePolicy.unsavedRecheckLifetime)
         try db.execute(
             sql: "INSERT INTO recheck (identificationId, reason, queuedAt, expiresAt) VALUES (?, ?, ?, ?)",
             arguments: [identificationId, request.reason.rawValue, now, expires]
@@ -236,7 +164,7 @@ extension CollectionDatabase {
         }
     }
 
-    /// Records that sending an item failed; after ``recheckAttemptLimit`` attempts it leaves the queue as failed, and
+    /// Records that sending an item failed; after ``StorePolicy/recheckAttemptLimit`` attempts it leaves the queue as failed, and
     /// the photos of an unsaved identification are let go.
     /// - Returns: photos nothing uses any more.
     @discardableResult
@@ -248,7 +176,7 @@ extension CollectionDatabase {
                     state = CASE WHEN attempts >= ? THEN 'failed' ELSE 'queued' END,
                     finishedAt = CASE WHEN attempts >= ? THEN ? ELSE NULL END
                 WHERE id = ? AND state = 'queued' AND \(Self.recheckInHousehold)
-                """, arguments: [String(reason.prefix(500)), Self.recheckAttemptLimit, Self.recheckAttemptLimit, now, id, household])
+                """, arguments: [String(reason.prefix(500)), StorePolicy.recheckAttemptLimit, StorePolicy.recheckAttemptLimit, now, id, household])
             let state = try String.fetchOne(
                 db, sql: "SELECT state FROM recheck WHERE id = ? AND \(Self.recheckInHousehold)", arguments: [id, household]
             )

@@ -1,5 +1,6 @@
 import GRDB
 import GRDBSQLite
+import PlantStore
 
 /// The rows of one query read straight from SQLite's statement, for the few reads of thousands of rows where GRDB's
 /// per-row `Row` (a cursor object, a conversion per column) costs more than the query itself.

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import PlantGuideCore
+import PlantStore
 
 extension CollectionDatabase {
     /// Files an identification into the history, in one transaction with everything it implies:

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import PlantStore
 
 extension CollectionDatabase {
     /// Which of these file hashes a photo of any household still names, as its file or its thumbnail.

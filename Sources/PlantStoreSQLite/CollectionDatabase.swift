@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import PlantGuideCore
+import PlantStore
 
 /// The collection database: plants, photos, identification history, care profiles, schedules and
 /// events, in one SQLite file.
@@ -295,13 +296,5 @@ public struct CollectionDatabase: Sendable {
         let applied = try Schema.migrator.appliedIdentifiers(db)
         let unknown = applied.subtracting(Schema.migrationIdentifiers)
         guard unknown.isEmpty else { throw StoreError.newerDatabase(path: path, unknownMigrations: unknown.sorted()) }
-    }
-}
-
-extension Date {
-    /// This instant rounded to whole milliseconds, the precision the database keeps; rounding on the
-    /// way in makes export and import round trips exact.
-    package var roundedToMilliseconds: Date {
-        Date(timeIntervalSince1970: (timeIntervalSince1970 * 1000).rounded() / 1000)
     }
 }

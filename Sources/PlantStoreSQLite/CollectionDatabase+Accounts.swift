@@ -1,109 +1,9 @@
 import Foundation
 import GRDB
 import PlantGuideCore
-
-/// What an account may do in its household.
-public enum UserRole: String, Sendable, Hashable, Codable, CaseIterable {
-    /// Manages the household: settings and accounts.
-    case owner
-    /// Uses the collection.
-    case member
-}
-
-/// An account of the web app (and of `plantguide user`).
-public struct UserAccount: Sendable, Hashable, Codable {
-    /// Row id.
-    public var id: Int64
-    /// The household it belongs to (1, "Home", for every account for now).
-    public var householdId: Int64
-    /// The log-in name: 1–64 of `A-Z a-z 0-9 . _ -`, unique in any letter case.
-    public var name: String
-    /// What it may do.
-    public var role: UserRole
-    /// The stored password hash (`pbkdf2-sha256$…`); never shown.
-    public var passwordHash: String
-    /// When it was created.
-    public var createdAt: Date
-    /// When its password was last set.
-    public var passwordChangedAt: Date
-
-    /// Describes an account.
-    public init(
-        id: Int64, householdId: Int64, name: String, role: UserRole, passwordHash: String, createdAt: Date,
-        passwordChangedAt: Date
-    ) {
-        self.id = id
-        self.householdId = householdId
-        self.name = name
-        self.role = role
-        self.passwordHash = passwordHash
-        self.createdAt = createdAt
-        self.passwordChangedAt = passwordChangedAt
-    }
-}
-
-/// Who a live log-in belongs to, as read from the database on each request that needs it.
-public struct SessionPrincipal: Sendable, Hashable {
-    /// The account's row id.
-    public var userId: Int64
-    /// The account's name.
-    public var name: String
-    /// The account's role.
-    public var role: UserRole
-    /// The household of the account.
-    public var householdId: Int64
-    /// When the log-in ends.
-    public var expiresAt: Date
-
-    /// Describes a log-in's account.
-    public init(userId: Int64, name: String, role: UserRole, householdId: Int64, expiresAt: Date) {
-        self.userId = userId
-        self.name = name
-        self.role = role
-        self.householdId = householdId
-        self.expiresAt = expiresAt
-    }
-}
-
-/// What a failed log-in is counted against.
-public enum LoginFailureScope: String, Sendable, Hashable, CaseIterable {
-    /// An account name (lower-cased), whatever address tried it.
-    case account
-    /// A client address, whatever names it tried.
-    case address
-}
-
-extension LoginFailureScope {
-    /// The subject as failures are stored under it: account names in lower case (names ignore case), at most 128
-    /// characters, never empty.
-    public func storedSubject(_ subject: String) -> String {
-        let text = self == .account ? subject.lowercased() : subject
-        let bounded = String(text.prefix(128))
-        return bounded.isEmpty ? "-" : bounded
-    }
-}
-
-extension UserAccount {
-    /// Whether `name` is a valid account name: 1–64 of `A-Z a-z 0-9 . _ -`.
-    public static func isValidName(_ name: String) -> Bool {
-        (1...64).contains(name.utf8.count) && name.utf8.allSatisfy { byte in
-            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
-                || byte == 0x2E || byte == 0x5F || byte == 0x2D
-        }
-    }
-
-    /// The clear error for an invalid name.
-    public static func invalidName(_ name: String) -> StoreError {
-        .invalid("'\(name)' is not a valid account name: use 1 to 64 letters, digits, dots, underscores or hyphens.")
-    }
-}
+import PlantStore
 
 extension CollectionDatabase {
-    /// The household every account belongs to until households can be created.
-    public static let defaultHouseholdId: Int64 = 1
-    /// A log-in's `lastSeenAt` is written at most this often (seconds), so checking a session is a read.
-    public static let lastSeenResolution: TimeInterval = 60
-
     private static let userColumns = "id, householdId, name, role, passwordHash, createdAt, passwordChangedAt"
 
     private static func account(_ row: Row) -> UserAccount {
@@ -138,7 +38,7 @@ extension CollectionDatabase {
     /// - Throws: ``StoreError/userExists(_:)`` when the name is taken (in any letter case); ``StoreError/invalid(_:)``
     ///   for a name outside 1–64 of `A-Z a-z 0-9 . _ -` or a hash that is not a PBKDF2 one.
     public func addUser(name: String, role: UserRole, passwordHash: String, now: Date) throws(StoreError) -> UserAccount {
-        try addUser(name: name, role: role, passwordHash: passwordHash, householdId: Self.defaultHouseholdId, now: now)
+        try addUser(name: name, role: role, passwordHash: passwordHash, householdId: StorePolicy.defaultHouseholdId, now: now)
     }
 
     /// Adds an account to a household. A household's first account is always its owner, whatever `role` says.
@@ -309,7 +209,7 @@ extension CollectionDatabase {
     }
 
     /// Who a log-in belongs to, or `nil` when it is unknown, expired or its account is gone. Marks it seen, but
-    /// writes that at most once per ``lastSeenResolution``, so most checks are one read.
+    /// writes that at most once per ``StorePolicy/lastSeenResolution``, so most checks are one read.
     public func session(idHash: String, now: Date) throws(StoreError) -> SessionPrincipal? {
         let found = try read("read the log-in") { db -> (SessionPrincipal, Date)? in
             guard let row = try Row.fetchOne(
@@ -329,7 +229,7 @@ extension CollectionDatabase {
             return (principal, DatabaseTimestamp.date(row, 5))
         }
         guard let (principal, lastSeen) = found, principal.expiresAt > now else { return nil }
-        if now.timeIntervalSince(lastSeen) >= Self.lastSeenResolution {
+        if now.timeIntervalSince(lastSeen) >= StorePolicy.lastSeenResolution {
             try write("mark the log-in seen") { db in
                 try db.execute(
                     sql: "UPDATE loginSession SET lastSeenAt = ? WHERE idHash = ?", arguments: [now.roundedToMilliseconds, idHash]

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import PlantStore
 
 extension CollectionDatabase: PlantNetStateStore {
     public func plantNetQuota(day: String, dailyLimit: Int, now: Date) throws(StoreError) -> PlantNetQuotaRow {

@@ -1,5 +1,6 @@
 import GRDB
 import PlantGuideCore
+import PlantStore
 
 /// A plant's care profile row: the profile plus the plant it belongs to.
 struct CareProfileRow: FetchableRecord, PersistableRecord {

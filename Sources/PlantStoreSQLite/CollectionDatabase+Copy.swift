@@ -1,10 +1,11 @@
 import Foundation
 import GRDB
 import PlantGuideCore
+import PlantStore
 
 /// Reading the whole collection as typed rows, for `plantguide migrate` (the PostgreSQL side is
 /// `PostgresStore+Copy.swift`).
-extension CollectionDatabase {
+extension CollectionDatabase: CollectionRowSource {
     /// Every row of `tables` in key order, read in one transaction (one consistent state even while the collection is
     /// in use), each value checked against its column's kind.
     ///

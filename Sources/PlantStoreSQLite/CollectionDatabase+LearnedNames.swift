@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import PlantGuideCore
+import PlantStore
 
 extension CollectionDatabase {
     /// Stores what Pl@ntNet said about some species, replacing what an earlier answer said about the same

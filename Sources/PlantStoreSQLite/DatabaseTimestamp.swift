@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import PlantGuideCore
+import PlantStore
 
 /// Reads the timestamps GRDB writes (`YYYY-MM-DD HH:MM:SS.SSS`, UTC) without going through
 /// `Calendar`, which costs microseconds per value: listing thousands of plants reads thousands.

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import PlantStore
 
 /// The server's shared state in SQLite: the anti-forgery secret, household settings, the calendar token and recent
 /// uploads. Every process on the same file (and so every replica on a shared data directory) sees the same rows.
