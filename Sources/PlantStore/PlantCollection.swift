@@ -5,7 +5,7 @@ import PlantGuideCore
 /// care guide together, so that a plant, its photo and its profile are always added consistently.
 public struct PlantCollection: Sendable {
     /// Where plants, photos' records, care and history are kept.
-    public let store: any CollectionStore
+    public let store: any PlantGuideStore
     public let photos: PhotoLibrary
     public let careGuide: CareGuide
     /// Finds the catalog entry for a scientific or common name (`nil` when there is none).
@@ -27,7 +27,7 @@ public struct PlantCollection: Sendable {
 
     /// Puts the parts together.
     public init(
-        store: any CollectionStore, photos: PhotoLibrary, careGuide: CareGuide,
+        store: any PlantGuideStore, photos: PhotoLibrary, careGuide: CareGuide,
         lookup: @escaping @Sendable (String) -> CatalogPlant?, now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.store = store
@@ -40,7 +40,7 @@ public struct PlantCollection: Sendable {
     /// Opens the collection in a data directory: its photos there, its records in `store` (the SQLite database in the
     /// directory is `PlantStoreSQLite`'s `open(in:encoder:lookup:now:)`).
     public static func open(
-        in directory: DataDirectory, store: any CollectionStore, encoder: PhotoEncoder,
+        in directory: DataDirectory, store: any PlantGuideStore, encoder: PhotoEncoder,
         lookup: @escaping @Sendable (String) -> CatalogPlant?, now: @escaping @Sendable () -> Date = { Date() }
     ) throws(StoreError) -> PlantCollection {
         let photos = PhotoLibrary(directory: directory, encoder: encoder)

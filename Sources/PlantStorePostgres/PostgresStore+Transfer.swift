@@ -227,3 +227,6 @@ extension PostgresStore: CollectionStore {
     /// The server and database, without the password.
     public var locationDescription: String { location.description }
 }
+
+/// And so is everything else PlantGuide keeps: accounts, the Pl@ntNet state, the server's state, reminders' claims.
+extension PostgresStore: PlantGuideStore {}

@@ -6,3 +6,5 @@ extension CollectionDatabase: CollectionStore {
 }
 
 extension CollectionDatabase: AccountStore {}
+
+extension CollectionDatabase: PlantGuideStore {}

@@ -18,7 +18,7 @@ public struct CollectionDatabase: Sendable {
     /// Where the database lives, for messages.
     public let path: String
     /// The household operations act for when the task sets no ``HouseholdScope/current``: household 1 unless
-    /// changed with ``scoped(to:)``; `nil` after ``requiringScope()``, which makes such operations fail closed.
+    /// changed with ``scoped(to:)``; `nil` after `scoped(to: nil)`, which makes such operations fail closed.
     public private(set) var defaultScope: HouseholdScope? = .home
     /// The care states read lately, shared by every copy of this value (``scoped(to:)``); see ``careStates(plantId:room:)``.
     package let careCache = HouseholdCache<PlantCareState>()
@@ -64,18 +64,12 @@ public struct CollectionDatabase: Sendable {
         return plants.count > KeptLists.patchLimit ? nil : plants
     }
 
-    /// The same database, acting for `scope` whenever the task sets none (the command line's `--household`).
-    public func scoped(to scope: HouseholdScope) -> CollectionDatabase {
+    /// The same database, acting for `scope` whenever the task sets none; with `nil`, an operation outside a task's
+    /// ``HouseholdScope/current`` throws ``StoreError/noHousehold(operation:)`` (the web app opens its store so, since
+    /// every request has its own scope).
+    public func scoped(to scope: HouseholdScope?) -> CollectionDatabase {
         var copy = self
         copy.defaultScope = scope
-        return copy
-    }
-
-    /// The same database with no default household: an operation outside a task's ``HouseholdScope/current`` throws
-    /// ``StoreError/noHousehold(operation:)``. The web app opens its store so, since every request has its own scope.
-    public func requiringScope() -> CollectionDatabase {
-        var copy = self
-        copy.defaultScope = nil
         return copy
     }
 

@@ -70,7 +70,7 @@ import Testing
         configuration.hasAccounts = true
         let app = makeApp(
             configuration: configuration,
-            dependencies: await ServerDependencies.live(dataDirectory: home, environment: [:], store: database.requiringScope())
+            dependencies: await ServerDependencies.live(dataDirectory: home, environment: [:], store: database.scoped(to: nil))
         )
         let photo = try Data(contentsOf: LiveDependenciesTests.testsFolder.appendingPathComponent("Browser/Fixtures/leaf.jpg"))
         try await app.test(.router) { client in

@@ -6,9 +6,6 @@ import PlantStore
 import PlantStorePostgres
 import Testing
 
-/// Every part the SQLite store has, through the protocols.
-private typealias FullStore = CollectionStore & AccountStore & PlantNetStateStore & ServerStateStore & ReminderStore
-
 /// `plantguide migrate`'s copy: an SQLite collection with a row in every table, copied into a fresh PostgreSQL schema,
 /// must come out the same (rows, ids, exports), keep working there (new ids, log-ins, quota), and a second copy is
 /// refused unless it replaces.
@@ -29,7 +26,7 @@ private typealias FullStore = CollectionStore & AccountStore & PlantNetStateStor
     /// done with a suggestion, one queued with photos), the identification log, an embedding, learned names, accounts,
     /// a log-in, a failed log-in, the Pl@ntNet quota and cache, the server secret, a setting, a calendar token, an
     /// upload and a health record with its photos.
-    private static func seed(_ store: any FullStore) async throws -> Seeded {
+    private static func seed(_ store: any PlantGuideStore) async throws -> Seeded {
         let now = now
         let first = storedPhoto(1, at: now), second = storedPhoto(2, at: now), queued = storedPhoto(3, at: now)
         let fern = try await store.addPlant(
@@ -222,7 +219,7 @@ private typealias FullStore = CollectionStore & AccountStore & PlantNetStateStor
                 #expect(try await store.careStates(plantId: nil, room: nil).map(\.plantUUID) == (try database.careStates()).map(\.plantUUID))
                 #expect(try await store.verifyCopy(of: database, now: Self.now).isExact)
                 // An extra row on either side is a difference the verification reports.
-                let sqlite: any FullStore = database
+                let sqlite: any PlantGuideStore = database
                 _ = try await sqlite.addPlant(NewPlant(name: "Only on SQLite"), profile: .fixture(), photo: nil, now: Self.now)
                 let differing = try await store.verifyCopy(of: database, now: Self.now)
                 #expect(!differing.isExact && !differing.exportsEqual)
@@ -240,7 +237,7 @@ private typealias FullStore = CollectionStore & AccountStore & PlantNetStateStor
         _ = try await Self.seed(database)
         let joneses = try database.createHousehold(named: "Joneses", now: Self.now)
         let theirs = HouseholdScope(household: joneses.id, userName: "jo")
-        let sqlite: any FullStore = database
+        let sqlite: any PlantGuideStore = database
         let palm = try await HouseholdScope.$current.withValue(theirs) {
             let palm = try await sqlite.addPlant(NewPlant(name: "Palm", room: "Hall"), profile: .fixture(), photo: storedPhoto(9, at: Self.now), now: Self.now)
             try await sqlite.logCare(plantId: palm.id, task: .water, day: day("2026-11-22"), note: nil, now: Self.now)

@@ -27,7 +27,7 @@ extension TestStore {
     /// The same store with no default household: outside a task's scope every collection operation must fail closed.
     var requiringScope: TestStore {
         switch self {
-        case .sqlite(let database): .sqlite(database.requiringScope())
+        case .sqlite(let database): .sqlite(database.scoped(to: nil))
         case .postgres(let store): .postgres(store.scoped(to: nil))
         }
     }

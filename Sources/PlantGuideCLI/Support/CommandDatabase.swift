@@ -5,10 +5,6 @@ import PlantStorePostgres
 import PlantStoreSQLite
 import Synchronization
 
-/// What a command that uses the collection reads and writes: the collection, the accounts (for `--household`) and
-/// the Pl@ntNet quota, cache and identification log.
-typealias CommandLineStore = CollectionStore & AccountStore & PlantNetStateStore & ServerStateStore & ReminderStore
-
 /// The database the commands that use the collection work on for one run of `plantguide`: `--database URL`, else
 /// `PLANTGUIDE_DATABASE_URL`, else the data directory's `collection.sqlite`, as for `serve`. PostgreSQL is connected
 /// (and migrated) once, for exactly as long as the command runs; an SQLite file is opened when a command first needs it,
@@ -89,7 +85,7 @@ enum CommandDatabase {
     /// The chosen database, opened (an SQLite file is created and migrated when missing). A run opens an SQLite file
     /// once, however many of its parts ask (the quota and cache, the learned names, the statistics log, the collection):
     /// the first open checks and migrates it, and later ones share its connection pool and its kept lists.
-    static func open(in directory: DataDirectory) throws -> any CommandLineStore {
+    static func open(in directory: DataDirectory) throws -> any PlantGuideStore {
         switch chosen {
         case nil:
             return try openFile(directory.appending(CollectionDatabase.fileName)) { try CollectionDatabase.open(in: directory) }
@@ -130,7 +126,7 @@ enum CommandDatabase {
     }
 
     /// The chosen database when there is a collection (``hasCollection(in:)``), else `nil`.
-    static func existing(in directory: DataDirectory) throws -> (any CommandLineStore)? {
+    static func existing(in directory: DataDirectory) throws -> (any PlantGuideStore)? {
         hasCollection(in: directory) ? try open(in: directory) : nil
     }
 

@@ -5,9 +5,6 @@ import PlantStore
 import PlantStorePostgres
 import PlantStoreSQLite
 
-/// The stores `serve` and `user` work on: the collection with its accounts.
-typealias AccountsAndCollection = CollectionStore & AccountStore
-
 /// `--database URL`: where the collection's records, the accounts and the state shared by replicas are kept.
 struct DatabaseOptions: ParsableArguments {
     /// The environment variable that names the database when `--database` is not given.
@@ -41,7 +38,7 @@ struct DatabaseOptions: ParsableArguments {
     /// only it has (the password file of earlier versions).
     func withStore<Result: Sendable>(
         directory: DataDirectory, environment: [String: String],
-        _ body: (any AccountsAndCollection, CollectionDatabase?) async throws -> Result
+        _ body: (any PlantGuideStore, CollectionDatabase?) async throws -> Result
     ) async throws -> Result {
         switch try Self.location(url, environment: environment) {
         case nil:

@@ -61,7 +61,7 @@ public struct PlantNetState: Sendable {
         directory: DataDirectory, collection: PlantCollection?, environment: [String: String],
         now: @escaping @Sendable () -> Date = { Date() }, warn: @escaping @Sendable (String) -> Void
     ) -> PlantNetState {
-        live(directory: directory, store: collection?.store as? any PlantNetStateStore, environment: environment, now: now, warn: warn)
+        live(directory: directory, store: collection?.store, environment: environment, now: now, warn: warn)
     }
 
     /// Where an imported file is kept: `NAME.imported`, or `NAME.imported-<time>` when an earlier import's copy is there

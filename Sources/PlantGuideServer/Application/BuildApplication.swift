@@ -133,7 +133,7 @@ extension ServerDependencies {
     ///     machines); the data directory's SQLite database when `nil`. Photos and models stay in the data directory.
     public static func live(
         dataDirectory: URL, environment: [String: String] = ProcessInfo.processInfo.environment,
-        logger: Logger = Logger(label: "plantguide.server"), httpClient: HTTPClient? = nil, store sharedStore: (any CollectionStore)? = nil
+        logger: Logger = Logger(label: "plantguide.server"), httpClient: HTTPClient? = nil, store sharedStore: (any PlantGuideStore)? = nil
     ) async -> ServerDependencies {
         let http = httpClient ?? OutgoingHTTP.processClient
         let directory = DataDirectory(url: dataDirectory)
@@ -218,7 +218,7 @@ extension ServerDependencies {
         )
         dependencies.calendarFeed = shared.calendarFeed
         // Reminders are sent from the collection's store (claim rows keep each digest to one replica).
-        if let reminderStore = (sharedStore ?? store?.2.store) as? any ReminderStore & ServerStateStore & CollectionStore {
+        if let reminderStore = sharedStore ?? store?.2.store {
             do {
                 let runner = try ReminderRunner.live(
                     store: reminderStore, careDefaults: CareSettings(hemisphere: hemisphere, timeZone: .current),

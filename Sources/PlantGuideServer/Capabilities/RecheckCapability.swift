@@ -20,11 +20,11 @@ public struct RecheckCapability: Sendable {
     public var settle: @Sendable (_ plantID: String, _ suggestionID: Int64, _ accept: Bool) async throws -> SpeciesSuggestion
     /// Re-scores saved identifications with the loaded on-device model; `nil` when none is loaded.
     public var rescore: @Sendable () async throws -> RescoreRun?
+    /// The households whose queues and photos the background rounds go through, each in its own scope (every household
+    /// of the store in the live server; household 1 alone by default).
+    public var households: @Sendable () async throws -> [Int64] = { [HouseholdScope.home.household] }
     /// Embeds up to a round's worth of the collection's photos that have no embedding of the loaded model (added
     /// before a model was installed, imported, or indexed by a model no longer the default); returns how many.
-    /// The households whose queues and photos the background rounds go through, each in its own scope (household 1
-    /// alone when the store has no accounts).
-    public var households: @Sendable () async throws -> [Int64] = { [HouseholdScope.home.household] }
     public var reindex: @Sendable () async throws -> Int = { 0 }
     /// When the background service sends the queue.
     public var interval: Duration

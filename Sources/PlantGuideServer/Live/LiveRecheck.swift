@@ -69,9 +69,7 @@ enum LiveRecheck {
             },
             interval: .milliseconds(Int64(seconds * 1000))
         )
-        if let accounts = database as? any AccountStore {
-            capability.households = { try await accounts.households().map(\.id) }
-        }
+        capability.households = { try await database.households().map(\.id) }
         capability.reindex = {
             guard let embedder = identification.capability?.embedder else { return 0 }
             let pending = try await database.photosNeedingEmbedding(model: embedder.model).prefix(photosPerRound)

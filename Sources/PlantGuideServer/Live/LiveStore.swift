@@ -13,14 +13,14 @@ enum LiveStore {
     /// line) when the database cannot be opened. The collection itself is returned too, for the identification layer's
     /// learned names and care summaries.
     static func make(
-        directory: DataDirectory, store: (any CollectionStore)?, catalog: PlantCatalog, model: SharedModel,
+        directory: DataDirectory, store: (any PlantGuideStore)?, catalog: PlantCatalog, model: SharedModel,
         hemisphere: Hemisphere, now: @escaping @Sendable () -> Date, log: @escaping @Sendable (String) -> Void
     ) -> (CollectionCapability, CareCapability, PlantCollection)? {
         var collection: PlantCollection
         do {
             try directory.create()
             // Every request acts for its own household: the store refuses collection operations outside one.
-            let records: any CollectionStore = try store ?? CollectionDatabase.open(in: directory).requiringScope()
+            let records: any PlantGuideStore = try store ?? CollectionDatabase.open(in: directory).scoped(to: nil)
             collection = try PlantCollection.open(
                 in: directory, store: records, encoder: LivePhotoEncoder.make(), lookup: { catalog.entry(matching: $0) }, now: now
             )
@@ -35,7 +35,7 @@ enum LiveStore {
         // Each household's schedules follow its own hemisphere and time zone (Settings), the server's where it has none.
         let planners = HouseholdPlanners(
             base: CarePlanner(store: collection.store, hemisphere: hemisphere, timeZone: .current, now: now),
-            settings: collection.store as? any ServerStateStore,
+            settings: collection.store,
             defaults: CareSettings(hemisphere: hemisphere, timeZone: .current)
         )
         return (collectionCapability(collection, planners: planners), careCapability(planners, timeZone: .current), collection)

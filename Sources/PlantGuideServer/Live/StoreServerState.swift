@@ -72,7 +72,7 @@ struct SharedServerState: Sendable {
         directory: DataDirectory, collection: PlantCollection?, now: @escaping @Sendable () -> Date,
         log: @escaping @Sendable (String) -> Void
     ) async -> SharedServerState {
-        await live(directory: directory, database: collection?.store as? any ServerStateStore, now: now, log: log)
+        await live(directory: directory, database: collection?.store, now: now, log: log)
     }
 
     /// The state for a data directory: in `database` when it opened, in the directory's files otherwise.

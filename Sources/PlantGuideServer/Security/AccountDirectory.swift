@@ -26,9 +26,9 @@ public struct AccountDirectory: Sendable {
         self.store = store
     }
 
-    /// The directory over the collection's store, when it keeps accounts (every store PlantGuide has does).
+    /// The directory over the collection's store, when there is a collection.
     public init?(collection: PlantCollection?) {
-        guard let store = collection?.store as? any AccountStore else { return nil }
+        guard let store = collection?.store else { return nil }
         self.init(store: store)
     }
 

@@ -7,9 +7,9 @@ import Foundation
 /// task-local ``current`` when one is set (the web app sets the logged-in account's for each request), else the
 /// store's default scope (household 1 for the command line, which may choose another with `--household`).
 ///
-/// A store opened without a default scope (`CollectionDatabase.requiringScope()`, or
-/// ``PostgresStore``'s `defaultScope: nil`, as the web app opens it) fails closed: an operation run outside any
-/// scope throws ``StoreError/noHousehold(operation:)`` instead of reading some household's rows.
+/// A store without a default scope (``PlantGuideStore/scoped(to:)`` with `nil`, as the web app opens it) fails closed:
+/// an operation run outside any scope throws ``StoreError/noHousehold(operation:)`` instead of reading some household's
+/// rows.
 public struct HouseholdScope: Sendable, Hashable, CustomStringConvertible {
     /// The household's row id.
     public var household: Int64

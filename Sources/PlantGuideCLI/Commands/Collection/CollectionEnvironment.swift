@@ -15,7 +15,7 @@ import PlantStore
 struct CollectionEnvironment {
     let directory: DataDirectory
     /// The collection's database: the one `--database` / `PLANTGUIDE_DATABASE_URL` chose, else the data directory's.
-    let store: any CommandLineStore
+    let store: any PlantGuideStore
     let collection: PlantCollection
     /// The planner with the environment's hemisphere and time zone; ``planner`` adds the household's.
     let defaultPlanner: CarePlanner

@@ -6,7 +6,7 @@ import PlantStore
 /// Logs every identification the command line makes, saved or not, in the collection database's identification
 /// log for `plantguide stats`. A log that cannot be opened or written only warns: the answer matters more.
 struct IdentificationRunLog {
-    private let store: Result<any CommandLineStore, any Error>
+    private let store: Result<any PlantGuideStore, any Error>
     private let now: @Sendable () -> Date
     private let console: Console
 

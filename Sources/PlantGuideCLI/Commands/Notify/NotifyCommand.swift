@@ -91,7 +91,7 @@ extension NotifyCommand {
     }
 
     /// The member of the command's household with this account name.
-    static func member(named name: String, store: any CommandLineStore) async throws -> UserAccount {
+    static func member(named name: String, store: any PlantGuideStore) async throws -> UserAccount {
         guard let user = try await store.user(named: name), user.householdId == household else {
             throw ValidationError("No member of this household is called '\(name)' (see `plantguide user list`).")
         }

@@ -24,7 +24,7 @@ final class PlantNetSetup {
     func state(console: Console) -> PlantNetState {
         if let opened { return opened }
         let warn: @Sendable (String) -> Void = { console.warn($0) }
-        var store: (any CommandLineStore)?
+        var store: (any PlantGuideStore)?
         do {
             store = try CommandDatabase.open(in: directory)
         } catch {

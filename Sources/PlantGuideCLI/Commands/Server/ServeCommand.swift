@@ -103,7 +103,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     /// Serves over `store` (or, with --set-password, sets the owner's password there and returns).
     private func serve(
-        store: any AccountsAndCollection, sqlite: CollectionDatabase?, directory: DataDirectory, console: Console
+        store: any PlantGuideStore, sqlite: CollectionDatabase?, directory: DataDirectory, console: Console
     ) async throws {
         // Accounts live in the collection database; the single password of earlier versions becomes owner `owner`.
         let accountCount: Int
@@ -155,7 +155,7 @@ struct ServeCommand: AsyncParsableCommand {
         let httpClient = ServerDependencies.makeHTTPClient()
         let app = try await buildApplication(
             configuration: configuration,
-            dependencies: .live(dataDirectory: directory.url, httpClient: httpClient, store: Self.requiringScope(store)),
+            dependencies: .live(dataDirectory: directory.url, httpClient: httpClient, store: store.scoped(to: nil)),
             onServerRunning: { address in
                 console.print("PlantGuide is running at \(address)  (Ctrl-C stops it)")
             }
@@ -163,11 +163,4 @@ struct ServeCommand: AsyncParsableCommand {
         try await app.runService()
     }
 
-    /// The store as the web app uses it: with no default household, so a collection operation outside a request's
-    /// household (a bug) fails instead of reading household 1's rows.
-    static func requiringScope(_ store: any AccountsAndCollection) -> any CollectionStore {
-        if let database = store as? CollectionDatabase { return database.requiringScope() }
-        if let postgres = store as? PostgresStore { return postgres.scoped(to: nil) }
-        return store
-    }
 }

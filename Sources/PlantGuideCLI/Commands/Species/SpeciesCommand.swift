@@ -106,7 +106,7 @@ struct SpeciesReport: Encodable {
 
     /// Finds the species: an exact name among the model's classes or the catalog first, then typos in either.
     static func find(
-        _ query: String, catalog: PlantCatalog, directory: SpeciesDirectory, learned: (any CommandLineStore)?, guide: CareGuide?
+        _ query: String, catalog: PlantCatalog, directory: SpeciesDirectory, learned: (any PlantGuideStore)?, guide: CareGuide?
     ) async throws -> SpeciesReport? {
         let exactCatalog = try catalog.plant(named: query)
             ?? catalog.search(query, limit: 1).first.flatMap { $0.match.kind == .exact ? $0.plant : nil }
