@@ -95,7 +95,7 @@ extension PlantGuideCommand {
                     try command.run()
                 }
             }
-            guard command is any UsesCollectionDatabase else {
+            guard let databaseCommand = command as? any UsesCollectionDatabase else {
                 if householdOption != nil {
                     throw HouseholdChoiceError(
                         description: "--household chooses whose collection a command works on; `plantguide \(name)` does "
@@ -128,15 +128,17 @@ extension PlantGuideCommand {
                 DatabaseOptions.warnOfPassword(in: postgres, givenAsOption: databaseOption != nil)
             }
             let answersWithout = command is any AnswersWithoutCollection
-            try await CommandDatabase.run(location, directory: directory, toleratingAbsence: answersWithout) {
+            try await CommandContext.run(
+                location, directory: directory, environment: environment, toleratingAbsence: answersWithout
+            ) { context in
                 var scope: HouseholdScope?
                 // The commands every household shares have no household to look up (PLANTGUIDE_HOUSEHOLD set for everyday
                 // use does not concern them), nor has a command answering without its unreachable database.
-                if !(command is any ServesEveryHousehold), !CommandDatabase.isUnavailable,
+                if !(command is any ServesEveryHousehold), !context.isUnavailable,
                     let chosen = HouseholdOption.chosenName(householdOption, environment: environment) {
-                    scope = try await HouseholdOption.scope(named: chosen, directory: directory)
+                    scope = try await HouseholdOption.scope(named: chosen, in: context)
                 }
-                try await HouseholdScope.$current.withValue(scope) { try await runCommand() }
+                try await HouseholdScope.$current.withValue(scope) { try await databaseCommand.run(in: context) }
             }
         } catch {
             exit(withError: error)

@@ -64,21 +64,37 @@ struct DatabaseOptions: ParsableArguments {
 }
 
 /// The commands that use the collection, the Pl@ntNet quota and cache, or the identification log, but `serve` and
-/// `user`, which take `--database` as an option of their own: they work on the database ``CommandDatabase`` chooses for
-/// the run, and for the household `--household` chooses.
-protocol UsesCollectionDatabase {}
+/// `user`, which take `--database` as an option of their own: they work on the database the run's ``CommandContext``
+/// chose, and for the household `--household` chose.
+protocol UsesCollectionDatabase: AsyncParsableCommand {
+    /// Does the command's work on `context`'s database.
+    func run(in context: CommandContext) async throws
+}
+
+extension UsesCollectionDatabase {
+    /// Runs on the data directory's database: how ArgumentParser runs a command outside `PlantGuideCommand`, which
+    /// calls ``run(in:)`` with the run's context instead.
+    func run() async throws {
+        try await run(in: .dataDirectory())
+    }
+}
 
 extension BackupCommand: UsesCollectionDatabase {}
 extension CacheClearCommand: UsesCollectionDatabase {}
 extension CacheStatsCommand: UsesCollectionDatabase {}
+extension CareAssignCommand: UsesCollectionDatabase {}
+extension CareCheckCommand: UsesCollectionDatabase {}
+extension CareConditionsCommand: UsesCollectionDatabase {}
 extension CareDoneCommand: UsesCollectionDatabase {}
 extension CareDueCommand: UsesCollectionDatabase {}
 extension CareICSCommand: UsesCollectionDatabase {}
 extension CareScheduleCommand: UsesCollectionDatabase {}
 extension CareSnoozeCommand: UsesCollectionDatabase {}
+extension CareUndoCommand: UsesCollectionDatabase {}
 extension CollectionAddCommand: UsesCollectionDatabase {}
 extension CollectionConfirmCommand: UsesCollectionDatabase {}
 extension CollectionFindCommand: UsesCollectionDatabase {}
+extension CollectionHealthRemoveCommand: UsesCollectionDatabase {}
 extension CollectionListCommand: UsesCollectionDatabase {}
 extension CollectionPhotoAddCommand: UsesCollectionDatabase {}
 extension CollectionPhotoListCommand: UsesCollectionDatabase {}
@@ -88,6 +104,7 @@ extension CollectionReindexCommand: UsesCollectionDatabase {}
 extension CollectionRemoveCommand: UsesCollectionDatabase {}
 extension CollectionShowCommand: UsesCollectionDatabase {}
 extension CollectionUnconfirmCommand: UsesCollectionDatabase {}
+extension DiagnoseCommand: UsesCollectionDatabase {}
 extension ExportCommand: UsesCollectionDatabase {}
 extension IdentifyCommand: UsesCollectionDatabase {}
 extension ImportCommand: UsesCollectionDatabase {}
@@ -99,7 +116,6 @@ extension RecheckRescoreCommand: UsesCollectionDatabase {}
 extension RecheckRunCommand: UsesCollectionDatabase {}
 extension RemoveAPIKeyCommand: UsesCollectionDatabase {}
 extension SetAPIKeyCommand: UsesCollectionDatabase {}
-extension SpeciesCommand: UsesCollectionDatabase {}
 extension SpeciesShowCommand: UsesCollectionDatabase {}
 extension StatsCommand: UsesCollectionDatabase {}
 extension WriteStressCommand: UsesCollectionDatabase {}

@@ -79,10 +79,10 @@ enum HouseholdOption {
         return chosen
     }
 
-    /// The scope of the household with this name in the database chosen for the run (``CommandDatabase``).
+    /// The scope of the household with this name in the database chosen for the run.
     /// - Throws: ``StoreError/householdNotFound(_:)`` naming the households there are.
-    static func scope(named name: String, directory: DataDirectory) async throws -> HouseholdScope {
-        let database: any AccountStore = try CommandDatabase.open(in: directory)
+    static func scope(named name: String, in context: CommandContext) async throws -> HouseholdScope {
+        let database = try context.open()
         guard let household = try await database.household(named: name) else {
             let known = try await database.households().map { "'\($0.name)'" }.joined(separator: ", ")
             throw HouseholdChoiceError(

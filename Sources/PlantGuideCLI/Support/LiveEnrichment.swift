@@ -9,7 +9,7 @@ extension LiveEnrichment {
     /// The command line's enricher: the shared one over the catalog and the collection database's learned names, which
     /// it opens here; each part that cannot be read is a yellow warning on the console.
     static func make(
-        language: String, console: Console, directory: DataDirectory = .resolve(), catalog: PlantCatalog? = nil
+        language: String, console: Console, context: CommandContext, catalog: PlantCatalog? = nil
     ) -> AnswerEnricher {
         let warn = { (message: String) in console.warn(console.style("warning: \(message)", .yellow)) }
         let catalog = catalog ?? PlantCatalog()
@@ -22,7 +22,7 @@ extension LiveEnrichment {
         }
         var learnedNames: LearnedNames?
         do {
-            learnedNames = try CommandDatabase.open(in: directory).learnedNames
+            learnedNames = try context.open().learnedNames
         } catch {
             warn("names learned from Pl@ntNet are not used or kept: \(error)")
         }

@@ -46,9 +46,9 @@ struct CareAssignCommand: AsyncParsableCommand {
         guard ways == 1 else { throw ValidationError("Say one of --to NAME, --turns or --everyone.") }
     }
 
-    func run() async throws {
+    func run(in context: CommandContext) async throws {
         let console = Console()
-        let environment = try CollectionEnvironment.load()
+        let environment = try CollectionEnvironment.load(context)
         let store = environment.store
         let household = NotifyCommand.household
         if list {

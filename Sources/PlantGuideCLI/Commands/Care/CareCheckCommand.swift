@@ -45,9 +45,9 @@ struct CareCheckCommand: AsyncParsableCommand {
         _ = try parseDay(date, option: "--date", today: CalendarDay(Date(), in: .current))
     }
 
-    func run() async throws {
+    func run(in context: CommandContext) async throws {
         let console = Console()
-        let planner = try await CollectionEnvironment.load().planner
+        let planner = try await CollectionEnvironment.load(context).planner
         let day = try parseDay(date, option: "--date", today: planner.today)
         let (event, next) = try await planner.checkSoil(plantId: id.value, reading: wet ? .wet : .dry, on: day, note: note)
         let explanation = try await planner.explain(plantId: id.value).first { $0.task == .water }

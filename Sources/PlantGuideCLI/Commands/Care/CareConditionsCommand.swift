@@ -75,8 +75,8 @@ struct CareConditionsCommand: AsyncParsableCommand {
         var water: ScheduledTask
     }
 
-    func run() async throws {
-        let environment = try CollectionEnvironment.load()
+    func run(in context: CommandContext) async throws {
+        let environment = try CollectionEnvironment.load(context)
         let planner = try await environment.planner
         var plants: [Int64] = []
         if let id {

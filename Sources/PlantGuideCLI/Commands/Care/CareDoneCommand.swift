@@ -62,9 +62,9 @@ struct CareDoneCommand: AsyncParsableCommand {
         return (ids, task)
     }
 
-    func run() async throws {
+    func run(in context: CommandContext) async throws {
         let console = Console()
-        let environment = try CollectionEnvironment.load()
+        let environment = try CollectionEnvironment.load(context)
         let planner = try await environment.planner
         let (ids, task) = try parsed()
         let day = try parseDay(date, option: "--date", today: planner.today) ?? planner.today

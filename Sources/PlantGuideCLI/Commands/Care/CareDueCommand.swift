@@ -29,9 +29,9 @@ struct CareDueCommand: AsyncParsableCommand {
         guard (0...366).contains(days) else { throw ValidationError("--days must be between 0 and 366.") }
     }
 
-    func run() async throws {
+    func run(in context: CommandContext) async throws {
         let console = Console()
-        let planner = try await CollectionEnvironment.load().planner
+        let planner = try await CollectionEnvironment.load(context).planner
         var list = try await planner.due(withinDays: days, room: room)
         if explain {
             for index in list.rooms.indices { list.rooms[index].tasks = try await planner.explained(list.rooms[index].tasks) }

@@ -33,9 +33,9 @@ struct CareICSCommand: AsyncParsableCommand {
         guard (0...730).contains(days) else { throw ValidationError("--days must be between 0 and 730.") }
     }
 
-    func run() async throws {
+    func run(in context: CommandContext) async throws {
         let console = Console()
-        let environment = try CollectionEnvironment.load()
+        let environment = try CollectionEnvironment.load(context)
         let planner = try await environment.planner
         let today = planner.today
         let tasks = try await planner.upcoming(through: today.adding(days: days))

@@ -51,9 +51,9 @@ struct CareScheduleCommand: AsyncParsableCommand {
         if pause && resume { throw ValidationError("--pause and --resume contradict each other.") }
     }
 
-    func run() async throws {
+    func run(in context: CommandContext) async throws {
         let console = Console()
-        let environment = try CollectionEnvironment.load()
+        let environment = try CollectionEnvironment.load(context)
         let plantId = id.value
         let planner = try await environment.planner
         if let task, reset { try await planner.backToGuide(plantId: plantId, task: task) }

@@ -30,9 +30,9 @@ struct CareSnoozeCommand: AsyncParsableCommand {
         guard (1...365).contains(days) else { throw ValidationError("--days must be between 1 and 365.") }
     }
 
-    func run() async throws {
+    func run(in context: CommandContext) async throws {
         let console = Console()
-        let planner = try await CollectionEnvironment.load().planner
+        let planner = try await CollectionEnvironment.load(context).planner
         let next = try await planner.snooze(plantId: id.value, task: task, days: days)
         if output.json {
             try console.printJSON(next)

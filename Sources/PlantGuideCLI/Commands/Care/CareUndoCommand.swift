@@ -20,9 +20,9 @@ struct CareUndoCommand: AsyncParsableCommand {
 
     @OptionGroup var output: OutputOptions
 
-    func run() async throws {
+    func run(in context: CommandContext) async throws {
         let console = Console()
-        let planner = try await CollectionEnvironment.load().planner
+        let planner = try await CollectionEnvironment.load(context).planner
         guard let (removed, schedule) = try await planner.undoLastEntry(plantId: id.value) else {
             throw ValidationError("Plant #\(id.value) has no care logged; there is nothing to undo.")
         }

@@ -51,9 +51,9 @@ struct CollectionAddCommand: AsyncParsableCommand {
         _ = try parseDay(acquired, option: "--acquired")
     }
 
-    func run() async throws {
+    func run(in context: CommandContext) async throws {
         let console = Console()
-        let environment = try CollectionEnvironment.load(embedder: photo == nil ? nil : CollectionEnvironment.defaultEmbedder())
+        let environment = try CollectionEnvironment.load(context, embedder: photo == nil ? nil : CollectionEnvironment.defaultEmbedder())
         let photoData = try photo.map(readInputFile)
         let plant = try await environment.collection.addPlant(
             name: name.isEmpty ? nil : name.joined(separator: " "), species: species, nickname: nickname, room: room,

@@ -25,9 +25,9 @@ struct CollectionConfirmCommand: AsyncParsableCommand {
 
     @OptionGroup var output: OutputOptions
 
-    func run() async throws {
+    func run(in context: CommandContext) async throws {
         let console = Console()
-        let environment = try CollectionEnvironment.load()
+        let environment = try CollectionEnvironment.load(context)
         let plantId = id.value
         guard let plant = try await environment.store.plant(id: plantId) else { throw StoreError.plantNotFound(plantId) }
         let given = species.joined(separator: " ").trimmingCharacters(in: .whitespaces)
@@ -64,9 +64,9 @@ struct CollectionUnconfirmCommand: AsyncParsableCommand {
 
     @OptionGroup var output: OutputOptions
 
-    func run() async throws {
+    func run(in context: CommandContext) async throws {
         let console = Console()
-        let environment = try CollectionEnvironment.load()
+        let environment = try CollectionEnvironment.load(context)
         let plantId = id.value
         guard let plant = try await environment.store.plant(id: plantId) else { throw StoreError.plantNotFound(plantId) }
         let withdrawn = try await environment.store.unconfirmSpecies(ofPlant: plantId)

@@ -24,14 +24,12 @@ struct CollectionEnvironment {
     let now: @Sendable () -> Date
 
     /// - Parameter embedder: computes the embedding of each photo added (see ``defaultEmbedder(environment:)``).
-    static func load(
-        environment: [String: String] = ProcessInfo.processInfo.environment, embedder: PhotoEmbedder? = nil
-    ) throws -> CollectionEnvironment {
-        let directory = DataDirectory.resolve(environment: environment)
-        let now = try clock(environment)
-        let hemisphere = try Self.hemisphere(environment)
+    static func load(_ context: CommandContext, embedder: PhotoEmbedder? = nil) throws -> CollectionEnvironment {
+        let directory = context.directory
+        let now = try clock(context.environment)
+        let hemisphere = try Self.hemisphere(context.environment)
         let catalog = PlantCatalog()
-        let store = try CommandDatabase.open(in: directory)
+        let store = try context.open()
         var collection = PlantCollection(
             store: store, photos: PhotoLibrary(directory: directory, encoder: LivePhotoEncoder.make()),
             careGuide: try CareGuide.bundled(), lookup: { catalog.entry(matching: $0) }, now: now

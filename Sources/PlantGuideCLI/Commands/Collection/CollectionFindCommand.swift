@@ -52,12 +52,12 @@ struct CollectionFindCommand: AsyncParsableCommand {
         var species: Double
     }
 
-    func run() async throws {
+    func run(in context: CommandContext) async throws {
         let console = Console()
         let settings = try CollectionEnvironment.recognitionSettings()
         let data = try readInputFile(photo)
         let classifier = try Self.loadClassifier(model)
-        let environment = try CollectionEnvironment.load()
+        let environment = try CollectionEnvironment.load(context)
         let embedding = try classifier.embedding(photo: data)
         let model = classifier.embeddingModel
         let recognition = try await environment.recognizer(settings: settings, model: model).recognize([embedding], model)

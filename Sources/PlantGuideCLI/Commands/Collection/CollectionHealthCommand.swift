@@ -34,9 +34,9 @@ struct CollectionHealthRemoveCommand: AsyncParsableCommand {
 
     @OptionGroup var output: OutputOptions
 
-    func run() async throws {
+    func run(in context: CommandContext) async throws {
         let console = Console()
-        let environment = try CollectionEnvironment.load()
+        let environment = try CollectionEnvironment.load(context)
         guard try await environment.collection.removeHealthRecord(record, ofPlant: id.value) else {
             console.warn("error: plant #\(id.value) has no health record \(record) (`plantguide collection show \(id.value)` lists them).")
             throw ExitCode(1)

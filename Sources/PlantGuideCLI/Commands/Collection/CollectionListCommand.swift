@@ -17,9 +17,9 @@ struct CollectionListCommand: AsyncParsableCommand {
 
     @OptionGroup var output: OutputOptions
 
-    func run() async throws {
+    func run(in context: CommandContext) async throws {
         let console = Console()
-        let plants = try await CollectionEnvironment.load().store.plants(room: room)
+        let plants = try await CollectionEnvironment.load(context).store.plants(room: room)
         if output.json {
             try console.printJSON(plants.map(PlantJSON.init))
             return

@@ -19,9 +19,9 @@ struct CollectionPhotoAddCommand: AsyncParsableCommand {
 
     @OptionGroup var output: OutputOptions
 
-    func run() async throws {
+    func run(in context: CommandContext) async throws {
         let console = Console()
-        let environment = try CollectionEnvironment.load(embedder: CollectionEnvironment.defaultEmbedder())
+        let environment = try CollectionEnvironment.load(context, embedder: CollectionEnvironment.defaultEmbedder())
         let stored = try await environment.collection.addPhoto(try readInputFile(photo), toPlant: id.value)
         if output.json {
             try console.printJSON(PhotoJSON(photo: stored, library: environment.collection.photos))

@@ -19,9 +19,9 @@ struct CollectionPhotoListCommand: AsyncParsableCommand {
 
     @OptionGroup var output: OutputOptions
 
-    func run() async throws {
+    func run(in context: CommandContext) async throws {
         let console = Console()
-        let environment = try CollectionEnvironment.load()
+        let environment = try CollectionEnvironment.load(context)
         let photos = try await environment.store.photos(ofPlant: id.value)
         if output.json {
             try console.printJSON(photos.map { PlantPhotoJSON($0, library: environment.collection.photos) })

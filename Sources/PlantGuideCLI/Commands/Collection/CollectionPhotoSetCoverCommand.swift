@@ -21,9 +21,9 @@ struct CollectionPhotoSetCoverCommand: AsyncParsableCommand {
 
     @OptionGroup var output: OutputOptions
 
-    func run() async throws {
+    func run(in context: CommandContext) async throws {
         let console = Console()
-        let environment = try CollectionEnvironment.load()
+        let environment = try CollectionEnvironment.load(context)
         let plantId = id.value
         let entry = try await resolvePlantPhoto(photo, plantId: plantId, store: environment.store)
         try await environment.store.setCoverPhoto(entry.photo.sha256, ofPlant: plantId, now: environment.now())

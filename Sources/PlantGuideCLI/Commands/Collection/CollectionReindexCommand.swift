@@ -62,11 +62,11 @@ struct CollectionReindexCommand: AsyncParsableCommand {
         return (pending.count - failures.count, failures)
     }
 
-    func run() async throws {
+    func run(in context: CommandContext) async throws {
         let console = Console()
         let classifier = try CollectionFindCommand.loadClassifier(model)
         let embedder = PhotoEmbedder.live(classifier: classifier)
-        let environment = try CollectionEnvironment.load()
+        let environment = try CollectionEnvironment.load(context)
         let before = try await environment.store.embeddingCoverage(model: embedder.model)
         let (indexed, failures) = try await Self.indexPending(environment, with: embedder)
         let report = Report(

@@ -19,9 +19,9 @@ struct CollectionShowCommand: AsyncParsableCommand {
 
     @OptionGroup var output: OutputOptions
 
-    func run() async throws {
+    func run(in context: CommandContext) async throws {
         let console = Console()
-        let environment = try CollectionEnvironment.load()
+        let environment = try CollectionEnvironment.load(context)
         let plantId = id.value
         let details = try await environment.store.details(ofPlant: plantId)
         let planner = try await environment.planner

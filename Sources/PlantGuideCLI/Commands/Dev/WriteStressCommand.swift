@@ -28,8 +28,8 @@ struct WriteStressCommand: AsyncParsableCommand {
         guard count > 0 else { throw ValidationError("--count must be at least 1.") }
     }
 
-    func run() async throws {
-        let environment = try CollectionEnvironment.load()
+    func run(in context: CommandContext) async throws {
+        let environment = try CollectionEnvironment.load(context)
         let profile = environment.collection.careGuide.profile(genus: nil, category: .fern)
         let today = try await environment.planner.today
         for index in 0..<count {

@@ -96,9 +96,9 @@ struct DiagnoseCommand: AsyncParsableCommand {
         }
     }
 
-    func run() async throws {
+    func run(in context: CommandContext) async throws {
         let console = Console()
-        let setup = PlantNetSetup()
+        let setup = PlantNetSetup(context)
         let service: PlantNetService
         switch setup.service(console: console, verbose: verbose) {
         case .success(let made): service = made
@@ -110,7 +110,7 @@ struct DiagnoseCommand: AsyncParsableCommand {
         var facts: (plant: Plant, facts: [CareFact])?
         var collection: CollectionEnvironment?
         if let plant {
-            let environment = try CollectionEnvironment.load()
+            let environment = try CollectionEnvironment.load(context)
             collection = environment
             let details = try await environment.store.details(ofPlant: plant.value)
             let planner = try await environment.planner

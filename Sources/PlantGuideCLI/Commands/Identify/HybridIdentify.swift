@@ -87,7 +87,7 @@ enum HybridIdentify {
         return HybridIdentifier(
             onDevice: onDevice, online: online, catalog: nil, threshold: options.threshold, top: top,
             onDeviceMissingReason: onDeviceMissingReason, onlineMissingReason: onlineMissing,
-            enricher: LiveEnrichment.make(language: options.language, console: console)
+            enricher: LiveEnrichment.make(language: options.language, console: console, context: setup.context)
         )
     }
 

@@ -10,14 +10,13 @@ struct IdentificationRunLog {
     private let now: @Sendable () -> Date
     private let console: Console
 
-    /// Opens the log in the chosen database (``CommandDatabase``); the clock is pinned by `PLANTGUIDE_NOW` as for the
-    /// collection.
-    init(console: Console, directory: DataDirectory = .resolve(), environment: [String: String] = ProcessInfo.processInfo.environment) {
+    /// Opens the log in the run's database; the clock is pinned by `PLANTGUIDE_NOW` as for the collection.
+    init(console: Console, context: CommandContext) {
         self.console = console
-        let pinned: (@Sendable () -> Date)? = try? CollectionEnvironment.clock(environment)
+        let pinned: (@Sendable () -> Date)? = try? CollectionEnvironment.clock(context.environment)
         now = pinned ?? { Date() }
         do {
-            store = .success(try CommandDatabase.open(in: directory))
+            store = .success(try context.open())
         } catch {
             store = .failure(error)
         }

@@ -97,14 +97,14 @@ struct IdentifyCommand: AsyncParsableCommand {
         }
     }
 
-    func run() async throws {
+    func run(in context: CommandContext) async throws {
         let console = Console()
         let (files, sawFolder) = try PhotoFiles.expand(photos)
-        let store = ModelStore(dataDirectory: .resolve())
-        let setup = PlantNetSetup()
+        let store = ModelStore(dataDirectory: context.directory)
+        let setup = PlantNetSetup(context)
         let classifier = try loadClassifier(store: store)
         var onDevice: OnDeviceIdentifier?
-        if let classifier { onDevice = try await onDeviceIdentifier(classifier, dataDirectory: store.dataDirectory) }
+        if let classifier { onDevice = try await onDeviceIdentifier(classifier, context: context) }
         let identifier = HybridIdentify.makeIdentifier(
             options: hybrid, onDevice: onDevice,
             onDeviceMissingReason: IdentifyCommandError.noModelAdvice(
@@ -113,7 +113,7 @@ struct IdentifyCommand: AsyncParsableCommand {
             ),
             top: top, console: console, setup: setup
         )
-        let runLog = IdentificationRunLog(console: console)
+        let runLog = IdentificationRunLog(console: console, context: context)
         if batch || sawFolder || files.count > PlantNetRequestRules.maximumImages {
             try await runBatch(files, identifier: identifier, quota: setup.quota(console: console), runLog: runLog, console: console)
             return
@@ -128,7 +128,7 @@ struct IdentifyCommand: AsyncParsableCommand {
             if save || recheck != nil {
                 filed = try await file(
                     result.preferredWithTimings, photos: files, save: save, recheck: recheck, console: console,
-                    embedder: classifier.map { PhotoEmbedder.live(classifier: $0) }
+                    embedder: classifier.map { PhotoEmbedder.live(classifier: $0) }, context: context
                 )
             }
             if output.json {
@@ -142,7 +142,7 @@ struct IdentifyCommand: AsyncParsableCommand {
                 try console.printJSON(answer)
             } else {
                 // What is due for a recognised plant ("watering due in 2 days"), read only when one was recognised.
-                let collection = (result.collectionMatches ?? []).isEmpty ? nil : try? CollectionEnvironment.load()
+                let collection = (result.collectionMatches ?? []).isEmpty ? nil : try? CollectionEnvironment.load(context)
                 var notes: [Int64: String] = [:]
                 for match in result.collectionMatches ?? [] {
                     notes[match.plantId] = await collection?.wateringNote(plantId: match.plantId)
@@ -173,10 +173,10 @@ struct IdentifyCommand: AsyncParsableCommand {
     /// already printed.
     private func file(
         _ identification: Identification, photos paths: [String], save: Bool, recheck: RecheckReason?, console: Console,
-        embedder: PhotoEmbedder?
+        embedder: PhotoEmbedder?, context: CommandContext
     ) async throws -> FiledIdentification? {
         do {
-            let environment = try CollectionEnvironment.load(embedder: embedder)
+            let environment = try CollectionEnvironment.load(context, embedder: embedder)
             var photos: [(data: Data, organ: String)] = []
             for (index, path) in paths.enumerated() {
                 let organ = index < hybrid.organs.count ? hybrid.organs[index] : .auto
@@ -201,13 +201,13 @@ struct IdentifyCommand: AsyncParsableCommand {
 
     /// The on-device identifier, matching against the collection when there is one (an identification never creates
     /// the collection).
-    private func onDeviceIdentifier(_ classifier: Classifier, dataDirectory: DataDirectory) async throws -> OnDeviceIdentifier {
+    private func onDeviceIdentifier(_ classifier: Classifier, context: CommandContext) async throws -> OnDeviceIdentifier {
         let settings = try CollectionEnvironment.recognitionSettings()
         var recognizer: CollectionRecognizer?
         // A collection that cannot be read costs the recognition of your own plants, not the identification.
-        if CommandDatabase.hasCollection(in: dataDirectory) {
+        if context.hasCollection {
             do {
-                recognizer = try await CollectionEnvironment.load().recognizer(settings: settings, model: classifier.embeddingModel)
+                recognizer = try await CollectionEnvironment.load(context).recognizer(settings: settings, model: classifier.embeddingModel)
             } catch {
                 Console().warn("warning: your own plants are not recognised in this answer: \(error)")
             }

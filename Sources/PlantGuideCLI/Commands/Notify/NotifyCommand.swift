@@ -117,8 +117,8 @@ struct NotifyChannelsCommand: AsyncParsableCommand {
 
     @OptionGroup var output: OutputOptions
 
-    func run() async throws {
-        let environment = try CollectionEnvironment.load()
+    func run(in context: CommandContext) async throws {
+        let environment = try CollectionEnvironment.load(context)
         let channels = try await environment.store.reminderChannels(household: NotifyCommand.household)
         let console = Console()
         if output.json {
@@ -191,7 +191,7 @@ struct NotifyAddCommand: AsyncParsableCommand {
         }
     }
 
-    func run() async throws {
+    func run(in context: CommandContext) async throws {
         var target = url ?? ""
         var token: String?
         if let tokenEnv {
@@ -235,7 +235,7 @@ struct NotifyAddCommand: AsyncParsableCommand {
                 throw ValidationError("That target cannot be used: \(problem).")
             }
         }
-        let environment = try CollectionEnvironment.load()
+        let environment = try CollectionEnvironment.load(context)
         var minute = time?.minuteOfDay ?? ReminderRules.standardMinuteOfDay
         var quietHours = quiet
         var memberId: Int64?
@@ -300,8 +300,8 @@ struct NotifyScheduleCommand: AsyncParsableCommand {
         guard !(quiet != nil && noQuiet) else { throw ValidationError("Give --quiet or --no-quiet, not both.") }
     }
 
-    func run() async throws {
-        let environment = try CollectionEnvironment.load()
+    func run(in context: CommandContext) async throws {
+        let environment = try CollectionEnvironment.load(context)
         let user = try await NotifyCommand.member(named: member, store: environment.store)
         let channels = try await environment.store.reminderChannels(household: NotifyCommand.household)
             .filter { $0.member == user.id }
@@ -364,8 +364,8 @@ struct NotifyRemoveCommand: AsyncParsableCommand {
     @Argument(help: "The channel's id (see `notify channels`).")
     var id: Int64
 
-    func run() async throws {
-        let environment = try CollectionEnvironment.load()
+    func run(in context: CommandContext) async throws {
+        let environment = try CollectionEnvironment.load(context)
         guard try await environment.store.removeReminderChannel(id: id, household: NotifyCommand.household) else {
             throw ValidationError("There is no reminder channel #\(id) (see `plantguide notify channels`).")
         }
@@ -381,8 +381,8 @@ struct NotifyTestCommand: AsyncParsableCommand {
     @Argument(help: "The channel's id (see `notify channels`).")
     var id: Int64
 
-    func run() async throws {
-        let environment = try CollectionEnvironment.load()
+    func run(in context: CommandContext) async throws {
+        let environment = try CollectionEnvironment.load(context)
         let channels = try await environment.store.reminderChannels(household: NotifyCommand.household)
         guard let channel = channels.first(where: { $0.id == id }) else {
             throw ValidationError("There is no reminder channel #\(id) (see `plantguide notify channels`).")
@@ -414,7 +414,7 @@ struct NotifyRunCommand: AsyncParsableCommand {
 
     @OptionGroup var output: OutputOptions
 
-    func run() async throws {
+    func run(in context: CommandContext) async throws {
         var instant: Date?
         if let now {
             guard let parsed = ISO8601DateFormatter().date(from: now) else {
@@ -422,7 +422,7 @@ struct NotifyRunCommand: AsyncParsableCommand {
             }
             instant = parsed
         }
-        let environment = try CollectionEnvironment.load()
+        let environment = try CollectionEnvironment.load(context)
         let results = try await NotifyCommand.runner(environment).run(now: instant ?? environment.now(), dryRun: dryRun)
         let console = Console()
         if output.json {
@@ -456,6 +456,7 @@ extension NotifyChannelsCommand: UsesCollectionDatabase {}
 extension NotifyAddCommand: UsesCollectionDatabase {}
 extension NotifyRemoveCommand: UsesCollectionDatabase {}
 extension NotifyTestCommand: UsesCollectionDatabase {}
+extension NotifyScheduleCommand: UsesCollectionDatabase {}
 extension NotifyRunCommand: UsesCollectionDatabase, ServesEveryHousehold {
     static let installationWidePart = "every household's reminders"
 }

@@ -14,9 +14,9 @@ struct CacheClearCommand: AsyncParsableCommand {
 
     @OptionGroup var output: OutputOptions
 
-    func run() async throws {
+    func run(in context: CommandContext) async throws {
         let console = Console()
-        let removed = try await PlantNetSetup().cache(console: console).clear()
+        let removed = try await PlantNetSetup(context).cache(console: console).clear()
         if output.json {
             try console.printJSON(["removed": removed])
         } else {

@@ -19,9 +19,9 @@ struct CacheStatsCommand: AsyncParsableCommand {
 
     @OptionGroup var output: OutputOptions
 
-    func run() async throws {
+    func run(in context: CommandContext) async throws {
         let console = Console()
-        let cache = PlantNetSetup().cache(console: console)
+        let cache = PlantNetSetup(context).cache(console: console)
         let stats = await cache.statistics()
         if output.json {
             try console.printJSON(stats)

@@ -5,19 +5,17 @@ import PlantNetAPI
 import PlantStore
 
 /// Builds the Pl@ntNet parts from the data directory and the environment: the one place the command line
-/// chooses the live client, quota, cache and offline back-off. The quota and cache are the collection database's
-/// (``CommandDatabase``), shared with the web app; the files of the data directory only when the database cannot be
+/// chooses the live client, quota, cache and offline back-off. The quota and cache are in the run's database
+/// (``CommandContext``), shared with the web app; in the files of the data directory only when the database cannot be
 /// opened.
 final class PlantNetSetup {
-    let directory: DataDirectory
-    let environment: [String: String]
+    let context: CommandContext
+    var directory: DataDirectory { context.directory }
+    var environment: [String: String] { context.environment }
     private var opened: PlantNetState?
 
-    init(
-        directory: DataDirectory = .resolve(), environment: [String: String] = ProcessInfo.processInfo.environment
-    ) {
-        self.directory = directory
-        self.environment = environment
+    init(_ context: CommandContext) {
+        self.context = context
     }
 
     /// The quota and cache, opened on first use.
@@ -26,7 +24,7 @@ final class PlantNetSetup {
         let warn: @Sendable (String) -> Void = { console.warn($0) }
         var store: (any PlantGuideStore)?
         do {
-            store = try CommandDatabase.open(in: directory)
+            store = try context.open()
         } catch {
             warn("warning: the collection database cannot be opened (\(error)); the Pl@ntNet quota and cache use the files in "
                 + directory.url.path)

@@ -20,9 +20,9 @@ struct QuotaCommand: AsyncParsableCommand {
 
     @OptionGroup var output: OutputOptions
 
-    func run() async throws {
+    func run(in context: CommandContext) async throws {
         let console = Console()
-        let status = await PlantNetSetup().quota(console: console).status()
+        let status = await PlantNetSetup(context).quota(console: console).status()
         if output.json {
             try console.printJSON(status)
             return

@@ -11,8 +11,8 @@ struct RemoveAPIKeyCommand: AsyncParsableCommand {
             """
     )
 
-    func run() async throws {
-        let removed = PlantNetSetup().keyStore.remove()
+    func run(in context: CommandContext) async throws {
+        let removed = PlantNetSetup(context).keyStore.remove()
         Console().print(removed ? "Removed the saved Pl@ntNet API key." : "No saved Pl@ntNet API key.")
     }
 }

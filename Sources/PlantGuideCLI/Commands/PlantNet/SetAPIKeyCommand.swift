@@ -18,14 +18,14 @@ struct SetAPIKeyCommand: AsyncParsableCommand {
             """
     )
 
-    func run() async throws {
+    func run(in context: CommandContext) async throws {
         let console = Console()
         if isatty(STDIN_FILENO) == 1 { console.warn("Paste the Pl@ntNet API key and press Enter:") }
         guard let line = readLine(strippingNewline: true) else {
             console.warn("error: no key on standard input.")
             throw ExitCode(1)
         }
-        let setup = PlantNetSetup()
+        let setup = PlantNetSetup(context)
         do {
             try setup.directory.createIfNeeded()
             try setup.keyStore.save(line)

@@ -23,9 +23,9 @@ struct RecheckListCommand: AsyncParsableCommand {
 
     @OptionGroup var output: OutputOptions
 
-    func run() async throws {
+    func run(in context: CommandContext) async throws {
         let console = Console()
-        let environment = try CollectionEnvironment.load()
+        let environment = try CollectionEnvironment.load(context)
         let store = environment.store
         let queue = all ? try await store.rechecks(limit: nil) : try await store.queuedRechecks(now: environment.now(), limit: nil)
         let suggestions = try await store.suggestions(plantId: nil, includeResolved: all)
@@ -95,8 +95,8 @@ struct RecheckAcceptCommand: AsyncParsableCommand {
 
     @OptionGroup var output: OutputOptions
 
-    func run() async throws {
-        let environment = try CollectionEnvironment.load()
+    func run(in context: CommandContext) async throws {
+        let environment = try CollectionEnvironment.load(context)
         try await SuggestionOutput.show(try environment.collection.acceptSuggestion(id), environment: environment, json: output.json)
     }
 }
@@ -114,8 +114,8 @@ struct RecheckDismissCommand: AsyncParsableCommand {
 
     @OptionGroup var output: OutputOptions
 
-    func run() async throws {
-        let environment = try CollectionEnvironment.load()
+    func run(in context: CommandContext) async throws {
+        let environment = try CollectionEnvironment.load(context)
         try await SuggestionOutput.show(try environment.collection.dismissSuggestion(id), environment: environment, json: output.json)
     }
 }

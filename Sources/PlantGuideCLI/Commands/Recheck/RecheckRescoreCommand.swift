@@ -40,9 +40,9 @@ struct RecheckRescoreCommand: AsyncParsableCommand {
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1.") }
     }
 
-    func run() async throws {
+    func run(in context: CommandContext) async throws {
         let console = Console()
-        let environment = try CollectionEnvironment.load()
+        let environment = try CollectionEnvironment.load(context)
         let url = try Self.resolve(model, store: ModelStore(dataDirectory: environment.directory))
         let classifier = try Classifier(contentsOf: url, threads: threads ?? ProcessInfo.processInfo.activeProcessorCount)
         let rescore = Rescore(collection: environment.collection, model: classifier.manifest.displayName) { photo in

@@ -48,10 +48,10 @@ struct RecheckRunCommand: AsyncParsableCommand {
         guard reserve >= 0 else { throw ValidationError("--reserve cannot be negative.") }
     }
 
-    func run() async throws {
+    func run(in context: CommandContext) async throws {
         let console = Console()
-        let environment = try CollectionEnvironment.load()
-        let setup = PlantNetSetup()
+        let environment = try CollectionEnvironment.load(context)
+        let setup = PlantNetSetup(context)
         let identifier = RecheckSetup.identifier(setup: setup, language: language, verbose: verbose, console: console)
         // The disease service, for diagnoses kept while Pl@ntNet could not be reached (each in its own language).
         var diagnose: (@Sendable ([Data], [String], String) async -> DiagnosisRecheckAnswer)?
@@ -135,7 +135,7 @@ enum RecheckSetup {
         }
         return HybridIdentifier(
             onDevice: nil, online: online, catalog: nil, onlineMissingReason: missing,
-            enricher: LiveEnrichment.make(language: language, console: console)
+            enricher: LiveEnrichment.make(language: language, console: console, context: setup.context)
         )
     }
 }

@@ -45,14 +45,13 @@ struct SpeciesShowCommand: AsyncParsableCommand {
         guard text.count <= 200 else { throw ValidationError("A species name is at most 200 characters.") }
     }
 
-    func run() async throws {
+    func run(in context: CommandContext) async throws {
         let console = Console()
         let query = name.joined(separator: " ").trimmingCharacters(in: .whitespaces)
         let catalog = PlantCatalog()
         let directory = SpeciesDirectory()
         // Names learned from Pl@ntNet, when there is a collection; looking a species up never creates one.
-        let home = DataDirectory.resolve()
-        let learned = (try? CommandDatabase.existing(in: home)) ?? nil
+        let learned = (try? context.existing()) ?? nil
         let guide = try? CareGuide.bundled()
         guard let report = try await SpeciesReport.find(query, catalog: catalog, directory: directory, learned: learned, guide: guide)
         else {

@@ -41,9 +41,9 @@ struct StatsCommand: AsyncParsableCommand {
         guard (1...most).contains(last) else { throw ValidationError("--last must be between 1 and \(most), not \(last).") }
     }
 
-    func run() async throws {
+    func run(in context: CommandContext) async throws {
         let console = Console()
-        let environment = try CollectionEnvironment.load()
+        let environment = try CollectionEnvironment.load(context)
         let statistics = try await environment.store.identificationStatistics(last: last, days: 30, now: environment.now())
         if output.json {
             try console.printJSON(statistics)

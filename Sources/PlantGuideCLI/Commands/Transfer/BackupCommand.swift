@@ -22,9 +22,9 @@ struct BackupCommand: AsyncParsableCommand {
 
     @OptionGroup var output: OutputOptions
 
-    func run() async throws {
+    func run(in context: CommandContext) async throws {
         let console = Console()
-        guard let database = try CollectionEnvironment.load().store as? CollectionDatabase else {
+        guard let database = try CollectionEnvironment.load(context).store as? CollectionDatabase else {
             throw BackupError(
                 description: "plantguide backup copies an SQLite database, and this collection is in PostgreSQL: back it "
                     + "up with pg_dump (see docs/deploy.md), or write a portable archive with photos with `plantguide export`."

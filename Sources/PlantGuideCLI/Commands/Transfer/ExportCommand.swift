@@ -23,9 +23,9 @@ struct ExportCommand: AsyncParsableCommand {
 
     @OptionGroup var output: OutputOptions
 
-    func run() async throws {
+    func run(in context: CommandContext) async throws {
         let console = Console()
-        let environment = try CollectionEnvironment.load()
+        let environment = try CollectionEnvironment.load(context)
         var archive = CollectionArchive(store: environment.store, photos: environment.collection.photos)
         archive.generator = "PlantGuide \(PlantGuideVersion.current)"
         let content = try await archive.export(to: URL(fileURLWithPath: file), now: Date())

@@ -27,9 +27,9 @@ struct ImportCommand: AsyncParsableCommand {
 
     @OptionGroup var output: OutputOptions
 
-    func run() async throws {
+    func run(in context: CommandContext) async throws {
         let console = Console()
-        let environment = try CollectionEnvironment.load()
+        let environment = try CollectionEnvironment.load(context)
         let data = try readInputFile(file)
         if data.starts(with: [0x50, 0x4B, 0x03, 0x04]) {
             let archive = CollectionArchive(store: environment.store, photos: environment.collection.photos)

@@ -46,8 +46,8 @@ struct HouseholdListCommand: AsyncParsableCommand {
         var createdAt: Date
     }
 
-    func run() async throws {
-        let store = try CommandDatabase.open(in: DataDirectory.resolve())
+    func run(in context: CommandContext) async throws {
+        let store = try context.open()
         var summaries: [Summary] = []
         for household in try await store.households() {
             let accounts = try await store.users(household: household.id)
@@ -83,6 +83,7 @@ struct HouseholdListCommand: AsyncParsableCommand {
 }
 
 extension HouseholdListCommand: UsesCollectionDatabase {}
+extension HouseholdSetCommand: UsesCollectionDatabase {}
 extension HouseholdListCommand: ServesEveryHousehold {
     static let installationWidePart = "the list of every household"
 }
@@ -132,8 +133,8 @@ struct HouseholdSetCommand: AsyncParsableCommand {
         }
     }
 
-    func run() async throws {
-        let environment = try CollectionEnvironment.load()
+    func run(in context: CommandContext) async throws {
+        let environment = try CollectionEnvironment.load(context)
         let household = HouseholdScope.current?.household ?? HouseholdScope.home.household
         for (key, value) in try CareSettings.changes(hemisphere: hemisphere, timeZone: timeZone) {
             try await environment.store.setHouseholdSetting(key, to: value, household: household, now: environment.now())
