@@ -309,6 +309,7 @@ let web: [Target] = [
             "PlantClassifier",
             "PlantGuideLive",
             "PlantForms",
+            "PlantLocalization",
             "PlantReminders",
             hummingbird,
             .product(name: "NIOPosix", package: "swift-nio"),
@@ -325,6 +326,7 @@ let web: [Target] = [
         dependencies: [
             "PlantGuideServer",
             "PlantGuideLive",
+            "PlantLocalization",
             "PlantStoreSQLite",
             "PlantForms",
             "PlantClassifier",

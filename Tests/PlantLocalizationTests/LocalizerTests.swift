@@ -21,7 +21,7 @@ import Testing
 
     @Test func textsPluralsAndTheEnglishFallback() throws {
         let french = try Localizer.bundled(.french)
-        #expect(french.text("nav.collection") == "Mes plantes")
+        #expect(french.text("nav.care") == "Entretien")
         #expect(french.text("care.due.count", count: 0) == "0 tâche à faire")
         #expect(french.text("care.due.count", count: 1) == "1 tâche à faire")
         #expect(french.text("care.due.count", count: 3) == "3 tâches à faire")

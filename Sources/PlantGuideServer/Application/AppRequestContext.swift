@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import NIOCore
 import PlantForms
+import PlantLocalization
 import PlantStore
 
 /// The per-request state the server's middleware fills in: the session, its anti-forgery token,
@@ -34,6 +35,8 @@ public struct AppRequestContext: RequestContext {
     /// Whether the browser's connection was HTTPS: a trusted reverse proxy terminated TLS and said so in
     /// `X-Forwarded-Proto`. Session cookies are then marked `Secure`.
     public var isHTTPS = false
+    /// The texts in the language this request's pages are written in (``LanguageMiddleware`` chooses it).
+    public var localizer = Localizer.shared(.english)
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)

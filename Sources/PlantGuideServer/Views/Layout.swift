@@ -1,47 +1,49 @@
 import Foundation
 import Hummingbird
+import PlantLocalization
 import PlantStore
 
 /// The tabs of the app, in the order of the navigation bar.
 enum Tab: String, CaseIterable {
     case home, identify, browse, collection, care, settings
 
-    var title: String {
-        switch self {
-        case .home: "Home"
-        case .identify: "Identify"
-        case .browse: "Browse"
-        case .collection: "Collection"
-        case .care: "Care"
-        case .settings: "Settings"
-        }
-    }
+    /// The key of the tab's name in the string tables.
+    var titleKey: String { "nav.\(rawValue)" }
 
     var path: String { self == .home ? "/" : "/\(rawValue)" }
 }
 
 /// Page chrome shared by every page.
 enum Layout {
-    static func page(title: String, tab: Tab?, context: AppRequestContext, body: HTML) -> HTML {
+    /// A page: the chrome (navigation, banners, footer) in the request's language, and `body`, which is written in
+    /// `bodyLanguage` (every page's body is English until its texts are keyed, and is then marked `lang="en"` inside a
+    /// page in another language, so a screen reader reads it as English).
+    static func page(
+        title: String, tab: Tab?, context: AppRequestContext, body: HTML, bodyLanguage: InterfaceLanguage = .english
+    ) -> HTML {
+        let words = context.localizer
         let tabs: [HTML] = Tab.allCases.filter { $0 != .home }.map { item in
             let current: HTML = item == tab ? #" aria-current="page""# : ""
-            return "<li><a href=\"\(item.path)\"\(current)>\(item.title)</a></li>"
+            return "<li><a href=\"\(item.path)\"\(current)\(fallback(item.titleKey, words))>\(words.text(item.titleKey))</a></li>"
         }
         let signedIn: HTML = context.user.map { (user: SessionPrincipal) -> HTML in
-            "<span class=\"signed-in\">Signed in as \(user.name)</span> "
+            "<span class=\"signed-in\"\(fallback("layout.signedIn", words))>\(words.text("layout.signedIn", ["name": user.name]))</span> "
         } ?? ""
         let logout: HTML =
             context.requiresLogin && context.isLoggedIn
             ? """
             <form method="post" action="/logout">\(signedIn)<input type="hidden" name="_csrf" value="\(context.csrfToken)">\
-            <button type="submit">Log out</button></form>
+            <button type="submit"\(fallback("layout.logOut", words))>\(words.text("layout.logOut"))</button></form>
             """ : ""
         let navigation: HTML =
             context.isLoggedIn
-            ? "<nav class=\"tabs\" aria-label=\"Main\"><ul>\(tabs)</ul></nav>\(logout)" : ""
+            ? """
+            <nav class="tabs" aria-label="\(words.text("nav.label"))"><ul>\(tabs)</ul></nav>\(logout)
+            """ : ""
+        let bodyLang: HTML = bodyLanguage == words.language ? "" : " lang=\"\(bodyLanguage.tag)\""
         return """
             <!doctype html>
-            <html lang="en">
+            <html lang="\(words.language.tag)">
             <head>
             <meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -54,28 +56,33 @@ enum Layout {
             <script src="/static/app.js?v=\(StaticAssets.version)" defer></script>
             </head>
             <body>
-            <a class="skip" href="#main">Skip to content</a>
-            <div class="offline-banner" role="status">You are offline: only on-device identification and saved data work.</div>
+            <a class="skip" href="#main"\(fallback("layout.skip", words))>\(words.text("layout.skip"))</a>
+            <div class="offline-banner" role="status"\(fallback("layout.offline", words))>\(words.text("layout.offline"))</div>
             <header class="site"><div class="inner">
             <a class="brand" href="/">PlantGuide</a>
             \(navigation)
             </div></header>
-            <main id="main">
+            <main id="main"\(bodyLang)>
             \(body)
             </main>
-            <footer class="site">PlantGuide — plant data from the bundled catalog; identifications by your on-device model or Pl@ntNet.</footer>
+            <footer class="site"\(fallback("layout.footer", words))>\(words.text("layout.footer"))</footer>
             </body>
             </html>
             """
     }
 
-    /// A clear "not available yet" panel for a page whose capability is missing.
+    /// ` lang="en"` for an element whose text is English standing in for a key `words` has no translation of.
+    static func fallback(_ key: String, _ words: Localizer) -> HTML {
+        words.language == .english || words.isTranslated(key) ? "" : #" lang="en""#
+    }
+
     /// A time of day as the server's clock shows it, e.g. "14:05".
     static func time(_ date: Date) -> String {
         let parts = Calendar.current.dateComponents([.hour, .minute], from: date)
         return String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
     }
 
+    /// A clear "not available yet" panel for a page whose capability is missing.
     static func unavailable(_ feature: String, how: HTML) -> HTML {
         """
         <section class="notice" aria-labelledby="unavailable-title">

@@ -1,0 +1,26 @@
+import HTTPTypes
+import Hummingbird
+import PlantLocalization
+
+/// Chooses the language of each request's pages from `Accept-Language` (English when it names none PlantGuide writes)
+/// and says it on every HTML page: `Content-Language`, and `Vary: Accept-Language`, since the same address answers in
+/// other languages and a cache must not hand one person's page to another. Other answers (JSON, photos, scripts) do
+/// not change with the language yet, so they say neither.
+struct LanguageMiddleware: RouterMiddleware {
+    typealias Context = AppRequestContext
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var context = context
+        let language = request.headers[.acceptLanguage].flatMap { InterfaceLanguage.preferred(acceptLanguage: $0) } ?? .english
+        context.localizer = Localizer.shared(language)
+        var response = try await next(request, context)
+        guard response.headers[.contentType]?.hasPrefix("text/html") == true else { return response }
+        response.headers[.contentLanguage] = language.tag
+        if let vary = response.headers[.vary] {
+            if !vary.lowercased().contains("accept-language") { response.headers[.vary] = vary + ", Accept-Language" }
+        } else {
+            response.headers[.vary] = "Accept-Language"
+        }
+        return response
+    }
+}
