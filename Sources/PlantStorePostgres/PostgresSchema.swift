@@ -1,7 +1,7 @@
 import PlantStore
 
 /// The collection's schema on PostgreSQL, as migrations recorded in `schema_migration`. Each is the twin of a state of
-/// the SQLite schema (`Sources/PlantStore/Database/Schema.swift`): `pg1` equals SQLite's v1…v10 as applied; later
+/// the SQLite schema (`Sources/PlantStoreSQLite/Schema.swift`): `pg1` equals SQLite's v1…v10 as applied; later
 /// changes come in pairs (an SQLite `vN` with a `pgM`): `pg2` is v13, `pg3` is v12, `pg4` is v14, `pg6` is v15; `pg5`
 /// has no SQLite twin (it makes case folding ASCII-only, as SQLite's NOCASE, whatever the database's locale), nor has
 /// `pg7` (the last days per plant in one row, for the care states). `pg8` is v16 (change stamps), `pg9` is v17 (the log of

@@ -193,6 +193,11 @@ import Testing
         #expect((try answered.json() as? [String: Any])?["source"] as? String == "plantNetAPI")
         #expect(answered.stderr.contains("cannot be reached") && answered.stderr.contains("answering without it"), "\(answered.stderr)")
         #expect(!answered.stderr.contains("s3cret"))
+        // So is a diagnosis: the disease answer does not need the collection either.
+        let diagnosed = try cli.run(["diagnose", photo.path, "--organ", "leaf"])
+        #expect(diagnosed.status == 0, "\(diagnosed.stderr)")
+        #expect(diagnosed.stdout.contains("Grey mould (BOTRCI)"), "\(diagnosed.stdout)")
+        #expect(diagnosed.stderr.contains("answering without it"), "\(diagnosed.stderr)")
         // Saving needs the database: refused, saying why.
         let saving = try cli.run(["identify", photo.path, "--strategy", "api", "--save", "--create-plant"])
         #expect(saving.status != 0 && !saving.killedBySignal)

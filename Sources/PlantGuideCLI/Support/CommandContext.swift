@@ -11,8 +11,7 @@ import Synchronization
 /// `PlantGuideCommand` makes one for the run and hands it to the command (``UsesCollectionDatabase/run(in:)``), which
 /// hands it to every part that needs the store. The store is opened once, when a part first asks, and every later part
 /// shares it: one connection pool and one set of kept lists for the Pl@ntNet state, the learned names, the statistics log
-/// and the collection. So a command that only reads never creates an SQLite file. PostgreSQL is connected (and set up)
-/// once, for exactly as long as the command runs.
+/// and the collection. PostgreSQL is connected (and set up) once, for exactly as long as the command runs.
 final class CommandContext: Sendable {
     /// Where the database is, as chosen for the run.
     enum Choice: Sendable {
@@ -127,8 +126,9 @@ final class CommandContext: Sendable {
     /// How many times this context opened its database (asks answered with the open one not counted).
     var openedCount: Int { openCount.withLock { $0 } }
 
-    /// Whether there is a collection to read: the SQLite file exists, or PostgreSQL is connected. A command that only
-    /// reads, such as `species show` or an identification, looks first and so never creates a collection.
+    /// Whether there is a collection to read: the SQLite file exists, or PostgreSQL is connected. What only reads the
+    /// collection (`species show`'s learned names, an identification's own plants) looks first, so it never creates
+    /// one for that.
     var hasCollection: Bool {
         switch choice {
         case .dataDirectory: FileManager.default.fileExists(atPath: directory.appending(CollectionDatabase.fileName).path)
@@ -156,3 +156,4 @@ protocol AnswersWithoutCollection {}
 
 extension IdentifyCommand: AnswersWithoutCollection {}
 extension SpeciesShowCommand: AnswersWithoutCollection {}
+extension DiagnoseCommand: AnswersWithoutCollection {}

@@ -15,7 +15,8 @@ struct LanguageMiddleware: RouterMiddleware {
         context.localizer = Localizer.shared(language)
         var response = try await next(request, context)
         guard response.headers[.contentType]?.hasPrefix("text/html") == true else { return response }
-        response.headers[.contentLanguage] = language.tag
+        // The language the page is written in: English where the table asked for could not be read.
+        response.headers[.contentLanguage] = context.localizer.language.tag
         if let vary = response.headers[.vary] {
             if !vary.lowercased().contains("accept-language") { response.headers[.vary] = vary + ", Accept-Language" }
         } else {

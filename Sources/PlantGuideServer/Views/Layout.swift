@@ -47,7 +47,7 @@ enum Layout {
             <head>
             <meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>\(title) · PlantGuide</title>
+            <title\(bodyLang)>\(title) · PlantGuide</title>
             <meta name="theme-color" content="\(InstallableApp.themeColor)">
             <link rel="manifest" href="/manifest.webmanifest">
             <link rel="icon" href="/favicon.ico" sizes="32x32" type="image/png">

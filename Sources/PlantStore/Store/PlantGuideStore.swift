@@ -2,7 +2,8 @@
 /// `PostgresStore` on PostgreSQL): the collection, the accounts, the Pl@ntNet state, the server's shared state and the
 /// reminders' claims, with the household operations act for by default.
 ///
-/// Code above the store holds `any PlantGuideStore` and never asks which backend it has.
+/// Code above the store holds `any PlantGuideStore` and asks which backend it has only for what only an SQLite file
+/// does (its online backup, the import of the old quota files, reads that block and so go to the work pool).
 public protocol PlantGuideStore: CollectionStore, AccountStore, PlantNetStateStore, ServerStateStore, ReminderStore {
     /// The same store (sharing its connections and what it keeps in memory), acting for `scope` whenever a task sets
     /// no ``HouseholdScope/current``. With `nil` it has no default: an operation outside a task's scope throws

@@ -2,7 +2,8 @@ import Foundation
 
 /// The numbers every store keeps to, so a collection behaves the same on SQLite and on PostgreSQL.
 public enum StorePolicy {
-    /// The household every account belongs to until households can be created, and the one a new database starts with.
+    /// The household a new database starts with (id 1): the command line's default, and the one whose owners may change
+    /// what every household shares.
     public static let defaultHouseholdId: Int64 = 1
     /// A log-in's `lastSeenAt` is written at most this often (seconds), so checking a session is a read.
     public static let lastSeenResolution: TimeInterval = 60
