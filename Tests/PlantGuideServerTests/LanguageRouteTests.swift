@@ -35,10 +35,63 @@ import Testing
         }
     }
 
-    /// Every key the chrome uses is written in every language, and a placeholder in a translation is English's.
+    /// The log-in page, the first a person on the network sees, is written in the language asked for, body included.
+    @Test func theLogInPageIsInTheLanguageAskedFor() async throws {
+        let configuration = ServerConfiguration(host: "0.0.0.0", passwordHash: PasswordHash(password: "a long passphrase", iterations: 1_000))
+        try await makeApp(configuration: configuration).test(.router) { client in
+            let session = try await Session.open(client)
+            var fields = session.headers
+            fields[.acceptLanguage] = "fr"
+            try await client.execute(uri: "/login", method: .get, headers: fields) { response in
+                #expect(response.status == .ok)
+                let html = String(buffer: response.body)
+                #expect(html.contains("<html lang=\"fr\">") && html.contains("<main id=\"main\">"), "\(html)")
+                #expect(html.contains("<h1>Connexion</h1>") && html.contains(">Mot de passe</label>"))
+                #expect(html.contains("<button type=\"submit\">Se connecter</button>"))
+                #expect(html.contains("demande donc son mot de passe"))
+                #expect(!html.contains("Log in"))
+            }
+        }
+    }
+
+    /// An error page's own words follow the language; the error's message, not keyed yet, is marked English.
+    @Test func anErrorPageIsInTheLanguageAskedFor() async throws {
+        try await makeApp().test(.router) { client in
+            try await client.execute(uri: "/no-such-page", method: .get, headers: [.acceptLanguage: "de-AT"]) { response in
+                #expect(response.status == .notFound)
+                #expect(response.headers[.contentLanguage] == "de")
+                let html = String(buffer: response.body)
+                #expect(html.contains("<h1>Etwas ist schiefgelaufen</h1>") && html.contains("HTTP-Status 404"), "\(html)")
+                #expect(html.contains("<title>Fehler 404 · PlantGuide</title>"))
+                #expect(html.contains("<div class=\"notice error\" role=\"alert\"><p lang=\"en\">"))
+                #expect(html.contains(">Zurück zur Startseite</a>"))
+            }
+        }
+    }
+
+    /// `en-XA` is chosen only where the server allows it (`PLANTGUIDE_PSEUDO_LOCALE=1`); elsewhere it is no language
+    /// PlantGuide writes, and the page is English.
+    @Test func thePseudoLanguageOnlyWhereTheServerAllowsIt() async throws {
+        var configuration = ServerConfiguration()
+        configuration.pseudoLocale = true
+        for (allowed, app) in [(true, makeApp(configuration: configuration)), (false, makeApp())] {
+            try await app.test(.router) { client in
+                try await client.execute(uri: "/browse", method: .get, headers: [.acceptLanguage: "en-XA"]) { response in
+                    let html = String(buffer: response.body)
+                    #expect(html.contains(allowed ? "<html lang=\"en-XA\">" : "<html lang=\"en\">"))
+                    #expect(html.contains("⟦") == allowed)
+                }
+            }
+        }
+    }
+
+    /// Every key the chrome, the log-in page and the error page use is written in every language, and a placeholder in
+    /// a translation is English's.
     @Test func theChromeIsTranslatedInEveryLanguage() throws {
         let keys = ["nav.label", "nav.identify", "nav.browse", "nav.collection", "nav.care", "nav.settings", "layout.skip",
-                    "layout.offline", "layout.signedIn", "layout.logOut", "layout.footer"]
+                    "layout.offline", "layout.signedIn", "layout.logOut", "layout.footer", "login.title", "login.introPassword",
+                    "login.introAccount", "login.userName", "login.oneAccountHint", "login.password", "login.submit",
+                    "error.title", "error.heading", "error.status", "error.retry", "error.back"]
         let english = try Localizer.bundled(.english)
         for language in InterfaceLanguage.written {
             let words = try Localizer.bundled(language)
@@ -47,6 +100,7 @@ import Testing
                 #expect(words.text(key) != key)
             }
             #expect(words.text("layout.signedIn", ["name": "Ana"]).contains("Ana"))
+            #expect(words.text("error.status", ["status": "404"]).contains("404"))
         }
         #expect(english.text("layout.signedIn", ["name": "Ana"]) == "Signed in as Ana")
         let shared = Localizer.shared(.german)

@@ -78,7 +78,7 @@ public func buildRouter(configuration: ServerConfiguration, dependencies: Server
     router.addMiddleware {
         RequestLogMiddleware()
         SecurityHeadersMiddleware()
-        LanguageMiddleware()
+        LanguageMiddleware(pseudoAllowed: configuration.pseudoLocale)
         ErrorMiddleware()
         RequestGate(
             sessions: sessions, accounts: dependencies.accounts, configuration: configuration, identifyQueue: queue,

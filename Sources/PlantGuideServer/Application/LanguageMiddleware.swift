@@ -6,12 +6,18 @@ import PlantLocalization
 /// and says it on every HTML page: `Content-Language`, and `Vary: Accept-Language`, since the same address answers in
 /// other languages and a cache must not hand one person's page to another. Other answers (JSON, photos, scripts) do
 /// not change with the language yet, so they say neither.
+///
+/// The `en-XA` pseudo-language is chosen only when the server allows it (``ServerConfiguration/pseudoLocale``).
 struct LanguageMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
+    /// Whether `Accept-Language: en-XA` chooses the pseudo-language.
+    var pseudoAllowed = false
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
-        let language = request.headers[.acceptLanguage].flatMap { InterfaceLanguage.preferred(acceptLanguage: $0) } ?? .english
+        let language = request.headers[.acceptLanguage].flatMap {
+            InterfaceLanguage.preferred(acceptLanguage: $0, pseudoAllowed: pseudoAllowed)
+        } ?? .english
         context.localizer = Localizer.shared(language)
         var response = try await next(request, context)
         guard response.headers[.contentType]?.hasPrefix("text/html") == true else { return response }

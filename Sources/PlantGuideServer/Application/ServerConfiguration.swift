@@ -32,6 +32,9 @@ public struct ServerConfiguration: Sendable {
     /// on with the hidden `serve --benchmark-routes`): a bare route that the load check compares the app's routes
     /// with. Off in every normal run, where those addresses are unknown (404).
     public var benchmarkRoutes = false
+    /// Whether a browser may ask for the `en-XA` pseudo-language (`Accept-Language: en-XA`), which shows untranslated
+    /// and clipped text in tests: `PLANTGUIDE_PSEUDO_LOCALE=1` when `serve` starts. Off in normal runs.
+    public var pseudoLocale = false
 
     /// Creates a configuration.
     public init(

@@ -1,19 +1,30 @@
 import Foundation
 import PlantGuideCore
+import PlantLocalization
 
 /// Every page of the app, as functions from data to HTML. Grouped by tab in `Pages+<Tab>.swift`.
 enum Pages {
+    /// An error page: its words in the request's language; the message itself (the error's own description) in English
+    /// until errors are keyed, and marked so.
     static func error(status: Int, message: String, retry: String?, context: AppRequestContext) -> HTML {
-        let retryLink: HTML = retry.map { "<p><a class=\"button\" href=\"\($0)\">Try again</a></p>" } ?? ""
+        let words = context.localizer
+        let retryLink: HTML = retry.map { "<p><a class=\"button\" href=\"\($0)\">\(words.text("error.retry"))</a></p>" } ?? ""
         return Layout.page(
-            title: "Error \(status)", tab: nil, context: context,
+            title: words.text("error.title", ["status": String(status)]), tab: nil, context: context,
             body: """
-                <h1>Something went wrong</h1>
-                <div class="notice error" role="alert"><p>\(message)</p><p class="meta">HTTP status \(status)</p></div>
+                <h1>\(words.text("error.heading"))</h1>
+                <div class="notice error" role="alert"><p\(english(words))>\(message)</p>\
+                <p class="meta">\(words.text("error.status", ["status": String(status)]))</p></div>
                 \(retryLink)
-                <p><a href="/">Back to the start page</a></p>
-                """
+                <p><a href="/">\(words.text("error.back"))</a></p>
+                """,
+            bodyLanguage: words.language
         )
+    }
+
+    /// ` lang="en"` for text that is English whatever the page's language (a message not keyed yet).
+    static func english(_ words: Localizer) -> HTML {
+        words.language == .english ? "" : #" lang="en""#
     }
 
     /// What the log-in form asks for.
@@ -27,42 +38,42 @@ enum Pages {
     }
 
     static func login(context: AppRequestContext, next: String, message: String?, accounts: LoginAccounts = .singlePassword) -> HTML {
-        let alert: HTML = message.map { "<div class=\"notice error\" role=\"alert\">\($0)</div>" } ?? ""
+        let words = context.localizer
+        let alert: HTML = message.map { "<div class=\"notice error\" role=\"alert\"\(english(words))>\($0)</div>" } ?? ""
         let nameField: HTML
         switch accounts {
         case .singlePassword:
             nameField = ""
         case .one:
             nameField = """
-                <label for="user">User name</label>
+                <label for="user">\(words.text("login.userName"))</label>
                 <input id="user" name="user" type="text" autocomplete="username" autocapitalize="none" spellcheck="false" maxlength="64" aria-describedby="user-hint">
-                <p class="hint" id="user-hint">This PlantGuide has one account, so you may leave the name empty.</p>
+                <p class="hint" id="user-hint">\(words.text("login.oneAccountHint"))</p>
                 """
         case .several:
             nameField = """
-                <label for="user">User name</label>
+                <label for="user">\(words.text("login.userName"))</label>
                 <input id="user" name="user" type="text" autocomplete="username" autocapitalize="none" spellcheck="false" maxlength="64" required autofocus>
                 """
         }
         let passwordFocus: HTML = accounts == .several ? "" : " autofocus"
-        let intro =
-            accounts == .singlePassword
-            ? "This PlantGuide is reachable from your network, so it asks for its password." : "Log in with your PlantGuide account."
+        let intro = words.text(accounts == .singlePassword ? "login.introPassword" : "login.introAccount")
         return Layout.page(
-            title: "Log in", tab: nil, context: context,
+            title: words.text("login.title"), tab: nil, context: context,
             body: """
-                <h1>Log in</h1>
+                <h1>\(words.text("login.title"))</h1>
                 <p>\(intro)</p>
                 \(alert)
                 <form method="post" action="/login" class="card">
                 \(Layout.csrfField(context))
                 <input type="hidden" name="next" value="\(next)">
                 \(nameField)
-                <label for="password">Password</label>
+                <label for="password">\(words.text("login.password"))</label>
                 <input id="password" name="password" type="password" autocomplete="current-password" required\(passwordFocus)>
-                <p><button type="submit">Log in</button></p>
+                <p><button type="submit">\(words.text("login.submit"))</button></p>
                 </form>
-                """
+                """,
+            bodyLanguage: words.language
         )
     }
 

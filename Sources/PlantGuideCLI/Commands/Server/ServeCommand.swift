@@ -138,6 +138,7 @@ struct ServeCommand: AsyncParsableCommand {
         )
         configuration.hasAccounts = accountCount > 0
         configuration.benchmarkRoutes = benchmarkRoutes
+        configuration.pseudoLocale = ProcessInfo.processInfo.environment["PLANTGUIDE_PSEUDO_LOCALE"] == "1"
         if !configuration.isLoopback, accountCount == 0 { throw ServeCommandError.needsPassword(host: host, port: port) }
         do {
             try configuration.validate()
