@@ -3,7 +3,6 @@ import Foundation
 import PlantClassifier
 import PlantGuideCore
 import PlantStore
-import PlantStoreSQLite
 
 /// The root of the `plantguide` command line. Subcommands live in `Commands/`, one folder per concern.
 public struct PlantGuideCommand: AsyncParsableCommand {

@@ -133,6 +133,9 @@ def make_driver():
     options.add_argument("--disable-gpu")
     options.add_argument("--hide-scrollbars")
     options.add_argument(f"--window-size={DESKTOP[0]},{DESKTOP[1]}")
+    # The journeys read English text: pin the browser's language, whatever the machine's locale says.
+    options.add_argument("--lang=en-US")
+    options.add_experimental_option("prefs", {"intl.accept_languages": "en-US,en"})
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     if chromium:
         options.binary_location = chromium

@@ -15,10 +15,10 @@ import Testing
         let context = CommandContext(directory: home, environment: [:])
         #expect(context.hasCollection == false)
         #expect(try context.existing() == nil)
-        #expect(context.openedCount == 0)
+        #expect(context.isOpen == false)
         // The parts of `identify --save` that ask: the Pl@ntNet state, the learned names, the statistics log, the collection.
         let stores = try (0..<4).map { _ in try context.open() }
-        #expect(context.openedCount == 1)
+        #expect(context.isOpen)
         let databases = stores.compactMap { $0 as? CollectionDatabase }
         #expect(databases.count == 4)
         #expect(Set(databases.map { ObjectIdentifier($0.writer) }).count == 1)
@@ -34,11 +34,12 @@ import Testing
 
         // Another file (`--database sqlite:PATH`) is its own database, opened once by its own run's context.
         let other = home.url.appendingPathComponent("other.sqlite")
-        let (paths, opens) = try await CommandContext.run(.sqlite(path: other.path), directory: home, environment: [:]) { chosen in
-            (try [chosen.open(), chosen.open()].compactMap { ($0 as? CollectionDatabase)?.path }, chosen.openedCount)
+        let (paths, writers) = try await CommandContext.run(.sqlite(path: other.path), directory: home, environment: [:]) { chosen in
+            let opened = try [chosen.open(), chosen.open()].compactMap { $0 as? CollectionDatabase }
+            return (opened.map(\.path), Set(opened.map { ObjectIdentifier($0.writer) }).count)
         }
         #expect(paths == [other.path, other.path])
-        #expect(opens == 1)
+        #expect(writers == 1)
         // Naming the data directory's own file is the data directory's database.
         let named = try await CommandContext.run(
             .sqlite(path: home.appending(CollectionDatabase.fileName).path), directory: home, environment: [:]

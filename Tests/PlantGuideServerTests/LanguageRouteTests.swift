@@ -48,7 +48,7 @@ import Testing
                 #expect(html.contains("<html lang=\"fr\">") && html.contains("<main id=\"main\">"), "\(html)")
                 #expect(html.contains("<h1>Connexion</h1>") && html.contains(">Mot de passe</label>"))
                 #expect(html.contains("<button type=\"submit\">Se connecter</button>"))
-                #expect(html.contains("demande donc son mot de passe"))
+                #expect(html.contains("demande donc le mot de passe"))
                 #expect(!html.contains("Log in"))
             }
         }

@@ -33,7 +33,6 @@ final class CommandContext: Sendable {
     /// Where the database is.
     let choice: Choice
     private let opened = Mutex<(any PlantGuideStore)?>(nil)
-    private let openCount = Mutex(0)
 
     /// A context for a run on `choice`.
     init(directory: DataDirectory, environment: [String: String] = ProcessInfo.processInfo.environment, choice: Choice = .dataDirectory) {
@@ -118,13 +117,12 @@ final class CommandContext: Sendable {
             case .unavailable(let error): throw error
             }
             opened = store
-            openCount.withLock { $0 += 1 }
             return store
         }
     }
 
-    /// How many times this context opened its database (asks answered with the open one not counted).
-    var openedCount: Int { openCount.withLock { $0 } }
+    /// Whether this context has opened its database yet.
+    var isOpen: Bool { opened.withLock { $0 != nil } }
 
     /// Whether there is a collection to read: the SQLite file exists, or PostgreSQL is connected. What only reads the
     /// collection (`species show`'s learned names, an identification's own plants) looks first, so it never creates

@@ -24,16 +24,16 @@ enum Layout {
         let words = context.localizer
         let tabs: [HTML] = Tab.allCases.filter { $0 != .home }.map { item in
             let current: HTML = item == tab ? #" aria-current="page""# : ""
-            return "<li><a href=\"\(item.path)\"\(current)\(fallback(item.titleKey, words))>\(words.text(item.titleKey))</a></li>"
+            return "<li><a href=\"\(item.path)\"\(current)\(english(words, unlessTranslated: item.titleKey))>\(words.text(item.titleKey))</a></li>"
         }
         let signedIn: HTML = context.user.map { (user: SessionPrincipal) -> HTML in
-            "<span class=\"signed-in\"\(fallback("layout.signedIn", words))>\(words.text("layout.signedIn", ["name": user.name]))</span> "
+            "<span class=\"signed-in\"\(english(words, unlessTranslated: "layout.signedIn"))>\(words.text("layout.signedIn", ["name": user.name]))</span> "
         } ?? ""
         let logout: HTML =
             context.requiresLogin && context.isLoggedIn
             ? """
             <form method="post" action="/logout">\(signedIn)<input type="hidden" name="_csrf" value="\(context.csrfToken)">\
-            <button type="submit"\(fallback("layout.logOut", words))>\(words.text("layout.logOut"))</button></form>
+            <button type="submit"\(english(words, unlessTranslated: "layout.logOut"))>\(words.text("layout.logOut"))</button></form>
             """ : ""
         let navigation: HTML =
             context.isLoggedIn
@@ -56,8 +56,8 @@ enum Layout {
             <script src="/static/app.js?v=\(StaticAssets.version)" defer></script>
             </head>
             <body>
-            <a class="skip" href="#main"\(fallback("layout.skip", words))>\(words.text("layout.skip"))</a>
-            <div class="offline-banner" role="status"\(fallback("layout.offline", words))>\(words.text("layout.offline"))</div>
+            <a class="skip" href="#main"\(english(words, unlessTranslated: "layout.skip"))>\(words.text("layout.skip"))</a>
+            <div class="offline-banner" role="status"\(english(words, unlessTranslated: "layout.offline"))>\(words.text("layout.offline"))</div>
             <header class="site"><div class="inner">
             <a class="brand" href="/">PlantGuide</a>
             \(navigation)
@@ -65,15 +65,18 @@ enum Layout {
             <main id="main"\(bodyLang)>
             \(body)
             </main>
-            <footer class="site"\(fallback("layout.footer", words))>\(words.text("layout.footer"))</footer>
+            <footer class="site"\(english(words, unlessTranslated: "layout.footer"))>\(words.text("layout.footer"))</footer>
             </body>
             </html>
             """
     }
 
-    /// ` lang="en"` for an element whose text is English standing in for a key `words` has no translation of.
-    static func fallback(_ key: String, _ words: Localizer) -> HTML {
-        words.language == .english || words.isTranslated(key) ? "" : #" lang="en""#
+    /// ` lang="en"` for an element whose text is English on a page in another language: text not keyed yet (no `key`),
+    /// or English standing in for a `key` that `words` has no translation of.
+    static func english(_ words: Localizer, unlessTranslated key: String? = nil) -> HTML {
+        if words.language == .english { return "" }
+        if let key, words.isTranslated(key) { return "" }
+        return #" lang="en""#
     }
 
     /// A time of day as the server's clock shows it, e.g. "14:05".

@@ -13,18 +13,13 @@ enum Pages {
             title: words.text("error.title", ["status": String(status)]), tab: nil, context: context,
             body: """
                 <h1>\(words.text("error.heading"))</h1>
-                <div class="notice error" role="alert"><p\(english(words))>\(message)</p>\
+                <div class="notice error" role="alert"><p\(Layout.english(words))>\(message)</p>\
                 <p class="meta">\(words.text("error.status", ["status": String(status)]))</p></div>
                 \(retryLink)
                 <p><a href="/">\(words.text("error.back"))</a></p>
                 """,
             bodyLanguage: words.language
         )
-    }
-
-    /// ` lang="en"` for text that is English whatever the page's language (a message not keyed yet).
-    static func english(_ words: Localizer) -> HTML {
-        words.language == .english ? "" : #" lang="en""#
     }
 
     /// What the log-in form asks for.
@@ -39,7 +34,7 @@ enum Pages {
 
     static func login(context: AppRequestContext, next: String, message: String?, accounts: LoginAccounts = .singlePassword) -> HTML {
         let words = context.localizer
-        let alert: HTML = message.map { "<div class=\"notice error\" role=\"alert\"\(english(words))>\($0)</div>" } ?? ""
+        let alert: HTML = message.map { "<div class=\"notice error\" role=\"alert\"\(Layout.english(words))>\($0)</div>" } ?? ""
         let nameField: HTML
         switch accounts {
         case .singlePassword:
