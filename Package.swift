@@ -190,7 +190,7 @@ let composition: [Target] = [
         name: "PlantGuideLive",
         dependencies: [
             "PlantGuideCore", "PlantCatalog", "PlantImaging", "PlantClassifier", "PlantNetAPI", "PlantIdentification", "PlantStore",
-            "PlantStoreSQLite", .product(name: "Crypto", package: "swift-crypto"),
+            "PlantStoreSQLite", "PlantLocalization", .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "_CryptoExtras", package: "swift-crypto"),
         ] + httpClient,
         swiftSettings: settings

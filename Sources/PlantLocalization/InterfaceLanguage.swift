@@ -16,6 +16,17 @@ public enum InterfaceLanguage: String, Sendable, Hashable, CaseIterable, Codable
     /// The BCP 47 tag, for `<html lang>` and `Content-Language`.
     public var tag: String { rawValue }
 
+    /// The language's name in itself, as a list of languages to choose from shows it ("Français").
+    public var endonym: String {
+        switch self {
+        case .english: "English"
+        case .french: "Français"
+        case .german: "Deutsch"
+        case .spanish: "Español"
+        case .pseudo: "Ƥšéúđó"
+        }
+    }
+
     /// The language a tag such as `fr-CA`, `de_AT.UTF-8` or `en-XA` asks for, when PlantGuide writes it: the pseudo-
     /// language only when `pseudoAllowed`, else by the primary subtag alone.
     public init?(tag: String, pseudoAllowed: Bool = false) {
@@ -34,7 +45,15 @@ public enum InterfaceLanguage: String, Sendable, Hashable, CaseIterable, Codable
     /// highest `q` first, the header's order among equals, `q=0` never, `*` as English. `nil` when nothing in the
     /// header is written here (the caller then uses English).
     public static func preferred(acceptLanguage header: String, pseudoAllowed: Bool = false) -> InterfaceLanguage? {
-        var ranked: [(language: InterfaceLanguage, quality: Double, position: Int)] = []
+        preferredRange(acceptLanguage: header, pseudoAllowed: pseudoAllowed)?.language
+    }
+
+    /// The language ``preferred(acceptLanguage:pseudoAllowed:)`` chooses, with the header's range that chose it
+    /// (`en-US` for `de;q=0.5, en-US`), whose region says which units are usual.
+    public static func preferredRange(
+        acceptLanguage header: String, pseudoAllowed: Bool = false
+    ) -> (language: InterfaceLanguage, range: String)? {
+        var ranked: [(language: InterfaceLanguage, range: String, quality: Double, position: Int)] = []
         var refused: Set<InterfaceLanguage> = []
         for (position, item) in header.split(separator: ",").enumerated() {
             let parts = item.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
@@ -52,12 +71,12 @@ public enum InterfaceLanguage: String, Sendable, Hashable, CaseIterable, Codable
             if quality == 0 {
                 refused.insert(language)
             } else {
-                ranked.append((language, quality, position))
+                ranked.append((language, range, quality, position))
             }
         }
         return ranked.filter { !refused.contains($0.language) }
             .sorted { $0.quality != $1.quality ? $0.quality > $1.quality : $0.position < $1.position }
-            .first?.language
+            .first.map { ($0.language, $0.range) }
     }
 
     /// The language of a command line's environment: the first non-empty of `LC_ALL`, `LC_MESSAGES` and `LANG`

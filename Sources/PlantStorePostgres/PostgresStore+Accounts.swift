@@ -1,4 +1,5 @@
 import Foundation
+import PlantGuideCore
 import PlantStore
 import PostgresNIO
 
@@ -6,13 +7,16 @@ import PostgresNIO
 /// any letter case, a household's first account its owner, each household's last owner kept, a new password ending the
 /// account's log-ins, a log-in's last-seen time written at most once a minute.
 extension PostgresStore: AccountStore {
-    private static let userColumns = "id, householdId, name, role, passwordHash, createdAt, passwordChangedAt"
-    private typealias UserRow = (Int64, Int64, String, String, String, Date, Date)
+    private static let userColumns =
+        "id, householdId, name, role, passwordHash, createdAt, passwordChangedAt, language, temperatureUnit, lastLanguage"
+    private typealias UserRow = (Int64, Int64, String, String, String, Date, Date, String?, String?, String?)
 
     private static func account(_ row: UserRow) -> UserAccount {
         UserAccount(
             id: row.0, householdId: row.1, name: row.2, role: UserRole(rawValue: row.3) ?? .member, passwordHash: row.4,
-            createdAt: row.5, passwordChangedAt: row.6
+            createdAt: row.5, passwordChangedAt: row.6,
+            preferences: MemberPreferences(language: row.7, temperatureUnit: row.8.flatMap { TemperatureUnit(rawValue: $0) }),
+            lastLanguage: row.9
         )
     }
 
@@ -184,6 +188,37 @@ extension PostgresStore: AccountStore {
         }
     }
 
+    public func setPreferences(
+        _ preferences: MemberPreferences, user name: String, inHousehold household: Int64?
+    ) async throws(StoreError) {
+        if let language = preferences.language, !MemberPreferences.isValidLanguageCode(language) {
+            throw .invalid("'\(language)' is not a language code: use 2 or 3 lower-case letters, such as fr.")
+        }
+        let unit = preferences.temperatureUnit?.rawValue
+        try await withConnection("set the account's preferences") { connection in
+            let rows = try await connection.query("""
+                UPDATE appUser SET language = \(preferences.language), temperatureUnit = \(unit)
+                WHERE lower(name COLLATE "C") = lower(\(name)::text COLLATE "C")
+                    AND (\(household)::bigint IS NULL OR householdId = \(household)::bigint)
+                RETURNING id
+                """, logger: self.logger)
+            var updated = 0
+            for try await _ in rows.decode(Int64.self) { updated += 1 }
+            guard updated == 1 else { throw StoreError.userNotFound(name) }
+        }
+    }
+
+    public func noteLastLanguage(_ language: String, userId: Int64) async throws(StoreError) {
+        guard MemberPreferences.isValidLanguageCode(language) else {
+            throw .invalid("'\(language)' is not a language code: use 2 or 3 lower-case letters, such as fr.")
+        }
+        try await withConnection("note the account's language") { connection in
+            _ = try await connection.query(
+                "UPDATE appUser SET lastLanguage = \(language) WHERE id = \(userId)", logger: self.logger
+            )
+        }
+    }
+
     public func createSession(idHash: String, userId: Int64, expiresAt: Date, now: Date) async throws(StoreError) {
         guard expiresAt > now else { throw .invalid("A log-in must end after it starts.") }
         let stamp = now.roundedToMilliseconds
@@ -204,14 +239,21 @@ extension PostgresStore: AccountStore {
     public func session(idHash: String, now: Date) async throws(StoreError) -> SessionPrincipal? {
         try await withConnection("read the log-in") { connection in
             let rows = try await connection.query("""
-                SELECT appUser.id, appUser.name, appUser.role, appUser.householdId, loginSession.expiresAt, loginSession.lastSeenAt
+                SELECT appUser.id, appUser.name, appUser.role, appUser.householdId, loginSession.expiresAt, loginSession.lastSeenAt,
+                    appUser.language, appUser.temperatureUnit, appUser.lastLanguage
                 FROM loginSession JOIN appUser ON appUser.id = loginSession.userId
                 WHERE loginSession.idHash = \(idHash)
                 """, logger: self.logger)
             var found: (SessionPrincipal, Date)?
-            for try await (id, name, role, household, expires, seen) in rows.decode((Int64, String, String, Int64, Date, Date).self) {
+            for try await (id, name, role, household, expires, seen, language, unit, lastLanguage) in rows.decode(
+                (Int64, String, String, Int64, Date, Date, String?, String?, String?).self
+            ) {
+                let preferences = MemberPreferences(language: language, temperatureUnit: unit.flatMap { TemperatureUnit(rawValue: $0) })
                 found = (
-                    SessionPrincipal(userId: id, name: name, role: UserRole(rawValue: role) ?? .member, householdId: household, expiresAt: expires),
+                    SessionPrincipal(
+                        userId: id, name: name, role: UserRole(rawValue: role) ?? .member, householdId: household,
+                        expiresAt: expires, preferences: preferences, lastLanguage: lastLanguage
+                    ),
                     seen
                 )
             }

@@ -4,12 +4,15 @@ import PlantGuideCore
 import PlantStore
 
 extension CollectionDatabase {
-    private static let userColumns = "id, householdId, name, role, passwordHash, createdAt, passwordChangedAt"
+    private static let userColumns =
+        "id, householdId, name, role, passwordHash, createdAt, passwordChangedAt, language, temperatureUnit, lastLanguage"
 
     private static func account(_ row: Row) -> UserAccount {
         UserAccount(
             id: row[0], householdId: row[1], name: row[2], role: UserRole(rawValue: row[3]) ?? .member,
-            passwordHash: row[4], createdAt: DatabaseTimestamp.date(row, 5), passwordChangedAt: DatabaseTimestamp.date(row, 6)
+            passwordHash: row[4], createdAt: DatabaseTimestamp.date(row, 5), passwordChangedAt: DatabaseTimestamp.date(row, 6),
+            preferences: MemberPreferences(language: row[7], temperatureUnit: (row[8] as String?).flatMap { TemperatureUnit(rawValue: $0) }),
+            lastLanguage: row[9]
         )
     }
 
@@ -184,6 +187,36 @@ extension CollectionDatabase {
         }
     }
 
+    /// Sets how an account's member reads PlantGuide; with `household`, only an account of that household.
+    /// - Throws: ``StoreError/userNotFound(_:)`` (also for another household's account); ``StoreError/invalid(_:)`` for
+    ///   a language that is not 2–3 lower-case letters.
+    public func setPreferences(_ preferences: MemberPreferences, user name: String, inHousehold household: Int64?) throws(StoreError) {
+        if let language = preferences.language, !MemberPreferences.isValidLanguageCode(language) {
+            throw .invalid("'\(language)' is not a language code: use 2 or 3 lower-case letters, such as fr.")
+        }
+        try write("set the account's preferences") { db in
+            try db.execute(
+                sql: """
+                    UPDATE appUser SET language = ?, temperatureUnit = ?
+                    WHERE name = ? AND (?4 IS NULL OR householdId = ?4)
+                    """,
+                arguments: [preferences.language, preferences.temperatureUnit?.rawValue, name, household]
+            )
+            guard db.changesCount == 1 else { throw StoreError.userNotFound(name) }
+        }
+    }
+
+    /// Notes the language of an account's latest web request.
+    /// - Throws: ``StoreError/invalid(_:)`` for a language that is not 2–3 lower-case letters.
+    public func noteLastLanguage(_ language: String, userId: Int64) throws(StoreError) {
+        guard MemberPreferences.isValidLanguageCode(language) else {
+            throw .invalid("'\(language)' is not a language code: use 2 or 3 lower-case letters, such as fr.")
+        }
+        try write("note the account's language") { db in
+            try db.execute(sql: "UPDATE appUser SET lastLanguage = ? WHERE id = ?", arguments: [language, userId])
+        }
+    }
+
     /// Sets the password hash of an account of any household and ends its log-ins.
     public func setPassword(user name: String, passwordHash: String, now: Date) throws(StoreError) {
         try setPassword(user: name, inHousehold: nil, passwordHash: passwordHash, now: now)
@@ -216,7 +249,7 @@ extension CollectionDatabase {
                 db,
                 sql: """
                     SELECT appUser.id, appUser.name, appUser.role, appUser.householdId, loginSession.expiresAt,
-                        loginSession.lastSeenAt
+                        loginSession.lastSeenAt, appUser.language, appUser.temperatureUnit, appUser.lastLanguage
                     FROM loginSession JOIN appUser ON appUser.id = loginSession.userId
                     WHERE loginSession.idHash = ?
                     """,
@@ -224,7 +257,9 @@ extension CollectionDatabase {
             ) else { return nil }
             let principal = SessionPrincipal(
                 userId: row[0], name: row[1], role: UserRole(rawValue: row[2]) ?? .member, householdId: row[3],
-                expiresAt: DatabaseTimestamp.date(row, 4)
+                expiresAt: DatabaseTimestamp.date(row, 4),
+                preferences: MemberPreferences(language: row[6], temperatureUnit: (row[7] as String?).flatMap { TemperatureUnit(rawValue: $0) }),
+                lastLanguage: row[8]
             )
             return (principal, DatabaseTimestamp.date(row, 5))
         }

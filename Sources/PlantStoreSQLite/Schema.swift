@@ -34,6 +34,7 @@ enum Schema {
         migrator.registerMigration("v23", migrate: addMembersToReminders)
         migrator.registerMigration("v24", migrate: addHealthRecords)
         migrator.registerMigration("v25", migrate: letHealthRecordsWait)
+        migrator.registerMigration("v26", migrate: addMemberPreferences)
         return migrator
     }
 
@@ -805,5 +806,18 @@ enum Schema {
             sql: "INSERT INTO sqlite_sequence (name, seq) VALUES ('healthRecord', max(?, (SELECT coalesce(max(id), 0) FROM healthRecord)))",
             arguments: [sequence]
         )
+    }
+
+    /// v26: how each member reads PlantGuide (`language`, `temperatureUnit`; NULL = automatic) and the language of their
+    /// last web request (`lastLanguage`), for texts sent while they are away.
+    private static func addMemberPreferences(_ db: Database) throws {
+        try db.execute(sql: """
+            ALTER TABLE appUser ADD COLUMN language TEXT
+                CHECK (language IS NULL OR (length(language) BETWEEN 2 AND 3 AND language NOT GLOB '*[^a-z]*'));
+            ALTER TABLE appUser ADD COLUMN temperatureUnit TEXT
+                CHECK (temperatureUnit IS NULL OR temperatureUnit IN ('celsius', 'fahrenheit'));
+            ALTER TABLE appUser ADD COLUMN lastLanguage TEXT
+                CHECK (lastLanguage IS NULL OR (length(lastLanguage) BETWEEN 2 AND 3 AND lastLanguage NOT GLOB '*[^a-z]*'));
+            """)
     }
 }

@@ -133,9 +133,10 @@ def make_driver():
     options.add_argument("--disable-gpu")
     options.add_argument("--hide-scrollbars")
     options.add_argument(f"--window-size={DESKTOP[0]},{DESKTOP[1]}")
-    # The journeys read English text: pin the browser's language, whatever the machine's locale says.
-    options.add_argument("--lang=en-US")
-    options.add_experimental_option("prefs", {"intl.accept_languages": "en-US,en"})
+    # The journeys read English text and °C: pin the browser to British English, whatever the machine's locale says
+    # (en-US would show °F).
+    options.add_argument("--lang=en-GB")
+    options.add_experimental_option("prefs", {"intl.accept_languages": "en-GB,en"})
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     if chromium:
         options.binary_location = chromium

@@ -65,6 +65,38 @@ import Testing
         for outcome in [short, noInput, badName, badRole, taken, missing] { #expect(!outcome.killedBySignal) }
     }
 
+    /// `user set` chooses an account's language and temperature unit; an option left out stays; `auto` goes back.
+    @Test func setChoosesTheLanguageAndUnitOfAnAccount() throws {
+        let cli = try CommandLineRunner()
+        defer { cli.cleanUp() }
+        #expect(try cli.run(["user", "add", "alice"], input: Data("correct horse battery\n".utf8)).status == 0)
+        let french = try cli.run(["user", "set", "ALICE", "--language", "fr"])
+        #expect(french.status == 0, "\(french.stderr)")
+        #expect(french.stdout == "alice: pages in Français, temperatures in °F in the United States, else °C.\n", "\(french.stdout)")
+        let unit = try cli.run(["user", "set", "alice", "--temperature-unit", "fahrenheit", "--json"])
+        let json = try #require(try unit.json() as? [String: Any])
+        #expect(json["language"] as? String == "fr")
+        #expect(json["temperatureUnit"] as? String == "fahrenheit")
+        let listed = try #require(try cli.run(["user", "list", "--json"]).json() as? [[String: Any]])
+        #expect(listed.first?["language"] as? String == "fr")
+        let automatic = try cli.run(["user", "set", "alice", "--language", "auto", "--temperature-unit", "auto", "--json"])
+        let back = try #require(try automatic.json() as? [String: Any])
+        #expect(back["language"] == nil && back["temperatureUnit"] == nil, "\(back)")
+
+        for (arguments, says) in [
+            (["user", "set", "alice"], "Say what to set"),
+            (["user", "set", "alice", "--language", "pt"], "PlantGuide is not written in 'pt'"),
+            (["user", "set", "alice", "--temperature-unit", "kelvin"], "celsius or fahrenheit"),
+            (["user", "set", "nobody", "--language", "de"], "No account is named 'nobody'"),
+        ] {
+            let refused = try cli.run(arguments)
+            #expect(refused.status != 0 && !refused.killedBySignal, "\(arguments)")
+            #expect(refused.stderr.contains(says), "\(arguments): \(refused.stderr)")
+        }
+        let help = try cli.run(["user", "set", "--help"])
+        #expect(help.stdout.contains("plantguide user set alice --language fr"))
+    }
+
     @Test func helpTeachesWithExamples() throws {
         let cli = try CommandLineRunner()
         defer { cli.cleanUp() }

@@ -10,7 +10,7 @@ import Testing
         let home = try TemporaryHome()
         defer { home.cleanUp() }
         let database = try home.open()
-        #expect(try database.appliedMigrations() == ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v12", "v13", "v14", "v15", "v16", "v17", "v18", "v19", "v20", "v21", "v22", "v23", "v24", "v25"])
+        #expect(try database.appliedMigrations() == ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v12", "v13", "v14", "v15", "v16", "v17", "v18", "v19", "v20", "v21", "v22", "v23", "v24", "v25", "v26"])
         let mode = try database.writer.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
         #expect(mode == "wal")
         let foreignKeys = try database.writer.read { db in try Bool.fetchOne(db, sql: "PRAGMA foreign_keys") }
@@ -56,7 +56,7 @@ import Testing
             try queue.close()
         }
         let database = try home.open()
-        #expect(try database.appliedMigrations() == ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v12", "v13", "v14", "v15", "v16", "v17", "v18", "v19", "v20", "v21", "v22", "v23", "v24", "v25"])
+        #expect(try database.appliedMigrations() == ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v12", "v13", "v14", "v15", "v16", "v17", "v18", "v19", "v20", "v21", "v22", "v23", "v24", "v25", "v26"])
         // v16 gave every household a change stamp (the upgraded plants are household 1's).
         let (stamps, households) = try await database.writer.read { db in
             (try Int.fetchOne(db, sql: "SELECT count(*) FROM changeStamp WHERE stamp > 0"), try Int.fetchOne(db, sql: "SELECT count(*) FROM household"))

@@ -29,6 +29,52 @@ import Testing
         }
     }
 
+    /// A member's language and temperature unit are kept per account, read with every log-in (so the next page uses
+    /// them on any replica), and set back to automatic; the language of their last request is noted beside them.
+    @Test(arguments: StateBackend.allCases)
+    func preferencesAreKeptPerAccountAndReadWithTheLogIn(_ backend: StateBackend) async throws {
+        let now = now, hash = hash
+        let session = String(repeating: "c", count: 64)
+        try await backend.withStores(2) { stores in
+            let alice = try await stores[0].addUser(name: "alice", role: .owner, passwordHash: hash, now: now)
+            let bob = try await stores[0].addUser(name: "bob", role: .member, passwordHash: hash, now: now)
+            #expect(alice.preferences == MemberPreferences())
+            #expect(try await stores[1].user(named: "alice")?.preferences == MemberPreferences())
+            try await stores[0].createSession(idHash: session, userId: alice.id, expiresAt: now.addingTimeInterval(3600), now: now)
+
+            let french = MemberPreferences(language: "fr", temperatureUnit: .fahrenheit)
+            try await stores[0].setPreferences(french, user: "ALICE", inHousehold: 1)
+            #expect(try await stores[1].user(named: "alice")?.preferences == french)
+            #expect(try await stores[1].user(named: "bob")?.preferences == MemberPreferences())
+            let principal = try await stores[1].session(idHash: session, now: now)
+            #expect(principal?.preferences == french)
+            #expect(principal?.lastLanguage == nil)
+            // Setting preferences keeps the log-in, unlike a new password.
+            #expect(principal != nil)
+
+            try await stores[1].noteLastLanguage("de", userId: alice.id)
+            #expect(try await stores[0].session(idHash: session, now: now)?.lastLanguage == "de")
+            #expect(try await stores[0].users().first { $0.id == alice.id }?.lastLanguage == "de")
+
+            // Back to automatic, one part at a time.
+            try await stores[0].setPreferences(MemberPreferences(temperatureUnit: .celsius), user: "alice", inHousehold: nil)
+            #expect(try await stores[1].user(named: "alice")?.preferences == MemberPreferences(temperatureUnit: .celsius))
+
+            // Refused: another household's account, an unknown one, a code that is not a language.
+            let joneses = try await stores[0].createHousehold(named: "Joneses", now: now)
+            await #expect(throws: StoreError.self) {
+                try await stores[0].setPreferences(french, user: "bob", inHousehold: joneses.id)
+            }
+            await #expect(throws: StoreError.self) { try await stores[0].setPreferences(french, user: "nobody", inHousehold: nil) }
+            await #expect(throws: StoreError.self) {
+                try await stores[0].setPreferences(MemberPreferences(language: "FR"), user: "bob", inHousehold: nil)
+            }
+            await #expect(throws: StoreError.self) { try await stores[0].noteLastLanguage("en-US", userId: bob.id) }
+            #expect(try await stores[1].user(named: "bob")?.preferences == MemberPreferences())
+            #expect(try await stores[1].user(named: "bob")?.lastLanguage == nil)
+        }
+    }
+
     @Test(arguments: StateBackend.allCases)
     func logInsExpireAndANewPasswordEndsThem(_ backend: StateBackend) async throws {
         let now = now, hash = hash

@@ -278,7 +278,7 @@ func sampleDiagnosis(at date: Date) -> Diagnosis {
             try queue.close()
         }
         let database = try home.open()
-        #expect(try database.appliedMigrations().last == "v25")
+        #expect(try database.appliedMigrations().last == "v26")
         let records = try database.healthRecords(plantId: 1)
         #expect(records.map(\.id) == [7])
         #expect(records.first?.diagnosis == sampleDiagnosis(at: now))

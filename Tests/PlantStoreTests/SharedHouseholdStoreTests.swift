@@ -543,7 +543,7 @@ extension TestStore {
             try queue.close()
         }
         let database = try home.open()
-        #expect(try database.appliedMigrations().last == "v25")
+        #expect(try database.appliedMigrations().last == "v26")
         let households = try await database.writer.read { db in
             [
                 try Int64.fetchAll(db, sql: "SELECT DISTINCT householdId FROM plant"),

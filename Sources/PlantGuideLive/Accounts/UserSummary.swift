@@ -1,4 +1,5 @@
 import Foundation
+import PlantGuideCore
 import PlantStore
 
 /// One account as `GET /api/users` and `plantguide user list --json` show it: never its password hash.
@@ -15,6 +16,10 @@ public struct UserSummary: Encodable, Sendable {
     public var createdAt: Date
     /// When its password was last set.
     public var passwordChangedAt: Date
+    /// The language the member chose for their pages (`fr`); absent to follow the browser.
+    public var language: String?
+    /// The unit the member chose for temperatures; absent for the region's usual one.
+    public var temperatureUnit: TemperatureUnit?
 
     /// The summary of an account, with its household's name when known.
     public init(_ account: UserAccount, householdName: String? = nil) {
@@ -24,5 +29,7 @@ public struct UserSummary: Encodable, Sendable {
         self.householdName = householdName
         createdAt = account.createdAt
         passwordChangedAt = account.passwordChangedAt
+        language = account.preferences.language
+        temperatureUnit = account.preferences.temperatureUnit
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import PlantGuideCore
 import NIOCore
 import PlantForms
 import PlantLocalization
@@ -37,6 +38,11 @@ public struct AppRequestContext: RequestContext {
     public var isHTTPS = false
     /// The texts in the language this request's pages are written in (``LanguageMiddleware`` chooses it).
     public var localizer = Localizer.shared(.english)
+    /// The language the browser asks for (`Accept-Language`), which a member's own choice may override in ``localizer``.
+    public var browserLanguage = InterfaceLanguage.english
+    /// The unit this request's pages show temperatures in: the member's choice, else the usual one of the browser's
+    /// region (``LanguageMiddleware``).
+    public var temperatureUnit = TemperatureUnit.celsius
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)

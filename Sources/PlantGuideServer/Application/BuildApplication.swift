@@ -84,6 +84,10 @@ public func buildRouter(configuration: ServerConfiguration, dependencies: Server
             sessions: sessions, accounts: dependencies.accounts, configuration: configuration, identifyQueue: queue,
             now: dependencies.now
         )
+        MemberPreferencesMiddleware(accounts: dependencies.accounts)
+        // Again inside, so a route's error page is written in the member's language too (the outer one answers the
+        // errors RequestGate throws, in the browser's language).
+        ErrorMiddleware()
     }
     GeneralRoutes(dependencies: dependencies, configuration: configuration, queue: queue).register(on: router)
     AuthRoutes(

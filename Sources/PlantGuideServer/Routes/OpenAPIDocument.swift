@@ -92,7 +92,9 @@ enum OpenAPIDocument {
             "type": "object", "required": ["name", "role", "household", "createdAt", "passwordChangedAt"],
             "properties": { "name": { "type": "string" }, "role": { "type": "string", "enum": ["owner", "member"] },
               "household": { "type": "integer", "description": "The household's id." },
-              "createdAt": { "type": "string", "format": "date-time" }, "passwordChangedAt": { "type": "string", "format": "date-time" } }
+              "createdAt": { "type": "string", "format": "date-time" }, "passwordChangedAt": { "type": "string", "format": "date-time" },
+              "language": { "type": "string", "enum": ["en", "fr", "de", "es"], "description": "The language the member chose for their pages; absent to follow the browser." },
+              "temperatureUnit": { "type": "string", "enum": ["celsius", "fahrenheit"], "description": "The unit the member chose for temperatures; absent for the region's usual one." } }
           },
           "UserList": {
             "type": "object", "required": ["users"],

@@ -93,7 +93,7 @@ struct SettingsRoutes {
                         choices: installs.choices(), status: installs.status(), files: modelFiles, mayChange: context.mayChangeInstallation
                     )
                 },
-                care: place, reminders: reminderState, context: context
+                care: place, reminders: reminderState, preferencesSaved: request.queryValue("me") == "1", context: context
             ))
         }
         // Care reminders: add a channel, send it a test, remove it (any member of the household).

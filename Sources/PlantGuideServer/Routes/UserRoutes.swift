@@ -40,6 +40,17 @@ struct UserRoutes {
             return Response.redirect(to: "/settings/users?done=\(urlComponent(done))", type: .normal)
         }
 
+        // Settings → Language and units: any logged-in member, for their own account.
+        router.post("/settings/me") { request, context in
+            guard let accounts, let user = context.user else { throw ServerError.notFound("Your account's settings") }
+            let form = try await request.formData(context: context, limit: InputLimits.formBodyBytes)
+            let preferences = try Self.preferences(
+                language: form["language"], temperatureUnit: form["temperatureUnit"], keeping: user.preferences
+            )
+            try await accounts.store.setPreferences(preferences, user: user.name, inHousehold: user.householdId)
+            return Response.redirect(to: "/settings?me=1#me", type: .normal)
+        }
+
         // The same, as JSON: owners only, as the page.
         router.get("/api/users") { _, context in
             // Without accounts (the gate let a session without a log-in through) there is nothing to list.
@@ -168,4 +179,18 @@ struct NewUserBody: Decodable, Sendable {
 /// `PUT /api/users/{name}/password`.
 struct NewPasswordBody: Decodable, Sendable {
     var password: String
+}
+
+extension UserRoutes {
+    /// A member's preferences from the Settings form: `auto` for automatic; a field left out keeps its value.
+    static func preferences(language: String?, temperatureUnit: String?, keeping current: MemberPreferences) throws -> MemberPreferences {
+        do {
+            var preferences = current
+            if let language { preferences.language = try PreferenceChoice.language(language) }
+            if let temperatureUnit { preferences.temperatureUnit = try PreferenceChoice.temperatureUnit(temperatureUnit) }
+            return preferences
+        } catch {
+            throw ServerError.badRequest(error.description)
+        }
+    }
 }

@@ -122,7 +122,7 @@ extension Pages {
                 </section>
                 <section class="care-part" aria-labelledby="care-title">
                 <h2 id="care-title">Care</h2>
-                \(careProfile(detail.careProfile))
+                \(careProfile(detail.careProfile, unit: context.temperatureUnit))
                 <h3>Schedule</h3>
                 \(schedule(detail.schedule, name: name, plantPath: plantPath, context: context))
                 \(assignment.map { assignmentForm($0, plantPath: plantPath, context: context) } ?? HTML.empty)
@@ -253,7 +253,7 @@ extension Pages {
         return "<ul class=\"grid photos\">\(items)</ul>"
     }
 
-    private static func careProfile(_ profile: CareProfile?) -> HTML {
+    private static func careProfile(_ profile: CareProfile?, unit: TemperatureUnit) -> HTML {
         guard let profile else { return "<p>No care profile: the general care schedule applies.</p>" }
         let toxicity = profile.petToxicity
         return """
@@ -261,7 +261,7 @@ extension Pages {
             <dt>Light</dt><dd>\(profile.light.rawValue.prefix(1).uppercased() + profile.light.rawValue.dropFirst())</dd>
             <dt>Watering</dt><dd>Every \(days(profile.waterGrowingDays)) while growing, every \(days(profile.waterWinterDays)) at rest</dd>
             <dt>Humidity</dt><dd>\(profile.humidity.rawValue.capitalized)</dd>
-            <dt>Temperature</dt><dd>\(profile.minTemperature)–\(profile.maxTemperature) °C</dd>
+            <dt>Temperature</dt><dd>\(unit.range(celsius: profile.minTemperature, profile.maxTemperature))</dd>
             <dt>Pets</dt><dd>\(toxicity) <span class="meta">\(profile.toxicitySource)</span></dd>
             </dl>
             <p class="meta">PlantGuide's own guidance, from \(profile.basis).</p>

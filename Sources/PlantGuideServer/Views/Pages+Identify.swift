@@ -125,7 +125,7 @@ extension Pages {
             let agreeing = identification.agreeingPhotos.map { "; \($0) of \(count) had the best match first on their own" } ?? ""
             notices.append("<p class=\"meta\">\(count) photos combined\(agreeing).</p>")
         }
-        let items: [HTML] = identification.predictions.map(predictionItem)
+        let items: [HTML] = identification.predictions.map { predictionItem($0, unit: context.temperatureUnit) }
         let didYouMean: HTML =
             result.didYouMean.isEmpty
             ? "" : "<section aria-labelledby=\"dym\"><h2 id=\"dym\">Did you mean…</h2><ul class=\"plants\">\(result.didYouMean.prefix(5).map(plantItem))</ul></section>"
@@ -254,7 +254,7 @@ extension Pages {
     /// One candidate: the common name first (the scientific name first when only a genus-level name is known,
     /// marked as such), then the confidence, family, the catalog entry with its care summary, and the catalog's
     /// plants of the same genus.
-    static func predictionItem(_ prediction: SpeciesPrediction) -> HTML {
+    static func predictionItem(_ prediction: SpeciesPrediction, unit: TemperatureUnit) -> HTML {
         let percent = Int((min(max(prediction.confidence, 0), 1) * 100).rounded())
         let level = prediction.confidence > 0.7 ? "high" : prediction.confidence >= 0.4 ? "mid" : "low"
         let title: HTML
@@ -278,7 +278,9 @@ extension Pages {
         var badge: HTML = prediction.source == .collection ? "<span class=\"badge mine\">From your confirmed photos</span>" : ""
         if prediction.inCatalog {
             let details = [prediction.category?.rawValue, prediction.family].compactMap { $0 }.joined(separator: " · ")
-            let care: HTML = prediction.careSummary.map { "<span class=\"meta care\">Care: \($0)</span>" } ?? ""
+            let care: HTML = prediction.careSummary.map {
+                "<span class=\"meta care\">Care: \(unit.convertingRanges(in: $0))</span>"
+            } ?? ""
             badge = """
                 \(badge)<a class="badge db" href="/plants/\(urlComponent(prediction.scientificName))">Found in local database · \(details)</a>\(care)
                 """

@@ -39,7 +39,7 @@ extension Pages {
         let care: HTML = model.care.map { (profile: CareProfile) -> HTML in
             """
             <div class="cards">
-            \(careProfile(profile))
+            \(careProfile(profile, unit: context.temperatureUnit))
             \(seasons(profile, hemisphere: model.hemisphere, month: model.month))
             </div>
             """
@@ -72,7 +72,7 @@ extension Pages {
     }
 
     /// The care guide's profile: light, water, feeding, humidity, temperature, repotting, pruning and pets.
-    static func careProfile(_ profile: CareProfile) -> HTML {
+    static func careProfile(_ profile: CareProfile, unit: TemperatureUnit) -> HTML {
         let light = profile.light == .directSun ? "Direct sun" : "\(sentenceCase(profile.light.rawValue)) light"
         let feeding = profile.fertilizeGrowingDays.map { "Every \(counted($0, "day")) in the growing season, none in winter" }
         let mist = profile.mistDays.map { "; mist every \(counted($0, "day")) (every \(counted($0 * 2, "day")) in winter)" } ?? ""
@@ -86,7 +86,7 @@ extension Pages {
             ("Watering", "\(watering)"),
             ("Feeding", "\(feeding ?? "Not needed")"),
             ("Humidity", "\(sentenceCase(profile.humidity.rawValue) + mist)"),
-            ("Temperature", "\(profile.minTemperature)–\(profile.maxTemperature) °C"),
+            ("Temperature", "\(unit.range(celsius: profile.minTemperature, profile.maxTemperature))"),
             ("Repotting", "\(repotting)"),
             ("Pruning", "\(pruning)"),
             ("Pets", "\(pets) <span class=\"meta\">Reference: \(profile.toxicitySource)</span>"),

@@ -237,8 +237,11 @@ extension Pages {
         _ facts: SettingsBody, saved: Bool, feed: CalendarFeedState? = nil, choices: IdentificationChoices? = nil,
         recheck: RecheckState? = nil, statistics: StatisticsPanel? = nil, modelProblem: String? = nil,
         models: ModelInstallState? = nil, care: CarePlaceState? = nil, reminders: RemindersState? = nil,
-        context: AppRequestContext
+        preferencesSaved: Bool = false, context: AppRequestContext
     ) -> HTML {
+        let preferences: HTML = context.user.map {
+            preferencesSection($0, saved: preferencesSaved, browser: context.browserLanguage, context: context)
+        } ?? ""
         func table(_ rows: [SettingsBody.Row], empty: String) -> HTML {
             guard !rows.isEmpty else { return "<p>\(empty)</p>" }
             let items: [HTML] = rows.map { "<tr><th scope=\"row\">\($0.label)</th><td>\($0.value)</td></tr>" }
@@ -250,6 +253,7 @@ extension Pages {
                 title: "Settings", tab: .settings, context: context,
                 body: """
                     <h1>Settings</h1>
+                    \(preferences)
                     \(identification)
                     \(care.map { carePlaceSection($0, context: context) } ?? "")
                     \(reminders.map { remindersSection($0, context: context) } ?? "")
@@ -291,6 +295,7 @@ extension Pages {
             body: """
                 <h1>Settings</h1>
                 \(savedNotice)
+                \(preferences)
                 \(context.user?.role == .owner ? "<p><a href=\"/settings/users\">Users</a>: add, remove and reset the accounts.</p>" as HTML : "")
                 \(context.user?.role == .member ? "<div class=\"notice\" role=\"note\">You are a member: only an owner can change the calendar address, send the re-check queue, and manage the accounts.</div>" as HTML : "")
                 \(context.mayChangeInstallation ? "" : "<div class=\"notice\" role=\"note\">The Pl@ntNet key and the identification settings are shared by every household of this PlantGuide: only an owner of the household that runs it can change them.</div>" as HTML)

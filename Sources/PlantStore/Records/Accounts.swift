@@ -25,11 +25,16 @@ public struct UserAccount: Sendable, Hashable, Codable {
     public var createdAt: Date
     /// When its password was last set.
     public var passwordChangedAt: Date
+    /// How the member reads PlantGuide (language, temperature unit); automatic where not chosen.
+    public var preferences: MemberPreferences
+    /// The language of the member's last web request (a language code), for texts sent while they are away
+    /// (reminders) when they chose none.
+    public var lastLanguage: String?
 
     /// Describes an account.
     public init(
         id: Int64, householdId: Int64, name: String, role: UserRole, passwordHash: String, createdAt: Date,
-        passwordChangedAt: Date
+        passwordChangedAt: Date, preferences: MemberPreferences = MemberPreferences(), lastLanguage: String? = nil
     ) {
         self.id = id
         self.householdId = householdId
@@ -38,6 +43,28 @@ public struct UserAccount: Sendable, Hashable, Codable {
         self.passwordHash = passwordHash
         self.createdAt = createdAt
         self.passwordChangedAt = passwordChangedAt
+        self.preferences = preferences
+        self.lastLanguage = lastLanguage
+    }
+}
+
+/// How a member reads PlantGuide's web app. `nil` means automatic: the browser's language (`Accept-Language`), and the
+/// unit usual in its region.
+public struct MemberPreferences: Sendable, Hashable, Codable {
+    /// The language of pages and messages, as a lower-case language code (`fr`); `nil` to follow the browser.
+    public var language: String?
+    /// The unit temperatures are shown in; `nil` for the region's usual one.
+    public var temperatureUnit: TemperatureUnit?
+
+    /// Preferences; automatic where `nil`.
+    public init(language: String? = nil, temperatureUnit: TemperatureUnit? = nil) {
+        self.language = language
+        self.temperatureUnit = temperatureUnit
+    }
+
+    /// Whether `code` can be stored as a language: 2 or 3 lower-case ASCII letters (an ISO 639 code).
+    public static func isValidLanguageCode(_ code: String) -> Bool {
+        (2...3).contains(code.utf8.count) && code.utf8.allSatisfy { $0 >= 0x61 && $0 <= 0x7A }
     }
 }
 
@@ -53,14 +80,23 @@ public struct SessionPrincipal: Sendable, Hashable {
     public var householdId: Int64
     /// When the log-in ends.
     public var expiresAt: Date
+    /// How the account's member reads PlantGuide.
+    public var preferences: MemberPreferences
+    /// The language of the member's last web request, when noted (``UserAccount/lastLanguage``).
+    public var lastLanguage: String?
 
     /// Describes a log-in's account.
-    public init(userId: Int64, name: String, role: UserRole, householdId: Int64, expiresAt: Date) {
+    public init(
+        userId: Int64, name: String, role: UserRole, householdId: Int64, expiresAt: Date,
+        preferences: MemberPreferences = MemberPreferences(), lastLanguage: String? = nil
+    ) {
         self.userId = userId
         self.name = name
         self.role = role
         self.householdId = householdId
         self.expiresAt = expiresAt
+        self.preferences = preferences
+        self.lastLanguage = lastLanguage
     }
 }
 

@@ -31,6 +31,14 @@ public protocol AccountStore: Sendable {
     /// Sets an account's password and ends its log-ins; with `household`, only an account of that household (another
     /// household's is not found, checked in the same transaction).
     func setPassword(user name: String, inHousehold household: Int64?, passwordHash: String, now: Date) async throws(StoreError)
+    /// Sets how an account's member reads PlantGuide (language and temperature unit, `nil` for automatic); with
+    /// `household`, only an account of that household. Its log-ins stay.
+    /// - Throws: ``StoreError/userNotFound(_:)``; ``StoreError/invalid(_:)`` for a language that is not 2–3 lower-case
+    ///   letters.
+    func setPreferences(_ preferences: MemberPreferences, user name: String, inHousehold household: Int64?) async throws(StoreError)
+    /// Notes the language of an account's latest web request (a language code), for texts sent while they are away.
+    /// Callers write it only when it changed (``SessionPrincipal/lastLanguage``).
+    func noteLastLanguage(_ language: String, userId: Int64) async throws(StoreError)
     /// Remembers a log-in by the SHA-256 of its session id.
     func createSession(idHash: String, userId: Int64, expiresAt: Date, now: Date) async throws(StoreError)
     /// Who is logged in with this session, while it has not expired.

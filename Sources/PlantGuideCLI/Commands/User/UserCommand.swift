@@ -28,9 +28,12 @@ struct UserCommand: AsyncParsableCommand {
               plantguide user list --json
               plantguide care due --household Joneses                        Other commands act for a household too.
               echo 'a new passphrase' | plantguide user passwd bob              Also logs bob out everywhere.
+              plantguide user set bob --language fr                             Bob's pages in French.
               plantguide user remove bob
             """,
-        subcommands: [UserAddCommand.self, UserListCommand.self, UserRemoveCommand.self, UserPasswdCommand.self]
+        subcommands: [
+            UserAddCommand.self, UserListCommand.self, UserRemoveCommand.self, UserPasswdCommand.self, UserSetCommand.self,
+        ]
     )
 }
 
@@ -180,7 +183,8 @@ struct UserListCommand: AsyncParsableCommand {
         abstract: "List the accounts.",
         discussion: """
             The accounts of every household, by household; --household shows one. --json prints an array of \
-            {name, role, household, householdName, createdAt, passwordChangedAt}; never a password hash.
+            {name, role, household, householdName, createdAt, passwordChangedAt, language, temperatureUnit} (the last \
+            two absent while automatic); never a password hash.
 
             Examples:
               plantguide user list
@@ -284,3 +288,62 @@ struct UserPasswdCommand: AsyncParsableCommand {
     }
 }
 
+/// `plantguide user set NAME --language CODE --temperature-unit UNIT`.
+struct UserSetCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "set",
+        abstract: "Choose the language and temperature unit of an account's pages.",
+        discussion: """
+            The web app writes a member's pages in their language and shows temperatures in their unit, on every \
+            device they log in from; they can change both on the Settings page too. auto, each account's start, \
+            follows the browser's language and shows °F where the browser's region is the United States, else °C. \
+            An option left out stays as it is. Pages not translated yet stay in English.
+
+            Examples:
+              plantguide user set alice --language fr
+              plantguide user set bob --temperature-unit fahrenheit
+              plantguide user set alice --language auto --temperature-unit auto
+            """
+    )
+
+    @Argument(help: "The account's name (any letter case).")
+    var name: String
+
+    @Option(help: ArgumentHelp("en, fr, de or es; auto to follow the browser.", valueName: "code"))
+    var language: String?
+
+    @Option(help: ArgumentHelp("celsius or fahrenheit; auto for the region's usual one.", valueName: "unit"))
+    var temperatureUnit: String?
+
+    @OptionGroup var output: OutputOptions
+
+    @OptionGroup var database: DatabaseOptions
+
+    func validate() throws {
+        guard language != nil || temperatureUnit != nil else {
+            throw ValidationError("Say what to set: --language, --temperature-unit, or both.")
+        }
+        do {
+            _ = try language.map(PreferenceChoice.language)
+            _ = try temperatureUnit.map(PreferenceChoice.temperatureUnit)
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
+
+    func run() async throws {
+        let account = try await UserCommandSupport.withAccounts("set", database) { store, _ in
+            guard var account = try await store.user(named: name) else { throw StoreError.userNotFound(name) }
+            if let language { account.preferences.language = try PreferenceChoice.language(language) }
+            if let temperatureUnit { account.preferences.temperatureUnit = try PreferenceChoice.temperatureUnit(temperatureUnit) }
+            try await store.setPreferences(account.preferences, user: account.name, inHousehold: account.householdId)
+            return account
+        }
+        let console = Console()
+        if output.json {
+            try console.printJSON(UserSummary(account))
+        } else {
+            console.print("\(account.name): \(PreferenceChoice.summary(account.preferences)).")
+        }
+    }
+}

@@ -103,6 +103,7 @@ package enum CollectionCopy {
         Table("appUser", key: ["id"], identity: true, [
             Column("id", .integer), Column("householdId", .integer), Column("name", .text), Column("role", .text),
             Column("passwordHash", .text), Column("createdAt", .instant), Column("passwordChangedAt", .instant),
+            Column("language", .text), Column("temperatureUnit", .text), Column("lastLanguage", .text),
         ]),
         Table("loginSession", key: ["idHash"], [
             Column("idHash", .text), Column("userId", .integer), Column("createdAt", .instant), Column("expiresAt", .instant),
