@@ -219,7 +219,7 @@ let shells: [Target] = [
         dependencies: [
             "PlantGuideCore", "PlantCatalog", "PlantImaging", "PlantClassifier", "PlantNetAPI", "PlantIdentification",
             "PlantStore", "PlantStoreSQLite", "PlantArchive", "PlantStorePostgres", "PlantGuideLive", "PlantGuideServer", "PlantNetStub",
-            "PlantReminders", argumentParser,
+            "PlantReminders", "PlantLocalization", argumentParser,
         ],
         resources: [.copy("Resources/coreml")],
         swiftSettings: settings

@@ -55,6 +55,10 @@ public struct CommandLineRunner: Sendable {
         var env = ProcessInfo.processInfo.environment
         env["PLANTGUIDE_HOME"] = home.path
         env["NO_COLOR"] = "1"
+        // English whatever the machine's locale, unless a test asks for a language (`environment`).
+        env.removeValue(forKey: "LC_ALL")
+        env.removeValue(forKey: "LC_MESSAGES")
+        env["LANG"] = "C.UTF-8"
         env.removeValue(forKey: "PLANTNET_API_KEY")
         env.merge(environment) { _, new in new }
         process.environment = env

@@ -24,6 +24,26 @@ import Testing
         #expect(water["dueOn"] as? String == "2026-06-05")
         let text = try runner.run(["care", "due"])
         #expect(text.stdout.contains("Bathroom") && text.stdout.contains("overdue 6 days"))
+        // The terminal's language, first of LC_ALL, LC_MESSAGES and LANG; --json the same in every language.
+        let english = try runner.jsonObject(["care", "due", "--json"])
+        for (environment, says) in [
+            (["LANG": "fr_FR.UTF-8"], "en retard de 6 jours (prévu le 2026-06-05)"),
+            (["LC_ALL": "", "LC_MESSAGES": "de_AT.UTF-8", "LANG": "fr_FR.UTF-8"], "seit 6 Tagen überfällig (fällig am 2026-06-05)"),
+            (["LANG": "es_ES.UTF-8"], "atrasada 6 días (para el 2026-06-05)"),
+            (["LC_ALL": "C", "LANG": "fr_FR.UTF-8"], "overdue 6 days (due 2026-06-05)"),
+        ] {
+            var localized = runner
+            localized.environment.merge(environment) { _, new in new }
+            let output = try localized.run(["care", "due"])
+            #expect(output.status == 0 && output.stdout.contains(says), "\(environment): \(output.stdout)")
+            #expect(output.stdout.contains("Bathroom"), "a room's name is the household's own")
+            let json = try localized.jsonObject(["care", "due", "--json"])
+            #expect(NSDictionary(dictionary: json).isEqual(to: english), "\(environment): --json changed")
+        }
+        var inFrench = runner
+        inFrench.environment["LANG"] = "fr_FR.UTF-8"
+        let french = try inFrench.run(["care", "due"])
+        #expect(french.stdout.contains("arroser") && french.stdout.contains("5 tâches, 3 en retard") && french.stdout.contains("fertiliser Moth orchid"), "\(french.stdout)")
 
         let done = try runner.jsonObject(["care", "done", "1", "water", "--json"])
         #expect((done["event"] as? [String: Any])?["day"] as? String == "2026-06-11")

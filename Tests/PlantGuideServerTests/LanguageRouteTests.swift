@@ -120,3 +120,68 @@ import Testing
         }
     }
 }
+
+/// The Care page, the one people open every day, in the language asked for: its words, the tasks' names and the dates;
+/// what code writes in English still (why a date is what it is) says so.
+@Suite struct CarePageLanguageTests {
+    static let now = Date(timeIntervalSince1970: 1_790_000_000)  // 2026-09-21
+
+    static func app() -> some ApplicationProtocol {
+        let tasks = [
+            DueCareItem(id: "7-water", plantID: "7", plantName: "Snowball", action: "Water", due: now.addingTimeInterval(-3 * 86_400),
+                        why: "every 9 days: the guide says 7"),
+            DueCareItem(id: "7-mist", plantID: "7", plantName: "Snowball", action: "Mist", due: now.addingTimeInterval(2 * 86_400)),
+        ]
+        let care = CareCapability(
+            due: { through in tasks.filter { $0.due <= through } }, markDone: { _ in }, snooze: { _, _ in },
+            calendar: { _ in "BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n" }
+        )
+        return makeApp(dependencies: ServerDependencies(catalog: fixtureCatalog, care: care, now: { now }))
+    }
+
+    @Test(arguments: [
+        ("en", "<h1>Care</h1>", "<strong>Water</strong>", "Due 18 Sep 2026", "overdue", "<p class=\"meta why\">Why: every 9 days"),
+        ("fr", "<h1>Entretien</h1>", "<strong>Arroser</strong>", "Prévu le 18 sept. 2026", "en retard",
+         "<p class=\"meta why\">Pourquoi\u{202F}: <span lang=\"en\">every 9 days"),
+        ("de", "<h1>Pflege</h1>", "<strong>Gießen</strong>", "Fällig am 18. Sept. 2026", "überfällig", "Warum: <span lang=\"en\">"),
+        ("es", "<h1>Cuidados</h1>", "<strong>Regar</strong>", "Para el 18 sept 2026", "atrasada", "Por qué: <span lang=\"en\">"),
+    ])
+    func theCarePageIsInTheLanguageAskedFor(tag: String, heading: String, task: String, due: String, overdue: String, why: String) async throws {
+        try await Self.app().test(.router) { client in
+            try await client.execute(uri: "/care", method: .get, headers: [.acceptLanguage: tag]) { response in
+                let html = String(buffer: response.body)
+                #expect(response.headers[.contentLanguage] == tag)
+                // A keyed body says nothing of its own language: the page's is its language.
+                #expect(html.contains("<main id=\"main\">"))
+                for expected in [heading, task, due, overdue, why] {
+                    #expect(html.contains(expected), "\(tag): \(expected)")
+                }
+            }
+        }
+    }
+}
+
+/// The home page, the first after the log-in, in the language asked for, links and code names kept as markup.
+@Suite struct HomePageLanguageTests {
+    @Test func theHomePageIsInTheLanguageAskedForWithItsLinks() async throws {
+        try await makeApp().test(.router) { client in
+            try await client.execute(uri: "/", method: .get, headers: [.acceptLanguage: "es"]) { response in
+                let html = String(buffer: response.body)
+                #expect(response.headers[.contentLanguage] == "es")
+                #expect(html.contains("<main id=\"main\">"))
+                #expect(html.contains("<h1>Te damos la bienvenida a PlantGuide</h1>"))
+                #expect(html.contains("<title>Inicio"), "\(html.prefix(300))")
+                // No identification here: the set-up steps, with the link and the variable as markup.
+                #expect(html.contains("pégala en la página <a href=\"/settings\">Ajustes</a> (o define <code>PLANTNET_API_KEY</code>"))
+                #expect(html.contains("<span class=\"badge source\">aún no</span>"))
+            }
+        }
+    }
+
+    @Test func markupPlaceholdersAreInsertedAndTextIsEscaped() throws {
+        let words = Localizer(table: StringTable(language: .english, entries: ["k": .text("Put {file} in {folder} & go")]),
+                              english: StringTable(language: .english, entries: ["k": .text("Put {file} in {folder} & go")]))
+        let html = Layout.text(words, "k", markup: ["folder": "<code>models/</code>"], ["file": "<b>\u{E000}0\u{E001}x</b>"])
+        #expect(html.markup == "Put &lt;b&gt;0x&lt;/b&gt; in <code>models/</code> &amp; go")
+    }
+}

@@ -99,6 +99,10 @@ def main():
                PLANTGUIDE_MODEL_URL=f"http://127.0.0.1:{files.server_address[1]}/",
                PLANTGUIDE_ZENODO_URL="http://127.0.0.1:9/", PATH=f"{Path(binary).parent}:{os.environ['PATH']}")
     env.pop("PLANTNET_API_KEY", None)
+    # The README's outputs are English: the terminal's language would change them.
+    env.pop("LC_ALL", None)
+    env.pop("LC_MESSAGES", None)
+    env["LANG"] = "C.UTF-8"
     stub, stub_url = start_stub(binary, env)
     env.update(PLANTGUIDE_PLANTNET_URL=stub_url, KEY="stub-key")
     failures, ran = [], 0

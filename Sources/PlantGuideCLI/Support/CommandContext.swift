@@ -1,5 +1,6 @@
 import Foundation
 import PlantGuideCore
+import PlantLocalization
 import PlantStore
 import PlantStorePostgres
 import PlantStoreSQLite
@@ -33,6 +34,12 @@ final class CommandContext: Sendable {
     /// Where the database is.
     let choice: Choice
     private let opened = Mutex<(any PlantGuideStore)?>(nil)
+
+    /// The texts of the run's human output, in the terminal's language: the first non-empty of `LC_ALL`,
+    /// `LC_MESSAGES` and `LANG` (`en-XA` only under `PLANTGUIDE_PSEUDO_LOCALE=1`). `--json` never changes with it.
+    var localizer: Localizer {
+        Localizer.shared(InterfaceLanguage.fromEnvironment(environment, pseudoAllowed: environment["PLANTGUIDE_PSEUDO_LOCALE"] == "1"))
+    }
 
     /// A context for a run on `choice`.
     init(directory: DataDirectory, environment: [String: String] = ProcessInfo.processInfo.environment, choice: Choice = .dataDirectory) {

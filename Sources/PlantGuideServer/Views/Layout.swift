@@ -79,6 +79,35 @@ enum Layout {
         return #" lang="en""#
     }
 
+    /// The text of `key` with some placeholders filled by trusted markup (a link, a code name): the text and the
+    /// `arguments` are escaped, the `markup` is not. Each markup placeholder is filled with a private-use marker, which
+    /// the escaped text then trades for its markup; markers are taken out of `arguments` first.
+    static func text(_ words: Localizer, _ key: String, markup: [String: HTML], _ arguments: [String: String] = [:]) -> HTML {
+        let isMarker: (Character) -> Bool = { $0 == "\u{E000}" || $0 == "\u{E001}" }
+        var all = arguments.mapValues { $0.filter { !isMarker($0) } }
+        var markers: [(marker: String, html: HTML)] = []
+        for (index, (name, html)) in markup.sorted(by: { $0.key < $1.key }).enumerated() {
+            let marker = "\u{E000}\(index)\u{E001}"
+            all[name] = marker
+            markers.append((marker, html))
+        }
+        var escaped = HTML.escape(words.text(key, all))
+        for (marker, html) in markers { escaped = escaped.replacingOccurrences(of: marker, with: html.markup) }
+        return HTML(unsafeMarkup: escaped)
+    }
+
+    /// Text that is English whatever the page's language (written by code not keyed yet), marked so on another
+    /// language's page.
+    static func inEnglish(_ text: String, _ words: Localizer) -> HTML {
+        words.language == .english ? "\(text)" : "<span lang=\"en\">\(text)</span>"
+    }
+
+    /// A day as the page's language writes it, e.g. "29 Nov 2026" or "29 nov. 2026".
+    static func day(_ date: Date, _ words: Localizer) -> String {
+        guard words.language != .english else { return date.formatted(date: .abbreviated, time: .omitted) }
+        return date.formatted(Date.FormatStyle(date: .abbreviated, time: .omitted, locale: Locale(identifier: words.language.tag)))
+    }
+
     /// A time of day as the server's clock shows it, e.g. "14:05".
     static func time(_ date: Date) -> String {
         let parts = Calendar.current.dateComponents([.hour, .minute], from: date)

@@ -82,52 +82,57 @@ enum Pages {
     }
 
     static func home(_ facts: HomeFacts, context: AppRequestContext) -> HTML {
-        func row(_ name: String, _ works: Bool, _ detail: HTML) -> HTML {
-            let state: HTML = works ? "<span class=\"badge db\">works</span>" : "<span class=\"badge source\">not yet</span>"
-            return "<tr><th scope=\"row\">\(name)</th><td>\(state)</td><td>\(detail)</td></tr>"
+        let words = context.localizer
+        func row(_ key: String, _ works: Bool, _ detail: HTML) -> HTML {
+            let state: HTML =
+                works
+                ? "<span class=\"badge db\">\(words.text("home.works"))</span>"
+                : "<span class=\"badge source\">\(words.text("home.notYet"))</span>"
+            return "<tr><th scope=\"row\">\(words.text(key))</th><td>\(state)</td><td>\(detail)</td></tr>"
         }
+        func installed(_ works: Bool, _ key: String) -> HTML { "\(words.text(works ? key : "home.notInstalled"))" }
         let home = facts.dataDirectory ?? "$PLANTGUIDE_HOME"
-        let catalog: HTML = facts.catalogEntries.map { "\(counted($0, "houseplant")) to browse and search." } ?? "The catalog could not be loaded."
-        let identify: HTML =
-            facts.identification.map { (summary: String) -> HTML in "\(summary)" }
-            ?? """
-            Needs an on-device model or a Pl@ntNet API key — see below.
-            """
+        let catalog: HTML = "\(facts.catalogEntries.map { words.text("home.catalog", count: $0) } ?? words.text("home.catalogMissing"))"
+        // The identification's summary is written by code not keyed yet.
+        let identify: HTML = facts.identification.map { Layout.inEnglish($0, words) } ?? "\(words.text("home.needsSetup"))"
         let setupNeeded = facts.identification == nil
+        let settingsLink: HTML = "<a href=\"/settings\">\(words.text("nav.settings"))</a>"
         let setup: HTML = """
             <section class="card" aria-labelledby="setup">
-            <h2 id="setup">Add identification</h2>
-            <p>PlantGuide identifies plants two ways; set up either or both:</p>
+            <h2 id="setup">\(words.text("home.setup.heading"))</h2>
+            <p>\(words.text("home.setup.intro"))</p>
             <ol>
-            <li><strong>A Pl@ntNet API key</strong> (free, 500 identifications a day): create an account at
-            my.plantnet.org, copy your key, and paste it on the <a href="/settings">Settings</a> page
-            (or set <code>PLANTNET_API_KEY</code> before starting the server).</li>
-            <li><strong>An on-device model</strong> (works offline): put a PlantGuide model file in
-            <code>\(home)/models/</code> — <code>plantguide --help</code> lists the model commands.</li>
+            <li><strong>\(words.text("home.setup.key"))</strong> \
+            \(Layout.text(words, "home.setup.keyHow", markup: ["settings": settingsLink, "variable": "<code>PLANTNET_API_KEY</code>"]))</li>
+            <li><strong>\(words.text("home.setup.model"))</strong> \
+            \(Layout.text(words, "home.setup.modelHow", markup: [
+                "folder": "<code>\(home)/models/</code>", "help": "<code>plantguide --help</code>",
+            ]))</li>
             </ol>
             </section>
             """
         return Layout.page(
-            title: "Home", tab: .home, context: context,
+            title: words.text("home.title"), tab: .home, context: context,
             body: """
-                <h1>Welcome to PlantGuide</h1>
-                <p>Take a photo of a plant to find out what it is, look plants up in the catalog, and keep track of
-                watering and care for the plants you own.</p>
-                <p class="row"><a class="button" href="/identify">Identify a plant</a>
-                <a class="button secondary" href="/browse">Browse the catalog</a></p>
-                <h2>What works on this server</h2>
+                <h1>\(words.text("home.welcome"))</h1>
+                <p>\(words.text("home.intro"))</p>
+                <p class="row"><a class="button" href="/identify">\(words.text("home.identify"))</a>
+                <a class="button secondary" href="/browse">\(words.text("home.browse"))</a></p>
+                <h2>\(words.text("home.whatWorks"))</h2>
                 <table>
-                <thead><tr><th scope="col">Feature</th><th scope="col">State</th><th scope="col">Details</th></tr></thead>
+                <thead><tr><th scope="col">\(words.text("home.feature"))</th><th scope="col">\(words.text("home.state"))</th>\
+                <th scope="col">\(words.text("home.details"))</th></tr></thead>
                 <tbody>
-                \(row("Browse and search", facts.catalogEntries != nil, catalog))
-                \(row("Identify from a photo", !setupNeeded, identify))
-                \(row("Collection", facts.collection, facts.collection ? "Save identified plants, with photos and history." : "Not installed in this build yet."))
-                \(row("Care reminders", facts.care, facts.care ? "Due tasks and a calendar feed." : "Not installed in this build yet."))
-                \(row("Settings", facts.settings, facts.settings ? "API key, quota, cache and model." : "Not installed in this build yet."))
+                \(row("home.row.browse", facts.catalogEntries != nil, catalog))
+                \(row("home.row.identify", !setupNeeded, identify))
+                \(row("home.row.collection", facts.collection, installed(facts.collection, "home.collectionOn")))
+                \(row("home.row.care", facts.care, installed(facts.care, "home.careOn")))
+                \(row("nav.settings", facts.settings, installed(facts.settings, "home.settingsOn")))
                 </tbody>
                 </table>
                 \(setup, if: setupNeeded)
-                """
+                """,
+            bodyLanguage: words.language
         )
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import PlantGuideCore
+import PlantLocalization
 import PlantStore
 
 struct CareCommand: AsyncParsableCommand {
@@ -34,21 +35,26 @@ extension CareTask: ExpressibleByArgument {
 }
 
 extension Console {
-    /// `  water      Monty (#3)  overdue 2 days` and similar.
-    func scheduleLine(_ task: ScheduledTask, today: CalendarDay, showPlant: Bool = false) -> String {
-        let name = task.task.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0)
+    /// `  water      Monty (#3)  overdue 2 days (due 2026-11-27)` and similar, in `words`' language.
+    func scheduleLine(_ task: ScheduledTask, today: CalendarDay, showPlant: Bool = false, words: Localizer = .shared(.english)) -> String {
+        // Padded past the language's longest task name, so the plants line up.
+        let width = CareTask.allCases.map { words.text("cli.care.task.\($0.rawValue)").count }.max() ?? 10
+        let name = words.text("cli.care.task.\(task.task.rawValue)").padding(toLength: max(width + 1, 10), withPad: " ", startingAt: 0)
         var line = "  " + name
         if showPlant { line += style(task.plantName, .bold) + style(" (#\(task.plantId))", .dim) + "  " }
-        guard let due = task.dueOn else { return line + style(task.paused ? "paused" : "not needed", .dim) }
-        let days = due.days(since: today)
-        switch days {
-        case ..<0: line += style("overdue \(counted(-days, "day")) (due \(due))", .red)
-        case 0: line += style("due today", .yellow)
-        case 1: line += "due tomorrow (\(due))"
-        default: line += "due \(due) (in \(counted(days, "day")))"
+        guard let due = task.dueOn else {
+            return line + style(words.text(task.paused ? "cli.care.paused" : "cli.care.notNeeded"), .dim)
         }
-        if let interval = task.intervalDays { line += style("  every \(interval) d", .dim) }
-        if let last = task.lastDone { line += style("  last \(last)", .dim) }
+        let days = due.days(since: today)
+        let date = "\(due)"
+        switch days {
+        case ..<0: line += style(words.text("cli.care.overdue", count: -days, ["date": date]), .red)
+        case 0: line += style(words.text("cli.care.dueToday"), .yellow)
+        case 1: line += words.text("cli.care.dueTomorrow", ["date": date])
+        default: line += words.text("cli.care.dueIn", count: days, ["date": date])
+        }
+        if let interval = task.intervalDays { line += style("  " + words.text("cli.care.every", ["count": String(interval)]), .dim) }
+        if let last = task.lastDone { line += style("  " + words.text("cli.care.last", ["date": "\(last)"]), .dim) }
         return line
     }
 }

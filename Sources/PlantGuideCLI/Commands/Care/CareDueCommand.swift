@@ -1,5 +1,6 @@
 import ArgumentParser
 import PlantGuideCore
+import PlantLocalization
 import PlantStore
 
 struct CareDueCommand: AsyncParsableCommand {
@@ -11,6 +12,7 @@ struct CareDueCommand: AsyncParsableCommand {
               plantguide care due                 This week.
               plantguide care due --days 0        Today only.
               plantguide care due --json
+              LANG=fr_FR.UTF-8 plantguide care due   In French (also de, es); --json is the same in every language.
             """
     )
 
@@ -40,18 +42,24 @@ struct CareDueCommand: AsyncParsableCommand {
             try console.printJSON(list)
             return
         }
+        let words = context.localizer
         guard !list.rooms.isEmpty else {
-            console.print(days == 0 ? "Nothing due today." : "Nothing due through \(list.through).")
+            console.print(days == 0 ? words.text("care.nothingToday") : words.text("cli.care.nothingThrough", ["date": "\(list.through)"]))
             return
         }
         for room in list.rooms {
-            console.print(console.style(room.room ?? "No room", .cyan))
+            console.print(console.style(room.room ?? words.text("care.noRoom"), .cyan))
             for task in room.tasks {
-                console.print(console.scheduleLine(task, today: list.today, showPlant: true))
+                console.print(console.scheduleLine(task, today: list.today, showPlant: true, words: words))
+                // Why a date is what it is: written by the planner in English still.
                 if let explanation = task.explanation { console.print(console.style("             " + explanation.text, .dim)) }
             }
         }
         let overdue = list.tasks.filter(\.isOverdue).count
-        console.print(counted(list.tasks.count, "task") + (overdue > 0 ? ", \(overdue) overdue" : ""))
+        console.print(
+            overdue > 0
+                ? words.text("cli.care.totalOverdue", count: list.tasks.count, ["overdue": String(overdue)])
+                : words.text("cli.care.total", count: list.tasks.count)
+        )
     }
 }
