@@ -27,9 +27,9 @@ import Testing
         // The terminal's language, first of LC_ALL, LC_MESSAGES and LANG; --json the same in every language.
         let english = try runner.jsonObject(["care", "due", "--json"])
         for (environment, says) in [
-            (["LANG": "fr_FR.UTF-8"], "en retard de 6 jours (prévu le 2026-06-05)"),
+            (["LANG": "fr_FR.UTF-8"], "en retard de 6 jours (à faire le 2026-06-05)"),
             (["LC_ALL": "", "LC_MESSAGES": "de_AT.UTF-8", "LANG": "fr_FR.UTF-8"], "seit 6 Tagen überfällig (fällig am 2026-06-05)"),
-            (["LANG": "es_ES.UTF-8"], "atrasada 6 días (para el 2026-06-05)"),
+            (["LANG": "es_ES.UTF-8"], "con 6 días de retraso (para el 2026-06-05)"),
             (["LC_ALL": "C", "LANG": "fr_FR.UTF-8"], "overdue 6 days (due 2026-06-05)"),
         ] {
             var localized = runner

@@ -141,10 +141,10 @@ import Testing
 
     @Test(arguments: [
         ("en", "<h1>Care</h1>", "<strong>Water</strong>", "Due 18 Sep 2026", "overdue", "<p class=\"meta why\">Why: every 9 days"),
-        ("fr", "<h1>Entretien</h1>", "<strong>Arroser</strong>", "Prévu le 18 sept. 2026", "en retard",
+        ("fr", "<h1>Entretien</h1>", "<strong>Arroser</strong>", "À faire le 18 sept. 2026", "en retard",
          "<p class=\"meta why\">Pourquoi\u{202F}: <span lang=\"en\">every 9 days"),
         ("de", "<h1>Pflege</h1>", "<strong>Gießen</strong>", "Fällig am 18. Sept. 2026", "überfällig", "Warum: <span lang=\"en\">"),
-        ("es", "<h1>Cuidados</h1>", "<strong>Regar</strong>", "Para el 18 sept 2026", "atrasada", "Por qué: <span lang=\"en\">"),
+        ("es", "<h1>Cuidados</h1>", "<strong>Regar</strong>", "Para el 18 sept 2026", "con retraso", "Por qué: <span lang=\"en\">"),
     ])
     func theCarePageIsInTheLanguageAskedFor(tag: String, heading: String, task: String, due: String, overdue: String, why: String) async throws {
         try await Self.app().test(.router) { client in

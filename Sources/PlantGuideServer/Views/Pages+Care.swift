@@ -41,10 +41,10 @@ extension Pages {
                     \(task.why.map { "<p class=\"meta why\">\(words.text("care.why")) \(Layout.inEnglish($0, words))</p>" as HTML } ?? "")
                     <div class="row">
                     <form method="post" action="/care/\(urlComponent(task.id))/done">\(Layout.csrfField(context))\
-                    <button type="submit">\(words.text("care.markDone"))<span class="visually-hidden">: \(action) \(task.plantName)</span></button></form>
+                    <button type="submit">\(words.text("care.markDone"))<span class="visually-hidden">\(words.text("care.aboutTask", named))</span></button></form>
                     <form method="post" action="/care/\(urlComponent(task.id))/snooze">\(Layout.csrfField(context))\
                     <input type="hidden" name="days" value="1">\
-                    <button type="submit" class="secondary">\(words.text("care.snooze"))<span class="visually-hidden">: \(action) \(task.plantName)</span></button></form>
+                    <button type="submit" class="secondary">\(words.text("care.snooze"))<span class="visually-hidden">\(words.text("care.aboutTask", named))</span></button></form>
                     </div>\(soil(task, context: context))</li>
                     """
             }
@@ -103,8 +103,8 @@ extension Pages {
         return """
             <form method="post" action="/care/\(urlComponent(task.id))/check" class="row soil">\(Layout.csrfField(context))\
             <span class="meta">\(words.text("care.soil"))</span>\
-            <button type="submit" name="soil" value="wet" class="secondary">\(words.text("care.soilWet"))<span class="visually-hidden">: \(task.plantName)</span></button>\
-            <button type="submit" name="soil" value="dry" class="secondary">\(words.text("care.soilDry"))<span class="visually-hidden">: \(task.plantName)</span></button></form>
+            <button type="submit" name="soil" value="wet" class="secondary">\(words.text("care.soilWet"))<span class="visually-hidden">\(words.text("care.aboutPlant", ["plant": task.plantName]))</span></button>\
+            <button type="submit" name="soil" value="dry" class="secondary">\(words.text("care.soilDry"))<span class="visually-hidden">\(words.text("care.aboutPlant", ["plant": task.plantName]))</span></button></form>
             """
     }
 
