@@ -124,12 +124,13 @@ import Testing
 /// The Care page, the one people open every day, in the language asked for: its words, the tasks' names and the dates;
 /// what code writes in English still (why a date is what it is) says so.
 @Suite struct CarePageLanguageTests {
-    static let now = Date(timeIntervalSince1970: 1_790_000_000)  // 2026-09-21
+    /// Noon in the server's time zone, so a task due three days before is due on 18 September wherever the test runs.
+    static let now = Calendar.current.date(from: DateComponents(year: 2026, month: 9, day: 21, hour: 12)) ?? Date()
+    static let overdue = now.addingTimeInterval(-3 * 86_400)
 
     static func app() -> some ApplicationProtocol {
         let tasks = [
-            DueCareItem(id: "7-water", plantID: "7", plantName: "Snowball", action: "Water", due: now.addingTimeInterval(-3 * 86_400),
-                        why: "every 9 days: the guide says 7"),
+            DueCareItem(id: "7-water", plantID: "7", plantName: "Snowball", action: "Water", due: overdue, why: "every 9 days: the guide says 7"),
             DueCareItem(id: "7-mist", plantID: "7", plantName: "Snowball", action: "Mist", due: now.addingTimeInterval(2 * 86_400)),
         ]
         let care = CareCapability(
@@ -140,24 +141,35 @@ import Testing
     }
 
     @Test(arguments: [
-        ("en", "<h1>Care</h1>", "<strong>Water</strong>", "Due 18 Sep 2026", "overdue", "<p class=\"meta why\">Why: every 9 days"),
-        ("fr", "<h1>Entretien</h1>", "<strong>Arroser</strong>", "À faire le 18 sept. 2026", "en retard",
+        ("en", "<h1>Care</h1>", "<strong>Water</strong>", "Due ", "<span class=\"badge\">overdue</span>", "<p class=\"meta why\">Why: every 9 days"),
+        ("fr", "<h1>Entretien</h1>", "<strong>Arroser</strong>", "À faire le ", "<span class=\"badge\">en retard</span>",
          "<p class=\"meta why\">Pourquoi\u{202F}: <span lang=\"en\">every 9 days"),
-        ("de", "<h1>Pflege</h1>", "<strong>Gießen</strong>", "Fällig am 18. Sept. 2026", "überfällig", "Warum: <span lang=\"en\">"),
-        ("es", "<h1>Cuidados</h1>", "<strong>Regar</strong>", "Para el 18 sept 2026", "con retraso", "Por qué: <span lang=\"en\">"),
+        ("de", "<h1>Pflege</h1>", "<strong>Gießen</strong>", "Fällig am ", "<span class=\"badge\">überfällig</span>", "Warum: <span lang=\"en\">"),
+        ("es", "<h1>Cuidados</h1>", "<strong>Regar</strong>", "Para el ", "<span class=\"badge\">con retraso</span>",
+         "Por qué: <span lang=\"en\">"),
     ])
     func theCarePageIsInTheLanguageAskedFor(tag: String, heading: String, task: String, due: String, overdue: String, why: String) async throws {
+        let words = Localizer.shared(try #require(InterfaceLanguage(tag: tag)))
+        // The day as the language writes it (ICU's format), inside <time> with the machine-readable date.
+        let day = "\(due)<time datetime=\"\(Self.overdue.formatted(.iso8601))\">\(Layout.day(Self.overdue, words))</time>"
         try await Self.app().test(.router) { client in
             try await client.execute(uri: "/care", method: .get, headers: [.acceptLanguage: tag]) { response in
                 let html = String(buffer: response.body)
                 #expect(response.headers[.contentLanguage] == tag)
                 // A keyed body says nothing of its own language: the page's is its language.
                 #expect(html.contains("<main id=\"main\">"))
-                for expected in [heading, task, due, overdue, why] {
+                for expected in [heading, task, day, overdue, why] {
                     #expect(html.contains(expected), "\(tag): \(expected)")
                 }
             }
         }
+    }
+
+    /// Each language writes the day its own way (not English's format with translated words around it).
+    @Test func eachLanguageWritesTheDayItsOwnWay() {
+        let days = InterfaceLanguage.written.map { Layout.day(Self.overdue, Localizer.shared($0)) }
+        #expect(Set(days).count == days.count, "\(days)")
+        #expect(days.allSatisfy { $0.contains("18") && $0.contains("2026") }, "\(days)")
     }
 }
 

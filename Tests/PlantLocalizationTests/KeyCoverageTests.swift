@@ -29,10 +29,22 @@ import Testing
         return files
     }
 
-    /// The keys a text passes to the localizer as literals: `text("a.b"`, `isTranslated("a.b"`, `unlessTranslated: "a.b"`.
+    /// The keys a text passes to the localizer as literals: `text("a.b"`, `text(words, "a.b"`, `isTranslated("a.b"`,
+    /// `unlessTranslated: "a.b"`.
     static func keysAskedFor(in text: String) -> Set<String> {
-        let pattern = /(?:\.text\(|isTranslated\(|unlessTranslated: )"([a-z][A-Za-z0-9]*(?:\.[A-Za-z0-9]+)+)"/
+        let pattern = /(?:\.text\(|text\(words, |isTranslated\(|unlessTranslated: )"([a-z][A-Za-z0-9]*(?:\.[A-Za-z0-9]+)+)"/
         return Set(text.matches(of: pattern).map { String($0.output.1) })
+    }
+
+    /// The namespaces of the tables' keys (`home` of `home.title`).
+    static func namespaces(_ table: StringTable) -> Set<String> {
+        Set(table.entries.keys.compactMap { $0.split(separator: ".").first.map(String.init) })
+    }
+
+    /// The files whose every key-like literal is a key: the web pages and the command line, where keys also reach
+    /// the localizer through helpers (`row("home.row.browse", …)`).
+    static func isKeyedCode(_ path: String) -> Bool {
+        path.hasPrefix("Sources/PlantGuideServer/Views/") || path.hasPrefix("Sources/PlantGuideCLI/")
     }
 
     /// Prefixes of keys the code builds (`"nav.\(tab)"`): their keys count as used.
@@ -53,6 +65,28 @@ import Testing
             }
         }
         #expect(asked >= 25, "the scan found only \(asked) keys: is it still reading Sources?")
+        // In the pages and the command line, any literal in a table's namespace is a key, however it is passed.
+        let namespaces = Self.namespaces(english)
+        let literal = /"([a-z][A-Za-z0-9]*(?:\.[A-Za-z0-9]+)+)"/
+        for (path, text) in try Self.sources() where Self.isKeyedCode(path) {
+            for match in text.matches(of: literal) {
+                let key = String(match.output.1)
+                guard let namespace = key.split(separator: ".").first, namespaces.contains(String(namespace)) else { continue }
+                #expect(english.entries[key] != nil, "\(path) has \(key), which en.json lacks")
+            }
+        }
+    }
+
+    /// Keys built from a name (`care.task.\(task)`) exist for every name.
+    @Test(arguments: InterfaceLanguage.written)
+    func everyBuiltKeyExists(language: InterfaceLanguage) throws {
+        let table = try StringTable.bundled(language)
+        for task in ["water", "fertilize", "repot", "mist", "prune"] {
+            #expect(table.entries["care.task.\(task)"] != nil && table.entries["cli.care.task.\(task)"] != nil, "\(language.tag) \(task)")
+        }
+        for tab in ["identify", "browse", "collection", "care", "settings"] {
+            #expect(table.entries["nav.\(tab)"] != nil, "\(language.tag) \(tab)")
+        }
     }
 
     @Test func keysNoCodeUsesAreOnlyThoseTheBaselineLists() throws {

@@ -80,20 +80,23 @@ enum Layout {
     }
 
     /// The text of `key` with some placeholders filled by trusted markup (a link, a code name): the text and the
-    /// `arguments` are escaped, the `markup` is not. Each markup placeholder is filled with a private-use marker, which
-    /// the escaped text then trades for its markup; markers are taken out of `arguments` first.
+    /// `arguments` are escaped, the `markup` is not. Each markup placeholder is filled with a private-use marker (taken
+    /// out of `arguments` first), and one pass over the escaped text trades each marker for its markup.
     static func text(_ words: Localizer, _ key: String, markup: [String: HTML], _ arguments: [String: String] = [:]) -> HTML {
-        let isMarker: (Character) -> Bool = { $0 == "\u{E000}" || $0 == "\u{E001}" }
-        var all = arguments.mapValues { $0.filter { !isMarker($0) } }
-        var markers: [(marker: String, html: HTML)] = []
-        for (index, (name, html)) in markup.sorted(by: { $0.key < $1.key }).enumerated() {
-            let marker = "\u{E000}\(index)\u{E001}"
-            all[name] = marker
-            markers.append((marker, html))
+        let (open, close): (Character, Character) = ("\u{E000}", "\u{E001}")
+        var all = arguments.mapValues { $0.filter { $0 != open && $0 != close } }
+        let fragments = markup.sorted { $0.key < $1.key }
+        for (index, fragment) in fragments.enumerated() { all[fragment.key] = "\(open)\(index)\(close)" }
+        var rest = Substring(HTML.escape(words.text(key, all)))
+        var out = ""
+        while let start = rest.firstIndex(of: open), let end = rest[start...].firstIndex(of: close) {
+            out += rest[..<start]
+            if let index = Int(rest[rest.index(after: start)..<end]), fragments.indices.contains(index) {
+                out += fragments[index].value.markup
+            }
+            rest = rest[rest.index(after: end)...]
         }
-        var escaped = HTML.escape(words.text(key, all))
-        for (marker, html) in markers { escaped = escaped.replacingOccurrences(of: marker, with: html.markup) }
-        return HTML(unsafeMarkup: escaped)
+        return HTML(unsafeMarkup: out + rest)
     }
 
     /// Text that is English whatever the page's language (written by code not keyed yet), marked so on another
@@ -102,7 +105,8 @@ enum Layout {
         words.language == .english ? "\(text)" : "<span lang=\"en\">\(text)</span>"
     }
 
-    /// A day as the page's language writes it, e.g. "29 Nov 2026" or "29 nov. 2026".
+    /// A day as the page's language writes it, e.g. "29 nov. 2026"; English pages keep the server's own format
+    /// (Foundation's `Locale.current`, "29 Nov 2026" on Linux).
     static func day(_ date: Date, _ words: Localizer) -> String {
         guard words.language != .english else { return date.formatted(date: .abbreviated, time: .omitted) }
         return date.formatted(Date.FormatStyle(date: .abbreviated, time: .omitted, locale: Locale(identifier: words.language.tag)))

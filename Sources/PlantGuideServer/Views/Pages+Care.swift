@@ -93,7 +93,7 @@ extension Pages {
 
     /// "Due 29 Nov 2026", with the day machine-readable.
     private static func dueDate(_ due: Date, _ words: Localizer) -> HTML {
-        "<time datetime=\"\(due.formatted(.iso8601))\">\(words.text("care.due", ["date": Layout.day(due, words)]))</time>"
+        Layout.text(words, "care.due", markup: ["date": "<time datetime=\"\(due.formatted(.iso8601))\">\(Layout.day(due, words))</time>"])
     }
 
     /// "Soil: Still wet / Dry" for a watering: the plant's interval learns from it, and the watering moves.

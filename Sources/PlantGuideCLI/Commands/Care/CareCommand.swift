@@ -35,11 +35,15 @@ extension CareTask: ExpressibleByArgument {
 }
 
 extension Console {
+    /// The width of the task column: past the language's longest task name, so the plants line up (10 in English).
+    static func taskColumnWidth(_ words: Localizer) -> Int {
+        max(10, (CareTask.allCases.map { words.text("cli.care.task.\($0.rawValue)").count }.max() ?? 9) + 1)
+    }
+
     /// `  water      Monty (#3)  overdue 2 days (due 2026-11-27)` and similar, in `words`' language.
     func scheduleLine(_ task: ScheduledTask, today: CalendarDay, showPlant: Bool = false, words: Localizer = .shared(.english)) -> String {
-        // Padded past the language's longest task name, so the plants line up.
-        let width = CareTask.allCases.map { words.text("cli.care.task.\($0.rawValue)").count }.max() ?? 10
-        let name = words.text("cli.care.task.\(task.task.rawValue)").padding(toLength: max(width + 1, 10), withPad: " ", startingAt: 0)
+        let name = words.text("cli.care.task.\(task.task.rawValue)")
+            .padding(toLength: Self.taskColumnWidth(words), withPad: " ", startingAt: 0)
         var line = "  " + name
         if showPlant { line += style(task.plantName, .bold) + style(" (#\(task.plantId))", .dim) + "  " }
         guard let due = task.dueOn else {

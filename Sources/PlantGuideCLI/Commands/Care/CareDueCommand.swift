@@ -47,12 +47,14 @@ struct CareDueCommand: AsyncParsableCommand {
             console.print(days == 0 ? words.text("care.nothingToday") : words.text("cli.care.nothingThrough", ["date": "\(list.through)"]))
             return
         }
+        // Explanations start under the plant's name.
+        let indent = String(repeating: " ", count: 3 + Console.taskColumnWidth(words))
         for room in list.rooms {
             console.print(console.style(room.room ?? words.text("care.noRoom"), .cyan))
             for task in room.tasks {
                 console.print(console.scheduleLine(task, today: list.today, showPlant: true, words: words))
                 // Why a date is what it is: written by the planner in English still.
-                if let explanation = task.explanation { console.print(console.style("             " + explanation.text, .dim)) }
+                if let explanation = task.explanation { console.print(console.style(indent + explanation.text, .dim)) }
             }
         }
         let overdue = list.tasks.filter(\.isOverdue).count
