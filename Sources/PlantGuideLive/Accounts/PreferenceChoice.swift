@@ -37,6 +37,17 @@ public enum PreferenceChoice {
         return unit
     }
 
+    /// `current` with the choices made: a choice left out (`nil`) keeps its value, `auto` makes it automatic.
+    /// - Throws: ``Refusal`` for a language or unit PlantGuide does not know.
+    public static func updating(
+        _ current: MemberPreferences, language: String?, temperatureUnit: String?
+    ) throws(Refusal) -> MemberPreferences {
+        var preferences = current
+        if let language { preferences.language = try Self.language(language) }
+        if let temperatureUnit { preferences.temperatureUnit = try Self.temperatureUnit(temperatureUnit) }
+        return preferences
+    }
+
     /// How a member's preferences read in a sentence's end, e.g. "pages in Français, temperatures in °F".
     public static func summary(_ preferences: MemberPreferences) -> String {
         let language = preferences.language.flatMap { InterfaceLanguage(tag: $0) }

@@ -185,10 +185,7 @@ extension UserRoutes {
     /// A member's preferences from the Settings form: `auto` for automatic; a field left out keeps its value.
     static func preferences(language: String?, temperatureUnit: String?, keeping current: MemberPreferences) throws -> MemberPreferences {
         do {
-            var preferences = current
-            if let language { preferences.language = try PreferenceChoice.language(language) }
-            if let temperatureUnit { preferences.temperatureUnit = try PreferenceChoice.temperatureUnit(temperatureUnit) }
-            return preferences
+            return try PreferenceChoice.updating(current, language: language, temperatureUnit: temperatureUnit)
         } catch {
             throw ServerError.badRequest(error.description)
         }

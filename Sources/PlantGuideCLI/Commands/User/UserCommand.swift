@@ -324,8 +324,7 @@ struct UserSetCommand: AsyncParsableCommand {
             throw ValidationError("Say what to set: --language, --temperature-unit, or both.")
         }
         do {
-            _ = try language.map(PreferenceChoice.language)
-            _ = try temperatureUnit.map(PreferenceChoice.temperatureUnit)
+            _ = try PreferenceChoice.updating(MemberPreferences(), language: language, temperatureUnit: temperatureUnit)
         } catch {
             throw ValidationError(error.description)
         }
@@ -334,8 +333,7 @@ struct UserSetCommand: AsyncParsableCommand {
     func run() async throws {
         let account = try await UserCommandSupport.withAccounts("set", database) { store, _ in
             guard var account = try await store.user(named: name) else { throw StoreError.userNotFound(name) }
-            if let language { account.preferences.language = try PreferenceChoice.language(language) }
-            if let temperatureUnit { account.preferences.temperatureUnit = try PreferenceChoice.temperatureUnit(temperatureUnit) }
+            account.preferences = try PreferenceChoice.updating(account.preferences, language: language, temperatureUnit: temperatureUnit)
             try await store.setPreferences(account.preferences, user: account.name, inHousehold: account.householdId)
             return account
         }
